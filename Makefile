@@ -1,0 +1,30 @@
+# The README's two commands: `make run` and `make test`. Each creates the virtual
+# environment and installs the packages on first use (and again when pyproject.toml changes).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.castra-installed
+
+.PHONY: run test lint check bench clean
+
+run: $(STAMP)
+	$(VENV)/bin/castra
+
+test: $(STAMP)
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check app tests rulesets scripts db
+	$(VENV)/bin/ruff format --check app tests scripts db
+	$(VENV)/bin/mypy
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/bench.py
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,45 @@
+"""The ``castra`` command line: the core's use cases without a window.
+
+Exit codes: 0 ok, 1 invalid input or an invalid roster, 2 usage. A package rather than one
+``cli.py`` so each group of subcommands stays a small module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from app.cli import common, rosters, rulesets
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="castra",
+        description="Army builder, battle runner and campaign manager for Second Punic War "
+        "miniature wargames. With no command, opens the app.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    rulesets.register(sub)
+    rosters.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list:
+        from app.gui.app import run  # Qt is loaded only when the window is wanted
+
+        return run()
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args))
+    except common.CliError as exc:
+        print(f"castra: {exc}", file=sys.stderr)
+        return exc.code
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,326 @@
+"""``castra roster new|add|show|list|export|import`` and ``castra validate FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import CliError, fmt, print_json, registry, store, table
+from app.core.edits import AddUnit
+from app.core.roster import Roster, new_roster, unit_from_entry
+from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
+from app.core.totals import roster_totals
+from app.core.validation import Report, Severity, validate
+from app.rules.ruleset import Ruleset
+
+
+def register(sub: Any) -> None:
+    roster = sub.add_parser("roster", help="create, edit, show, import and export rosters")
+    rsub = roster.add_subparsers(dest="roster_command", metavar="ACTION", required=True)
+
+    p = rsub.add_parser("new", help="create a roster in the store")
+    p.add_argument("--ruleset", required=True)
+    p.add_argument("--army", required=True, help="army list id (see `castra armies RULESET`)")
+    p.add_argument("--name", required=True)
+    p.add_argument("--side", help="side name (default: the army list's side)")
+    p.add_argument("--scale", choices=("1:10", "1:100"), help="figure scale")
+    p.add_argument(
+        "--standard",
+        action="store_true",
+        help="start from the list's standard army where the source gives one",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_new)
+
+    p = rsub.add_parser("add", help="add units of an army-list entry to a roster")
+    p.add_argument("roster", metavar="ROSTER", help="roster id or name")
+    p.add_argument("entry", metavar="ENTRY", help="army-list entry id")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--size", type=int, help="figures or bases (default from the list)")
+    p.add_argument("--grade")
+    p.add_argument("--command", dest="command_id", help="command id")
+    p.add_argument("--name")
+    p.set_defaults(func=cmd_add)
+
+    p = rsub.add_parser("show", help="units, totals at scale and validation of a roster")
+    p.add_argument("roster", metavar="ROSTER", help="roster id or name")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = rsub.add_parser("list", help="the rosters in the store")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--deleted", action="store_true", help="include deleted rosters")
+    p.set_defaults(func=cmd_list)
+
+    p = rsub.add_parser("export", help="write a roster file (JSON)")
+    p.add_argument("roster", metavar="ROSTER", help="roster id or name")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.set_defaults(func=cmd_export)
+
+    p = rsub.add_parser("import", help="read a roster file into the store")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--name", help="store it under this name")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("validate", help="validate a roster file (exit 1 when it has errors)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_validate)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return registry().get(ruleset_id)
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def _find(st: Any, key: str) -> int:
+    from app.store import find_roster
+
+    try:
+        return int(find_roster(st, key=key))
+    except LookupError as exc:
+        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
+
+
+def _load(st: Any, key: str) -> tuple[int, Roster]:
+    from app.store import load_roster
+
+    rid = _find(st, key)
+    return rid, load_roster(st, roster_id=rid)
+
+
+def _read(path: str) -> Roster:
+    try:
+        return read_file(Path(path), registry())
+    except RosterFileError as exc:
+        raise CliError(str(exc)) from None
+
+
+def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
+    """The documented JSON of ``castra validate`` and ``castra roster show --json``."""
+    totals = roster_totals(rs, roster)
+    return {
+        "valid": report.valid,
+        "name": roster.name,
+        "ruleset": roster.ruleset,
+        "army": roster.army,
+        "side": roster.side,
+        "scale": roster.scale,
+        "totals": {
+            "units": totals.units,
+            "figures": totals.figures,
+            "bases": totals.bases,
+            "men": totals.men,
+        },
+        "units": [
+            {
+                "id": t.unit.id,
+                "name": t.unit.name,
+                "entry": t.unit.entry,
+                "count": t.unit.count,
+                "size": t.unit.size,
+                "figures": t.total.figures,
+                "bases": t.total.bases,
+                "men": t.total.men,
+                "command": t.unit.command,
+                "leader": t.unit.leader,
+            }
+            for t in totals.per_unit
+        ],
+        "messages": [m.as_dict() for m in report.messages],
+    }
+
+
+def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
+    totals = roster_totals(rs, roster)
+    scale = f" at {roster.scale}" if roster.scale else ""
+    print(
+        f"{roster.name} - {rs.meta.name}, {rs.army(roster.army).name}"
+        if roster.army in rs.armies
+        else f"{roster.name} - {rs.meta.name}, {roster.army}"
+    )
+    print(f"side {roster.side}{scale}\n")
+    commands = {c.id: c.name for c in roster.commands}
+    rows = [
+        (
+            t.unit.name,
+            t.unit.entry,
+            t.unit.count,
+            t.unit.size,
+            fmt(t.total.figures),
+            fmt(t.total.bases),
+            fmt(t.total.men),
+            commands.get(t.unit.command or "", ""),
+        )
+        for t in totals.per_unit
+    ]
+    print(table(rows, ("unit", "entry", "count", "size", "figures", "bases", "men", "command")))
+    print(
+        f"\nTotal: {totals.units} units, {fmt(totals.figures)} figures, "
+        f"{fmt(totals.bases)} bases, {fmt(totals.men)} men{scale}"
+    )
+    if roster.leaders:
+        print(
+            "\nLeaders: "
+            + "; ".join(f"{ld.name} ({ld.rank}, {ld.status.value})" for ld in roster.leaders)
+        )
+    print()
+    if not report.messages:
+        print("Valid: no messages.")
+    for m in report.messages:
+        print(f"{m.severity.value.upper():7} {m.subject}: {m.text}  [{m.rule}]")
+    print("\nVALID" if report.valid else "\nINVALID")
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from app.store import save_roster
+
+    rs = _ruleset(args.ruleset)
+    try:
+        roster = new_roster(
+            rs, args.army, name=args.name, side=args.side, scale=args.scale, standard=args.standard
+        )
+    except (KeyError, ValueError) as exc:
+        raise CliError(str(exc.args[0])) from None
+    st = store()
+    rid = save_roster(st, roster=roster)
+    if args.json:
+        print_json({"id": rid, "name": roster.name})
+    else:
+        print(f"created roster {rid}: {roster.name}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from app.store import save_roster
+
+    st = store()
+    rid, roster = _load(st, args.roster)
+    rs = _ruleset(roster.ruleset)
+    if args.count < 1:
+        raise CliError("--count must be at least 1")
+    if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
+        known = ", ".join(c.id for c in roster.commands) or "none"
+        raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
+    changes: dict[str, object] = {"count": args.count}
+    for field, value in (
+        ("size", args.size),
+        ("grade", args.grade),
+        ("command", args.command_id),
+        ("name", args.name),
+    ):
+        if value is not None:
+            changes[field] = value
+    try:
+        unit = unit_from_entry(rs, roster.army, args.entry, **changes)
+    except KeyError as exc:
+        entries = ", ".join(rs.army(roster.army).entries)
+        raise CliError(f"{exc.args[0]} (entries: {entries})") from None
+    roster = AddUnit(unit).apply(roster)
+    save_roster(st, roster=roster, roster_id=rid)
+    print(f"added {unit.count} x {unit.name} ({unit.size}) to {roster.name}")
+    for m in validate(rs, roster).for_subject("unit", unit.id):
+        print(f"{m.severity.value}: {m.text} [{m.rule}]")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    st = store()
+    _, roster = _load(st, args.roster)
+    rs = _ruleset(roster.ruleset)
+    report = validate(rs, roster)
+    if args.json:
+        print_json(report_dict(rs, roster, report))
+    else:
+        print_report(rs, roster, report)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from app.store import list_rosters
+
+    rosters = list_rosters(store(), include_deleted=args.deleted)
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "ruleset": r.ruleset,
+                    "army": r.army,
+                    "side": r.side,
+                    "scale": r.scale,
+                    "units": r.units,
+                    "deleted": r.deleted,
+                }
+                for r in rosters
+            ]
+        )
+        return 0
+    rows = [
+        (
+            r.id,
+            r.name,
+            r.ruleset,
+            r.army,
+            r.side,
+            r.scale or "-",
+            r.units,
+            "deleted" if r.deleted else "",
+        )
+        for r in rosters
+    ]
+    print(table(rows, ("id", "name", "ruleset", "army", "side", "scale", "units", "")))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    st = store()
+    _, roster = _load(st, args.roster)
+    if args.output:
+        export_file(roster, Path(args.output))
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(dumps(roster))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from app.store import save_roster
+
+    roster = _read(args.file)
+    if args.name:
+        roster = replace(roster, name=args.name)
+    rid = save_roster(store(), roster=roster)
+    report = validate(_ruleset(roster.ruleset), roster)
+    if args.json:
+        print_json({"id": rid, "name": roster.name, "valid": report.valid})
+    else:
+        errors = report.count(Severity.ERROR)
+        state = "valid" if report.valid else f"{errors} error(s); see `castra roster show {rid}`"
+        print(f"imported roster {rid}: {roster.name} ({state})")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    roster = _read(args.file)
+    rs = _ruleset(roster.ruleset)
+    report = validate(rs, roster)
+    if args.json:
+        print_json(report_dict(rs, roster, report))
+    else:
+        print_report(rs, roster, report)
+    return 0 if report.valid else 1

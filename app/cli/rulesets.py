@@ -1,0 +1,138 @@
+"""``castra rulesets`` and ``castra armies RULESET``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from app.cli.common import CliError, print_json, registry, table
+from app.rules.ruleset import Ruleset
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("rulesets", help="list the loaded rulesets (and any that failed)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_rulesets)
+
+    p = sub.add_parser("armies", help="list a ruleset's army lists and their entries")
+    p.add_argument("ruleset", metavar="RULESET", help="ruleset id (see `castra rulesets`)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_armies)
+
+
+def ruleset_info(rs: Ruleset) -> dict[str, Any]:
+    m = rs.meta
+    return {
+        "id": rs.id,
+        "name": m.name,
+        "author": m.author or m.author_note,
+        "year": m.year,
+        "engine": m.engine,
+        "data_version": m.data_version,
+        "counts": m.counts,
+        "scales": list(m.scales),
+        "unit_of_measure": m.unit_of_measure,
+        "armies": {aid: a.name for aid, a in rs.armies.items()},
+        "builtin": rs.builtin,
+        "folder": str(rs.folder),
+    }
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    reg = registry()
+    if args.json:
+        print_json(
+            {
+                "rulesets": [ruleset_info(rs) for rs in reg],
+                "failures": [
+                    {"folder": key, "problems": [str(p) for p in err.problems]}
+                    for key, err in sorted(reg.failures.items())
+                ],
+            }
+        )
+        return 0
+    rows = [
+        (
+            rs.id,
+            rs.meta.name,
+            rs.meta.author or rs.meta.author_note or "",
+            rs.meta.year or "",
+            rs.meta.counts,
+            ", ".join(rs.meta.scales) or "-",
+            ", ".join(rs.armies),
+        )
+        for rs in reg
+    ]
+    print(table(rows, ("id", "name", "author", "year", "counts", "scales", "army lists")))
+    for key, err in sorted(reg.failures.items()):
+        print(f"\nFAILED {key}:")
+        for problem in err.problems:
+            print(f"  {problem}")
+    return 0
+
+
+def _get(ruleset_id: str) -> Ruleset:
+    try:
+        return registry().get(ruleset_id)
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def army_info(rs: Ruleset, army_id: str) -> dict[str, Any]:
+    army = rs.army(army_id)
+    return {
+        "id": army_id,
+        "name": army.name,
+        "side": army.side,
+        "min_units": army.min_units,
+        "max_units": army.max_units,
+        "has_standard": army.standard is not None,
+        "entries": [
+            {
+                "id": eid,
+                "name": e.name,
+                "troop": e.troop,
+                "troop_type": rs.troops[e.troop].name,
+                "category": rs.troops[e.troop].category.value,
+                "sizes": list(e.sizes),
+                "default_size": e.default_size,
+                "min": e.min,
+                "max": e.max,
+                "grades": list(e.grades),
+            }
+            for eid, e in army.entries.items()
+        ],
+        "groups": {gid: list(g.entries) for gid, g in army.groups.items()},
+    }
+
+
+def cmd_armies(args: argparse.Namespace) -> int:
+    rs = _get(args.ruleset)
+    infos = [army_info(rs, aid) for aid in rs.armies]
+    if args.json:
+        print_json({"ruleset": rs.id, "armies": infos})
+        return 0
+    unit = "figures" if rs.counts_figures else "bases"
+    for info in infos:
+        limits = ""
+        if info["min_units"] is not None or info["max_units"] is not None:
+            limits = f"  [{info['min_units'] or 0}-{info['max_units'] or 'any'} units]"
+        std = "  (standard army available)" if info["has_standard"] else ""
+        print(f"{info['id']}: {info['name']} ({info['side']}){limits}{std}")
+        rows = [
+            (
+                e["id"],
+                e["name"],
+                e["troop_type"],
+                ",".join(map(str, e["sizes"])),
+                e["min"],
+                "-" if e["max"] is None else e["max"],
+                ",".join(e["grades"]),
+            )
+            for e in info["entries"]
+        ]
+        print(
+            table(rows, ("entry", "name", "troop type", f"sizes ({unit})", "min", "max", "grades"))
+        )
+        print()
+    return 0

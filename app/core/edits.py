@@ -1,0 +1,241 @@
+"""Roster edits as command objects for :class:`app.core.history.History`.
+
+Each edit names what it does (the label shown in Edit > Undo) and returns a new roster; the
+roster before the edit is kept by the history, which is the edit's inverse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from app.core.roster import Command, Leader, Roster, Unit, new_id
+
+
+def _index(roster: Roster, unit_id: str) -> int:
+    for i, u in enumerate(roster.units):
+        if u.id == unit_id:
+            return i
+    raise KeyError(f"roster has no unit {unit_id!r}")
+
+
+@dataclass(frozen=True)
+class AddUnit:
+    unit: Unit
+    index: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"Add {self.unit.name}"
+
+    def apply(self, roster: Roster) -> Roster:
+        units = list(roster.units)
+        units.insert(len(units) if self.index is None else self.index, self.unit)
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class RemoveUnits:
+    unit_ids: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        n = len(self.unit_ids)
+        return "Remove unit" if n == 1 else f"Remove {n} units"
+
+    def apply(self, roster: Roster) -> Roster:
+        gone = set(self.unit_ids)
+        return roster.with_units(u for u in roster.units if u.id not in gone)
+
+
+@dataclass(frozen=True)
+class DuplicateUnit:
+    """Copy a unit (a new id, no attached leader: a leader is with one unit only)."""
+
+    unit_id: str
+    new_unit_id: str = field(default_factory=lambda: new_id("u"))
+
+    @property
+    def label(self) -> str:
+        return "Duplicate unit"
+
+    def apply(self, roster: Roster) -> Roster:
+        i = _index(roster, self.unit_id)
+        copy = replace(roster.units[i], id=self.new_unit_id, leader=None)
+        units = list(roster.units)
+        units.insert(i + 1, copy)
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class UpdateUnit:
+    """Change fields of one unit (name, size, count, grade, notes, command, leader, lines)."""
+
+    unit_id: str
+    changes: Mapping[str, Any]
+    text: str = "Edit unit"
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+    def apply(self, roster: Roster) -> Roster:
+        i = _index(roster, self.unit_id)
+        units = list(roster.units)
+        unit = replace(units[i], **dict(self.changes))
+        if "leader" in self.changes and unit.leader is not None:
+            # A leader is attached to one unit at a time: detach him from any other.
+            units = [replace(u, leader=None) if u.leader == unit.leader else u for u in units]
+        units[i] = unit
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class MoveUnit:
+    """Move a unit to another command (or none) and position in the roster's order."""
+
+    unit_id: str
+    command: str | None
+    index: int | None = None
+
+    @property
+    def label(self) -> str:
+        return "Move unit"
+
+    def apply(self, roster: Roster) -> Roster:
+        i = _index(roster, self.unit_id)
+        units = list(roster.units)
+        unit = replace(units.pop(i), command=self.command)
+        units.insert(len(units) if self.index is None else min(self.index, len(units)), unit)
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class UpdateRoster:
+    """Change roster-level fields: name, side, scale, notes."""
+
+    changes: Mapping[str, Any]
+    text: str = "Edit roster"
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+    def apply(self, roster: Roster) -> Roster:
+        allowed = {"name", "side", "scale", "notes"}
+        bad = set(self.changes) - allowed
+        if bad:
+            raise KeyError(f"cannot change {', '.join(sorted(bad))} of a roster")
+        return replace(roster, **dict(self.changes))
+
+
+@dataclass(frozen=True)
+class AddCommand:
+    command: Command
+
+    @property
+    def label(self) -> str:
+        return f"Add {self.command.name}"
+
+    def apply(self, roster: Roster) -> Roster:
+        return replace(roster, commands=(*roster.commands, self.command))
+
+
+@dataclass(frozen=True)
+class UpdateCommand:
+    command_id: str
+    changes: Mapping[str, Any]
+    text: str = "Edit command"
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.command(self.command_id)
+        return replace(
+            roster,
+            commands=tuple(
+                replace(c, **dict(self.changes)) if c.id == self.command_id else c
+                for c in roster.commands
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class RemoveCommand:
+    """Remove a command; its units stay in the roster without a command."""
+
+    command_id: str
+
+    @property
+    def label(self) -> str:
+        return "Remove command"
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.command(self.command_id)
+        return replace(
+            roster,
+            commands=tuple(c for c in roster.commands if c.id != self.command_id),
+            units=tuple(
+                replace(u, command=None) if u.command == self.command_id else u
+                for u in roster.units
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class AddLeader:
+    leader: Leader
+
+    @property
+    def label(self) -> str:
+        return f"Add {self.leader.name}"
+
+    def apply(self, roster: Roster) -> Roster:
+        return replace(roster, leaders=(*roster.leaders, self.leader))
+
+
+@dataclass(frozen=True)
+class UpdateLeader:
+    leader_id: str
+    changes: Mapping[str, Any]
+    text: str = "Edit leader"
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.leader(self.leader_id)
+        return replace(
+            roster,
+            leaders=tuple(
+                replace(ld, **dict(self.changes)) if ld.id == self.leader_id else ld
+                for ld in roster.leaders
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class RemoveLeader:
+    """Remove a leader, detaching him from his unit and command."""
+
+    leader_id: str
+
+    @property
+    def label(self) -> str:
+        return "Remove leader"
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.leader(self.leader_id)
+        lid = self.leader_id
+        return replace(
+            roster,
+            leaders=tuple(ld for ld in roster.leaders if ld.id != lid),
+            units=tuple(replace(u, leader=None) if u.leader == lid else u for u in roster.units),
+            commands=tuple(
+                replace(c, leader=None) if c.leader == lid else c for c in roster.commands
+            ),
+        )

@@ -1,0 +1,317 @@
+"""The roster file format (JSON): export, and all-or-nothing import with precise errors.
+
+A file is plain JSON read with ``json.loads``: nothing in it can run code. Files over
+:data:`MAX_BYTES` are refused before parsing. An entry the current ruleset data no longer has
+is kept as it is (validation flags it); anything structurally wrong refuses the whole file
+and names the key path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit, new_id
+from app.rules.errors import key_path
+from app.rules.registry import Registry
+
+FORMAT = "castra-roster"
+VERSION = 1
+MAX_BYTES = 2_000_000
+
+
+class RosterFileError(ValueError):
+    """A roster file that cannot be imported; ``problems`` holds ``(key path, message)``."""
+
+    def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"  {p}: {m}" if p else f"  {m}" for p, m in problems[:20])
+        super().__init__(f"{source}: cannot import roster:\n{lines}")
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class UnitIn(_M):
+    id: str | None = Field(default=None, min_length=1, max_length=64)
+    entry: str = Field(min_length=1, max_length=64)
+    name: str | None = Field(default=None, max_length=200)
+    count: int = Field(default=1, ge=1, le=1000)
+    size: int | None = Field(default=None, ge=1, le=100_000)
+    grade: str | None = Field(default=None, max_length=16)
+    command: str | None = None
+    leader: str | None = None
+    notes: str = Field(default="", max_length=10_000)
+    lines: dict[str, int] | None = None
+
+
+class LeaderIn(_M):
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=200)
+    rank: Literal["general", "commander"] = "commander"
+    status: Literal["fit", "wounded", "killed", "captured"] = "fit"
+    wounds: int = Field(default=0, ge=0, le=20)
+    bonus: int | None = Field(default=None, ge=-5, le=5)
+    exceptional: bool = False
+    quality: Literal["good", "average", "poor"] | None = None
+    notes: str = Field(default="", max_length=10_000)
+
+
+class CommandIn(_M):
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=200)
+    leader: str | None = None
+    kind: Literal["infantry", "cavalry", "mixed"] | None = None
+
+
+class RosterIn(_M):
+    format: Literal["castra-roster"]
+    version: int = Field(ge=1)
+    name: str = Field(min_length=1, max_length=200)
+    ruleset: str = Field(min_length=1, max_length=64)
+    ruleset_data_version: str | None = None
+    army: str = Field(min_length=1, max_length=64)
+    scale: Literal["1:10", "1:100"] | None = None
+    side: str | None = Field(default=None, max_length=100)
+    notes: str = Field(default="", max_length=100_000)
+    units: list[UnitIn] = Field(default_factory=list, max_length=5000)
+    leaders: list[LeaderIn] = Field(default_factory=list, max_length=500)
+    commands: list[CommandIn] = Field(default_factory=list, max_length=500)
+
+
+def to_dict(roster: Roster) -> dict[str, Any]:
+    """The roster as the documented JSON object."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": roster.name,
+        "ruleset": roster.ruleset,
+        "ruleset_data_version": roster.data_version,
+        "army": roster.army,
+        "scale": roster.scale,
+        "side": roster.side,
+        "notes": roster.notes,
+        "units": [
+            {
+                "id": u.id,
+                "entry": u.entry,
+                "name": u.name,
+                "count": u.count,
+                "size": u.size,
+                "grade": u.grade,
+                "command": u.command,
+                "leader": u.leader,
+                "notes": u.notes,
+                **({"lines": dict(u.lines)} if u.lines else {}),
+            }
+            for u in roster.units
+        ],
+        "leaders": [
+            {
+                "id": ld.id,
+                "name": ld.name,
+                "rank": ld.rank,
+                "status": ld.status.value,
+                "wounds": ld.wounds,
+                "bonus": ld.bonus,
+                "exceptional": ld.exceptional,
+                "quality": ld.quality,
+                "notes": ld.notes,
+            }
+            for ld in roster.leaders
+        ],
+        "commands": [
+            {"id": c.id, "name": c.name, "leader": c.leader, "kind": c.kind}
+            for c in roster.commands
+        ],
+    }
+
+
+def dumps(roster: Roster) -> str:
+    return json.dumps(to_dict(roster), indent=2, ensure_ascii=False) + "\n"
+
+
+def export_file(roster: Roster, path: Path) -> None:
+    """Write the roster file atomically (a partial file never replaces a good one)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dumps(roster), encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_file(path: Path, registry: Registry) -> Roster:
+    """Import a roster file. Raises :class:`RosterFileError` and returns nothing on any
+    problem; reads at most :data:`MAX_BYTES`."""
+    source = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise RosterFileError(source, [("", f"cannot read the file: {exc.strerror}")]) from None
+    if size > MAX_BYTES:
+        raise RosterFileError(
+            source, [("", f"file is {size:,} bytes; roster files are at most {MAX_BYTES:,}")]
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RosterFileError(source, [("", f"cannot read the file: {exc.strerror}")]) from None
+    return loads(raw, registry, source=source)
+
+
+def loads(data: bytes | str, registry: Registry, *, source: str = "roster") -> Roster:
+    if len(data) > MAX_BYTES:
+        raise RosterFileError(source, [("", f"more than {MAX_BYTES:,} bytes")])
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise RosterFileError(source, [("", f"not UTF-8 text ({exc.reason})")]) from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RosterFileError(
+            source, [("", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+        ) from None
+    except RecursionError:
+        raise RosterFileError(source, [("", "JSON nested too deeply")]) from None
+    return from_dict(obj, registry, source=source)
+
+
+def from_dict(obj: object, registry: Registry, *, source: str = "roster") -> Roster:
+    if not isinstance(obj, Mapping):
+        raise RosterFileError(source, [("", "the file must hold a JSON object")])
+    if obj.get("format") != FORMAT:
+        raise RosterFileError(
+            source, [("format", f"expected {FORMAT!r}, found {obj.get('format')!r}")]
+        )
+    version = obj.get("version")
+    if isinstance(version, int) and version > VERSION:
+        raise RosterFileError(
+            source,
+            [("version", f"format version {version} is newer than this Castra reads ({VERSION})")],
+        )
+    try:
+        doc = RosterIn.model_validate(obj)
+    except ValidationError as exc:
+        raise RosterFileError(
+            source, [(key_path(e["loc"]), e["msg"]) for e in exc.errors()]
+        ) from None
+    return _build(doc, registry, source)
+
+
+def _build(doc: RosterIn, registry: Registry, source: str) -> Roster:
+    problems: list[tuple[str, str]] = []
+    if doc.ruleset not in registry:
+        problems.append(("ruleset", _unknown_ruleset(doc.ruleset, registry)))
+        raise RosterFileError(source, problems)
+    rs = registry.get(doc.ruleset)
+    army = rs.armies.get(doc.army)
+    if army is None:
+        problems.append(
+            (
+                "army",
+                f"ruleset {rs.id} has no army list {doc.army!r} "
+                f"(it has: {', '.join(sorted(rs.armies))})",
+            )
+        )
+        raise RosterFileError(source, problems)
+    if rs.counts_figures:
+        if doc.scale is None:
+            problems.append(
+                ("scale", f"{rs.name} counts figures: give {' or '.join(rs.meta.scales)}")
+            )
+        elif doc.scale not in rs.meta.scales:
+            problems.append(("scale", f"{doc.scale} is not one of {', '.join(rs.meta.scales)}"))
+
+    leader_ids = _unique([ld.id for ld in doc.leaders], "leaders", problems)
+    command_ids = _unique([c.id for c in doc.commands], "commands", problems)
+    _unique([u.id for u in doc.units], "units", problems)
+    for i, c in enumerate(doc.commands):
+        if c.leader is not None and c.leader not in leader_ids:
+            problems.append((f"commands[{i}].leader", f"no leader with id {c.leader!r}"))
+    units: list[Unit] = []
+    for i, u in enumerate(doc.units):
+        if u.command is not None and u.command not in command_ids:
+            problems.append((f"units[{i}].command", f"no command with id {u.command!r}"))
+        if u.leader is not None and u.leader not in leader_ids:
+            problems.append((f"units[{i}].leader", f"no leader with id {u.leader!r}"))
+        entry = army.entries.get(u.entry)
+        size = u.size
+        if size is None:
+            if entry is None:
+                problems.append(
+                    (
+                        f"units[{i}].size",
+                        f"entry {u.entry!r} is not in the current list, so the size must be given",
+                    )
+                )
+                continue
+            size = entry.default_size
+        units.append(
+            Unit(
+                id=u.id or new_id("u"),
+                entry=u.entry,
+                name=u.name or (entry.name if entry is not None else u.entry),
+                size=size,
+                count=u.count,
+                grade=u.grade
+                if u.grade is not None
+                else (entry.default_grade if entry is not None else None),
+                command=u.command,
+                leader=u.leader,
+                notes=u.notes,
+                lines=dict(u.lines) if u.lines else None,
+            )
+        )
+    if problems:
+        raise RosterFileError(source, problems)
+    return Roster(
+        name=doc.name,
+        ruleset=rs.id,
+        army=doc.army,
+        side=doc.side or army.side,
+        scale=doc.scale if rs.counts_figures else None,
+        units=tuple(units),
+        leaders=tuple(
+            Leader(
+                id=ld.id,
+                name=ld.name,
+                rank=ld.rank,
+                status=LeaderStatus(ld.status),
+                wounds=ld.wounds,
+                bonus=ld.bonus,
+                exceptional=ld.exceptional,
+                quality=ld.quality,
+                notes=ld.notes,
+            )
+            for ld in doc.leaders
+        ),
+        commands=tuple(
+            Command(id=c.id, name=c.name, leader=c.leader, kind=c.kind) for c in doc.commands
+        ),
+        data_version=doc.ruleset_data_version,
+        notes=doc.notes,
+    )
+
+
+def _unique(ids: Sequence[str | None], where: str, problems: list[tuple[str, str]]) -> set[str]:
+    seen: set[str] = set()
+    for i, ident in enumerate(ids):
+        if ident is None:
+            continue
+        if ident in seen:
+            problems.append((f"{where}[{i}].id", f"id {ident!r} is used twice"))
+        seen.add(ident)
+    return seen
+
+
+def _unknown_ruleset(ruleset_id: str, registry: Registry) -> str:
+    known = ", ".join(sorted(registry.rulesets)) or "none"
+    for err in registry.failures.values():
+        if err.ruleset == ruleset_id:
+            return f"ruleset {ruleset_id!r} failed to load ({err.first}); loaded: {known}"
+    return f"unknown ruleset {ruleset_id!r} (loaded: {known})"

@@ -1,0 +1,1 @@
+"""PDF documents (reportlab) built from core objects: sheets, cards, rosters, decks."""

@@ -1,0 +1,1 @@
+"""The Qt front end: the only package that imports PySide6."""

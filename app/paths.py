@@ -1,0 +1,25 @@
+"""Where Castra keeps its files: the user data folder (platformdirs) and the rulesets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from app.rules.registry import BUILTIN_DIR, Registry
+
+
+def data_dir() -> Path:
+    """The user data folder (``$CASTRA_HOME`` overrides it, for tests and portable use)."""
+    override = os.environ.get("CASTRA_HOME")
+    return Path(override) if override else Path(user_data_dir("castra", appauthor=False))
+
+
+def user_rulesets_dir() -> Path:
+    """House-rules variants: ruleset folders copied here load after the built-in ones."""
+    return data_dir() / "rulesets"
+
+
+def load_registry() -> Registry:
+    return Registry.load(BUILTIN_DIR, [user_rulesets_dir()])

@@ -1,0 +1,189 @@
+"""Read a ruleset folder into a typed :class:`~app.rules.ruleset.Ruleset`, failing with every
+problem named by file and key path.
+
+Reading is TOML only: nothing in a ruleset folder is executed here (a mechanics module is
+imported only for built-in rulesets, by the mechanics registry, never from a user folder).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError, create_model
+
+from app.rules.engines import engine_schema
+from app.rules.errors import Problem, RulesetError, key_path
+from app.rules.ruleset import Ruleset
+from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
+
+FILES = ("ruleset.toml", "troops.toml", "tables.toml", "armies.toml", "errata.toml")
+MAX_FILE_BYTES = 1_000_000
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _read_toml(folder: Path, name: str, problems: list[Problem]) -> dict[str, Any] | None:
+    path = folder / name
+    if not path.is_file():
+        problems.append(Problem(name, "", "file is missing"))
+        return None
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        problems.append(
+            Problem(name, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        )
+        return None
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        problems.append(Problem(name, "", f"not valid TOML: {exc}"))
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(name, "", f"not UTF-8 text: {exc}"))
+    return None
+
+
+def _validate(
+    model: type[M], data: Mapping[str, Any], file: str, problems: list[Problem]
+) -> M | None:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            problems.append(Problem(file, key_path(err["loc"]), err["msg"]))
+        return None
+
+
+def _troops_model(troop_model: type[TroopBase]) -> type[Strict]:
+    return create_model(
+        "TroopsFile",
+        __base__=Strict,
+        troops=(dict[str, troop_model], ...),  # type: ignore[valid-type]
+    )
+
+
+def _resolve(raw: Mapping[str, Mapping[str, Any]], dotted: str) -> bool:
+    """Whether ``tables.melee.roman_velites`` names something in the raw data."""
+    head, _, rest = dotted.partition(".")
+    file = {
+        "ruleset": "ruleset.toml",
+        "turn": "ruleset.toml",
+        "leaders": "ruleset.toml",
+        "organisation": "ruleset.toml",
+        "troops": "troops.toml",
+        "tables": "tables.toml",
+        "armies": "armies.toml",
+    }.get(head)
+    if file is None or file not in raw:
+        return False
+    # tables.toml holds the engine's tables at its top level; the other files nest under
+    # their own head key ([troops.x], [armies.y], [ruleset], [turn], ...).
+    node: Any = raw[file] if head == "tables" else raw[file].get(head)
+    for part in rest.split(".") if rest else ():
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return node is not None
+
+
+def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
+    for army_id, army in rs.armies.items():
+        for entry_id, entry in army.entries.items():
+            base = f"armies.{army_id}.entries.{entry_id}"
+            if entry.troop not in rs.troops:
+                problems.append(
+                    Problem("armies.toml", f"{base}.troop", f"unknown troop type {entry.troop!r}")
+                )
+            for i, line in enumerate(entry.lines):
+                if line.troop not in rs.troops:
+                    problems.append(
+                        Problem(
+                            "armies.toml",
+                            f"{base}.lines[{i}].troop",
+                            f"unknown troop type {line.troop!r}",
+                        )
+                    )
+            grades = rs.organisation.grades
+            for grade in entry.grades:
+                if grade not in grades:
+                    problems.append(
+                        Problem(
+                            "armies.toml",
+                            f"{base}.grades",
+                            f"grade {grade!r} is not one of the ruleset's grades {grades}",
+                        )
+                    )
+    for i, erratum in enumerate(rs.errata):
+        for ref in erratum.applies_to:
+            if not _resolve(rs.raw, ref):
+                problems.append(
+                    Problem("errata.toml", f"errata[{i}].applies_to", f"{ref!r} names nothing")
+                )
+
+
+def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
+    """Load and validate one ruleset folder. Raises :class:`RulesetError` listing every
+    problem (file, key path, message)."""
+    folder = Path(folder)
+    name = folder.name
+    problems: list[Problem] = []
+    raw: dict[str, dict[str, Any]] = {}
+    for file in FILES:
+        data = _read_toml(folder, file, problems)
+        if data is not None:
+            raw[file] = data
+    if "ruleset.toml" not in raw:
+        raise RulesetError(name, problems)
+
+    head = _validate(RulesetFile, raw["ruleset.toml"], "ruleset.toml", problems)
+    # Army lists and errata do not depend on the engine: check them even when the head is bad,
+    # so one load reports every problem it can.
+    armies = errata = None
+    if "armies.toml" in raw:
+        armies = _validate(ArmiesFile, raw["armies.toml"], "armies.toml", problems)
+    if "errata.toml" in raw:
+        errata = _validate(ErrataFile, raw["errata.toml"], "errata.toml", problems)
+    if head is None:
+        raise RulesetError(name, problems)
+    name = head.ruleset.id
+    try:
+        schema = engine_schema(head.ruleset.engine)
+    except (LookupError, ImportError) as exc:
+        problems.append(Problem("ruleset.toml", "ruleset.engine", str(exc)))
+        raise RulesetError(name, problems) from None
+
+    troops = tables = None
+    if "troops.toml" in raw:
+        troops = _validate(
+            _troops_model(schema.troop_model), raw["troops.toml"], "troops.toml", problems
+        )
+    if "tables.toml" in raw:
+        tables = _validate(schema.tables_model, raw["tables.toml"], "tables.toml", problems)
+    if problems or troops is None or tables is None or armies is None or errata is None:
+        raise RulesetError(name, problems)
+
+    rs = Ruleset(
+        meta=head.ruleset,
+        turn=head.turn,
+        leaders=head.leaders,
+        organisation=head.organisation,
+        troops=troops.troops,  # type: ignore[attr-defined]
+        tables=tables,
+        armies=armies.armies,
+        errata=errata.errata,
+        folder=folder,
+        builtin=builtin,
+        raw=raw,
+    )
+    _cross_check(rs, problems)
+    if schema.check is not None:
+        problems.extend(schema.check(rs))
+    if problems:
+        raise RulesetError(name, problems)
+    return rs

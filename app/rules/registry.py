@@ -1,0 +1,84 @@
+"""The registry of loaded rulesets: every folder that loaded, and why the others did not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.rules.errors import Problem, RulesetError
+from app.rules.loader import load_ruleset
+from app.rules.ruleset import Ruleset
+
+BUILTIN_DIR = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+@dataclass
+class Registry:
+    """Rulesets by id, plus the folders that failed (``failures``: folder name -> error)."""
+
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    failures: dict[str, RulesetError] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, builtin: Path | None = BUILTIN_DIR, user: Iterable[Path] = ()) -> Registry:
+        """Load every ruleset folder under ``builtin`` and each ``user`` directory. A folder
+        that fails is recorded in ``failures``; the others still load. A user folder may not
+        reuse a built-in id: house rules take a new id so rosters stay unambiguous."""
+        reg = cls()
+        sources: list[tuple[Path, bool]] = []
+        if builtin is not None:
+            sources.append((builtin, True))
+        sources.extend((Path(u), False) for u in user)
+        for root, is_builtin in sources:
+            if not root.is_dir():
+                continue
+            for folder in sorted(p for p in root.iterdir() if (p / "ruleset.toml").is_file()):
+                reg._add(folder, is_builtin)
+        return reg
+
+    def _add(self, folder: Path, builtin: bool) -> None:
+        key = folder.name if builtin else f"{folder.name} ({folder.parent})"
+        try:
+            rs = load_ruleset(folder, builtin=builtin)
+        except RulesetError as exc:
+            self.failures[key] = exc
+            return
+        if rs.id in self.rulesets:
+            other = self.rulesets[rs.id].folder
+            self.failures[key] = RulesetError(
+                rs.id,
+                [
+                    Problem(
+                        "ruleset.toml",
+                        "ruleset.id",
+                        f"id {rs.id!r} is already used by {other}; give the copy a new id",
+                    )
+                ],
+            )
+            return
+        self.rulesets[rs.id] = rs
+
+    def __iter__(self) -> Iterator[Ruleset]:
+        return iter(self.rulesets.values())
+
+    def __len__(self) -> int:
+        return len(self.rulesets)
+
+    def __contains__(self, ruleset_id: object) -> bool:
+        return ruleset_id in self.rulesets
+
+    def get(self, ruleset_id: str) -> Ruleset:
+        try:
+            return self.rulesets[ruleset_id]
+        except KeyError:
+            known = ", ".join(sorted(self.rulesets)) or "none"
+            extra = ""
+            for err in self.failures.values():
+                if err.ruleset == ruleset_id:
+                    extra = f"; it failed to load: {err.first}"
+            raise KeyError(f"unknown ruleset {ruleset_id!r} (loaded: {known}){extra}") from None
+
+    def failure_lines(self) -> list[str]:
+        """One line per failed folder, for the app's status bar and the CLI."""
+        return [f"{key}: {err.first}" for key, err in sorted(self.failures.items())]

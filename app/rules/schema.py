@@ -1,0 +1,393 @@
+"""Typed schema of a ruleset folder, common to every engine.
+
+A ruleset folder (``rulesets/<id>/``) holds five TOML files, each validated against its own
+model so that an error names the file it came from:
+
+- ``ruleset.toml``: :class:`RulesetFile` (metadata, basing, turn sequence, leaders, organisation)
+- ``troops.toml``: ``[troops.<id>]`` tables, one per troop type (engine's troop model)
+- ``tables.toml``: the engine's tables (movement, melee, missiles, ...; engine's tables model)
+- ``armies.toml``: ``[armies.<id>]`` army lists (:class:`ArmyList`)
+- ``errata.toml``: ``[[errata]]`` notes (:class:`Erratum`)
+
+Numbers and limits live in the data; conditions live in Python (the validation module and the
+ruleset's mechanics module).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", min_length=1, max_length=64)]
+Text = Annotated[str, Field(min_length=1)]
+Scale = Literal["1:10", "1:100"]
+#: A dice expression: ``d10``, ``2d6``, ``d3+1``, ``d3-1``, ``d12+2``, ``d10z`` (a d10 read
+#: 0-9) or ``avd`` (Leg VI's average die, faces 2,3,3,4,4,5). Parsed by
+#: :func:`app.rules.dice.parse_dice`.
+DiceExpr = Annotated[str, Field(pattern=r"^(avd|\d*d\d+z?([+-]\d+)?)$")]
+SCALE_MEN_PER_FIGURE: dict[str, int] = {"1:10": 10, "1:100": 100}
+
+
+class Strict(BaseModel):
+    """Base of every schema model: unknown keys are errors (a typo must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+# --------------------------------------------------------------------------- troop types
+
+
+class Category(StrEnum):
+    """Broad troop class, shared by all rulesets, used by generic validation rules
+    (Leg VI command limits, D3 commander placement) and by the cards."""
+
+    HEAVY_INFANTRY = "heavy_infantry"
+    MEDIUM_INFANTRY = "medium_infantry"
+    LIGHT_INFANTRY = "light_infantry"
+    HEAVY_CAVALRY = "heavy_cavalry"
+    MEDIUM_CAVALRY = "medium_cavalry"
+    LIGHT_CAVALRY = "light_cavalry"
+    ELEPHANT = "elephant"
+    ARTILLERY = "artillery"
+
+    @property
+    def mounted(self) -> bool:
+        return self in (
+            Category.HEAVY_CAVALRY,
+            Category.MEDIUM_CAVALRY,
+            Category.LIGHT_CAVALRY,
+        )
+
+    @property
+    def light(self) -> bool:
+        return self in (Category.LIGHT_INFANTRY, Category.LIGHT_CAVALRY)
+
+    @property
+    def infantry(self) -> bool:
+        return self in (
+            Category.HEAVY_INFANTRY,
+            Category.MEDIUM_INFANTRY,
+            Category.LIGHT_INFANTRY,
+        )
+
+
+class Basing(Strict):
+    """Physical basing of one troop type.
+
+    ``per`` says whether the frontage and depth are those of one figure or of one base.
+    ``figures_per_base`` and ``men_per_base`` are left out where the source does not give them.
+    """
+
+    per: Literal["figure", "base"]
+    frontage_mm: float = Field(gt=0)
+    depth_mm: float = Field(gt=0)
+    figures_per_base: int | None = Field(default=None, ge=1)
+    men_per_base: int | None = Field(default=None, ge=1)
+    men_per_base_range: tuple[int, int] | None = None
+    note: str | None = None
+
+
+class Weapon(Strict):
+    """A missile weapon: ranges in the ruleset's unit of measure."""
+
+    name: Text
+    short_range: float | None = Field(default=None, gt=0)
+    long_range: float = Field(gt=0)
+
+
+class TroopBase(Strict):
+    """Fields every engine's troop type has. Engines subclass this with their own numbers."""
+
+    name: Text
+    category: Category
+    description: str = ""
+    shoots: bool = False
+    weapons: tuple[Weapon, ...] = ()
+    special_rules: tuple[Text, ...] = ()
+    basing: Basing
+
+
+# --------------------------------------------------------------------------- army lists
+
+
+class Line(Strict):
+    """One line of a multi-line unit (a Leg VI legion: hastati 4, principes 4, triarii 2).
+
+    ``alternative_bases`` is a permitted substitute base count for the same line
+    (4 understrength triarii bases); they count as the line's ``bases`` full bases.
+    """
+
+    name: Text
+    troop: Id
+    bases: int = Field(ge=1)
+    alternative_bases: int | None = Field(default=None, ge=1)
+    note: str | None = None
+
+
+class ArmyEntry(Strict):
+    """One entry of an army list: what a roster may take, how big, how many."""
+
+    name: Text
+    troop: Id
+    sizes: tuple[int, ...] = Field(min_length=1)
+    default_size: int = Field(ge=1)
+    min: int = Field(default=0, ge=0)
+    max: int | None = Field(default=None, ge=0)
+    grades: tuple[Text, ...] = ()
+    default_grade: str | None = None
+    lines: tuple[Line, ...] = ()
+    warning: str | None = None
+    note: str | None = None
+    source: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ArmyEntry:
+        if any(s < 1 for s in self.sizes):
+            raise ValueError("sizes must all be at least 1")
+        if self.default_size not in self.sizes:
+            raise ValueError(f"default_size {self.default_size} is not one of sizes {self.sizes}")
+        if self.max is not None and self.max < self.min:
+            raise ValueError(f"max {self.max} is below min {self.min}")
+        if self.default_grade is not None and self.default_grade not in self.grades:
+            raise ValueError(f"default_grade {self.default_grade!r} is not one of {self.grades}")
+        if self.lines and sum(line.bases for line in self.lines) != self.default_size:
+            raise ValueError("the bases of lines must add up to default_size")
+        return self
+
+
+class CompositionGroup(Strict):
+    """Entries that must be taken together in equal numbers (an allied cohort: one unit of
+    each type)."""
+
+    name: Text
+    entries: tuple[Id, ...] = Field(min_length=2)
+    rule: Text
+
+
+class StandardUnit(Strict):
+    entry: Id
+    count: int = Field(default=1, ge=1)
+    size: int | None = Field(default=None, ge=1)
+    grade: str | None = None
+    name: str | None = None
+    command: Id | None = None
+    leader: Id | None = None
+
+
+class StandardLeader(Strict):
+    id: Id
+    name: Text
+    rank: Literal["general", "commander"]
+    bonus: int | None = None
+    exceptional: bool = False
+    quality: Literal["good", "average", "poor"] | None = None
+
+
+class StandardCommand(Strict):
+    id: Id
+    name: Text
+    leader: Id | None = None
+    kind: Literal["infantry", "cavalry", "mixed"] | None = None
+
+
+class StandardArmy(Strict):
+    """The army the source itself gives (the Quincunx model legion, GSB sample armies)."""
+
+    name: Text
+    source: Text
+    units: tuple[StandardUnit, ...] = Field(min_length=1)
+    leaders: tuple[StandardLeader, ...] = ()
+    commands: tuple[StandardCommand, ...] = ()
+
+
+class ArmyList(Strict):
+    name: Text
+    side: Text
+    description: str = ""
+    source: str | None = None
+    min_units: int | None = Field(default=None, ge=0)
+    max_units: int | None = Field(default=None, ge=0)
+    units_rule: str | None = None
+    entries: dict[Id, ArmyEntry] = Field(min_length=1)
+    groups: dict[Id, CompositionGroup] = Field(default_factory=dict)
+    standard: StandardArmy | None = None
+
+    @model_validator(mode="after")
+    def _references(self) -> ArmyList:
+        for gid, group in self.groups.items():
+            for entry in group.entries:
+                if entry not in self.entries:
+                    raise ValueError(f"group {gid!r} names unknown entry {entry!r}")
+        if self.standard is not None:
+            commands = {c.id for c in self.standard.commands}
+            leaders = {ld.id for ld in self.standard.leaders}
+            for unit in self.standard.units:
+                if unit.entry not in self.entries:
+                    raise ValueError(f"standard army names unknown entry {unit.entry!r}")
+                if unit.command is not None and unit.command not in commands:
+                    raise ValueError(f"standard unit names unknown command {unit.command!r}")
+                if unit.leader is not None and unit.leader not in leaders:
+                    raise ValueError(f"standard unit names unknown leader {unit.leader!r}")
+                size = unit.size or self.entries[unit.entry].default_size
+                if size not in self.entries[unit.entry].sizes:
+                    raise ValueError(
+                        f"standard unit {unit.entry!r} has size {size}, not one of "
+                        f"{self.entries[unit.entry].sizes}"
+                    )
+            for command in self.standard.commands:
+                if command.leader is not None and command.leader not in leaders:
+                    raise ValueError(
+                        f"standard command {command.id!r} names unknown leader {command.leader!r}"
+                    )
+        return self
+
+
+class ArmiesFile(Strict):
+    armies: dict[Id, ArmyList] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------- ruleset.toml
+
+
+class Meta(Strict):
+    id: Id
+    engine: Literal["quincunx", "leg-vi", "gsb", "mwan90", "d3"]
+    name: Text
+    short_name: Text
+    author: str | None = None
+    author_note: str | None = None
+    year: int | None = Field(default=None, ge=1900, le=2100)
+    publication: str | None = None
+    source_file: Text
+    data_version: Annotated[str, Field(pattern=r"^\d+\.\d+\.\d+$")]
+    figure_scale: Text
+    unit_of_measure: Literal["inch", "cm", "unit_width"]
+    unit_of_measure_note: str | None = None
+    counts: Literal["figures", "bases"]
+    scales: tuple[Scale, ...] = ()
+    default_scale: Scale | None = None
+    table_size: str | None = None
+    game_length: str | None = None
+
+    @model_validator(mode="after")
+    def _scales(self) -> Meta:
+        if self.counts == "figures" and not self.scales:
+            raise ValueError("a ruleset that counts figures must list its scales")
+        if self.counts == "bases" and self.scales:
+            raise ValueError("a ruleset that counts bases has no figure scales")
+        if self.default_scale is not None and self.default_scale not in self.scales:
+            raise ValueError(f"default_scale {self.default_scale} is not one of {self.scales}")
+        return self
+
+
+class Phase(Strict):
+    id: Id
+    name: Text
+    summary: Text
+
+
+class TurnSequence(Strict):
+    summary: Text
+    phases: tuple[Phase, ...] = Field(min_length=1)
+
+
+class WoundEffect(Strict):
+    wounds: int = Field(ge=0)
+    effect: Text
+    move: float | None = None
+    actions_lost: int | None = None
+
+
+class Leaders(Strict):
+    """Leader-rules parameters. Everything is optional; each engine reads what it needs."""
+
+    summary: Text
+    #: how many generals an army must have (Leg VI, GSB, D3: one)
+    generals: int | None = Field(default=None, ge=0)
+    #: the general must be attached to a unit (GSB)
+    general_attached: bool = False
+    #: when set, every leader must be attached to a unit of one of these categories (D3:
+    #: commanders on heavy infantry or heavy cavalry); empty means attaching is optional
+    attach_to: tuple[
+        Literal[
+            "heavy_infantry",
+            "medium_infantry",
+            "light_infantry",
+            "heavy_cavalry",
+            "medium_cavalry",
+            "light_cavalry",
+            "elephant",
+            "artillery",
+        ],
+        ...,
+    ] = ()
+    move: float | None = None
+    command_range: float | None = None
+    command_chain: float | None = None
+    bonus_default: int | None = None
+    bonus_great: int | None = None
+    great_leaders: tuple[Text, ...] = ()
+    actions_general: int | None = None
+    actions_commander: int | None = None
+    actions_exceptional_bonus: int | None = None
+    wound_effects: tuple[WoundEffect, ...] = ()
+    risk: str | None = None
+
+
+class CommandRule(Strict):
+    """A limit on what one kind of command may hold (Leg VI: an infantry command at most one
+    cavalry unit)."""
+
+    kind: Literal["infantry", "cavalry"]
+    limited: tuple[Category, ...] = Field(min_length=1)
+    max_units: int = Field(ge=0)
+    rule: Text
+
+
+class Organisation(Strict):
+    """How a roster is organised: what the groups are called and their limits."""
+
+    group_name: Text = "command"
+    command_rules: tuple[CommandRule, ...] = ()
+    grades: tuple[Text, ...] = ()
+    grade_descriptions: dict[str, str] = Field(default_factory=dict)
+
+
+class RulesetFile(Strict):
+    ruleset: Meta
+    turn: TurnSequence
+    leaders: Leaders
+    organisation: Organisation = Organisation()
+
+
+# --------------------------------------------------------------------------- errata.toml
+
+
+class Erratum(Strict):
+    """An errata or interpretation note: what the source says and what we decided.
+
+    ``applies_to`` names the data it affects (e.g. ``tables.melee.roman_velites`` or
+    ``armies.roman.entries.velites``); ``override`` says how a user changes the decision.
+    """
+
+    id: Id
+    topic: Text
+    kind: Literal["errata", "interpretation", "gap"]
+    source_says: Text
+    decision: Text
+    applies_to: tuple[Text, ...] = ()
+    override: str | None = None
+
+
+class ErrataFile(Strict):
+    errata: tuple[Erratum, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique(self) -> ErrataFile:
+        ids = [e.id for e in self.errata]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"duplicate errata ids: {', '.join(dupes)}")
+        return self

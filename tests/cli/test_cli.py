@@ -1,0 +1,188 @@
+"""The command line: outputs and exit codes (0 ok, 1 invalid, 2 usage)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+
+
+@pytest.fixture(autouse=True)
+def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    db = tmp_path / "castra.sqlite3"
+    monkeypatch.setenv("CASTRA_DB", str(db))
+    monkeypatch.setenv("CASTRA_HOME", str(tmp_path / "home"))
+    return db
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "rulesets", "--json")
+    ids = [r["id"] for r in data["rulesets"]]
+    assert ids == sorted(ids) and "quincunx" in ids and len(ids) == 5
+    q = next(r for r in data["rulesets"] if r["id"] == "quincunx")
+    assert q["author"] == "Duke Seifried" and q["scales"] == ["1:10", "1:100"]
+    code, out, _ = run(capsys, "rulesets")
+    assert code == 0 and "Leg VI Carthago" in out
+
+
+def test_armies(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "armies", "quincunx", "--json")
+    roman = next(a for a in data["armies"] if a["id"] == "roman")
+    hastati = next(e for e in roman["entries"] if e["id"] == "hastati")
+    assert hastati["sizes"] == [12] and hastati["max"] == 10
+    assert set(hastati) >= {"id", "name", "troop", "troop_type", "sizes", "min", "max"}
+    code, _, err = run(capsys, "armies", "warhammer")
+    assert code == 1 and "unknown ruleset 'warhammer'" in err
+
+
+def test_roster_lifecycle(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    created = run_json(
+        capsys,
+        "roster",
+        "new",
+        "--ruleset",
+        "leg-vi-carthago",
+        "--army",
+        "roman",
+        "--name",
+        "Legio II",
+        "--json",
+    )
+    rid = str(created["id"])
+    code, out, _ = run(capsys, "roster", "add", "Legio II", "roman_legion", "--grade", "B")
+    assert code == 0 and "Roman legion" in out
+    code, out, _ = run(capsys, "roster", "add", rid, "velites", "--size", "4", "--count", "2")
+    assert code == 0
+    shown = run_json(capsys, "roster", "show", rid, "--json")
+    assert shown["totals"] == {"units": 3, "figures": None, "bases": 18, "men": 3900 + 2 * 4 * 175}
+    assert [u["entry"] for u in shown["units"]] == ["roman_legion", "velites"]
+    listed = run_json(capsys, "roster", "list", "--json")
+    assert [r["name"] for r in listed] == ["Legio II"]
+
+    out_file = tmp_path / "legio.json"
+    code, _, _ = run(capsys, "roster", "export", rid, "-o", str(out_file))
+    assert code == 0 and json.loads(out_file.read_text())["format"] == "castra-roster"
+    imported = run_json(capsys, "roster", "import", str(out_file), "--name", "Legio III", "--json")
+    assert imported["id"] != created["id"]
+    code, out, _ = run(capsys, "roster", "export", "Legio III")
+    assert json.loads(out)["name"] == "Legio III"
+
+
+def test_roster_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    run_json(
+        capsys, "roster", "new", "--ruleset", "quincunx", "--army", "roman", "--name", "R", "--json"
+    )
+    code, _, err = run(capsys, "roster", "add", "R", "hoplites")
+    assert code == 1 and "no entry 'hoplites'" in err
+    code, _, err = run(capsys, "roster", "show", "Nobody")
+    assert code == 1 and "Nobody" in err
+    code, _, err = run(
+        capsys, "roster", "new", "--ruleset", "quincunx", "--army", "gauls", "--name", "G"
+    )
+    assert code == 1 and "no army list 'gauls'" in err
+
+
+def test_standard_army_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    run_json(
+        capsys,
+        "roster",
+        "new",
+        "--ruleset",
+        "quincunx",
+        "--army",
+        "roman",
+        "--name",
+        "Model",
+        "--standard",
+        "--scale",
+        "1:100",
+        "--json",
+    )
+    shown = run_json(capsys, "roster", "show", "Model", "--json")
+    assert shown["totals"]["men"] == 50_400 and shown["valid"]
+
+
+def write(tmp_path: Path, obj: Any) -> str:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    return str(path)
+
+
+def test_validate_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = {
+        "format": "castra-roster",
+        "version": 1,
+        "name": "ok",
+        "ruleset": "quincunx",
+        "army": "roman",
+        "scale": "1:10",
+        "units": [{"entry": "hastati", "count": 2}],
+    }
+    data = run_json(capsys, "validate", write(tmp_path, good), "--json")
+    assert data["valid"] is True
+    assert data["totals"] == {"units": 2, "figures": 24, "bases": 4, "men": 240}
+    assert data["units"][0] == {
+        **data["units"][0],
+        "name": "Hastati",
+        "entry": "hastati",
+        "count": 2,
+        "figures": 24,
+        "bases": 4,
+        "men": 240,
+    }
+    assert {"valid", "ruleset", "army", "scale", "totals", "units", "messages"} <= set(data)
+
+    invalid = dict(good, units=[{"entry": "equites", "count": 3}])
+    code, out, _ = run(capsys, "validate", write(tmp_path, invalid), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False
+    msg = next(m for m in data["messages"] if m["severity"] == "error")
+    assert set(msg) >= {"severity", "subject", "rule", "text"} and "Equites" in msg["text"]
+
+    code, _, err = run(capsys, "validate", write(tmp_path, {"format": "x"}))
+    assert code == 1 and "format" in err
+    code, _, err = run(capsys, "validate", str(tmp_path / "missing.json"))
+    assert code == 1 and "cannot read" in err
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["validate"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["no-such-command"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["roster", "new", "--ruleset", "quincunx"])
+    assert info.value.code == 2
+
+
+def test_installed_console_script(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("castra")
+    assert exe.exists()
+    done = subprocess.run(
+        [str(exe), "rulesets", "--json"], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["rulesets"]
+    done = subprocess.run(
+        [str(exe), "validate"], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 2

@@ -1,0 +1,350 @@
+"""Every validation rule, passing and failing, on the real rulesets."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from app.core.edits import (
+    AddCommand,
+    AddLeader,
+    AddUnit,
+    MoveUnit,
+    UpdateLeader,
+    UpdateRoster,
+    UpdateUnit,
+)
+from app.core.roster import Command, Leader, LeaderStatus, Roster, new_roster, unit_from_entry
+from app.core.validation import Severity, validate
+from app.rules.registry import Registry
+from app.rules.ruleset import Ruleset
+
+
+def add(rs: Ruleset, roster: Roster, entry: str, **kw: object) -> Roster:
+    return AddUnit(unit_from_entry(rs, roster.army, entry, **kw)).apply(roster)
+
+
+def codes(rs: Ruleset, roster: Roster, severity: Severity | None = None) -> set[str]:
+    return {
+        m.code for m in validate(rs, roster).messages if severity is None or m.severity is severity
+    }
+
+
+# ----------------------------------------------------------------------------- standard armies
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "army"),
+    [
+        ("quincunx", "roman"),
+        ("quincunx", "carthaginian"),
+        ("grown-slightly-bald", "rome"),
+        ("grown-slightly-bald", "carthage"),
+    ],
+)
+def test_standard_armies_are_valid(registry: Registry, ruleset: str, army: str) -> None:
+    rs = registry.get(ruleset)
+    report = validate(rs, new_roster(rs, army, name="std", standard=True))
+    assert report.valid, [m.text for m in report.messages]
+
+
+# ----------------------------------------------------------------------------- entry counts
+
+
+def test_entry_max(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = add(rs, new_roster(rs, "roman", name="r"), "equites")
+    assert "entry.max" not in codes(rs, roster)
+    roster = add(rs, roster, "equites")
+    report = validate(rs, roster)
+    msg = next(m for m in report.messages if m.code == "entry.max")
+    assert msg.severity is Severity.ERROR
+    assert "Equites: 2 taken, at most 1" in msg.text
+    assert msg.subject.kind == "unit"
+    assert msg.rule.startswith("Quincunx")
+    assert not report.valid
+
+
+def test_entry_min(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")  # at least one Roman legion
+    roster = new_roster(rs, "roman", name="r")
+    roster = add(rs, roster, "velites", size=4, grade="B")
+    assert "entry.min" in codes(rs, roster, Severity.ERROR)
+    roster = add(rs, roster, "roman_legion")
+    assert "entry.min" not in codes(rs, roster)
+
+
+def test_count_of_identical_units_counts(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = add(rs, new_roster(rs, "roman", name="r"), "hastati", count=10)
+    assert "entry.max" not in codes(rs, roster)
+    roster = add(rs, roster, "hastati")
+    assert "entry.max" in codes(rs, roster)
+
+
+# ----------------------------------------------------------------------------- sizes, grades
+
+
+def test_allowed_sizes(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = add(rs, new_roster(rs, "roman", name="r"), "triarii", size=6)
+    assert "unit.size" not in codes(rs, roster)
+    uid = roster.units[0].id
+    roster = UpdateUnit(uid, {"size": 7}).apply(roster)
+    msg = next(m for m in validate(rs, roster).messages if m.code == "unit.size")
+    assert "size 7 figures; Triarii may be 6, 12" in msg.text
+    assert msg.subject.id == uid
+
+
+def test_grades(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = add(rs, new_roster(rs, "carthaginian", name="c"), "elephants")
+    assert roster.units[0].grade == "C"
+    assert "unit.grade" not in codes(rs, roster)
+    roster = UpdateUnit(roster.units[0].id, {"grade": "A"}).apply(roster)
+    assert "unit.grade" in codes(rs, roster, Severity.ERROR)
+    roster = UpdateUnit(roster.units[0].id, {"grade": None}).apply(roster)
+    assert "unit.grade_missing" in codes(rs, roster, Severity.WARNING)
+
+
+def test_legion_is_ten_bases_4_4_2(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = add(rs, new_roster(rs, "roman", name="r"), "roman_legion")
+    uid = roster.units[0].id
+    assert not codes(rs, roster) & {"unit.lines", "unit.lines_size"}
+    under = UpdateUnit(uid, {"lines": {"Triarii": 4}}).apply(roster)
+    assert "unit.lines" not in codes(rs, under)  # four understrength triarii bases are allowed
+    wrong = UpdateUnit(uid, {"lines": {"Hastati": 3}}).apply(roster)
+    msg = next(m for m in validate(rs, wrong).messages if m.code == "unit.lines")
+    assert "Hastati has 3 bases" in msg.text and "Hastati 4, Principes 4, Triarii 2" in msg.text
+
+
+# ----------------------------------------------------------------------------- composition
+
+
+def test_allied_cohort_one_of_each(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="r", standard=True)
+    roster = add(rs, roster, "allied_hastati")
+    roster = add(rs, roster, "allied_principes")
+    msg = next(m for m in validate(rs, roster).messages if m.code == "group.unbalanced")
+    assert msg.severity is Severity.ERROR and "Allied Light Infantry 0" in msg.text
+    roster = add(rs, roster, "allied_lights")
+    assert "group.unbalanced" not in codes(rs, roster)
+
+
+def test_allied_triarii_unlikely_is_a_warning(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = add(rs, new_roster(rs, "roman", name="r", standard=True), "allied_triarii")
+    report = validate(rs, roster)
+    assert report.valid
+    assert any(
+        m.code == "entry.warning" and m.severity is Severity.WARNING for m in report.messages
+    )
+
+
+def test_d3_six_to_eight_units(registry: Registry) -> None:
+    rs = registry.get("d3-ancients")
+    roster = new_roster(rs, "roman", name="r")
+    roster = add(rs, roster, "legionaries", count=2)
+    roster = add(rs, roster, "velites")
+    assert "army.min_units" in codes(rs, roster, Severity.ERROR)
+    roster = add(rs, roster, "legionaries", count=2)
+    roster = add(rs, roster, "triarii")
+    assert not codes(rs, roster) & {"army.min_units", "army.max_units"}
+    roster = add(rs, roster, "triarii")
+    roster = add(rs, roster, "velites")
+    roster = add(rs, roster, "equites")  # 9 units
+    msg = next(m for m in validate(rs, roster).messages if m.code == "army.max_units")
+    assert "9 units" in msg.text and "6-8" in msg.rule
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def leg_vi_command(rs: Ruleset, kind: str | None) -> Roster:
+    roster = new_roster(rs, "carthaginian", name="c")
+    roster = AddLeader(Leader(id="hannibal", name="Hannibal", rank="general")).apply(roster)
+    roster = AddLeader(Leader(id="mago", name="Mago")).apply(roster)
+    return AddCommand(Command(id="c1", name="Centre", leader="mago", kind=kind)).apply(roster)  # type: ignore[arg-type]
+
+
+def test_leg_vi_infantry_command_one_cavalry_unit(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = leg_vi_command(rs, "infantry")
+    roster = add(rs, roster, "libyan_spearmen", size=4, command="c1")
+    roster = add(rs, roster, "elephants", command="c1", count=3)  # any number of elephants
+    roster = add(rs, roster, "gallic_cavalry", size=4, command="c1")
+    assert "command.infantry_limit" not in codes(rs, roster)
+    roster = add(rs, roster, "numidian_cavalry", size=4, command="c1")
+    msg = next(m for m in validate(rs, roster).messages if m.code == "command.infantry_limit")
+    assert msg.subject.kind == "command" and "has 2" in msg.text
+    assert "Organising the Armies" in msg.rule
+
+
+def test_leg_vi_cavalry_command_one_heavy_or_medium_infantry(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = leg_vi_command(rs, "cavalry")
+    roster = add(rs, roster, "numidian_cavalry", size=4, command="c1", count=2)
+    roster = add(rs, roster, "balearic_slingers", size=4, command="c1", count=3)  # any LI
+    roster = add(rs, roster, "spanish_scutarii", size=4, command="c1")
+    assert "command.cavalry_limit" not in codes(rs, roster)
+    roster = add(rs, roster, "libyan_spearmen", size=4, command="c1")
+    assert "command.cavalry_limit" in codes(rs, roster, Severity.ERROR)
+
+
+def test_leg_vi_command_kind_derived_from_its_units(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = leg_vi_command(rs, None)
+    roster = add(rs, roster, "numidian_cavalry", size=4, command="c1", count=3)
+    roster = add(rs, roster, "libyan_spearmen", size=4, command="c1", count=2)
+    assert "command.cavalry_limit" in codes(rs, roster, Severity.ERROR)
+    roster = add(rs, roster, "gauls", size=4, command="c1", count=2)  # now mostly infantry
+    assert "command.infantry_limit" in codes(rs, roster, Severity.ERROR)
+
+
+def test_leg_vi_one_general(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = add(rs, leg_vi_command(rs, "infantry"), "gauls", size=4, command="c1")
+    assert "leaders.generals" not in codes(rs, roster)
+    roster = UpdateLeader("mago", {"rank": "general"}).apply(roster)
+    assert "leaders.generals" in codes(rs, roster, Severity.ERROR)
+    roster = UpdateLeader("mago", {"rank": "commander"}).apply(roster)
+    roster = UpdateLeader("hannibal", {"rank": "commander"}).apply(roster)
+    assert "leaders.generals" in codes(rs, roster, Severity.ERROR)
+
+
+def test_unknown_command_and_moving_between_commands(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    roster = add(rs, leg_vi_command(rs, "infantry"), "gauls", size=4, command="c1")
+    uid = roster.units[0].id
+    roster = AddCommand(Command(id="c2", name="Left")).apply(roster)
+    moved = MoveUnit(uid, "c2").apply(roster)
+    assert moved.unit(uid).command == "c2"
+    bad = MoveUnit(uid, "nowhere").apply(roster)
+    assert "unit.command_unknown" in codes(rs, bad, Severity.ERROR)
+
+
+# ----------------------------------------------------------------------------- leaders
+
+
+def d3_army(rs: Ruleset) -> Roster:
+    roster = new_roster(rs, "roman", name="r")
+    roster = add(rs, roster, "legionaries", count=3)
+    roster = add(rs, roster, "velites")
+    roster = add(rs, roster, "equites")
+    roster = add(rs, roster, "triarii")
+    return AddLeader(Leader(id="scipio", name="Scipio", rank="general")).apply(roster)
+
+
+def test_d3_commander_on_heavy_infantry_or_heavy_cavalry(registry: Registry) -> None:
+    rs = registry.get("d3-ancients")
+    roster = d3_army(rs)
+    assert "leader.unattached" in codes(rs, roster, Severity.ERROR)
+    by_entry = {u.entry: u.id for u in roster.units}
+    for ok in ("legionaries", "equites", "triarii"):
+        placed = UpdateUnit(by_entry[ok], {"leader": "scipio"}).apply(roster)
+        assert not codes(rs, placed) & {"leader.unattached", "leader.placement"}, ok
+    wrong = UpdateUnit(by_entry["velites"], {"leader": "scipio"}).apply(roster)
+    msg = next(m for m in validate(rs, wrong).messages if m.code == "leader.placement")
+    assert "light infantry" in msg.text and msg.subject.kind == "leader"
+
+
+def test_gsb_general_attached_to_a_unit(registry: Registry) -> None:
+    rs = registry.get("grown-slightly-bald")
+    roster = new_roster(rs, "rome", name="r", standard=True)
+    assert "leader.unattached" not in codes(rs, roster)
+    detached = replace(roster, units=tuple(replace(u, leader=None) for u in roster.units))
+    assert "leader.unattached" in codes(rs, detached, Severity.ERROR)
+
+
+def test_attaching_a_leader_moves_him(registry: Registry) -> None:
+    rs = registry.get("grown-slightly-bald")
+    roster = new_roster(rs, "carthage", name="c", standard=True)
+    gen = roster.leaders[0].id
+    other = next(u for u in roster.units if u.leader is None and u.count == 1)
+    moved = UpdateUnit(other.id, {"leader": gen}).apply(roster)
+    assert [u.id for u in moved.units if u.leader == gen] == [other.id]
+    assert "leader.multiple_units" not in codes(rs, moved)
+    # On a line of three identical units he would be with all three: flagged.
+    triple = next(u for u in roster.units if u.count > 1)
+    on_line = UpdateUnit(triple.id, {"leader": gen}).apply(roster)
+    assert "leader.multiple_units" in codes(rs, on_line, Severity.ERROR)
+    # A file could still attach one leader to two units: that is flagged.
+    twice = replace(moved, units=tuple(replace(u, leader=gen) for u in moved.units[:2]))
+    assert "leader.multiple_units" in codes(rs, twice, Severity.ERROR)
+
+
+@pytest.mark.parametrize("status", [LeaderStatus.KILLED, LeaderStatus.CAPTURED])
+def test_dead_or_captured_leader_may_not_be_fielded(
+    registry: Registry, status: LeaderStatus
+) -> None:
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="r", standard=True)
+    scipio = next(ld for ld in roster.leaders if ld.rank == "general")
+    fallen = UpdateLeader(scipio.id, {"status": status}).apply(roster)
+    msg = next(m for m in validate(rs, fallen).messages if m.code == "leader.unfit")
+    assert status.value in msg.text and msg.subject.id == scipio.id
+    # Taken off his command and unit, he is no longer fielded.
+    benched = replace(
+        fallen,
+        commands=tuple(
+            replace(c, leader=None) if c.leader == scipio.id else c for c in fallen.commands
+        ),
+        units=tuple(replace(u, leader=None) if u.leader == scipio.id else u for u in fallen.units),
+    )
+    assert "leader.unfit" not in codes(rs, benched)
+
+
+def test_wounded_leader_is_a_note_with_the_wound_effect(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="r", standard=True)
+    lid = roster.leaders[1].id
+    hurt = UpdateLeader(lid, {"status": LeaderStatus.WOUNDED, "wounds": 1}).apply(roster)
+    report = validate(rs, hurt)
+    assert report.valid
+    msg = next(m for m in report.messages if m.code == "leader.wounded")
+    assert msg.severity is Severity.NOTE
+
+
+# ----------------------------------------------------------------------------- roster-wide
+
+
+def test_unknown_entry_is_kept_and_flagged(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = add(rs, new_roster(rs, "roman", name="r"), "hastati")
+    ghost = replace(roster, units=(replace(roster.units[0], entry="old_entry"),))
+    msg = next(m for m in validate(rs, ghost).messages if m.code == "entry.unknown")
+    assert "kept" in msg.text and msg.severity is Severity.ERROR
+
+
+def test_scale_must_be_one_of_the_rulesets(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="r")
+    assert "scale.invalid" not in codes(rs, roster)
+    bad = UpdateRoster({"scale": "1:50"}).apply(roster)
+    assert "scale.invalid" in codes(rs, bad, Severity.ERROR)
+
+
+def test_empty_roster_is_a_note_and_valid(registry: Registry) -> None:
+    rs = registry.get("mwan90")
+    report = validate(rs, new_roster(rs, "roman", name="r"))
+    assert report.valid and "army.empty" in report.codes()
+
+
+def test_validating_a_cannae_size_roster_is_fast(registry: Registry) -> None:
+    """PRODUCT.md: validation of a 1:100 Cannae-size roster under 20 ms."""
+    import time
+
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="Cannae", scale="1:100", standard=True)
+    for entry in ("allied_hastati", "allied_principes", "allied_lights"):
+        roster = add(rs, roster, entry, count=6)
+    units = tuple(replace(u, id=f"{u.id}-{i}") for i in range(4) for u in roster.units)
+    roster = replace(roster, units=units)
+    validate(rs, roster)
+    start = time.perf_counter()
+    for _ in range(10):
+        validate(rs, roster)
+    assert (time.perf_counter() - start) / 10 < 0.020
