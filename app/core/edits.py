@@ -239,3 +239,98 @@ class RemoveLeader:
                 replace(c, leader=None) if c.leader == lid else c for c in roster.commands
             ),
         )
+
+
+@dataclass(frozen=True)
+class SplitUnit:
+    """Take one unit off a line of identical units (``count`` > 1) as a line of its own, placed
+    just after it: a leader is attached to one unit, not to a line of three."""
+
+    unit_id: str
+    new_unit_id: str = field(default_factory=lambda: new_id("u"))
+
+    @property
+    def label(self) -> str:
+        return "Split off one unit"
+
+    def apply(self, roster: Roster) -> Roster:
+        i = _index(roster, self.unit_id)
+        unit = roster.units[i]
+        if unit.count < 2:
+            raise ValueError(f"{unit.name} is a single unit; there is nothing to split off")
+        units = list(roster.units)
+        units[i] = replace(unit, count=unit.count - 1)
+        units.insert(i + 1, replace(unit, id=self.new_unit_id, count=1, leader=None))
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class AssignCommand:
+    """Make a leader lead one command (``command_id``), or none: he leaves any other command
+    he led, and the command's previous leader leaves it."""
+
+    leader_id: str
+    command_id: str | None
+
+    @property
+    def label(self) -> str:
+        return "Assign leader" if self.command_id else "Unassign leader"
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.leader(self.leader_id)
+        if self.command_id is not None:
+            roster.command(self.command_id)
+        commands = []
+        for c in roster.commands:
+            if c.id == self.command_id:
+                commands.append(replace(c, leader=self.leader_id))
+            elif c.leader == self.leader_id:
+                commands.append(replace(c, leader=None))
+            else:
+                commands.append(c)
+        return replace(roster, commands=tuple(commands))
+
+
+@dataclass(frozen=True)
+class AttachLeader:
+    """Attach a leader to one unit (``unit_id``), or to none: he leaves any unit he was with,
+    and the unit's previous leader is detached."""
+
+    leader_id: str
+    unit_id: str | None
+
+    @property
+    def label(self) -> str:
+        return "Attach leader" if self.unit_id else "Detach leader"
+
+    def apply(self, roster: Roster) -> Roster:
+        roster.leader(self.leader_id)
+        if self.unit_id is not None:
+            _index(roster, self.unit_id)
+        units = []
+        for u in roster.units:
+            if u.id == self.unit_id:
+                units.append(replace(u, leader=self.leader_id))
+            elif u.leader == self.leader_id:
+                units.append(replace(u, leader=None))
+            else:
+                units.append(u)
+        return roster.with_units(units)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Several edits as one step of the history (moving three units to another command is one
+    undo), applied in order; if one fails, none is applied."""
+
+    edits: tuple[Any, ...]
+    text: str
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+    def apply(self, roster: Roster) -> Roster:
+        for edit in self.edits:
+            roster = edit.apply(roster)
+        return roster

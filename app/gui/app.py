@@ -1,47 +1,152 @@
-"""Start the Castra window."""
+"""Start the Castra window: the application, the rulesets, the store, the main window.
+
+Start-up is kept light so the window is usable within a second: the window is shown first, and
+the rulesets and the store (whose sqlmodel and SQLAlchemy are slow to import) load just after;
+no PDF code loads. A store that cannot be opened is reported in a dialog naming the file, and
+the window still opens without it; rulesets that failed to load are named in the status bar.
+
+Hidden switches (for timing and screenshots):
+
+- ``CASTRA_QUIT_AFTER_SHOW=1``: quit once the window is shown and the roster open, printing
+  the seconds from the process start to each.
+- ``CASTRA_SHOW="open:NAME;select:UNIT;edit:COLUMN;dialog:new;import:PATH;problems;..."``:
+  after start, open roster NAME (an id or a name), open the New roster dialog, import a file,
+  show the ruleset problems, select a unit by name, delete a roster (asking first), select a
+  roster in the library, edit a cell of the selected unit (``edit:grade``).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QApplication, QMainWindow, QTreeWidget, QTreeWidgetItem
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
+from app.gui import dialogs
+from app.gui.main_window import MainWindow
 from app.paths import load_registry
 from app.rules.registry import Registry
 
+if TYPE_CHECKING:
+    from app.store import Store
 
-class MainWindow(QMainWindow):
-    """Until the builder lands: the loaded rulesets and their army lists."""
+_T0 = time.perf_counter()
 
-    def __init__(self, registry: Registry) -> None:
-        super().__init__()
-        self.setWindowTitle("Castra")
-        tree = QTreeWidget()
-        tree.setHeaderLabels(["Ruleset / army list", "Author", "Counts"])
-        for rs in registry:
-            top = QTreeWidgetItem(
-                [rs.meta.name, rs.meta.author or rs.meta.author_note or "", rs.meta.counts]
-            )
-            for army in rs.armies.values():
-                top.addChild(QTreeWidgetItem([f"{army.name} ({army.side})", "", ""]))
-            tree.addTopLevelItem(top)
-        for key, err in registry.failures.items():
-            tree.addTopLevelItem(QTreeWidgetItem([f"FAILED: {key}", str(err.first), ""]))
-        tree.expandAll()
-        tree.resizeColumnToContents(0)
-        self.setCentralWidget(tree)
-        self.resize(900, 600)
+ORGANISATION = "Castra"
+APPLICATION = "Castra"
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux ``/proc``; elsewhere since this module
+    loaded)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        return uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _T0
+
+
+def open_store_or_error() -> tuple[Store | None, str | None]:
+    """The store, or None and a message naming the file."""
+    from app.store import StoreError, default_path, open_store
+
+    try:
+        return open_store(), None
+    except StoreError as exc:
+        return None, str(exc)
+    except Exception as exc:  # an unexpected failure must not stop the window opening
+        return None, f"cannot open the store {default_path()}: {exc}"
 
 
 def run() -> int:
+    """Show the window at once, then load the rulesets and open the store (SQLAlchemy and
+    sqlmodel take a third of a second to import) and open the roster."""
     app = QApplication.instance() or QApplication(sys.argv)
-    registry = load_registry()
-    from app.store import StoreError, open_store, seed_samples
-
-    try:
-        seed_samples(open_store(), registry=registry)
-    except StoreError as exc:
-        print(f"castra: {exc}", file=sys.stderr)
-    window = MainWindow(registry)
+    assert isinstance(app, QApplication)
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APPLICATION)
+    window = MainWindow(Registry(), None, loading=True)
     window.show()
+    QTimer.singleShot(0, lambda: _finish_start(app, window))
     return int(app.exec())
+
+
+def _finish_start(app: QApplication, window: MainWindow) -> None:
+    app.processEvents()  # let the window paint first
+    shown = process_age()
+    registry = load_registry()
+    store, store_error = open_store_or_error()
+    seeded: list[int] = []
+    if store is not None:
+        from app.store import seed_samples
+
+        try:
+            seeded = seed_samples(store, registry=registry)
+        except Exception as exc:
+            print(f"castra: could not add the sample rosters: {exc}", file=sys.stderr)
+    window.attach(registry, store, store_error)
+    window.builder.start(seeded)
+    if store_error:
+        print(f"castra: {store_error}", file=sys.stderr)
+        dialogs.error(
+            window,
+            "Cannot open the store",
+            f"{store_error}\n\nCastra is running without a store: rosters can be made, "
+            "imported and exported, but not kept in the library.",
+        )
+    if registry.failures:
+        n = len(registry.failures)
+        window.statusBar().showMessage(
+            f"{n} ruleset{'' if n == 1 else 's'} did not load; see Help > Ruleset problems", 15000
+        )
+    if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
+        app.processEvents()
+        print(
+            f"castra: window shown {shown:.3f} s, roster open {process_age():.3f} s "
+            "after the process started"
+        )
+        app.quit()
+    show = os.environ.get("CASTRA_SHOW")
+    if show:
+        QTimer.singleShot(200, lambda: _show(window, store, show))
+
+
+def _show(window: MainWindow, store: Store | None, spec: str) -> None:
+    """The ``CASTRA_SHOW`` switch: put the window in a given state for a screenshot."""
+    from app.store import find_roster
+
+    for step in filter(None, (s.strip() for s in spec.split(";"))):
+        what, _, arg = step.partition(":")
+        if what == "open" and store is not None:
+            window.builder.open_roster(find_roster(store, key=arg))
+        elif what == "dialog" and arg == "new":
+            window.builder.new_roster()
+        elif what == "import":
+            window.builder.import_path(Path(arg))
+        elif what == "delete" and store is not None:  # asks, as Del in the library does
+            window.library.select_roster(find_roster(store, key=arg))
+            window.library.delete_selected()
+        elif what == "library":  # select a roster in the library, e.g. a deleted one
+            assert store is not None
+            window.library.select_roster(find_roster(store, key=arg, include_deleted=True))
+        elif what == "edit":  # edit a cell of the selected unit in place, e.g. edit:SIZE
+            from app.gui.roster_model import Col
+
+            tree = window.editor.tree
+            tree.setFocus()
+            tree.edit(tree.currentIndex().siblingAtColumn(Col[arg.upper()]))
+        elif what == "problems":
+            window.show_ruleset_problems()
+        elif what == "select" and window.builder.session is not None:
+            for unit in window.builder.session.roster.units:
+                if unit.name == arg:
+                    window.editor.select_unit(unit.id)
+                    break

@@ -1,0 +1,442 @@
+"""The army builder's use cases behind the window's actions: new, open, close, save, import,
+export, undo, redo, delete, and keeping the panels in step with the open roster.
+
+The main window builds the parts and hands them here; this module decides what an action
+does, and asks the core (rosters, edits, files) and the store to do it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu
+
+from app.core.edits import UpdateRoster
+from app.core.roster import Roster
+from app.core.rosterfile import RosterFileError, export_file, read_file
+from app.gui import dialogs
+from app.gui.actions import ActionKey, Actions
+from app.gui.editor import RosterEditor
+from app.gui.entries import ArmyListPanel
+from app.gui.library import LibraryPanel
+from app.gui.new_roster import NewRosterDialog
+from app.gui.session import RosterSession
+from app.gui.settings import WindowSettings
+from app.gui.validation_panel import ValidationPanel
+from app.rules.registry import Registry
+
+if TYPE_CHECKING:
+    from app.store import Store
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^\w\- ]+", "_", name).strip() or "roster"
+
+
+class Builder(QObject):
+    """Use cases of the army builder; owns the open :class:`RosterSession`."""
+
+    #: a roster was opened or closed
+    session_changed = Signal()
+    #: a message for the status bar
+    message = Signal(str)
+    #: whether the open roster is saved ("Saved 12:03:04"), for the status bar
+    save_state = Signal(str)
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        *,
+        registry: Registry,
+        store: Store | None,
+        settings: WindowSettings,
+        actions: Actions,
+        editor: RosterEditor,
+        library: LibraryPanel,
+        army_list: ArmyListPanel,
+        validation: ValidationPanel,
+        library_dock: QDockWidget,
+    ) -> None:
+        super().__init__(window)
+        self.window = window
+        self.registry = registry
+        self.store = store
+        self.settings = settings
+        self.actions = actions
+        self.editor = editor
+        self.library = library
+        self.army_list = army_list
+        self.validation = validation
+        self.library_dock = library_dock
+        self.session: RosterSession | None = None
+        self._in_library: tuple[str, int] | None = None
+        self._connect()
+        self.update_actions()
+
+    def _connect(self) -> None:
+        a = self.actions
+        a[ActionKey.NEW].triggered.connect(self.new_roster)
+        a[ActionKey.OPEN].triggered.connect(self.focus_library)
+        a[ActionKey.SAVE].triggered.connect(self.save)
+        a[ActionKey.IMPORT].triggered.connect(self.import_dialog)
+        a[ActionKey.EXPORT].triggered.connect(self.export_dialog)
+        a[ActionKey.CLOSE].triggered.connect(lambda: self.close_roster(forget=True))
+        a[ActionKey.UNDO].triggered.connect(self.undo)
+        a[ActionKey.REDO].triggered.connect(self.redo)
+        a[ActionKey.ADD_UNIT].triggered.connect(self.add_unit)
+        a[ActionKey.ADD_COMMAND].triggered.connect(self.editor.add_command)
+        a[ActionKey.ADD_LEADER].triggered.connect(self.editor.leaders.add_leader)
+        a[ActionKey.DUPLICATE_UNIT].triggered.connect(self.editor.duplicate_selected)
+        a[ActionKey.SPLIT_UNIT].triggered.connect(self.editor.split_selected)
+        a[ActionKey.DELETE].triggered.connect(self.delete)
+        self.library.open_requested.connect(self.open_roster)
+        self.library.rename_requested.connect(self.rename_roster)
+        self.library.roster_deleted.connect(self._roster_deleted)
+        self.library.message.connect(self.message)
+        self.editor.message.connect(self.message)
+        self.army_list.add_requested.connect(self.editor.add_entry)
+        self.validation.subject_activated.connect(self.editor.select_subject)
+
+    # ------------------------------------------------------------------ opening and closing
+
+    def open_roster(self, roster_id: int) -> bool:
+        """Open roster ``roster_id`` from the store in the editor."""
+        if self.session is not None and self.session.roster_id == roster_id:
+            self.library.select_roster(roster_id)
+            return True
+        if self.store is None:
+            return False
+        # app.store is imported once the window is shown (app.gui.app): sqlmodel is slow.
+        from app.store import load_roster
+
+        try:
+            roster = load_roster(self.store, roster_id=roster_id)
+        except KeyError:
+            self.message.emit(f"Roster {roster_id} is no longer in the store")
+            self.settings.remove_recent(roster_id)
+            self.library.refresh()
+            return False
+        if not self._openable(roster):
+            return False
+        if not self.close_roster(forget=False):
+            return False
+        self._start_session(roster, roster_id)
+        self.settings.add_recent(roster_id)
+        self.settings.set_last_roster(roster_id)
+        self.library.select_roster(roster_id)
+        self.message.emit(f"Opened “{roster.name}”")
+        return True
+
+    def _openable(self, roster: Roster) -> bool:
+        if roster.ruleset not in self.registry:
+            try:
+                self.registry.get(roster.ruleset)
+            except KeyError as exc:
+                reason = str(exc.args[0])
+            dialogs.error(
+                self.window, "Cannot open roster", f"“{roster.name}” cannot be opened: {reason}."
+            )
+            return False
+        rs = self.registry.get(roster.ruleset)
+        if roster.army not in rs.armies:
+            dialogs.error(
+                self.window,
+                "Cannot open roster",
+                f"“{roster.name}” uses the army list {roster.army!r}, which {rs.meta.name} "
+                f"no longer has (it has: {', '.join(sorted(rs.armies))}).",
+            )
+            return False
+        return True
+
+    def _start_session(self, roster: Roster, roster_id: int | None) -> None:
+        session = RosterSession(
+            ruleset=self.registry.get(roster.ruleset),
+            roster=roster,
+            store=self.store,
+            roster_id=roster_id,
+            parent=self,
+        )
+        session.changed.connect(self._roster_changed)
+        session.saved.connect(self._saved)
+        session.refused.connect(self.message)
+        self.session = session
+        self._in_library = (roster.name, roster.unit_count())
+        self.editor.set_session(session)
+        self.army_list.set_session(session)
+        self.validation.set_session(session)
+        self.update_actions()
+        self.session_changed.emit()
+        self.editor.tree.setFocus()
+
+    def close_roster(self, *, forget: bool = True) -> bool:
+        """Close the open roster (it is already saved; a failed save asks first). With
+        ``forget`` the next start does not reopen it."""
+        session = self.session
+        if session is None:
+            return True
+        if (
+            session.dirty
+            and not session.save()
+            and not dialogs.confirm(
+                self.window,
+                "Roster not saved",
+                f"“{session.roster.name}” could not be saved ({session.save_error}).\n\n"
+                "Close it anyway and lose the changes? "
+                "(Cancel, then export it to a file to keep it.)",
+                "Close without saving",
+            )
+        ):
+            return False
+        self.session = None
+        self.editor.set_session(None)
+        self.army_list.set_session(None)
+        self.validation.set_session(None)
+        session.deleteLater()
+        if forget:
+            self.settings.set_last_roster(None)
+        self.update_actions()
+        self.session_changed.emit()
+        return True
+
+    def new_roster(self) -> NewRosterDialog:
+        """Open the New roster dialog (window-modal, not blocking); the roster is created when
+        it is accepted."""
+        dialog = NewRosterDialog(self.registry, self.window)
+        if self.session is not None:  # start from what is being worked on
+            dialog.select(self.session.ruleset.id)
+        dialog.accepted.connect(lambda: self._created(dialog))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def _created(self, dialog: NewRosterDialog) -> None:
+        if dialog.result_roster is not None:
+            self.add_and_open(dialog.result_roster)
+
+    def add_and_open(self, roster: Roster) -> bool:
+        """Save a new roster in the store and open it (without a store: open it unsaved)."""
+        if self.store is None:
+            if not self.close_roster(forget=True):
+                return False
+            self._start_session(roster, None)
+            self.message.emit("No store is open: export the roster to keep it")
+            return True
+        from app.store import save_roster
+
+        try:
+            rid = save_roster(self.store, roster=roster)
+        except Exception as exc:
+            dialogs.error(
+                self.window, "Cannot save roster", f"“{roster.name}” was not saved: {exc}"
+            )
+            return False
+        self.library.refresh()
+        return self.open_roster(rid)
+
+    def start(self, seeded: list[int]) -> None:
+        """At start: reopen the roster open last time; on first start open a sample so a
+        newcomer sees a working army at once."""
+        last = self.settings.last_roster()
+        if self.store is None:
+            return
+        from app.store import list_rosters
+
+        live = {s.id: s for s in list_rosters(self.store)}
+        if last is not None and last in live and self.open_roster(last):
+            return
+        if seeded:
+            samples = [live[i] for i in seeded if i in live]
+            preferred = [s for s in samples if s.ruleset == "quincunx" and s.side == "Rome"]
+            choices = preferred or samples
+            choice = choices[0] if choices else None
+            if choice is not None and self.open_roster(choice.id):
+                self.message.emit(
+                    f"Welcome to Castra. This is a sample army, “{choice.name}”; "
+                    "the library on the left holds the others."
+                )
+
+    # ------------------------------------------------------------------ editing
+
+    def undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+
+    def redo(self) -> None:
+        if self.session is not None:
+            self.session.redo()
+
+    def save(self) -> None:
+        if self.session is not None and self.session.save():
+            self.message.emit(f"Saved “{self.session.roster.name}”")
+
+    def add_unit(self) -> None:
+        entry = self.army_list.selected_entry()
+        if entry is not None:
+            self.editor.add_entry(entry)
+
+    def delete(self) -> None:
+        """Del: remove what the focus is on (a roster in the library, a leader, units)."""
+        focus = QApplication.focusWidget()
+        if focus is not None and self.library.isAncestorOf(focus):
+            self.library.delete_selected()
+        elif focus is not None and self.editor.leaders.isAncestorOf(focus):
+            self.editor.leaders.remove_selected()
+        elif (focus is None or self.editor.isAncestorOf(focus)) and self.editor.remove_selected():
+            return
+        else:
+            self.message.emit("Select units or a command in the roster, or a leader, to delete")
+
+    def rename_roster(self, roster_id: int, name: str) -> None:
+        if self.session is not None and self.session.roster_id == roster_id:
+            self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
+        elif self.store is not None:
+            from app.store import rename_roster
+
+            rename_roster(self.store, roster_id=roster_id, name=name)
+        self.library.refresh()
+
+    def _roster_deleted(self, roster_id: int) -> None:
+        self.settings.remove_recent(roster_id)
+        if self.session is not None and self.session.roster_id == roster_id:
+            self.close_roster(forget=True)
+
+    # ------------------------------------------------------------------ files
+
+    def import_dialog(self) -> None:
+        path = dialogs.open_roster_file(self.window, self.settings.folder())
+        if path is not None:
+            self.settings.set_folder(str(path.parent))
+            self.import_path(path)
+
+    def import_paths(self, paths: Iterable[Path]) -> None:
+        for path in paths:
+            if not self.import_path(path):
+                break
+
+    def import_path(self, path: Path) -> bool:
+        """Import a roster file: all or nothing; a bad file shows its problems and changes
+        nothing."""
+        try:
+            roster = read_file(path, self.registry)
+        except RosterFileError as exc:
+            dialogs.show_problems(
+                self.window,
+                "Cannot import roster file",
+                f"<b>{path.name}</b> was not imported; nothing was changed.<br>"
+                "Fix these problems in the file and import it again:",
+                exc.problems,
+            )
+            return False
+        if self.add_and_open(roster):
+            self.message.emit(f"Imported “{roster.name}” from {path.name}")
+            return True
+        return False
+
+    def export_dialog(self) -> None:
+        if self.session is None:
+            return
+        roster = self.session.roster
+        folder = self.settings.folder() or str(Path.home())
+        path = dialogs.save_roster_file(
+            self.window, str(Path(folder) / f"{_file_name(roster.name)}.json")
+        )
+        if path is None:
+            return
+        self.settings.set_folder(str(path.parent))
+        self.export_to(path)
+
+    def export_to(self, path: Path) -> bool:
+        if self.session is None:
+            return False
+        try:
+            export_file(self.session.roster, path)
+        except OSError as exc:
+            dialogs.error(
+                self.window,
+                "Cannot export roster",
+                f"Could not write {path}: {exc.strerror or exc}",
+            )
+            return False
+        self.message.emit(f"Exported to {path}")
+        return True
+
+    # ------------------------------------------------------------------ library and recent
+
+    def focus_library(self) -> None:
+        dock = self.library_dock
+        dock.show()
+        dock.raise_()
+        self.library.search.setFocus()
+        self.library.search.selectAll()
+
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        from app.store import list_rosters
+
+        live = {s.id: s for s in list_rosters(self.store)} if self.store is not None else {}
+        n = 0
+        for rid in self.settings.recent():
+            s = live.get(rid)
+            if s is None:
+                continue
+            n += 1
+            action = menu.addAction(f"&{n} {s.name}")
+            action.setToolTip(f"{s.army} · {s.side}")
+            action.triggered.connect(lambda _c=False, r=rid: self.open_roster(r))
+        if not n:
+            menu.addAction("(no recent rosters)").setEnabled(False)
+
+    # ------------------------------------------------------------------ keeping in step
+
+    def _roster_changed(self) -> None:
+        self.update_actions()
+        s = self.session
+        shown = (s.roster.name, s.roster.unit_count()) if s is not None else None
+        if shown != self._in_library:  # the library shows the name and the unit count
+            self._in_library = shown
+            self.library.refresh()
+
+    def _saved(self, ok: bool, text: str) -> None:
+        if ok:
+            self.save_state.emit(f"Saved {datetime.now():%H:%M:%S}")
+        else:
+            self.message.emit(f"Not saved: {text}")
+            self.save_state.emit("<span style='color:#b00020'>Not saved</span>")
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        s = self.session
+        a = self.actions
+        have = s is not None
+        for key in (
+            ActionKey.SAVE,
+            ActionKey.EXPORT,
+            ActionKey.CLOSE,
+            ActionKey.ADD_UNIT,
+            ActionKey.ADD_COMMAND,
+            ActionKey.ADD_LEADER,
+            ActionKey.DUPLICATE_UNIT,
+            ActionKey.SPLIT_UNIT,
+        ):
+            a[key].setEnabled(have)
+        status = s.status() if s is not None else None
+        a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))
+        a[ActionKey.REDO].setEnabled(bool(status and status.can_redo))
+        a[ActionKey.UNDO].setText(
+            f"&Undo {status.undo_label}" if status and status.undo_label else "&Undo"
+        )
+        a[ActionKey.REDO].setText(
+            f"&Redo {status.redo_label}" if status and status.redo_label else "&Redo"
+        )
+        group = s.group_name if s is not None else "command"
+        a[ActionKey.ADD_COMMAND].setText(f"Add &{group}")
+        title = "Castra"
+        if s is not None:
+            title = f"{s.roster.name}[*] — Castra"
+        self.window.setWindowTitle(title)
+        self.window.setWindowModified(bool(s is not None and s.dirty))

@@ -1,0 +1,345 @@
+"""The main window: assembles the parts (actions, menus, toolbar, status bar, docks and the
+roster editor) and hands them to :class:`~app.gui.controller.Builder`, which does the work.
+Layout and geometry are remembered (``saveState``/``restoreState``), as in the PySide6
+dock-widgets example; every dock is in the View menu."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from app.gui import dialogs
+from app.gui.actions import ActionKey, Actions
+from app.gui.controller import Builder
+from app.gui.editor import PLACEHOLDER, RosterEditor
+from app.gui.entries import ArmyListPanel
+from app.gui.library import LibraryPanel
+from app.gui.settings import WindowSettings
+from app.gui.validation_panel import ValidationPanel
+from app.rules.registry import Registry
+
+if TYPE_CHECKING:
+    from app.store import Store
+
+
+def _dropped_roster_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:
+    data = event.mimeData()
+    if not data.hasUrls():
+        return []
+    return [
+        Path(url.toLocalFile())
+        for url in data.urls()
+        if url.isLocalFile() and url.toLocalFile().lower().endswith(".json")
+    ]
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        registry: Registry,
+        store: Store | None,
+        settings: QSettings | None = None,
+        *,
+        store_error: str | None = None,
+        loading: bool = False,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("castraMainWindow")
+        self.setWindowTitle("Castra")
+        self.setAcceptDrops(True)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+        )
+        # The left docks (library, army list) run the full height; validation sits under
+        # the editor.
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.registry = registry
+        self.prefs = WindowSettings(settings if settings is not None else QSettings())
+        self.action_registry = Actions(self)
+
+        self.editor = RosterEditor()
+        self.setCentralWidget(self.editor)
+        self.library = LibraryPanel(registry, store)
+        self.army_list = ArmyListPanel()
+        self.validation = ValidationPanel()
+        self.library_dock = self._dock(
+            "libraryDock",
+            "Roster library",
+            self.library,
+            Qt.DockWidgetArea.LeftDockWidgetArea,
+            ActionKey.VIEW_LIBRARY,
+        )
+        self.army_dock = self._dock(
+            "armyListDock",
+            "Army list",
+            self.army_list,
+            Qt.DockWidgetArea.LeftDockWidgetArea,
+            ActionKey.VIEW_ARMY_LIST,
+        )
+        self.validation_dock = self._dock(
+            "validationDock",
+            "Validation",
+            self.validation,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            ActionKey.VIEW_VALIDATION,
+        )
+        self.toolbar = self._toolbar()
+        self.builder = Builder(
+            self,
+            registry=registry,
+            store=store,
+            settings=self.prefs,
+            actions=self.action_registry,
+            editor=self.editor,
+            library=self.library,
+            army_list=self.army_list,
+            validation=self.validation,
+            library_dock=self.library_dock,
+        )
+        self._menus()
+        self._status_bar(store_error)
+        self.builder.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.action_registry[ActionKey.QUIT].triggered.connect(self.close)
+        self._tab_order()
+        self._restore_layout()
+        if loading:  # until attach(): the rulesets and the store are being opened
+            self.library.status.setText("Opening the library…")
+            self.editor.placeholder.setText("<h2>Opening the library…</h2>")
+            for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
+                self.action_registry[key].setEnabled(False)
+
+    def _tab_order(self) -> None:
+        """Tab goes library, army list, roster (name, scale, tree, leaders), validation."""
+        lib, editor = self.library, self.editor
+        chain: list[QWidget] = [
+            lib.search,
+            lib.view,
+            *lib.buttons.values(),
+            self.army_list.view,
+            editor.name_edit,
+            editor.scale_combo,
+            editor.tree,
+            editor.leaders.add_button,
+            editor.leaders.remove_button,
+            editor.leaders.view,
+            self.validation.view,
+        ]
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    # ------------------------------------------------------------------ parts
+
+    def _dock(
+        self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, key: ActionKey
+    ) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.action_registry.adopt(key, dock.toggleViewAction())
+        return dock
+
+    def _toolbar(self) -> QToolBar:
+        bar = QToolBar("Main toolbar", self)
+        bar.setObjectName("mainToolbar")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        a = self.action_registry
+        for key in (
+            ActionKey.NEW,
+            ActionKey.IMPORT,
+            ActionKey.EXPORT,
+            None,
+            ActionKey.UNDO,
+            ActionKey.REDO,
+            None,
+            ActionKey.ADD_UNIT,
+            ActionKey.ADD_COMMAND,
+            ActionKey.ADD_LEADER,
+            ActionKey.DUPLICATE_UNIT,
+            ActionKey.DELETE,
+        ):
+            if key is None:
+                bar.addSeparator()
+            else:
+                bar.addAction(a[key])
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        a.adopt(ActionKey.VIEW_TOOLBAR, bar.toggleViewAction())
+        return bar
+
+    def _menus(self) -> None:
+        a = self.action_registry
+        menu_bar = self.menuBar()
+        file_menu = menu_bar.addMenu("&File")
+        file_menu.addAction(a[ActionKey.NEW])
+        file_menu.addAction(a[ActionKey.OPEN])
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(
+            lambda: self.builder.fill_recent_menu(self.recent_menu)
+        )
+        file_menu.addAction(a[ActionKey.SAVE])
+        file_menu.addSeparator()
+        file_menu.addAction(a[ActionKey.IMPORT])
+        file_menu.addAction(a[ActionKey.EXPORT])
+        file_menu.addSeparator()
+        file_menu.addAction(a[ActionKey.CLOSE])
+        file_menu.addAction(a[ActionKey.QUIT])
+        edit_menu = menu_bar.addMenu("&Edit")
+        for key in (
+            ActionKey.UNDO,
+            ActionKey.REDO,
+            None,
+            ActionKey.ADD_UNIT,
+            ActionKey.ADD_COMMAND,
+            ActionKey.ADD_LEADER,
+            None,
+            ActionKey.DUPLICATE_UNIT,
+            ActionKey.SPLIT_UNIT,
+            ActionKey.DELETE,
+        ):
+            if key is None:
+                edit_menu.addSeparator()
+            else:
+                edit_menu.addAction(a[key])
+        view_menu = menu_bar.addMenu("&View")
+        for key in (
+            ActionKey.VIEW_LIBRARY,
+            ActionKey.VIEW_ARMY_LIST,
+            ActionKey.VIEW_VALIDATION,
+            ActionKey.VIEW_TOOLBAR,
+        ):
+            view_menu.addAction(a[key])
+        help_menu = menu_bar.addMenu("&Help")
+        help_menu.addAction("Ruleset &problems…", self.show_ruleset_problems)
+
+    def _status_bar(self, store_error: str | None) -> None:
+        bar = self.statusBar()
+        self.store_label = QLabel()
+        bar.addPermanentWidget(self.store_label)
+        self.save_label = QLabel()
+        self.save_label.setObjectName("saveState")
+        self.save_label.setToolTip("Every edit is saved to the library as you make it")
+        bar.addPermanentWidget(self.save_label)
+        self.builder.save_state.connect(self.save_label.setText)
+        self.builder.session_changed.connect(lambda: self.save_label.clear())
+        self.failures_button = QToolButton()
+        self.failures_button.setObjectName("rulesetFailures")
+        self.failures_button.setAutoRaise(True)
+        self.failures_button.clicked.connect(self.show_ruleset_problems)
+        bar.addPermanentWidget(self.failures_button)
+        self._show_store_state(store_error)
+        self._show_failures()
+
+    def _show_store_state(self, store_error: str | None) -> None:
+        if store_error:
+            self.store_label.setText(
+                "<span style='color:#b00020'>No store: rosters are not saved</span>"
+            )
+            self.store_label.setToolTip(store_error)
+        else:
+            self.store_label.clear()
+
+    def _show_failures(self) -> None:
+        failures = self.registry.failure_lines()
+        n = len(failures)
+        self.failures_button.setText(f"⚠ {n} ruleset{'' if n == 1 else 's'} failed to load")
+        self.failures_button.setToolTip("\n".join(failures))
+        self.failures_button.setVisible(bool(failures))
+
+    def attach(self, registry: Registry, store: Store | None, store_error: str | None) -> None:
+        """Give a window made with ``loading=True`` its rulesets and store (app start-up shows
+        the window first and loads these just after)."""
+        self.registry = registry
+        self.builder.registry = registry
+        self.builder.store = store
+        self.library.registry = registry
+        self.library.set_store(store)
+        self.editor.placeholder.setText(PLACEHOLDER)
+        for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
+            self.action_registry[key].setEnabled(True)
+        self._show_store_state(store_error)
+        self._show_failures()
+
+    def show_ruleset_problems(self) -> None:
+        problems = [
+            (f"{key}: {p.file} {p.path}".strip(), p.message)
+            for key, err in sorted(self.registry.failures.items())
+            for p in err.problems
+        ]
+        if not problems:
+            self.statusBar().showMessage(
+                f"All {len(self.registry)} rulesets loaded without problems", 5000
+            )
+            return
+        dialogs.show_problems(
+            self,
+            "Ruleset problems",
+            "These ruleset folders did not load; the other rulesets work. Fix the files named "
+            "here and start Castra again:",
+            problems,
+        )
+
+    # ------------------------------------------------------------------ layout
+
+    def _restore_layout(self) -> None:
+        geometry = self.prefs.geometry()
+        if geometry is None or not self.restoreGeometry(geometry):
+            screen = QGuiApplication.primaryScreen()
+            avail = screen.availableGeometry() if screen is not None else None
+            if avail is not None:
+                self.resize(min(1600, avail.width()), min(1000, avail.height()))
+            else:
+                self.resize(1280, 800)
+            self.resizeDocks(
+                [self.library_dock, self.army_dock], [400, 400], Qt.Orientation.Horizontal
+            )
+            self.resizeDocks(
+                [self.library_dock, self.army_dock], [330, 470], Qt.Orientation.Vertical
+            )
+            self.resizeDocks([self.validation_dock], [140], Qt.Orientation.Vertical)
+        state = self.prefs.state()
+        if state is not None:
+            self.restoreState(state)
+        splitter = self.prefs.splitter()
+        if splitter is not None:
+            self.editor.splitter.restoreState(splitter)
+
+    def save_layout(self) -> None:
+        self.prefs.save_layout(
+            self.saveGeometry(), self.saveState(), self.editor.splitter.saveState()
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.builder.close_roster(forget=False):
+            event.ignore()
+            return
+        self.save_layout()
+        event.accept()
+
+    # ------------------------------------------------------------------ dropping files
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _dropped_roster_files(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _dropped_roster_files(event)
+        if paths:
+            event.acceptProposedAction()
+            self.builder.import_paths(paths)
+        else:
+            event.ignore()
