@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from app.cli import common, rosters, rulesets
+from app.cli import common, printing, rosters, rulesets
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     rulesets.register(sub)
     rosters.register(sub)
+    printing.register(sub)
     return parser
 
 

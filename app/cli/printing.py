@@ -1,0 +1,189 @@
+"""``castra print refsheet|cards|roster|chance-cards``: the printed documents as PDF files.
+
+ROSTER is a roster file (JSON) when such a file exists, else the id or name of a roster in
+the store. Exit codes: 0 written, 1 bad input (unknown ruleset or roster, unreadable file,
+chance cards for a side without them, a file that cannot be written), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import CliError, registry, store
+from app.core.roster import Roster
+from app.core.rosterfile import RosterFileError, read_file
+from app.rules.ruleset import Ruleset
+
+PAGE_SIZES = ("a4", "letter")
+DEFAULT_CHANCE_RULESET = "d3-ancients"
+
+
+def register(sub: Any) -> None:
+    printing = sub.add_parser("print", help="print reference sheets, unit cards, rosters, decks")
+    psub = printing.add_subparsers(dest="print_command", metavar="DOCUMENT", required=True)
+
+    p = psub.add_parser("refsheet", help="a ruleset's quick-reference sheet (1-2 pages)")
+    p.add_argument("ruleset", metavar="RULESET", help="ruleset id (see `castra rulesets`)")
+    _common(p)
+    p.set_defaults(func=cmd_refsheet)
+
+    p = psub.add_parser("cards", help="unit and leader cards of a roster, nine to a page")
+    p.add_argument("roster", metavar="ROSTER", help="roster file, or stored roster id or name")
+    p.add_argument("--no-leaders", action="store_true", help="unit cards only")
+    _common(p)
+    p.set_defaults(func=cmd_cards)
+
+    p = psub.add_parser("roster", help="a roster sheet with totals and validation")
+    p.add_argument("roster", metavar="ROSTER", help="roster file, or stored roster id or name")
+    _common(p)
+    p.set_defaults(func=cmd_roster)
+
+    p = psub.add_parser("chance-cards", help="a D3 Ancients side's chance-card deck to cut out")
+    p.add_argument(
+        "--side", required=True, help="army id (roman, carthaginian) or side (Rome, Carthage)"
+    )
+    p.add_argument("--commander", choices=("good", "average", "poor"), default="average")
+    p.add_argument("--supply-problems", action="store_true", help="the side has supply problems")
+    p.add_argument(
+        "--ruleset",
+        default=DEFAULT_CHANCE_RULESET,
+        help=f"a D3 ruleset id (default {DEFAULT_CHANCE_RULESET})",
+    )
+    _common(p)
+    p.set_defaults(func=cmd_chance_cards)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", metavar="FILE", help="PDF to write (default: a name here)")
+    p.add_argument("--page-size", choices=PAGE_SIZES, default="a4")
+    p.add_argument(
+        "--invariant",
+        action="store_true",
+        help="reproducible output: fixed dates and ids, byte-identical PDFs for the same input",
+    )
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of ``text`` ("Legio II" -> "legio-ii")."""
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "castra"
+
+
+def _ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return registry().get(ruleset_id)
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def load_roster_arg(key: str) -> Roster:
+    """A roster file if ``key`` names an existing file, else a stored roster id or name."""
+    path = Path(key)
+    if path.is_file():
+        try:
+            return read_file(path, registry())
+        except RosterFileError as exc:
+            raise CliError(str(exc)) from None
+    if path.exists():
+        raise CliError(f"{key} is not a roster file")
+    from app.store import find_roster, load_roster
+
+    st = store()
+    try:
+        rid = int(find_roster(st, key=key))
+    except LookupError as exc:
+        message = str(exc.args[0]) if exc.args else str(exc)
+        if path.suffix.lower() == ".json" or "/" in key or "\\" in key:
+            message = f"no roster file {key} (and {message})"
+        raise CliError(message) from None
+    return load_roster(st, roster_id=rid)
+
+
+def _write(what: str, default: str, args: argparse.Namespace, fn: Any) -> int:
+    out = Path(args.output) if args.output else Path(default)
+    try:
+        written = fn(out)
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    pages = written.pages
+    print(f"wrote {what} to {out} ({pages} page{'s' if pages != 1 else ''})")
+    return 0
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def cmd_refsheet(args: argparse.Namespace) -> int:
+    from app.export import write_refsheet
+
+    rs = _ruleset(args.ruleset)
+    return _write(
+        f"the {rs.meta.short_name} quick reference",
+        f"{rs.id}-refsheet.pdf",
+        args,
+        lambda out: write_refsheet(rs, out, page_size=args.page_size, invariant=args.invariant),
+    )
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from app.export import write_unit_cards
+
+    roster = load_roster_arg(args.roster)
+    rs = _ruleset(roster.ruleset)
+    return _write(
+        f"the cards of {roster.name}",
+        f"{slug(roster.name)}-cards.pdf",
+        args,
+        lambda out: write_unit_cards(
+            rs,
+            roster,
+            out,
+            page_size=args.page_size,
+            invariant=args.invariant,
+            leaders=not args.no_leaders,
+        ),
+    )
+
+
+def cmd_roster(args: argparse.Namespace) -> int:
+    from app.export import write_roster_sheet
+
+    roster = load_roster_arg(args.roster)
+    rs = _ruleset(roster.ruleset)
+    return _write(
+        f"the roster sheet of {roster.name}",
+        f"{slug(roster.name)}-roster.pdf",
+        args,
+        lambda out: write_roster_sheet(
+            rs, roster, out, page_size=args.page_size, invariant=args.invariant
+        ),
+    )
+
+
+def cmd_chance_cards(args: argparse.Namespace) -> int:
+    from app.export import NotD3Error, resolve_army, write_chance_cards
+
+    rs = _ruleset(args.ruleset)
+    try:
+        army = resolve_army(rs, args.side)
+    except (NotD3Error, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    return _write(
+        f"the {rs.army(army).side} chance cards",
+        f"{slug(army)}-chance-cards.pdf",
+        args,
+        lambda out: write_chance_cards(
+            rs,
+            out,
+            side=army,
+            commander=args.commander,
+            supply_problems=args.supply_problems,
+            page_size=args.page_size,
+            invariant=args.invariant,
+        ),
+    )

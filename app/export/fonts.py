@@ -1,0 +1,69 @@
+"""The embedded fonts: DejaVu Sans, shipped in ``resources/fonts`` with its licence.
+
+Registered once per process with reportlab's ``TTFont``, so every PDF embeds a subset of the
+TrueType file (``FontFile2``) and its text stays selectable and searchable. The base-14 PDF
+fonts are never used: they are not embedded and lack glyphs such as the dash and the
+multiplication sign the sheets print.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+
+#: Family names used in styles; ``<b>``/``<i>`` in paragraphs map through addMapping.
+SANS = "DejaVuSans"
+SANS_BOLD = "DejaVuSans-Bold"
+SANS_ITALIC = "DejaVuSans-Oblique"
+SANS_BOLD_ITALIC = "DejaVuSans-BoldOblique"
+COND = "DejaVuSansCondensed"
+COND_BOLD = "DejaVuSansCondensed-Bold"
+COND_ITALIC = "DejaVuSansCondensed-Oblique"
+
+_FILES: dict[str, str] = {
+    SANS: "DejaVuSans.ttf",
+    SANS_BOLD: "DejaVuSans-Bold.ttf",
+    SANS_ITALIC: "DejaVuSans-Oblique.ttf",
+    SANS_BOLD_ITALIC: "DejaVuSans-BoldOblique.ttf",
+    COND: "DejaVuSansCondensed.ttf",
+    COND_BOLD: "DejaVuSansCondensed-Bold.ttf",
+    COND_ITALIC: "DejaVuSansCondensed-Oblique.ttf",
+}
+
+_lock = threading.Lock()
+_registered = False
+
+
+class FontError(RuntimeError):
+    """A bundled font file is missing or unreadable (a broken installation)."""
+
+
+def register_fonts() -> None:
+    """Register the bundled fonts with reportlab (idempotent, thread-safe)."""
+    global _registered
+    if _registered:
+        return
+    with _lock:
+        if _registered:
+            return
+        for name, filename in _FILES.items():
+            path = FONTS_DIR / filename
+            try:
+                pdfmetrics.registerFont(TTFont(name, str(path)))
+            except (OSError, ValueError) as exc:
+                raise FontError(f"cannot load bundled font {path}: {exc}") from None
+        for family, normal, bold, italic, bold_italic in (
+            (SANS, SANS, SANS_BOLD, SANS_ITALIC, SANS_BOLD_ITALIC),
+            (COND, COND, COND_BOLD, COND_ITALIC, COND_BOLD),
+        ):
+            addMapping(family, 0, 0, normal)
+            addMapping(family, 1, 0, bold)
+            addMapping(family, 0, 1, italic)
+            addMapping(family, 1, 1, bold_italic)
+        _registered = True
