@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from app.cli import common, printing, rosters, rulesets
+from app.cli import battle, common, odds, printing, rosters, rulesets
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     rulesets.register(sub)
     rosters.register(sub)
     printing.register(sub)
+    odds.register(sub)
+    battle.register(sub)
     return parser
 
 

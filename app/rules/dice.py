@@ -3,6 +3,7 @@ for a d10 read 0-9), and their exact probability distributions."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -123,3 +124,48 @@ def check_total(a: Dist) -> None:
     total = sum(a.values(), Fraction(0))
     if total != 1:
         raise ArithmeticError(f"distribution sums to {total}, not 1")
+
+
+# --------------------------------------------------------------------------- dice sources
+
+
+class SeededDice:
+    """Dice from a seeded generator: the same seed gives the same faces. Each roll is kept in
+    ``rolls`` as ``(purpose, spec, faces)``."""
+
+    def __init__(self, seed: int | str) -> None:
+        self._rng = random.Random(seed)
+        self.rolls: list[tuple[str, str, tuple[int, ...]]] = []
+
+    def roll(self, spec: str, purpose: str) -> tuple[int, ...]:
+        parsed = parse_dice(spec)
+        faces = tuple(self._rng.choice(parsed.faces) for _ in range(parsed.count))
+        self.rolls.append((purpose, spec, faces))
+        return faces
+
+
+class ScriptedDice:
+    """Dice that give the faces a test or a replay wrote down, in order, checking that each
+    roll asks for the same dice as was recorded (a replay that diverges fails loudly)."""
+
+    def __init__(self, script: list[tuple[str, tuple[int, ...]]]) -> None:
+        self._script = list(script)
+        self._next = 0
+
+    def roll(self, spec: str, purpose: str) -> tuple[int, ...]:
+        if self._next >= len(self._script):
+            raise LookupError(f"no recorded roll left for {purpose!r} ({spec})")
+        want_spec, faces = self._script[self._next]
+        want, asked = parse_dice(want_spec), parse_dice(spec)
+        if (want.count, want.faces, want.modifier) != (asked.count, asked.faces, asked.modifier):
+            raise LookupError(
+                f"recorded roll {self._next + 1} was {want_spec}, but {purpose!r} asks for {spec}"
+            )
+        if len(faces) != asked.count or any(f not in asked.faces for f in faces):
+            raise LookupError(f"recorded faces {faces} do not fit {spec} ({purpose!r})")
+        self._next += 1
+        return tuple(faces)
+
+    @property
+    def exhausted(self) -> bool:
+        return self._next == len(self._script)

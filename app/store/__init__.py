@@ -1,7 +1,9 @@
-"""The SQLite store (sqlmodel): rosters with their units, leaders and commands.
+"""The SQLite store (sqlmodel): rosters with their units, leaders and commands; battles with
+their steps.
 
 Open it with :func:`open_store` (backs the file up and migrates it at start), then use the
-keyword-only functions of :mod:`app.store.repo`.
+keyword-only functions of :mod:`app.store.repo` (rosters) and :mod:`app.store.battles`
+(battles: imported on demand, so opening the app does not load the battle code).
 """
 
 from app.store.engine import SCHEMA_HEAD, Store, StoreError, default_path, open_store

@@ -111,3 +111,43 @@ class AppMeta(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str
+
+
+class BattleRow(SQLModel, table=True):
+    """A battle: the state before its first command, the two rosters it came from (JSON roster
+    files), its seed, how far it has got (``cursor``: steps in force; ``serial``: commands ever
+    executed, which seeds the next roll) and its result once ended."""
+
+    __tablename__ = "battle"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    ruleset: str
+    seed: int
+    initial_state: str = Field(sa_type=Text)
+    rosters: str = Field(sa_type=Text)
+    cursor: int = 0
+    serial: int = 0
+    winner: int | None = None
+    result: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class BattleStepRow(SQLModel, table=True):
+    """One executed command of a battle, with its recorded rolls, log lines and the state it
+    produced (so resuming needs no replay, and a replay can be checked against it)."""
+
+    __tablename__ = "battle_step"
+    __table_args__ = (UniqueConstraint("battle_id", "n"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", ondelete="CASCADE")
+    n: int
+    command: str = Field(sa_type=Text)
+    rolls: str = Field(sa_type=Text)
+    lines: str = Field(sa_type=Text)
+    turn: int
+    phase: int
+    state: str = Field(sa_type=Text)

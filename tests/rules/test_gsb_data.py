@@ -554,3 +554,8 @@ def test_unbroken_copy_loads(tmp_path: Path) -> None:
     folder = tmp_path / "gsb-copy"
     shutil.copytree(FOLDER, folder)
     assert load_ruleset(folder, builtin=False).id == "grown-slightly-bald"
+
+
+def test_dice_are_d6(t: Tables) -> None:
+    """Melee and shooting dice are d6: the text's hit scores (6s, 5-6, 4s) read on a d6."""
+    assert (t.melee.die, t.shooting.die) == ("d6", "d6")

@@ -601,3 +601,8 @@ def test_skirmishers_may_be_small(tmp_path: Path) -> None:
         ],
     )
     assert load_ruleset(folder).army("carthaginian").entries["balearic_slingers"].sizes[0] == 2
+
+
+def test_dice_are_d6(t: Tables) -> None:
+    """Missile and melee dice are d6: every score in the article (6, 5-6, 4-6) is a d6's."""
+    assert (t.missiles.die, t.melee.die) == ("d6", "d6")

@@ -23,7 +23,16 @@ from app.store import (
     save_roster,
 )
 
-TABLES = {"alembic_version", "app_meta", "roster", "roster_command", "roster_leader", "roster_unit"}
+TABLES = {
+    "alembic_version",
+    "app_meta",
+    "roster",
+    "roster_command",
+    "roster_leader",
+    "roster_unit",
+    "battle",
+    "battle_step",
+}
 
 
 def sha256(path: Path) -> str:

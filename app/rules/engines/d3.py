@@ -75,6 +75,7 @@ class SequenceTable(Strict):
     title: Text
     turns: int = Field(ge=1)
     steps: tuple[Id, ...] = Field(min_length=1)
+    first_turn_dice: DiceExpr
     note: str | None = None
 
 
@@ -125,6 +126,7 @@ class ShootingRules(Strict):
     title: Text
     front_arc_only: bool
     may_target_engaged: bool
+    front_arc_degrees: float = Field(gt=0, lt=90)
     halving_rounds: Literal["up", "down"]
     note: str | None = None
 
@@ -188,6 +190,7 @@ class ArmyResolve(Strict):
     title: Text
     lost_more_than_percent: int = Field(ge=0, le=100)
     effect: Literal["no_advance"]
+    loses_battle: bool
     note: str | None = None
 
 

@@ -172,8 +172,11 @@ class ShooterRow(Strict):
 
 
 class Shooting(Strict):
+    """``dice`` dice of ``die`` per shooting unit, each hitting on ``hit_on`` or more."""
+
     title: Text
     range: float = Field(gt=0)
+    die: DiceExpr
     dice: int = Field(ge=1)
     hit_on: int = Field(ge=1, le=6)
     measured_from: Text
@@ -188,9 +191,11 @@ class MeleeDiceRow(Strict):
 
 
 class Melee(Strict):
-    """Dice per troop type, flank/rear extra dice, and the melee procedure switches."""
+    """Dice per troop type (each a ``die``), flank/rear extra dice, and the melee procedure
+    switches."""
 
     title: Text
+    die: DiceExpr
     front_only: bool
     own_turn_only: bool
     rows: dict[Id, MeleeDiceRow] = Field(min_length=1)

@@ -104,7 +104,11 @@ class PreMeleeJavelins(Strict):
 
 
 class Missiles(Strict):
+    """``dice_per_figure`` dice of ``die`` per figure with a clear shot, hitting on
+    ``hit_on`` or more whatever the target."""
+
     title: Text
+    die: DiceExpr
     simultaneous: bool
     dice_per_figure: int = Field(ge=1)
     clear_shot_required: bool
@@ -127,7 +131,10 @@ class FlankRear(Strict):
 
 
 class Melee(Strict):
+    """Melee dice are ``die``; the score needed is the target's row of :class:`Hits`."""
+
     title: Text
+    die: DiceExpr
     order: tuple[Literal["flank_rear", "regular"], ...] = Field(min_length=1)
     dice_per_figure: int = Field(ge=1)
     support_mi_ranks: int = Field(ge=0)

@@ -162,9 +162,13 @@ class Modifier(Strict):
 
 
 class MissileModifiersTable(Strict):
+    """``pass_through_blocks_rounds``: rounds after a pass-through shot in which the unit may
+    not fire (the source: "no fire may be issued on the following round")."""
+
     title: Text
     note: str | None = None
     modifiers: dict[Id, Modifier] = Field(min_length=1)
+    pass_through_blocks_rounds: int = Field(default=1, ge=0)
     rules: tuple[Text, ...] = ()
 
 

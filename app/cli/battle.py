@@ -1,0 +1,489 @@
+"""``castra battle ...``: play a battle headless. Every command is saved in the store as soon
+as it is done; undo, redo and replay reuse the recorded rolls."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import CliError, print_json, registry, store, table
+from app.cli.odds import odds_rows, parse_sets, print_odds
+from app.core.battle import (
+    Act,
+    Adjust,
+    AttachLeader,
+    BattleCommand,
+    BattleSession,
+    CommandError,
+    EndBattle,
+    MoveUnit,
+    NextPhase,
+    StartBattle,
+    new_battle,
+)
+from app.core.battle.serialize import state_to_dict
+from app.core.battle.state import BattleState
+from app.core.roster import Roster
+from app.core.rosterfile import RosterFileError, read_file
+from app.core.validation import Severity, validate
+from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
+
+
+def register(sub: Any) -> None:
+    battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
+    bsub = battle.add_subparsers(dest="battle_command", metavar="ACTION", required=True)
+
+    p = bsub.add_parser("new", help="a battle between two rosters (files or store rosters)")
+    p.add_argument("roster_a", metavar="ROSTER_A")
+    p.add_argument("roster_b", metavar="ROSTER_B")
+    p.add_argument("--name")
+    p.add_argument("--seed", type=int, help="dice seed (default: random)")
+    p.add_argument(
+        "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_new)
+
+    p = bsub.add_parser("list", help="battles in the store")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = bsub.add_parser("show", help="turn, phase, initiative, units, leaders, sides")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = bsub.add_parser("actions", help="the ruleset's actions and their options")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.set_defaults(func=cmd_actions)
+
+    p = bsub.add_parser("move", help="move (and turn) a unit")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("unit", metavar="UNIT")
+    p.add_argument("x", type=float)
+    p.add_argument("y", type=float)
+    p.add_argument("--facing", type=float)
+    p.set_defaults(func=cmd_move)
+
+    for name, text in (("shoot", "shoot at a unit"), ("melee", "fight a melee")):
+        p = bsub.add_parser(name, help=text)
+        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.add_argument("unit", metavar="UNIT")
+        p.add_argument("target", metavar="TARGET")
+        p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        p.set_defaults(func=cmd_pair, action=name)
+
+    p = bsub.add_parser("act", help="any action of the ruleset (see `battle actions`)")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("action", metavar="ACTION")
+    p.add_argument("unit", metavar="UNIT", nargs="?")
+    p.add_argument("target", metavar="TARGET", nargs="?")
+    p.add_argument("--side", choices=("0", "1", "a", "b"), help="for side actions")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(func=cmd_act)
+
+    p = bsub.add_parser("odds", help="exact odds of an action in the battle's current state")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("action", metavar="ACTION")
+    p.add_argument("unit", metavar="UNIT", nargs="?")
+    p.add_argument("target", metavar="TARGET", nargs="?")
+    p.add_argument("--side", choices=("0", "1", "a", "b"), help="for side actions")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_odds)
+
+    for name, text in (
+        ("next", "end this phase, begin the next"),
+        ("undo", "undo a command"),
+        ("redo", "redo with the recorded rolls"),
+    ):
+        p = bsub.add_parser(name, help=text)
+        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.set_defaults(func={"next": cmd_next, "undo": cmd_undo, "redo": cmd_redo}[name])
+
+    p = bsub.add_parser("adjust", help="correct a unit by hand: strength, hits, rings, dps, marker")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("unit", metavar="UNIT")
+    p.add_argument("field", choices=("strength", "hits", "rings", "dps", "marker"))
+    p.add_argument("value", help="a number, or +marker / -marker")
+    p.set_defaults(func=cmd_adjust)
+
+    p = bsub.add_parser("attach", help="attach a leader to a unit (no unit: detach)")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("leader", metavar="LEADER")
+    p.add_argument("unit", metavar="UNIT", nargs="?")
+    p.set_defaults(func=cmd_attach)
+
+    p = bsub.add_parser("end", help="declare the result")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("--winner", choices=("a", "b", "0", "1", "draw"), required=True)
+    p.add_argument("--reason", default="declared by the players")
+    p.set_defaults(func=cmd_end)
+
+    p = bsub.add_parser("log", help="the battle's log in words, with the dice")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("--no-rolls", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_log)
+
+    p = bsub.add_parser("replay", help="the state after step K, rebuilt from the recorded rolls")
+    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("--step", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _side(text: str | None) -> Side | None:
+    if text is None:
+        return None
+    return 0 if text in ("0", "a") else 1
+
+
+def _roster(text: str) -> Roster:
+    path = Path(text)
+    if path.suffix == ".json" or path.is_file():
+        try:
+            return read_file(path, registry())
+        except RosterFileError as exc:
+            raise CliError(str(exc)) from None
+    from app.store import find_roster, load_roster
+
+    st = store()
+    try:
+        return load_roster(st, roster_id=find_roster(st, key=text))
+    except LookupError as exc:
+        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
+
+
+def _load(battle_id: int) -> tuple[Any, BattleSession]:
+    from app.store.battles import load_battle
+
+    st = store()
+    try:
+        return st, load_battle(st, battle_id=battle_id, registry=registry())
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def _run(battle_id: int, command: BattleCommand) -> int:
+    from app.store.battles import save_step
+
+    st, session = _load(battle_id)
+    try:
+        step = session.do(command)
+    except CommandError as exc:
+        raise CliError(str(exc)) from None
+    save_step(st, battle_id=battle_id, session=session)
+    for line in step.lines:
+        print(line)
+    for roll in step.rolls:
+        print(f"  roll {roll}")
+    return 0
+
+
+def _sets(session: BattleSession, action: str, pairs: list[str]) -> dict[str, Any]:
+    try:
+        return parse_sets(session.mechanics, action, pairs)
+    except NotImplementedRule as exc:
+        raise CliError(str(exc)) from None
+
+
+def state_summary(state: BattleState, session: BattleSession) -> dict[str, Any]:
+    d = state_to_dict(state)
+    phases = session.ruleset.turn.phases
+    d["phase_name"] = phases[state.phase].name if state.phase < len(phases) else None
+    return d
+
+
+def print_state(state: BattleState, session: BattleSession) -> None:
+    phases = session.ruleset.turn.phases
+    init = "-" if state.initiative is None else state.sides[state.initiative].name
+    print(
+        f"{session.name}: {session.ruleset.meta.short_name}, turn {state.turn}, "
+        f"{phases[state.phase].name}; initiative {init}"
+    )
+    if state.result is not None:
+        who = "draw" if state.result.winner is None else state.sides[state.result.winner].name
+        print(f"RESULT: {who} ({state.result.reason})")
+    rows = []
+    for u in state.units:
+        s = u.status
+        leader = state.leader_of(u.id)
+        rows.append(
+            (
+                u.id,
+                u.name,
+                state.sides[u.side].name,
+                f"{u.x:.1f}",
+                f"{u.y:.1f}",
+                f"{u.facing:.0f}",
+                f"{s.strength}/{s.start_strength}",
+                s.hits,
+                s.rings,
+                s.dps,
+                ",".join(sorted(s.markers)) + (" OUT" if s.eliminated else ""),
+                leader.name if leader else "",
+            )
+        )
+    print(
+        table(
+            rows,
+            (
+                "id",
+                "unit",
+                "side",
+                "x",
+                "y",
+                "face",
+                "strength",
+                "hits",
+                "rings",
+                "dps",
+                "markers",
+                "leader",
+            ),
+        )
+    )
+    for i, side in enumerate(state.sides):
+        record = {k: v for k, v in side.record.items() if k not in ("army", "side_name")}
+        print(f"{'AB'[i]} {side.name}: {json.dumps(record, ensure_ascii=False)}")
+    if state.leaders:
+        print(
+            "Leaders: "
+            + "; ".join(
+                f"{ld.id} {ld.name} ({ld.status}, wounds {ld.wounds})" for ld in state.leaders
+            )
+        )
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from app.store.battles import create_battle, save_step
+
+    rosters = (_roster(args.roster_a), _roster(args.roster_b))
+    if rosters[0].ruleset != rosters[1].ruleset:
+        raise CliError(
+            f"the rosters are for different rulesets: {rosters[0].ruleset} and {rosters[1].ruleset}"
+        )
+    rs = registry().get(rosters[0].ruleset)
+    for roster in rosters:  # an invalid roster still plays (the table decides), but says so
+        for m in validate(rs, roster).messages:
+            if m.severity is Severity.ERROR:
+                print(f"castra: warning: {roster.name}: {m.subject}: {m.text}", file=sys.stderr)
+    try:
+        mech = mechanics_for(rs)
+    except (NotImplementedRule, ImportError) as exc:
+        raise CliError(str(exc)) from None
+    supply = args.supply_problems
+    records = (
+        ({"supply_problems": supply in ("a", "both")}, {"supply_problems": supply in ("b", "both")})
+        if supply
+        else ({}, {})
+    )
+    try:
+        state = new_battle(rs, mech, rosters, records=records)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    name = args.name or f"{rosters[0].name} vs {rosters[1].name}"
+    session = BattleSession(rs, mech, state, seed=seed, name=name)
+    st = store()
+    bid = create_battle(st, session=session, rosters=rosters)
+    try:
+        step = session.do(StartBattle())
+    except CommandError as exc:
+        raise CliError(str(exc)) from None
+    save_step(st, battle_id=bid, session=session)
+    if args.json:
+        print_json({"id": bid, "name": name, "seed": seed, "log": list(step.lines)})
+    else:
+        print(f"battle {bid}: {name} (seed {seed})")
+        for line in step.lines:
+            print(line)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from app.store.battles import list_battles
+
+    battles = list_battles(store())
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": b.id,
+                    "name": b.name,
+                    "ruleset": b.ruleset,
+                    "sides": list(b.sides),
+                    "steps": b.steps,
+                    "winner": b.winner,
+                    "result": b.result,
+                }
+                for b in battles
+            ]
+        )
+        return 0
+    rows = [
+        (b.id, b.name, b.ruleset, f"{b.sides[0]} v {b.sides[1]}", b.steps, b.result or "")
+        for b in battles
+    ]
+    print(table(rows, ("id", "name", "ruleset", "sides", "steps", "result")))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    if args.json:
+        print_json(state_summary(session.state, session))
+    else:
+        print_state(session.state, session)
+    return 0
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    for spec in session.mechanics.actions():
+        odds = " (odds)" if spec.odds else ""
+        print(f"{spec.key} [{spec.targets}]{odds}: {spec.label}")
+        for o in spec.options:
+            extra = f" ({', '.join(o.choices)})" if o.choices else ""
+            print(f"    --set {o.key}=...  {o.kind}, default {o.default}: {o.label}{extra}")
+    return 0
+
+
+def cmd_move(args: argparse.Namespace) -> int:
+    return _run(args.battle, MoveUnit(unit=args.unit, x=args.x, y=args.y, facing=args.facing))
+
+
+def cmd_pair(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    options = _sets(session, args.action, args.set)
+    return _run(
+        args.battle, Act(action=args.action, actor=args.unit, target=args.target, options=options)
+    )
+
+
+def cmd_act(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    options = _sets(session, args.action, args.set)
+    return _run(
+        args.battle,
+        Act(
+            action=args.action,
+            actor=args.unit,
+            target=args.target,
+            side=_side(args.side),
+            options=options,
+        ),
+    )
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    options = _sets(session, args.action, args.set)
+    spec = session.mechanics.action(args.action)
+    if not spec.odds:
+        raise CliError(f"{spec.label} has no odds in {session.ruleset.meta.short_name}")
+    try:
+        odds = session.odds(args.action, args.unit, args.target, options, _side(args.side))
+    except (CommandError, NotImplementedRule, KeyError, ValueError) as exc:
+        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
+    if args.json:
+        print_json({"action": args.action, "outcomes": odds_rows(odds)})
+    else:
+        print_odds(odds)
+    return 0
+
+
+def cmd_next(args: argparse.Namespace) -> int:
+    return _run(args.battle, NextPhase())
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from app.store.battles import save_cursor
+
+    st, session = _load(args.battle)
+    try:
+        step = session.undo()
+    except CommandError as exc:
+        raise CliError(str(exc)) from None
+    save_cursor(st, battle_id=args.battle, session=session)
+    print(f"undid: {step.command.label}")
+    return 0
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    from app.store.battles import save_cursor
+
+    st, session = _load(args.battle)
+    try:
+        step = session.redo()
+    except CommandError as exc:
+        raise CliError(str(exc)) from None
+    save_cursor(st, battle_id=args.battle, session=session)
+    print(f"redid: {step.command.label} (same rolls)")
+    for line in step.lines:
+        print(line)
+    for roll in step.rolls:
+        print(f"  roll {roll}")
+    return 0
+
+
+def cmd_adjust(args: argparse.Namespace) -> int:
+    return _run(args.battle, Adjust(unit=args.unit, field=args.field, value=args.value))
+
+
+def cmd_attach(args: argparse.Namespace) -> int:
+    return _run(args.battle, AttachLeader(leader=args.leader, unit=args.unit))
+
+
+def cmd_end(args: argparse.Namespace) -> int:
+    winner = None if args.winner == "draw" else _side(args.winner)
+    return _run(args.battle, EndBattle(winner=winner, reason=args.reason))
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    if args.json:
+        print_json(
+            [
+                {
+                    "step": e.step,
+                    "turn": e.turn,
+                    "phase": e.phase,
+                    "label": e.label,
+                    "lines": list(e.lines),
+                    "rolls": [
+                        {"purpose": r.purpose, "spec": r.spec, "faces": list(r.faces)}
+                        for r in e.rolls
+                    ],
+                }
+                for e in session.log()
+            ]
+        )
+    else:
+        print(session.log_text(rolls=not args.no_rolls))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    _, session = _load(args.battle)
+    try:
+        state = session.replay(args.step)
+    except IndexError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print_json(state_summary(state, session))
+    else:
+        print(f"after step {args.step} of {len(session.steps)}:")
+        print_state(state, session)
+    return 0

@@ -1,0 +1,406 @@
+"""Battle commands: every change to a battle is one of these (Unknown Horizons routes every
+game-state change through its command package the same way).
+
+A command is a small frozen value that can be written to the store and read back. Executing
+it against a state with a :class:`Context` (the ruleset's mechanics and the dice) returns the
+new state and the log lines in words a player understands; the session records the rolls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from app.core.battle.apply import apply_resolution, check_victory, describe_unit
+from app.core.battle.state import BattleState, BattleUnit
+from app.rules.mechanics import (
+    Dice,
+    Mechanics,
+    NotImplementedRule,
+    Resolution,
+    Scalar,
+    Side,
+    Situation,
+    Victory,
+)
+from app.rules.ruleset import Ruleset
+
+
+class CommandError(ValueError):
+    """A command that cannot be carried out; the battle is unchanged."""
+
+
+@dataclass(frozen=True)
+class Context:
+    ruleset: Ruleset
+    mechanics: Mechanics
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Executed:
+    state: BattleState
+    lines: tuple[str, ...]
+
+
+class BattleCommand:
+    kind: ClassVar[str] = ""
+
+    @property
+    def label(self) -> str:
+        return self.kind
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update({k: v for k, v in vars(self).items()})
+        if "options" in out:
+            out["options"] = dict(out["options"])
+        return out
+
+
+def _unit_unit(ctx: Context) -> str:
+    return {"inch": '"', "cm": " cm", "unit_width": " UW"}[ctx.ruleset.meta.unit_of_measure]
+
+
+def _phase_name(ctx: Context, phase: int) -> str:
+    phases = ctx.ruleset.turn.phases
+    return phases[phase].name if 0 <= phase < len(phases) else f"phase {phase + 1}"
+
+
+def _when(state: BattleState, ctx: Context) -> str:
+    if ctx.mechanics.rounds_per_turn > 1:
+        return f"Turn {state.turn}, {ctx.mechanics.round_name} {state.round}"
+    return f"Turn {state.turn}"
+
+
+def _ended(state: BattleState) -> None:
+    if state.result is not None:
+        raise CommandError(f"the battle is over ({state.result.reason}); undo to go back")
+
+
+def _hook(state: BattleState, res: Resolution, ctx: Context) -> tuple[BattleState, list[str]]:
+    return apply_resolution(state, res, None, None, ctx.mechanics)
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+@dataclass(frozen=True)
+class StartBattle(BattleCommand):
+    """The first command of every battle: the ruleset's set-up (decks, ...) and the first
+    phase of turn 1."""
+
+    kind: ClassVar[str] = "start"
+
+    @property
+    def label(self) -> str:
+        return "Start battle"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        if state.started:
+            raise CommandError("the battle has already started")
+        state = replace(state, started=True)
+        lines = [f"The battle begins: {state.sides[0].name} against {state.sides[1].name}."]
+        state, more = _hook(state, ctx.mechanics.start_battle(state.view(), ctx.dice), ctx)
+        lines += more
+        lines.append(f"{_when(state, ctx)}: {_phase_name(ctx, state.phase)}.")
+        state, more = _hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
+        lines += more
+        return Executed(state, tuple(lines))
+
+
+@dataclass(frozen=True)
+class NextPhase(BattleCommand):
+    """End the current phase and begin the next (a new turn after the last phase)."""
+
+    kind: ClassVar[str] = "next"
+
+    @property
+    def label(self) -> str:
+        return "Next phase"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        if not state.started:
+            raise CommandError("the battle has not started")
+        lines: list[str] = []
+        state, more = _hook(state, ctx.mechanics.end_phase(state.view(), ctx.dice), ctx)
+        lines += more
+        state, more = check_victory(state, ctx.mechanics)
+        lines += more
+        if state.result is None:
+            count = len(ctx.ruleset.turn.phases)
+            if state.phase + 1 < count:
+                state = replace(state, phase=state.phase + 1)
+            else:
+                if state.round < ctx.mechanics.rounds_per_turn:
+                    state = replace(state, round=state.round + 1, phase=0)
+                else:
+                    state = replace(state, turn=state.turn + 1, round=1, phase=0)
+                state = replace(
+                    state,
+                    units=tuple(
+                        replace(u, status=replace(u.status, markers=u.status.markers - {"moved"}))
+                        for u in state.units
+                    ),
+                )
+            lines.append(f"{_when(state, ctx)}: {_phase_name(ctx, state.phase)}.")
+            state, more = _hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
+            lines += more
+        state, more = check_victory(state, ctx.mechanics)
+        return Executed(state, tuple(lines + more))
+
+
+@dataclass(frozen=True)
+class EndBattle(BattleCommand):
+    """Declare the result (a ruleset with no victory rule, or the players agree)."""
+
+    kind: ClassVar[str] = "end"
+    winner: Side | None = None
+    reason: str = "declared by the players"
+
+    @property
+    def label(self) -> str:
+        return "End battle"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        who = "a draw" if self.winner is None else f"{state.sides[self.winner].name} wins"
+        state = replace(state, result=Victory(self.winner, self.reason))
+        return Executed(state, (f"The battle ends: {who} ({self.reason}).",))
+
+
+# --------------------------------------------------------------------------- units
+
+
+@dataclass(frozen=True)
+class MoveUnit(BattleCommand):
+    """Move (and turn) a unit; the log gives the distance against its allowance."""
+
+    kind: ClassVar[str] = "move"
+    unit: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    facing: float | None = None
+
+    @property
+    def label(self) -> str:
+        return f"Move {self.unit}"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        unit = _unit(state, self.unit)
+        if unit.status.eliminated:
+            raise CommandError(f"{unit.name} ({unit.id}) is out of the battle")
+        if not (0 <= self.x <= state.width and 0 <= self.y <= state.height):
+            raise CommandError(
+                f"({self.x:g}, {self.y:g}) is off the table (0-{state.width:g} by "
+                f"0-{state.height:g})"
+            )
+        distance = math.hypot(self.x - unit.x, self.y - unit.y)
+        facing = unit.facing if self.facing is None else self.facing % 360
+        moved = replace(
+            unit,
+            x=self.x,
+            y=self.y,
+            facing=facing,
+            status=replace(unit.status, markers=unit.status.markers | {"moved"}),
+        )
+        state = state.replace_unit(moved)
+        leader = state.leader_of(unit.id)
+        if leader is not None:
+            state = state.replace_leader(replace(leader, x=self.x, y=self.y))
+        u = _unit_unit(ctx)
+        allowance = ctx.mechanics.move_allowance(state.combatant(unit), state.view())
+        text = f"{unit.name} ({unit.id}) moves {distance:.1f}{u}"
+        if facing != unit.facing:
+            text += f" and turns to face {facing:.0f} degrees"
+        if allowance is not None:
+            text += f" of its {allowance:g}{u}"
+            if distance > allowance + 1e-9:
+                text += f": {distance - allowance:.1f}{u} BEYOND its allowance"
+        return Executed(state, (text + ".",))
+
+
+@dataclass(frozen=True)
+class Act(BattleCommand):
+    """A ruleset action (melee, shoot, evade, control test, ...) resolved by the mechanics."""
+
+    kind: ClassVar[str] = "act"
+    action: str = ""
+    actor: str | None = None
+    target: str | None = None
+    side: Side | None = None
+    options: Mapping[str, Scalar] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.action.replace("_", " ").capitalize()
+
+    def situation(self, state: BattleState, mech: Mechanics) -> Situation:
+        spec = mech.action(self.action)
+        actor = target = None
+        if spec.targets in ("unit", "pair"):
+            if self.actor is None:
+                raise CommandError(f"{spec.label} needs a unit")
+            actor = state.combatant(_unit(state, self.actor))
+        elif spec.targets == "side" and self.actor is not None:
+            # a side's action may name the unit it is for (GSB: the unit activated)
+            actor = state.combatant(_unit(state, self.actor))
+            if self.side is not None and self.side != actor.side:
+                raise CommandError(
+                    f"{actor.name} ({actor.unit_id}) is not of {state.sides[self.side].name}"
+                )
+        if spec.targets == "pair":
+            if self.target is None:
+                raise CommandError(f"{spec.label} needs a target unit")
+            target = state.combatant(_unit(state, self.target))
+        side = self.side
+        if side is None and actor is not None:
+            side = actor.side
+        if spec.targets == "side" and side is None:
+            raise CommandError(f"{spec.label} needs a side (0 or 1) or a unit of that side")
+        known = {o.key for o in spec.options}
+        unknown = sorted(set(self.options) - known)
+        if unknown:
+            raise CommandError(
+                f"{spec.label} has no option {', '.join(unknown)} "
+                f"(options: {', '.join(sorted(known)) or 'none'})"
+            )
+        sit = Situation(actor=actor, target=target, side=side, view=state.view())
+        options = {**spec.defaults(), **mech.derive_options(self.action, sit), **self.options}
+        return replace(sit, options=options)
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        mech = ctx.mechanics
+        try:
+            sit = self.situation(state, mech)
+        except KeyError as exc:
+            raise CommandError(str(exc.args[0])) from None
+        except NotImplementedRule as exc:
+            raise CommandError(str(exc)) from None
+        for c in (sit.actor, sit.target):
+            if c is not None and c.status.eliminated:
+                raise CommandError(f"{c.name} ({c.unit_id}) is out of the battle")
+        spec = mech.action(self.action)
+        head = f"{spec.label}"
+        if sit.actor is not None:
+            head += f": {describe_unit(sit.actor)}"
+        if sit.target is not None:
+            head += f" against {describe_unit(sit.target)}"
+        elif sit.actor is None and sit.side is not None:
+            head += f" ({state.sides[sit.side].name})"
+        changed = {k: v for k, v in sit.options.items() if v != spec.defaults().get(k)}
+        if changed:
+            head += " [" + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
+        try:
+            res = mech.resolve(self.action, sit, ctx.dice)
+        except NotImplementedRule as exc:
+            raise CommandError(f"not implemented: {exc}") from None
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        state, lines = apply_resolution(
+            state, res, self.actor if sit.actor else None, self.target, mech
+        )
+        state, more = check_victory(state, mech)
+        return Executed(state, (head + ".", *lines, *more))
+
+
+@dataclass(frozen=True)
+class Adjust(BattleCommand):
+    """Correct a unit's state by hand (the table is the authority): strength, hits, rings,
+    DPs, or a marker added (``+shaken``) or removed (``-shaken``)."""
+
+    kind: ClassVar[str] = "adjust"
+    unit: str = ""
+    field: Literal["strength", "hits", "rings", "dps", "marker"] = "strength"
+    value: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Adjust {self.unit}"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        unit = _unit(state, self.unit)
+        status = unit.status
+        if self.field == "marker":
+            if len(self.value) < 2 or self.value[0] not in "+-":
+                raise CommandError("a marker is given as +name or -name")
+            name = self.value[1:]
+            markers = status.markers | {name} if self.value[0] == "+" else status.markers - {name}
+            new = replace(status, markers=markers)
+            text = f"{'adds' if self.value[0] == '+' else 'removes'} marker {name}"
+        else:
+            try:
+                number = int(self.value)
+            except ValueError:
+                raise CommandError(f"{self.field} must be a whole number") from None
+            if number < 0:
+                raise CommandError(f"{self.field} cannot be negative")
+            old = getattr(status, self.field)
+            changes: dict[str, Any] = {self.field: number}
+            new = replace(status, **changes)
+            if self.field == "strength":
+                new = replace(new, eliminated=number == 0)
+            text = f"sets {self.field} from {old} to {number}"
+        state = state.replace_unit(replace(unit, status=new))
+        return Executed(state, (f"By hand: {unit.name} ({unit.id}) {text}.",))
+
+
+@dataclass(frozen=True)
+class AttachLeader(BattleCommand):
+    """Attach a leader to a unit of his side, or detach him (``unit`` None)."""
+
+    kind: ClassVar[str] = "attach"
+    leader: str = ""
+    unit: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "Attach leader" if self.unit else "Detach leader"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        _ended(state)
+        try:
+            leader = state.leader(self.leader)
+        except KeyError as exc:
+            raise CommandError(str(exc.args[0])) from None
+        if not leader.active:
+            raise CommandError(f"{leader.name} is {leader.status}")
+        if self.unit is None:
+            state = state.replace_leader(replace(leader, attached_to=None))
+            return Executed(state, (f"{leader.name} leaves his unit.",))
+        unit = _unit(state, self.unit)
+        if unit.side != leader.side:
+            raise CommandError(f"{leader.name} cannot join an enemy unit")
+        state = state.replace_leader(replace(leader, attached_to=unit.id, x=unit.x, y=unit.y))
+        return Executed(state, (f"{leader.name} joins {unit.name} ({unit.id}).",))
+
+
+def _unit(state: BattleState, unit_id: str) -> BattleUnit:
+    try:
+        return state.unit(unit_id)
+    except KeyError as exc:
+        raise CommandError(str(exc.args[0])) from None
+
+
+COMMANDS: dict[str, type[BattleCommand]] = {
+    c.kind: c for c in (StartBattle, NextPhase, EndBattle, MoveUnit, Act, Adjust, AttachLeader)
+}
+
+
+def command_from_dict(data: Mapping[str, Any]) -> BattleCommand:
+    """Read back a command written by :meth:`BattleCommand.to_dict`."""
+    kind = data.get("kind")
+    cls = COMMANDS.get(str(kind))
+    if cls is None:
+        raise ValueError(f"unknown battle command {kind!r}")
+    fields = {k: v for k, v in data.items() if k != "kind"}
+    return cls(**fields)

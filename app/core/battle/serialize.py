@@ -1,0 +1,200 @@
+"""Battle states, steps and rolls as JSON-ready dicts (for the store) and back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.core.battle.commands import command_from_dict
+from app.core.battle.dice import Roll
+from app.core.battle.session import Step
+from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
+from app.rules.mechanics import Side, Status, Victory
+
+
+def _side(value: Any) -> Side | None:
+    if value is None:
+        return None
+    if value not in (0, 1):
+        raise ValueError(f"side must be 0 or 1, not {value!r}")
+    return 0 if value == 0 else 1
+
+
+def status_to_dict(s: Status) -> dict[str, Any]:
+    return {
+        "strength": s.strength,
+        "start_strength": s.start_strength,
+        "hits": s.hits,
+        "rings": s.rings,
+        "dps": s.dps,
+        "grade": s.grade,
+        "formation": s.formation,
+        "markers": sorted(s.markers),
+        "eliminated": s.eliminated,
+        "extra": dict(s.extra),
+    }
+
+
+def status_from_dict(d: Mapping[str, Any]) -> Status:
+    return Status(
+        strength=int(d["strength"]),
+        start_strength=int(d["start_strength"]),
+        hits=int(d["hits"]),
+        rings=int(d["rings"]),
+        dps=int(d["dps"]),
+        grade=d["grade"],
+        formation=d["formation"],
+        markers=frozenset(d["markers"]),
+        eliminated=bool(d["eliminated"]),
+        extra=dict(d["extra"]),
+    )
+
+
+def state_to_dict(st: BattleState) -> dict[str, Any]:
+    return {
+        "ruleset": st.ruleset,
+        "sides": [
+            {"name": s.name, "army": s.army, "roster": s.roster, "record": dict(s.record)}
+            for s in st.sides
+        ],
+        "units": [
+            {
+                "id": u.id,
+                "side": u.side,
+                "name": u.name,
+                "entry": u.entry,
+                "troop": u.troop,
+                "status": status_to_dict(u.status),
+                "x": u.x,
+                "y": u.y,
+                "facing": u.facing,
+                "width": u.width,
+                "depth": u.depth,
+                "command": u.command,
+                "roster_unit": u.roster_unit,
+            }
+            for u in st.units
+        ],
+        "leaders": [
+            {
+                "id": ld.id,
+                "side": ld.side,
+                "name": ld.name,
+                "rank": ld.rank,
+                "status": ld.status,
+                "wounds": ld.wounds,
+                "bonus": ld.bonus,
+                "exceptional": ld.exceptional,
+                "quality": ld.quality,
+                "attached_to": ld.attached_to,
+                "x": ld.x,
+                "y": ld.y,
+            }
+            for ld in st.leaders
+        ],
+        "terrain": [
+            {"id": t.id, "kind": t.kind, "points": [list(p) for p in t.points], "name": t.name}
+            for t in st.terrain
+        ],
+        "width": st.width,
+        "height": st.height,
+        "turn": st.turn,
+        "round": st.round,
+        "phase": st.phase,
+        "initiative": st.initiative,
+        "started": st.started,
+        "result": None
+        if st.result is None
+        else {"winner": st.result.winner, "reason": st.result.reason},
+    }
+
+
+def state_from_dict(d: Mapping[str, Any]) -> BattleState:
+    sides = [SideInfo(s["name"], s["army"], s["roster"], dict(s["record"])) for s in d["sides"]]
+    units = tuple(
+        BattleUnit(
+            id=u["id"],
+            side=_side(u["side"]) or 0,
+            name=u["name"],
+            entry=u["entry"],
+            troop=u["troop"],
+            status=status_from_dict(u["status"]),
+            x=float(u["x"]),
+            y=float(u["y"]),
+            facing=float(u["facing"]),
+            width=float(u["width"]),
+            depth=float(u["depth"]),
+            command=u["command"],
+            roster_unit=u["roster_unit"],
+        )
+        for u in d["units"]
+    )
+    leaders = tuple(
+        BattleLeader(
+            id=ld["id"],
+            side=_side(ld["side"]) or 0,
+            name=ld["name"],
+            rank=ld["rank"],
+            status=ld["status"],
+            wounds=int(ld["wounds"]),
+            bonus=int(ld["bonus"]),
+            exceptional=bool(ld["exceptional"]),
+            quality=ld["quality"],
+            attached_to=ld["attached_to"],
+            x=float(ld["x"]),
+            y=float(ld["y"]),
+        )
+        for ld in d["leaders"]
+    )
+    terrain = tuple(
+        TerrainPiece(
+            t["id"], t["kind"], tuple((float(x), float(y)) for x, y in t["points"]), t["name"]
+        )
+        for t in d["terrain"]
+    )
+    result = d["result"]
+    return BattleState(
+        ruleset=d["ruleset"],
+        sides=(sides[0], sides[1]),
+        units=units,
+        leaders=leaders,
+        terrain=terrain,
+        width=float(d["width"]),
+        height=float(d["height"]),
+        turn=int(d["turn"]),
+        round=int(d.get("round", 1)),
+        phase=int(d["phase"]),
+        initiative=_side(d["initiative"]),
+        started=bool(d["started"]),
+        result=None if result is None else Victory(_side(result["winner"]), result["reason"]),
+    )
+
+
+def rolls_to_list(rolls: tuple[Roll, ...]) -> list[dict[str, Any]]:
+    return [{"purpose": r.purpose, "spec": r.spec, "faces": list(r.faces)} for r in rolls]
+
+
+def rolls_from_list(data: list[Mapping[str, Any]]) -> tuple[Roll, ...]:
+    return tuple(Roll(r["purpose"], r["spec"], tuple(int(f) for f in r["faces"])) for r in data)
+
+
+def step_to_dict(step: Step) -> dict[str, Any]:
+    return {
+        "command": step.command.to_dict(),
+        "rolls": rolls_to_list(step.rolls),
+        "lines": list(step.lines),
+        "turn": step.turn,
+        "phase": step.phase,
+        "state": state_to_dict(step.state),
+    }
+
+
+def step_from_dict(d: Mapping[str, Any]) -> Step:
+    return Step(
+        command=command_from_dict(d["command"]),
+        rolls=rolls_from_list(d["rolls"]),
+        lines=tuple(d["lines"]),
+        turn=int(d["turn"]),
+        phase=int(d["phase"]),
+        state=state_from_dict(d["state"]),
+    )

@@ -1,0 +1,176 @@
+"""A battle as an immutable value: units with position, facing and their ruleset's status,
+leaders, terrain, the sides' records, turn, phase and initiative.
+
+Every change goes through a command (``app.core.battle.commands``) that returns a new state;
+the session keeps the states, so undo is exact and replay reproduces them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from app.rules.geometry import Footprint
+from app.rules.mechanics import Combatant, LeaderView, Scalar, Side, Status, TurnView, Victory
+
+TerrainKind = Literal[
+    "woods", "hill", "river", "ford", "road", "marsh", "town", "broken", "stream", "lake"
+]
+
+
+@dataclass(frozen=True)
+class BattleUnit:
+    """One unit on the table. ``id`` is short and stable (``A3``: side A's third unit)."""
+
+    id: str
+    side: Side
+    name: str
+    entry: str
+    troop: str
+    status: Status
+    x: float = 0.0
+    y: float = 0.0
+    facing: float = 0.0
+    width: float = 1.0
+    depth: float = 1.0
+    command: str | None = None
+    roster_unit: str | None = None
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.x, self.y, self.facing, self.width, self.depth)
+
+
+@dataclass(frozen=True)
+class BattleLeader:
+    id: str
+    side: Side
+    name: str
+    rank: Literal["general", "commander"]
+    status: Literal["fit", "wounded", "killed", "captured"] = "fit"
+    wounds: int = 0
+    bonus: int = 0
+    exceptional: bool = False
+    quality: str | None = None
+    attached_to: str | None = None
+    x: float = 0.0
+    y: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("fit", "wounded")
+
+
+@dataclass(frozen=True)
+class TerrainPiece:
+    id: str
+    kind: TerrainKind
+    points: tuple[tuple[float, float], ...]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    """A side: the roster it came from and its record (stars, decks, initiative die, ...),
+    kept by the ruleset's mechanics."""
+
+    name: str
+    army: str
+    roster: str
+    record: Mapping[str, Scalar] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BattleState:
+    ruleset: str
+    sides: tuple[SideInfo, SideInfo]
+    units: tuple[BattleUnit, ...]
+    leaders: tuple[BattleLeader, ...] = ()
+    terrain: tuple[TerrainPiece, ...] = ()
+    width: float = 72.0
+    height: float = 48.0
+    turn: int = 1
+    round: int = 1
+    phase: int = 0
+    initiative: Side | None = None
+    started: bool = False
+    result: Victory | None = None
+
+    # ------------------------------------------------------------------ look-ups
+
+    def unit(self, unit_id: str) -> BattleUnit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        known = ", ".join(u.id for u in self.units[:12])
+        raise KeyError(f"no unit {unit_id!r} in this battle (units: {known}, ...)")
+
+    def leader(self, leader_id: str) -> BattleLeader:
+        for ld in self.leaders:
+            if ld.id == leader_id:
+                return ld
+        raise KeyError(f"no leader {leader_id!r} in this battle")
+
+    def leader_of(self, unit_id: str) -> BattleLeader | None:
+        for ld in self.leaders:
+            if ld.attached_to == unit_id and ld.active:
+                return ld
+        return None
+
+    def replace_unit(self, unit: BattleUnit) -> BattleState:
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def replace_leader(self, leader: BattleLeader) -> BattleState:
+        return replace(
+            self, leaders=tuple(leader if ld.id == leader.id else ld for ld in self.leaders)
+        )
+
+    # ------------------------------------------------------------------ what mechanics see
+
+    @staticmethod
+    def leader_view(leader: BattleLeader) -> LeaderView:
+        return LeaderView(
+            id=leader.id,
+            name=leader.name,
+            rank=leader.rank,
+            bonus=leader.bonus,
+            wounds=leader.wounds,
+            quality=leader.quality,
+            exceptional=leader.exceptional,
+            side=leader.side,
+            attached_to=leader.attached_to,
+            x=leader.x,
+            y=leader.y,
+        )
+
+    def combatant(self, unit: BattleUnit) -> Combatant:
+        leader = self.leader_of(unit.id)
+        view = None if leader is None else self.leader_view(leader)
+        return Combatant(
+            unit_id=unit.id,
+            name=unit.name,
+            troop=unit.troop,
+            side=unit.side,
+            status=unit.status,
+            leader=view,
+            army=self.sides[unit.side].army,
+            x=unit.x,
+            y=unit.y,
+            facing=unit.facing,
+            width=unit.width,
+            depth=unit.depth,
+        )
+
+    def view(self) -> TurnView:
+        return TurnView(
+            turn=self.turn,
+            phase=self.phase,
+            initiative=self.initiative,
+            units=tuple(self.combatant(u) for u in self.units),
+            sides=(self.sides[0].record, self.sides[1].record),
+            armies=(self.sides[0].army, self.sides[1].army),
+            side_names=(self.sides[0].name, self.sides[1].name),
+            round=self.round,
+            leaders=tuple(self.leader_view(ld) for ld in self.leaders if ld.active),
+        )

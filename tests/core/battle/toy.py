@@ -1,0 +1,116 @@
+"""A toy mechanics over the real D3 ruleset data, to test the battle core on its own: melee
+rolls a d6 per side, the lower side takes the difference in hits; a unit with 4 or more hits
+is out. Victory: a side with no units left loses."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from app.rules.dice import dist_of
+from app.rules.mechanics import (
+    ActionSpec,
+    Dice,
+    Effects,
+    Mechanics,
+    Odds,
+    OptionSpec,
+    Outcome,
+    Resolution,
+    Situation,
+    Status,
+    TurnView,
+    UnitChange,
+    Victory,
+    add_odds,
+)
+
+
+class ToyMechanics(Mechanics):
+    engine = "toy"
+    strength_unit = "units"
+
+    def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
+        return Status(strength=1, start_strength=1, grade=grade)
+
+    def actions(self) -> tuple[ActionSpec, ...]:
+        return (
+            ActionSpec(
+                "melee",
+                "Melee",
+                "pair",
+                (
+                    OptionSpec("flank", "Flank", "bool", False),
+                    OptionSpec("bonus", "Bonus", "int", 0, minimum=0, maximum=3),
+                ),
+                odds=True,
+            ),
+            ActionSpec("rally", "Rally", "side"),
+        )
+
+    def _outcome(self, a: int, d: int, sit: Situation) -> Outcome:
+        a += sit.number("bonus") + (1 if sit.flag("flank") else 0)
+        diff = a - d
+        loser_hits = abs(diff)
+
+        def hit(c_hits: int, n: int) -> Effects:
+            if n == 0:
+                return Effects()
+            return Effects(hits=n, eliminated=c_hits + n >= 4)
+
+        if diff > 0:
+            return Outcome(
+                defender=hit(sit.defender.status.hits, loser_hits),
+                result=f"defender takes {loser_hits}",
+            )
+        if diff < 0:
+            return Outcome(
+                attacker=hit(sit.attacker.status.hits, loser_hits),
+                result=f"attacker takes {loser_hits}",
+            )
+        return Outcome(result="no effect")
+
+    def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
+        if action == "rally":
+            assert sit.view is not None and sit.side is not None
+            changes = tuple(
+                UnitChange(u.unit_id, Effects(hits=-1))
+                for u in sit.view.side_units(sit.side)
+                if u.status.hits
+            )
+            n = int(sit.view.sides[sit.side].get("rallies", 0))
+            return Resolution(
+                others=changes,
+                sides=({"rallies": n + 1}, None) if sit.side == 0 else (None, {"rallies": n + 1}),
+                explanation=("Rally!",),
+            )
+        (a,) = dice.roll("d6", f"{sit.attacker.name} melee die")
+        (d,) = dice.roll("d6", f"{sit.defender.name} melee die")
+        return Resolution(
+            outcome=self._outcome(a, d, sit), explanation=(f"attacker {a}, defender {d}",)
+        )
+
+    def odds(self, action: str, sit: Situation) -> Odds:
+        out: Odds = {}
+        for a, pa in dist_of("d6").items():
+            for d, pd in dist_of("d6").items():
+                add_odds(out, self._outcome(a, d, sit), pa * pd)
+        assert sum(out.values(), Fraction(0)) == 1
+        return out
+
+    def begin_phase(self, view: TurnView, dice: Dice) -> Resolution:
+        if view.phase != 0:
+            return Resolution()
+        (a,) = dice.roll("d6", "initiative side A")
+        (b,) = dice.roll("d6", "initiative side B")
+        return Resolution(
+            initiative=0 if a >= b else 1, explanation=(f"Initiative: {a} against {b}.",)
+        )
+
+    def victory(self, view: TurnView) -> Victory | None:
+        for side in (0, 1):
+            if all(u.status.eliminated for u in view.side_units(side)):
+                return Victory(1 - side, "the enemy has no units left")  # type: ignore[arg-type]
+        return None
+
+    def move_allowance(self, unit: object, view: object = None) -> float | None:
+        return 6.0

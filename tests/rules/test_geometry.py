@@ -1,0 +1,53 @@
+"""Table geometry: base-edge distances, crossing footprints, front/flank/rear."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rules.geometry import Footprint, aspect, bearing, edge_distance, polygon_distance
+
+
+def test_edge_to_edge_distance() -> None:
+    a = Footprint(0, 0, 0, 4, 2)
+    b = Footprint(0, 10, 180, 4, 2)
+    assert edge_distance(a, b) == pytest.approx(8)  # 10 between centres less two half-depths
+    assert edge_distance(a, Footprint(2 + 3 + 1, 0, 0, 2, 2)) == pytest.approx(3)
+
+
+def test_touching_and_overlapping_are_zero() -> None:
+    a = Footprint(0, 0, 0, 4, 2)
+    assert edge_distance(a, Footprint(4, 0, 0, 4, 2)) == 0
+    assert edge_distance(a, Footprint(1, 0.5, 30, 4, 2)) == 0
+
+
+def test_crossing_rectangles_with_no_corner_inside_are_in_contact() -> None:
+    """A long thin unit laid across another: neither has a corner inside the other."""
+    long_a = Footprint(0, 0, 0, 20, 1)  # wide along x
+    long_b = Footprint(0, 0, 90, 20, 1)  # turned: wide along y
+    assert edge_distance(long_a, long_b) == 0
+
+
+def test_points_and_segments() -> None:
+    assert polygon_distance([(0, 0)], [(3, 4)]) == pytest.approx(5)
+    assert polygon_distance([(0, 0), (10, 0)], [(5, 3)]) == pytest.approx(3)
+    assert Footprint(1, 2, 0, 0, 0).corners() == ((1, 2),)
+
+
+def test_corners_run_front_left_to_rear_left() -> None:
+    fl, fr, rr, rl = Footprint(0, 0, 0, 4, 2).corners()
+    assert fl == pytest.approx((-2, 1)) and fr == pytest.approx((2, 1))
+    assert rr == pytest.approx((2, -1)) and rl == pytest.approx((-2, -1))
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "expected"),
+    [(0, 10, "front"), (10, 0, "flank"), (-10, 0, "flank"), (0, -10, "rear"), (3, 10, "front")],
+)
+def test_aspect(x: float, y: float, expected: str) -> None:
+    assert aspect(Footprint(0, 0, 0, 8, 2), x, y) == expected
+
+
+def test_bearing_is_clockwise_from_plus_y() -> None:
+    assert bearing(0, 0, 0, 5) == pytest.approx(0)
+    assert bearing(0, 0, 5, 0) == pytest.approx(90)
+    assert bearing(0, 0, 0, -5) == pytest.approx(180)
