@@ -21,5 +21,8 @@ def user_rulesets_dir() -> Path:
     return data_dir() / "rulesets"
 
 
-def load_registry() -> Registry:
-    return Registry.load(BUILTIN_DIR, [user_rulesets_dir()])
+def load_registry(only: set[str] | None = None) -> Registry:
+    """Every ruleset (built-in, then the user's house rules), or just the built-in folders
+    named in ``only``; ``Registry.load_more(BUILTIN_DIR, [user_rulesets_dir()])`` adds the
+    rest."""
+    return Registry.load(BUILTIN_DIR, [user_rulesets_dir()], only=only)

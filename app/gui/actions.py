@@ -36,6 +36,10 @@ class ActionKey(Enum):
     DUPLICATE_UNIT = auto()
     SPLIT_UNIT = auto()
     DELETE = auto()
+    PRINT_CARDS = auto()
+    PRINT_ROSTER = auto()
+    PRINT_REFSHEET = auto()
+    PRINT_CHANCE_CARDS = auto()
     VIEW_LIBRARY = auto()
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
@@ -114,6 +118,25 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "Remove the selected units, command or leader (in the library: delete the roster)",
         ("Del",),
         SP.SP_TrashIcon,
+    ),
+    ActionKey.PRINT_CARDS: ActionSpec(
+        "Print unit &cards…",
+        "Unit and leader cards of the open roster as a PDF (63 x 88 mm, nine a page)",
+        (Key.Print, "Ctrl+P"),
+        SP.SP_FileDialogDetailedView,
+    ),
+    ActionKey.PRINT_ROSTER: ActionSpec(
+        "Print &roster sheet…",
+        "The open roster's units, totals, commands, leaders and validation as a PDF",
+        ("Ctrl+Shift+P",),
+    ),
+    ActionKey.PRINT_REFSHEET: ActionSpec(
+        "Print &quick-reference sheet…",
+        "A ruleset's tables, turn sequence, leader rules and errata on one or two pages",
+    ),
+    ActionKey.PRINT_CHANCE_CARDS: ActionSpec(
+        "Print c&hance cards…",
+        "The D3 chance-card deck of a side, with its army, commander and supply substitutions",
     ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)

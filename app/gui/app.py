@@ -9,7 +9,8 @@ Hidden switches (for timing and screenshots):
 
 - ``CASTRA_QUIT_AFTER_SHOW=1``: quit once the window is shown and the roster open, printing
   the seconds from the process start to each.
-- ``CASTRA_SHOW="open:NAME;select:UNIT;edit:COLUMN;dialog:new;import:PATH;problems;..."``:
+- ``CASTRA_SHOW="open:NAME;select:UNIT;edit:COLUMN;dialog:new;dialog:print;menu:print;
+  import:PATH;problems;..."``:
   after start, open roster NAME (an id or a name), open the New roster dialog, import a file,
   show the ruleset problems, select a unit by name, delete a roster (asking first), select a
   roster in the library, edit a cell of the selected unit (``edit:grade``).
@@ -19,17 +20,19 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
-from app.paths import load_registry
-from app.rules.registry import Registry
+from app.gui.printing import Document
+from app.paths import data_dir, load_registry, user_rulesets_dir
+from app.rules.registry import BUILTIN_DIR, Registry
 
 if TYPE_CHECKING:
     from app.store import Store
@@ -53,6 +56,14 @@ def process_age() -> float:
         return time.perf_counter() - _T0
 
 
+def _settings() -> QSettings:
+    """The window's settings: Qt's per-user place, or beside the data when ``CASTRA_HOME``
+    names the data folder (portable use, tests, benchmarks)."""
+    if os.environ.get("CASTRA_HOME"):
+        return QSettings(str(data_dir() / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings()
+
+
 def open_store_or_error() -> tuple[Store | None, str | None]:
     """The store, or None and a message naming the file."""
     from app.store import StoreError, default_path, open_store
@@ -73,25 +84,36 @@ def run() -> int:
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
-    window = MainWindow(Registry(), None, loading=True)
+    window = MainWindow(Registry(), None, _settings(), loading=True)
     window.show()
     QTimer.singleShot(0, lambda: _finish_start(app, window))
     return int(app.exec())
 
 
+def _first_ruleset(store: Store | None, window: MainWindow) -> str | None:
+    """The built-in ruleset of the roster that will reopen, so it can load before the
+    others; None (load them all now) on first start or for a house-rules roster."""
+    last = window.prefs.last_roster()
+    if store is None or last is None:
+        return None
+    from app.store import list_rosters
+
+    ruleset = next((s.ruleset for s in list_rosters(store) if s.id == last), None)
+    if ruleset is None or not (BUILTIN_DIR / ruleset / "ruleset.toml").is_file():
+        return None
+    return ruleset
+
+
 def _finish_start(app: QApplication, window: MainWindow) -> None:
+    """Open the store, load the ruleset of the roster that reopens and open it; then load the
+    other rulesets (a few tenths of a second of TOML and pydantic) once the roster is in
+    view. On first start every ruleset loads at once, for the sample rosters."""
     app.processEvents()  # let the window paint first
     shown = process_age()
-    registry = load_registry()
     store, store_error = open_store_or_error()
-    seeded: list[int] = []
-    if store is not None:
-        from app.store import seed_samples
-
-        try:
-            seeded = seed_samples(store, registry=registry)
-        except Exception as exc:
-            print(f"castra: could not add the sample rosters: {exc}", file=sys.stderr)
+    first = _first_ruleset(store, window)
+    registry = load_registry(only=None if first is None else {first})
+    seeded = _seed(store, registry) if first is None else []
     window.attach(registry, store, store_error)
     window.builder.start(seeded)
     if store_error:
@@ -102,11 +124,11 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
             f"{store_error}\n\nCastra is running without a store: rosters can be made, "
             "imported and exported, but not kept in the library.",
         )
-    if registry.failures:
-        n = len(registry.failures)
-        window.statusBar().showMessage(
-            f"{n} ruleset{'' if n == 1 else 's'} did not load; see Help > Ruleset problems", 15000
-        )
+    if first is None:
+        _report_failures(window, registry)
+    else:
+        # after the roster has painted: the other rulesets load on a worker thread
+        QTimer.singleShot(100, lambda: _load_the_rest(window, registry, store))
     if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
         app.processEvents()
         print(
@@ -119,6 +141,57 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
         QTimer.singleShot(200, lambda: _show(window, store, show))
 
 
+def _seed(store: Store | None, registry: Registry) -> list[int]:
+    if store is None:
+        return []
+    from app.store import seed_samples
+
+    try:
+        return seed_samples(store, registry=registry)
+    except Exception as exc:
+        print(f"castra: could not add the sample rosters: {exc}", file=sys.stderr)
+        return []
+
+
+class _RulesetLoader(QObject):
+    """Loads the rulesets not needed for the roster in view on a worker thread, so the
+    window stays responsive; the result comes back to the GUI thread as a signal."""
+
+    loaded = Signal(object)
+
+    def start(self, skip: set[str]) -> None:
+        def work() -> None:
+            rest = Registry()
+            rest._seen |= {BUILTIN_DIR / name for name in skip}
+            rest.load_more(BUILTIN_DIR, [user_rulesets_dir()])
+            self.loaded.emit(rest)
+
+        threading.Thread(target=work, name="castra-rulesets", daemon=True).start()
+
+
+def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) -> None:
+    loader = _RulesetLoader(window)
+
+    def loaded(rest: Registry) -> None:
+        registry.absorb(rest)
+        _seed(store, registry)  # a ruleset new since the last start brings its sample army
+        window.library.refresh()
+        _report_failures(window, registry)
+        loader.deleteLater()
+
+    loader.loaded.connect(loaded)
+    loader.start(set(registry.rulesets))
+
+
+def _report_failures(window: MainWindow, registry: Registry) -> None:
+    window.show_failures()
+    if registry.failures:
+        n = len(registry.failures)
+        window.statusBar().showMessage(
+            f"{n} ruleset{'' if n == 1 else 's'} did not load; see Help > Ruleset problems", 15000
+        )
+
+
 def _show(window: MainWindow, store: Store | None, spec: str) -> None:
     """The ``CASTRA_SHOW`` switch: put the window in a given state for a screenshot."""
     from app.store import find_roster
@@ -129,6 +202,12 @@ def _show(window: MainWindow, store: Store | None, spec: str) -> None:
             window.builder.open_roster(find_roster(store, key=arg))
         elif what == "dialog" and arg == "new":
             window.builder.new_roster()
+        elif what == "dialog" and arg == "print":
+            session = window.builder.session
+            roster = session.roster if session is not None else None
+            window.printer.dialog(Document.CHANCE_CARDS, roster).open()
+        elif what == "menu" and arg == "print":
+            window.editor.print_button.showMenu()
         elif what == "import":
             window.builder.import_path(Path(arg))
         elif what == "delete" and store is not None:  # asks, as Del in the library does

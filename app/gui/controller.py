@@ -422,6 +422,8 @@ class Builder(QObject):
             ActionKey.ADD_LEADER,
             ActionKey.DUPLICATE_UNIT,
             ActionKey.SPLIT_UNIT,
+            ActionKey.PRINT_CARDS,
+            ActionKey.PRINT_ROSTER,
         ):
             a[key].setEnabled(have)
         status = s.status() if s is not None else None

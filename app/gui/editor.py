@@ -16,8 +16,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QSplitter,
     QStackedWidget,
+    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -117,7 +119,16 @@ class RosterEditor(QWidget):
         names = QVBoxLayout()
         names.addWidget(self.name_edit)
         names.addWidget(self.info)
+        #: the window fills its menu with the print actions
+        self.print_button = QToolButton()
+        self.print_button.setObjectName("printButton")
+        self.print_button.setText("Print / PDF")
+        self.print_button.setToolTip("Print or export this roster's cards or sheet as a PDF")
+        self.print_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.print_button.setMenu(QMenu(self.print_button))
         head.addLayout(names, 1)
+        head.addWidget(self.print_button)
+        head.addSpacing(12)
         head.addWidget(self.scale_label)
         head.addWidget(self.scale_combo)
 

@@ -26,12 +26,22 @@ from app.gui.controller import Builder
 from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.library import LibraryPanel
+from app.gui.printing import Document, Printer
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.store import Store
+
+
+#: the print actions and the document each one prints
+PRINT_DOCUMENTS = {
+    ActionKey.PRINT_CARDS: Document.CARDS,
+    ActionKey.PRINT_ROSTER: Document.ROSTER,
+    ActionKey.PRINT_REFSHEET: Document.REFSHEET,
+    ActionKey.PRINT_CHANCE_CARDS: Document.CHANCE_CARDS,
+}
 
 
 def _dropped_roster_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:
@@ -108,6 +118,9 @@ class MainWindow(QMainWindow):
             validation=self.validation,
             library_dock=self.library_dock,
         )
+        self.printer = Printer(self, registry, self.prefs.q)
+        self.printer.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self._print_actions()
         self._menus()
         self._status_bar(store_error)
         self.builder.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -169,6 +182,8 @@ class MainWindow(QMainWindow):
             ActionKey.ADD_LEADER,
             ActionKey.DUPLICATE_UNIT,
             ActionKey.DELETE,
+            None,
+            ActionKey.PRINT_CARDS,
         ):
             if key is None:
                 bar.addSeparator()
@@ -177,6 +192,19 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         a.adopt(ActionKey.VIEW_TOOLBAR, bar.toggleViewAction())
         return bar
+
+    def _print_actions(self) -> None:
+        """Each print action opens the print dialog on its document; the editor's Print
+        button offers the same actions."""
+        a = self.action_registry
+        menu = self.editor.print_button.menu()
+        for key, document in PRINT_DOCUMENTS.items():
+            a[key].triggered.connect(lambda _c=False, d=document: self.print_document(d))
+            menu.addAction(a[key])
+
+    def print_document(self, document: Document) -> None:
+        session = self.builder.session
+        self.printer.ask_and_print(document, session.roster if session is not None else None)
 
     def _menus(self) -> None:
         a = self.action_registry
@@ -193,6 +221,11 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(a[ActionKey.IMPORT])
         file_menu.addAction(a[ActionKey.EXPORT])
+        file_menu.addSeparator()
+        print_menu = file_menu.addMenu("&Print / export PDF")
+        print_menu.setObjectName("printMenu")
+        for print_key in PRINT_DOCUMENTS:
+            print_menu.addAction(a[print_key])
         file_menu.addSeparator()
         file_menu.addAction(a[ActionKey.CLOSE])
         file_menu.addAction(a[ActionKey.QUIT])
@@ -240,7 +273,7 @@ class MainWindow(QMainWindow):
         self.failures_button.clicked.connect(self.show_ruleset_problems)
         bar.addPermanentWidget(self.failures_button)
         self._show_store_state(store_error)
-        self._show_failures()
+        self.show_failures()
 
     def _show_store_state(self, store_error: str | None) -> None:
         if store_error:
@@ -251,7 +284,7 @@ class MainWindow(QMainWindow):
         else:
             self.store_label.clear()
 
-    def _show_failures(self) -> None:
+    def show_failures(self) -> None:
         failures = self.registry.failure_lines()
         n = len(failures)
         self.failures_button.setText(f"⚠ {n} ruleset{'' if n == 1 else 's'} failed to load")
@@ -263,6 +296,7 @@ class MainWindow(QMainWindow):
         the window first and loads these just after)."""
         self.registry = registry
         self.builder.registry = registry
+        self.printer.registry = registry
         self.builder.store = store
         self.library.registry = registry
         self.library.set_store(store)
@@ -270,7 +304,7 @@ class MainWindow(QMainWindow):
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)
         self._show_store_state(store_error)
-        self._show_failures()
+        self.show_failures()
 
     def show_ruleset_problems(self) -> None:
         problems = [

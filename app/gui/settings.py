@@ -62,6 +62,7 @@ class WindowSettings:
 
     def set_last_roster(self, roster_id: int | None) -> None:
         self.q.setValue("rosters/last", "" if roster_id is None else str(roster_id))
+        self.q.sync()  # a crash or kill must not lose which roster to reopen
 
     def folder(self) -> str:
         return str(self.q.value("files/folder", ""))

@@ -20,22 +20,59 @@ class Registry:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     failures: dict[str, RulesetError] = field(default_factory=dict)
 
+    _seen: set[Path] = field(default_factory=set, repr=False)
+
     @classmethod
-    def load(cls, builtin: Path | None = BUILTIN_DIR, user: Iterable[Path] = ()) -> Registry:
+    def load(
+        cls,
+        builtin: Path | None = BUILTIN_DIR,
+        user: Iterable[Path] = (),
+        *,
+        only: Iterable[str] | None = None,
+    ) -> Registry:
         """Load every ruleset folder under ``builtin`` and each ``user`` directory. A folder
         that fails is recorded in ``failures``; the others still load. A user folder may not
-        reuse a built-in id: house rules take a new id so rosters stay unambiguous."""
+        reuse a built-in id: house rules take a new id so rosters stay unambiguous.
+
+        ``only`` names built-in folders to load now (the app opens the roster of one ruleset
+        before it loads the others); :meth:`load_more` adds the rest later."""
         reg = cls()
+        reg.load_more(builtin, user, only=only)
+        return reg
+
+    def load_more(
+        self,
+        builtin: Path | None = BUILTIN_DIR,
+        user: Iterable[Path] = (),
+        *,
+        only: Iterable[str] | None = None,
+    ) -> None:
+        """Load the folders not loaded (or failed) yet; with ``only``, just those built-in
+        folders and no user folder."""
+        wanted = None if only is None else set(only)
         sources: list[tuple[Path, bool]] = []
         if builtin is not None:
             sources.append((builtin, True))
-        sources.extend((Path(u), False) for u in user)
+        if wanted is None:
+            sources.extend((Path(u), False) for u in user)
         for root, is_builtin in sources:
             if not root.is_dir():
                 continue
             for folder in sorted(p for p in root.iterdir() if (p / "ruleset.toml").is_file()):
-                reg._add(folder, is_builtin)
-        return reg
+                if folder in self._seen or (wanted is not None and folder.name not in wanted):
+                    continue
+                self._seen.add(folder)
+                self._add(folder, is_builtin)
+
+    def absorb(self, other: Registry) -> None:
+        """Take the rulesets and failures of ``other`` (loaded elsewhere, e.g. on a worker
+        thread) that this registry does not have yet."""
+        for rid, rs in other.rulesets.items():
+            if rid not in self.rulesets:
+                self.rulesets[rid] = rs
+        for key, err in other.failures.items():
+            self.failures.setdefault(key, err)
+        self._seen |= other._seen
 
     def _add(self, folder: Path, builtin: bool) -> None:
         key = folder.name if builtin else f"{folder.name} ({folder.parent})"

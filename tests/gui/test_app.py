@@ -6,14 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
 
 from app.core.roster import Roster
 from app.gui import app as gui_app
 from app.gui.actions import SPECS, ActionKey
 from app.gui.controller import Builder
 from app.gui.main_window import MainWindow
+from app.rules.registry import Registry
 from app.store import list_rosters, open_store
 
 
@@ -50,9 +52,37 @@ def test_run_opens_a_sample_on_first_start(
     assert opened == ["Quincunx: Republican Roman model legion"]
     store = open_store()  # the samples were seeded in CASTRA_DB
     assert len(list_rosters(store)) >= 4
-    last = QSettings().value("rosters/last")  # quitting keeps it for the next start
+    last = gui_app._settings().value("rosters/last")  # quitting keeps it for the next start
     assert int(str(last)) in {s.id for s in list_rosters(store)}
     store.close()
+
+
+def test_second_start_opens_its_roster_first_and_loads_the_other_rulesets_after(
+    qapp: QApplication, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roster reopened at start needs only its own ruleset; the others load on a worker
+    thread once it is in view, and the library then names them all."""
+    monkeypatch.setenv("CASTRA_QUIT_AFTER_SHOW", "1")
+    assert _run(qapp) == 0  # first start: samples; the Quincunx Roman legion is left open
+    monkeypatch.delenv("CASTRA_QUIT_AFTER_SHOW")
+    seen: list[list[str]] = []
+    real_attach = MainWindow.attach
+
+    def attach(self: MainWindow, registry: Registry, *a: object) -> None:
+        seen.append(sorted(registry.rulesets))
+        real_attach(self, registry, *a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MainWindow, "attach", attach)
+    window = MainWindow(Registry(), None, gui_app._settings(), loading=True)
+    qtbot.addWidget(window)
+    gui_app._finish_start(qapp, window)
+    assert seen == [["quincunx"]]  # only the reopened roster's ruleset before it opens
+    session = window.builder.session
+    assert session is not None and session.roster.name == "Quincunx: Republican Roman model legion"
+    qtbot.waitUntil(lambda: len(window.registry) == 5, timeout=10_000)
+    assert not window.registry.failures
+    names = {window.library.model.item(i).text() for i in range(window.library.model.rowCount())}
+    assert {"Quincunx", "Grown Slightly Bald"} <= names
 
 
 def test_unusable_store_is_reported_with_its_file(

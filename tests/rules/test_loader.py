@@ -157,3 +157,24 @@ def test_user_variant_needs_its_own_id(tmp_path: Path) -> None:
     edit(user / "d3-ancients", "ruleset.toml", 'id = "d3-ancients"', 'id = "d3-house"')
     reg = Registry.load(BUILTIN_DIR, [user])
     assert not reg.failures and not reg.get("d3-house").builtin
+
+
+def test_loading_one_ruleset_first_then_the_rest(tmp_path: Path) -> None:
+    user = tmp_path / "user"
+    shutil.copytree(BUILTIN_DIR / "d3-ancients", user / "house")
+    edit(user / "house", "ruleset.toml", 'id = "d3-ancients"', 'id = "d3-house"')
+    reg = Registry.load(BUILTIN_DIR, [user], only={"quincunx"})
+    assert list(reg.rulesets) == ["quincunx"]
+    reg.load_more(BUILTIN_DIR, [user])
+    assert sorted(reg.rulesets) == [
+        "d3-ancients",
+        "d3-house",
+        "grown-slightly-bald",
+        "leg-vi-carthago",
+        "mwan90",
+        "quincunx",
+    ]
+    assert not reg.failures
+    quincunx = reg.get("quincunx")
+    reg.load_more(BUILTIN_DIR, [user])  # nothing is loaded twice
+    assert reg.get("quincunx") is quincunx and not reg.failures

@@ -1,0 +1,182 @@
+"""Castra's speed figures against the bars in PRODUCT.md, each beside a bare baseline measured
+in the same run (a bare PySide6 window, bare reportlab), so a slow machine shows as a slow
+baseline rather than a failed bar.
+
+    make bench          # or: QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/bench.py
+
+Prints one line per figure and exits 1 if a figure misses its bar.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+BARE_WINDOW = """
+import time, os
+t0 = time.perf_counter()
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+w = QMainWindow(); w.resize(900, 600); w.show()
+def done():
+    print(f"{time.time() - float(os.environ['T0']):.3f}")
+    app.quit()
+QTimer.singleShot(0, done)
+app.exec()
+"""
+
+
+def best_of(n: int, fn: Callable[[], float]) -> float:
+    return min(fn() for _ in range(n))
+
+
+def median_ms(n: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def bare_window() -> float:
+    env = {**os.environ, "T0": repr(time.time())}
+    out = subprocess.run(
+        [sys.executable, "-c", BARE_WINDOW], env=env, capture_output=True, text=True, check=True
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def castra_window(tmp: Path) -> float:
+    env = {
+        **os.environ,
+        "CASTRA_DB": str(tmp / "bench.sqlite3"),
+        "CASTRA_HOME": str(tmp),
+        "CASTRA_QUIT_AFTER_SHOW": "1",
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "app"], env=env, capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    line = next(ln for ln in out.stdout.splitlines() if "roster open" in ln)
+    return float(line.split("roster open")[1].split()[0])
+
+
+def main() -> int:
+    from app.core.edits import AddUnit
+    from app.core.roster import new_roster, unit_from_entry
+    from app.core.validation import validate
+    from app.paths import load_registry
+    from app.rules.mechanics import Combatant, Situation, mechanics_for
+
+    reg = load_registry()
+    rows: list[tuple[str, float, float | None, float, str]] = []
+
+    # 1. Window usable (roster open) within 1 s of launch.
+    with tempfile.TemporaryDirectory() as tmp:
+        castra_window(Path(tmp))  # first start: creates the store and the samples
+        window = best_of(3, lambda: castra_window(Path(tmp)))
+    bare = best_of(3, bare_window)
+    rows.append(("window usable (s)", window, bare, 1.0, "s"))
+
+    # 2. Validation of a 1:100 Cannae-size roster under 20 ms.
+    rs = reg.get("quincunx")
+    roster = new_roster(rs, "roman", name="Cannae", scale="1:100", standard=True)
+    for entry in ("allied_hastati", "allied_principes", "allied_lights"):
+        roster = AddUnit(unit_from_entry(rs, "roman", entry, count=6)).apply(roster)
+    roster = replace(
+        roster, units=tuple(replace(u, id=f"{u.id}-{i}") for i in range(2) for u in roster.units)
+    )
+    rows.append(
+        (
+            "validate Cannae roster (ms)",
+            median_ms(50, lambda: validate(rs, roster)),
+            None,
+            20.0,
+            "ms",
+        )
+    )
+
+    # 3. 100 unit cards under 1 s (beside bare reportlab drawing 100 card outlines).
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    from app.export.unit_cards import write_unit_cards
+
+    cards = new_roster(rs, "carthaginian", name="Cards", standard=True)
+    cards = replace(cards, units=cards.units * 4)  # 100+ cards
+    n_cards = sum(u.count for u in cards.units)
+
+    def bare_cards() -> None:
+        c = Canvas(io.BytesIO(), pagesize=A4)
+        for i in range(n_cards):
+            x, y = 10 * mm + (i % 3) * 63 * mm, 10 * mm + (i // 3 % 3) * 88 * mm
+            c.rect(x, y, 63 * mm, 88 * mm)
+            c.drawString(x + 3 * mm, y + 80 * mm, f"Card {i}")
+            if i % 9 == 8:
+                c.showPage()
+        c.save()
+
+    card_ms = median_ms(3, lambda: write_unit_cards(rs, cards, io.BytesIO(), leaders=False))
+    rows.append((f"{n_cards} unit cards (ms)", card_ms, median_ms(3, bare_cards), 1000.0, "ms"))
+
+    # 4. Exact odds for a matchup under 10 ms (the slowest of a sample per ruleset).
+    worst = 0.0
+    for rid, a_troop, d_troop in (
+        ("quincunx", "carthaginian_phalanx", "roman_hastati"),
+        ("leg-vi-carthago", "el", "mi"),
+        ("grown-slightly-bald", "elephants", "heavy_infantry"),
+        ("mwan90", "greek_heavy_infantry", "greek_heavy_infantry"),
+        ("d3-ancients", "heavy_infantry", "warband"),
+    ):
+        r = reg.get(rid)
+        mech = mechanics_for(r)
+        size_a = next(
+            e.default_size
+            for a in r.armies.values()
+            for e in a.entries.values()
+            if e.troop == a_troop
+        )
+        size_d = next(
+            e.default_size
+            for a in r.armies.values()
+            for e in a.entries.values()
+            if e.troop == d_troop
+        )
+        a = Combatant("A1", "a", a_troop, 0, mech.initial_status(a_troop, size_a, "B"))
+        d = Combatant("B1", "d", d_troop, 1, mech.initial_status(d_troop, size_d, "B"))
+        spec = mech.action("melee")
+        sit = Situation(actor=a, target=d, side=0, options=spec.defaults())
+        worst = max(worst, median_ms(20, lambda m=mech, s=sit: m.odds("melee", s)))
+    rows.append(("exact melee odds, worst sample (ms)", worst, None, 10.0, "ms"))
+
+    failed = False
+    print(f"{'figure':40} {'value':>10} {'baseline':>10} {'ratio':>7} {'bar':>8}")
+    for name, value, base, bar, unit in rows:
+        ratio = f"{value / base:6.1f}x" if base else "      -"
+        ok = value <= bar
+        failed |= not ok
+        base_text = f"{base:10.3f}" if base is not None else f"{'-':>10}"
+        print(
+            f"{name:40} {value:10.3f} {base_text} {ratio} {bar:7g}{unit[:2]:2} "
+            f"{'ok' if ok else 'MISSED'}"
+        )
+    print("map with 500 units redraw: not measured (the battle map is a later issue)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
