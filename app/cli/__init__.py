@@ -46,3 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # last resort: a file or folder a command could not use
+        print(f"castra: {common.os_error_text(exc)}", file=sys.stderr)
+        return 1
+    except ArithmeticError as exc:  # last resort: a number too large for the store or a sum
+        print(f"castra: {exc}", file=sys.stderr)
+        return 1

@@ -1,5 +1,9 @@
 """``castra battle ...``: play a battle headless. Every command is saved in the store as soon
-as it is done; undo, redo and replay reuse the recorded rolls."""
+as it is done; undo, redo and replay reuse the recorded rolls.
+
+When the battle's ruleset data has changed since it was recorded (a house-rules edit, a
+Castra update), ``show``, ``log``, ``redo`` and ``replay`` say so in one line, and redo and
+replay keep the recorded states: those rolls and results are what happened at the table."""
 
 from __future__ import annotations
 
@@ -7,10 +11,9 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
-from app.cli.common import CliError, print_json, registry, store, table
+from app.cli.common import CliError, print_json, registry, resolve_roster, store, table
 from app.cli.odds import odds_rows, parse_sets, print_odds
 from app.core.battle import (
     Act,
@@ -22,13 +25,12 @@ from app.core.battle import (
     EndBattle,
     MoveUnit,
     NextPhase,
+    ReplayError,
     StartBattle,
     new_battle,
 )
-from app.core.battle.serialize import state_to_dict
+from app.core.battle.serialize import rolls_to_list, state_to_dict
 from app.core.battle.state import BattleState
-from app.core.roster import Roster
-from app.core.rosterfile import RosterFileError, read_file
 from app.core.validation import Severity, validate
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
@@ -146,22 +148,6 @@ def _side(text: str | None) -> Side | None:
     return 0 if text in ("0", "a") else 1
 
 
-def _roster(text: str) -> Roster:
-    path = Path(text)
-    if path.suffix == ".json" or path.is_file():
-        try:
-            return read_file(path, registry())
-        except RosterFileError as exc:
-            raise CliError(str(exc)) from None
-    from app.store import find_roster, load_roster
-
-    st = store()
-    try:
-        return load_roster(st, roster_id=find_roster(st, key=text))
-    except LookupError as exc:
-        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
-
-
 def _load(battle_id: int) -> tuple[Any, BattleSession]:
     from app.store.battles import load_battle
 
@@ -170,6 +156,26 @@ def _load(battle_id: int) -> tuple[Any, BattleSession]:
         return st, load_battle(st, battle_id=battle_id, registry=registry())
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
+
+
+def _warn_if_data_changed(session: BattleSession) -> bool:
+    """Say once (on stderr) that the battle's data has changed; whether it has."""
+    warning = session.data_warning()
+    if warning is not None:
+        print(f"castra: warning: {warning}", file=sys.stderr)
+    return warning is not None
+
+
+def _replay_failed(exc: ReplayError, session: BattleSession) -> CliError:
+    """A divergence with unchanged data is a bug: one line, exit 1, the battle unchanged."""
+    if session.recorded is None:
+        why = (
+            "this battle predates Castra recording its ruleset data, so a change to that "
+            "data cannot be told from a bug"
+        )
+    else:
+        why = "the ruleset data is unchanged, so this is a bug in Castra; please report it"
+    return CliError(f"{exc}; {why} (the battle is unchanged)")
 
 
 def _run(battle_id: int, command: BattleCommand) -> int:
@@ -267,9 +273,9 @@ def print_state(state: BattleState, session: BattleSession) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from app.store.battles import create_battle, save_step
+    from app.store.battles import create_battle
 
-    rosters = (_roster(args.roster_a), _roster(args.roster_b))
+    rosters = (resolve_roster(args.roster_a), resolve_roster(args.roster_b))
     if rosters[0].ruleset != rosters[1].ruleset:
         raise CliError(
             f"the rosters are for different rulesets: {rosters[0].ruleset} and {rosters[1].ruleset}"
@@ -289,20 +295,17 @@ def cmd_new(args: argparse.Namespace) -> int:
         if supply
         else ({}, {})
     )
-    try:
-        state = new_battle(rs, mech, rosters, records=records)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     name = args.name or f"{rosters[0].name} vs {rosters[1].name}"
-    session = BattleSession(rs, mech, state, seed=seed, name=name)
-    st = store()
-    bid = create_battle(st, session=session, rosters=rosters)
+    # Deploy and start in memory, then store the battle with its first step in one
+    # transaction: a start that fails leaves no empty battle behind.
     try:
+        state = new_battle(rs, mech, rosters, records=records)
+        session = BattleSession(rs, mech, state, seed=seed, name=name)
         step = session.do(StartBattle())
-    except CommandError as exc:
+    except (CommandError, NotImplementedRule, ValueError) as exc:
         raise CliError(str(exc)) from None
-    save_step(st, battle_id=bid, session=session)
+    bid = create_battle(store(), session=session, rosters=rosters)
     if args.json:
         print_json({"id": bid, "name": name, "seed": seed, "log": list(step.lines)})
     else:
@@ -342,6 +345,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     _, session = _load(args.battle)
+    _warn_if_data_changed(session)
     if args.json:
         print_json(state_summary(session.state, session))
     else:
@@ -425,11 +429,20 @@ def cmd_redo(args: argparse.Namespace) -> int:
     from app.store.battles import save_cursor
 
     st, session = _load(args.battle)
+    changed = _warn_if_data_changed(session)
     try:
-        step = session.redo()
+        step = session.redo(trust_recorded=changed)
     except CommandError as exc:
         raise CliError(str(exc)) from None
+    except ReplayError as exc:
+        raise _replay_failed(exc, session) from None
     save_cursor(st, battle_id=args.battle, session=session)
+    if session.last_divergence is not None:
+        print(
+            f"castra: warning: with the current data, {session.last_divergence}; "
+            "kept the recorded state",
+            file=sys.stderr,
+        )
     print(f"redid: {step.command.label} (same rolls)")
     for line in step.lines:
         print(line)
@@ -453,6 +466,7 @@ def cmd_end(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     _, session = _load(args.battle)
+    _warn_if_data_changed(session)
     if args.json:
         print_json(
             [
@@ -462,10 +476,7 @@ def cmd_log(args: argparse.Namespace) -> int:
                     "phase": e.phase,
                     "label": e.label,
                     "lines": list(e.lines),
-                    "rolls": [
-                        {"purpose": r.purpose, "spec": r.spec, "faces": list(r.faces)}
-                        for r in e.rolls
-                    ],
+                    "rolls": rolls_to_list(e.rolls),
                 }
                 for e in session.log()
             ]
@@ -477,10 +488,13 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     _, session = _load(args.battle)
+    changed = _warn_if_data_changed(session)
     try:
-        state = session.replay(args.step)
+        state = session.replay(args.step, trust_recorded=changed)
     except IndexError as exc:
         raise CliError(str(exc)) from None
+    except ReplayError as exc:
+        raise _replay_failed(exc, session) from None
     if args.json:
         print_json(state_summary(state, session))
     else:

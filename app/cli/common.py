@@ -6,9 +6,12 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.rules.registry import Registry
+
+if TYPE_CHECKING:
+    from app.core.roster import Roster
 
 Handler = Callable[[Any], int]
 
@@ -19,6 +22,13 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+def os_error_text(exc: OSError) -> str:
+    """``/tmp/x: No such file or directory`` rather than ``[Errno 2] ...``."""
+    if exc.strerror and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror}"
+    return exc.strerror or str(exc)
 
 
 _registry: Registry | None = None
@@ -44,6 +54,40 @@ def store() -> Any:
         return open_store()
     except StoreError as exc:
         raise CliError(str(exc)) from None
+
+
+def resolve_roster(text: str) -> Roster:
+    """A ROSTER argument: a roster file when ``text`` names an existing path, else a stored
+    roster's id or name. A ``*.json`` path that does not exist is a missing file, not a name
+    to look up in the store."""
+    from app.core.rosterfile import RosterFileError, read_file
+
+    path = Path(text)
+    try:
+        exists = path.exists()
+    except OSError:  # e.g. a long roster name is too long for a file name
+        exists = False
+    if exists:
+        if not path.is_file():
+            raise CliError(f"{text} is not a roster file")
+        try:
+            return read_file(path, registry())
+        except RosterFileError as exc:
+            raise CliError(str(exc)) from None
+    if path.suffix.lower() == ".json":
+        raise CliError(f"no roster file {text}: no such file")
+    from app.store import find_roster, load_roster
+
+    st = store()
+    try:
+        return load_roster(st, roster_id=find_roster(st, key=text))
+    except LookupError as exc:
+        message = str(exc.args[0]) if exc.args else str(exc)
+        if "/" in text or "\\" in text:  # meant as a path, most likely
+            message = f"no roster file {text} (and {message})"
+        raise CliError(message) from None
+    finally:
+        st.close()
 
 
 def print_json(obj: object) -> None:
@@ -76,7 +120,3 @@ def _is_num(value: object) -> bool:
 
 def fmt(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
-
-
-def output_path(value: str | None, default: str) -> Path:
-    return Path(value) if value else Path(default)

@@ -77,14 +77,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_odds)
 
 
-def find_entry(rs: Ruleset, text: str) -> tuple[str | None, str, int | None]:
-    """``(army, troop, default size)`` for an entry id, ``ARMY:ENTRY`` or a troop id. A troop
-    id takes the default size of the first army-list entry of that troop (in ``ARMY`` if
-    given); a troop that no list fields has no default size (None: ask for ``--size-a``)."""
-    army, troop, entries = _entries(rs, text)
-    return army, troop, entries[0].default_size if entries else None
-
-
 def _entries(rs: Ruleset, text: str) -> tuple[str | None, str, list[ArmyEntry]]:
     """The army, the troop type and the army-list entries ``text`` stands for (an entry id,
     ``ARMY:ENTRY``, or a troop id: every entry of that troop, in list order)."""
@@ -167,6 +159,10 @@ def _combatant(mech: Mechanics, args: argparse.Namespace, who: str, text: str) -
         hits=getattr(args, f"hits_{who}"),
         markers=status.markers | frozenset(getattr(args, f"marker_{who}")),
     )
+    problem = mech.status_problem(troop, status)
+    if problem is not None:
+        name = "attacker" if who == "a" else "defender"
+        raise CliError(f"the {name} ({rs.troop(troop).name}): {problem}")
     bonus = getattr(args, f"leader_{who}")
     leader = None if bonus is None else LeaderView("leader", "Leader", "commander", bonus=bonus)
     side: Side = 0 if who == "a" else 1

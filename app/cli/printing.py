@@ -12,9 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import CliError, registry, store
-from app.core.roster import Roster
-from app.core.rosterfile import RosterFileError, read_file
+from app.cli.common import CliError, registry, resolve_roster
 from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
@@ -81,29 +79,6 @@ def _ruleset(ruleset_id: str) -> Ruleset:
         raise CliError(str(exc.args[0])) from None
 
 
-def load_roster_arg(key: str) -> Roster:
-    """A roster file if ``key`` names an existing file, else a stored roster id or name."""
-    path = Path(key)
-    if path.is_file():
-        try:
-            return read_file(path, registry())
-        except RosterFileError as exc:
-            raise CliError(str(exc)) from None
-    if path.exists():
-        raise CliError(f"{key} is not a roster file")
-    from app.store import find_roster, load_roster
-
-    st = store()
-    try:
-        rid = int(find_roster(st, key=key))
-    except LookupError as exc:
-        message = str(exc.args[0]) if exc.args else str(exc)
-        if path.suffix.lower() == ".json" or "/" in key or "\\" in key:
-            message = f"no roster file {key} (and {message})"
-        raise CliError(message) from None
-    return load_roster(st, roster_id=rid)
-
-
 def _write(what: str, default: str, args: argparse.Namespace, fn: Any) -> int:
     out = Path(args.output) if args.output else Path(default)
     try:
@@ -133,7 +108,7 @@ def cmd_refsheet(args: argparse.Namespace) -> int:
 def cmd_cards(args: argparse.Namespace) -> int:
     from app.export import write_unit_cards
 
-    roster = load_roster_arg(args.roster)
+    roster = resolve_roster(args.roster)
     rs = _ruleset(roster.ruleset)
     return _write(
         f"the cards of {roster.name}",
@@ -153,7 +128,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 def cmd_roster(args: argparse.Namespace) -> int:
     from app.export import write_roster_sheet
 
-    roster = load_roster_arg(args.roster)
+    roster = resolve_roster(args.roster)
     rs = _ruleset(roster.ruleset)
     return _write(
         f"the roster sheet of {roster.name}",

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.cli.common import CliError, fmt, print_json, registry, store, table
 from app.core.edits import AddUnit
-from app.core.roster import Roster, new_roster, unit_from_entry
+from app.core.roster import Roster, new_roster, roster_name_problem, unit_from_entry
 from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
 from app.core.totals import roster_totals
 from app.core.validation import Report, Severity, validate
@@ -119,6 +119,7 @@ def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
             "figures": totals.figures,
             "bases": totals.bases,
             "men": totals.men,
+            "excluded": totals.excluded,
         },
         "units": [
             {
@@ -137,6 +138,13 @@ def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
         ],
         "messages": [m.as_dict() for m in report.messages],
     }
+
+
+def excluded_note(excluded: int) -> str:
+    """`` (excludes 2 units not in the current list)`` after totals that leave units out."""
+    if not excluded:
+        return ""
+    return f" (excludes {excluded} unit{'' if excluded == 1 else 's'} not in the current list)"
 
 
 def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
@@ -165,7 +173,7 @@ def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
     print(table(rows, ("unit", "entry", "count", "size", "figures", "bases", "men", "command")))
     print(
         f"\nTotal: {totals.units} units, {fmt(totals.figures)} figures, "
-        f"{fmt(totals.bases)} bases, {fmt(totals.men)} men{scale}"
+        f"{fmt(totals.bases)} bases, {fmt(totals.men)} men{scale}{excluded_note(totals.excluded)}"
     )
     if roster.leaders:
         print(
@@ -208,8 +216,6 @@ def cmd_add(args: argparse.Namespace) -> int:
     st = store()
     rid, roster = _load(st, args.roster)
     rs = _ruleset(roster.ruleset)
-    if args.count < 1:
-        raise CliError("--count must be at least 1")
     if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
         known = ", ".join(c.id for c in roster.commands) or "none"
         raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
@@ -227,7 +233,12 @@ def cmd_add(args: argparse.Namespace) -> int:
     except KeyError as exc:
         entries = ", ".join(rs.army(roster.army).entries)
         raise CliError(f"{exc.args[0]} (entries: {entries})") from None
-    roster = AddUnit(unit).apply(roster)
+    except ValueError as exc:  # a value out of bounds (RosterValueError)
+        raise CliError(str(exc)) from None
+    try:
+        roster = AddUnit(unit).apply(roster)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     save_roster(st, roster=roster, roster_id=rid)
     print(f"added {unit.count} x {unit.name} ({unit.size}) to {roster.name}")
     for m in validate(rs, roster).for_subject("unit", unit.id):
@@ -289,7 +300,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     st = store()
     _, roster = _load(st, args.roster)
     if args.output:
-        export_file(roster, Path(args.output))
+        try:
+            export_file(roster, Path(args.output))
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(dumps(roster))
@@ -302,7 +316,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     from app.store import save_roster
 
     roster = _read(args.file)
-    if args.name:
+    if args.name is not None:
+        problem = roster_name_problem(args.name)
+        if problem:
+            raise CliError(problem)
         roster = replace(roster, name=args.name)
     rid = save_roster(store(), roster=roster)
     report = validate(_ruleset(roster.ruleset), roster)

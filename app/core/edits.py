@@ -2,6 +2,11 @@
 
 Each edit names what it does (the label shown in Edit > Undo) and returns a new roster; the
 roster before the edit is kept by the history, which is the edit's inverse.
+
+An edit that would put a value out of the roster's bounds (``app.core.roster``: a count of 0,
+an empty name, 21 wounds) raises :class:`~app.core.roster.RosterValueError`, a ``ValueError``,
+and returns nothing: the history and the window's session then change nothing and say why.
+Edits check the values they set, so a roster stored before a bound existed stays editable.
 """
 
 from __future__ import annotations
@@ -10,7 +15,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.core.roster import Command, Leader, Roster, Unit, new_id
+from app.core.roster import (
+    Command,
+    Leader,
+    Roster,
+    Unit,
+    check,
+    command_problems,
+    leader_problems,
+    new_id,
+    roster_problems,
+    unit_problems,
+)
+
+
+def _checked(roster: Roster, *fields: str) -> Roster:
+    """``roster`` if its ``fields`` are within bounds; else raise ``RosterValueError``."""
+    check(roster_problems(roster, fields))
+    return roster
 
 
 def _index(roster: Roster, unit_id: str) -> int:
@@ -30,9 +52,10 @@ class AddUnit:
         return f"Add {self.unit.name}"
 
     def apply(self, roster: Roster) -> Roster:
+        check(unit_problems(self.unit))
         units = list(roster.units)
         units.insert(len(units) if self.index is None else self.index, self.unit)
-        return roster.with_units(units)
+        return _checked(roster.with_units(units), "units")
 
 
 @dataclass(frozen=True)
@@ -63,9 +86,10 @@ class DuplicateUnit:
     def apply(self, roster: Roster) -> Roster:
         i = _index(roster, self.unit_id)
         copy = replace(roster.units[i], id=self.new_unit_id, leader=None)
+        check(unit_problems(copy, ("id",)))
         units = list(roster.units)
         units.insert(i + 1, copy)
-        return roster.with_units(units)
+        return _checked(roster.with_units(units), "units")
 
 
 @dataclass(frozen=True)
@@ -84,6 +108,7 @@ class UpdateUnit:
         i = _index(roster, self.unit_id)
         units = list(roster.units)
         unit = replace(units[i], **dict(self.changes))
+        check(unit_problems(unit, self.changes.keys()))
         if "leader" in self.changes and unit.leader is not None:
             # A leader is attached to one unit at a time: detach him from any other.
             units = [replace(u, leader=None) if u.leader == unit.leader else u for u in units]
@@ -127,7 +152,7 @@ class UpdateRoster:
         bad = set(self.changes) - allowed
         if bad:
             raise KeyError(f"cannot change {', '.join(sorted(bad))} of a roster")
-        return replace(roster, **dict(self.changes))
+        return _checked(replace(roster, **dict(self.changes)), *self.changes)
 
 
 @dataclass(frozen=True)
@@ -139,7 +164,8 @@ class AddCommand:
         return f"Add {self.command.name}"
 
     def apply(self, roster: Roster) -> Roster:
-        return replace(roster, commands=(*roster.commands, self.command))
+        check(command_problems(self.command))
+        return _checked(replace(roster, commands=(*roster.commands, self.command)), "commands")
 
 
 @dataclass(frozen=True)
@@ -153,13 +179,11 @@ class UpdateCommand:
         return self.text
 
     def apply(self, roster: Roster) -> Roster:
-        roster.command(self.command_id)
+        changed = replace(roster.command(self.command_id), **dict(self.changes))
+        check(command_problems(changed, self.changes.keys()))
         return replace(
             roster,
-            commands=tuple(
-                replace(c, **dict(self.changes)) if c.id == self.command_id else c
-                for c in roster.commands
-            ),
+            commands=tuple(changed if c.id == self.command_id else c for c in roster.commands),
         )
 
 
@@ -194,7 +218,8 @@ class AddLeader:
         return f"Add {self.leader.name}"
 
     def apply(self, roster: Roster) -> Roster:
-        return replace(roster, leaders=(*roster.leaders, self.leader))
+        check(leader_problems(self.leader))
+        return _checked(replace(roster, leaders=(*roster.leaders, self.leader)), "leaders")
 
 
 @dataclass(frozen=True)
@@ -208,13 +233,11 @@ class UpdateLeader:
         return self.text
 
     def apply(self, roster: Roster) -> Roster:
-        roster.leader(self.leader_id)
+        changed = replace(roster.leader(self.leader_id), **dict(self.changes))
+        check(leader_problems(changed, self.changes.keys()))
         return replace(
             roster,
-            leaders=tuple(
-                replace(ld, **dict(self.changes)) if ld.id == self.leader_id else ld
-                for ld in roster.leaders
-            ),
+            leaders=tuple(changed if ld.id == self.leader_id else ld for ld in roster.leaders),
         )
 
 
@@ -261,7 +284,7 @@ class SplitUnit:
         units = list(roster.units)
         units[i] = replace(unit, count=unit.count - 1)
         units.insert(i + 1, replace(unit, id=self.new_unit_id, count=1, leader=None))
-        return roster.with_units(units)
+        return _checked(roster.with_units(units), "units")
 
 
 @dataclass(frozen=True)

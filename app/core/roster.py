@@ -7,7 +7,7 @@ keeps undo and redo exact and lets the store, the file format and the GUI share 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
@@ -30,6 +30,42 @@ class LeaderStatus(StrEnum):
 Rank = Literal["general", "commander"]
 CommandKind = Literal["infantry", "cavalry", "mixed"]
 Quality = Literal["good", "average", "poor"]
+
+# ---------------------------------------------------------------------- bounds
+# The one definition of what a roster may hold. The roster file's import
+# (``app.core.rosterfile``) refuses anything outside these bounds, so every way into a roster
+# (the edits, ``new_roster``, ``unit_from_entry``, the command line, the window's spin boxes)
+# keeps to them: a roster that can be exported can always be imported again.
+
+MAX_ID = 64
+MAX_NAME = 200
+MAX_SIDE = 100
+MAX_GRADE = 16
+MAX_NOTES = 10_000  # a unit's or a leader's notes
+MAX_ROSTER_NOTES = 100_000
+MIN_COUNT, MAX_COUNT = 1, 1000  # identical units on one roster line
+MIN_SIZE, MAX_SIZE = 1, 100_000  # figures or bases of one unit
+#: bases of one line of a multi-line unit (Leg VI legion lines are 2 to 4)
+MIN_LINE_BASES, MAX_LINE_BASES = 1, 100
+MAX_LINES = 20  # lines of one multi-line unit
+MIN_WOUNDS, MAX_WOUNDS = 0, 20
+MIN_BONUS, MAX_BONUS = -5, 5
+MAX_UNITS, MAX_LEADERS, MAX_COMMANDS = 5000, 500, 500
+
+
+class RosterValueError(ValueError):
+    """A value outside the bounds above: the edit or the new roster is refused, nothing is
+    changed. ``problems`` lists each value that is out of bounds."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+def check(problems: list[str]) -> None:
+    """Raise :class:`RosterValueError` when ``problems`` is not empty."""
+    if problems:
+        raise RosterValueError(problems)
 
 
 def new_id(prefix: str) -> str:
@@ -124,6 +160,134 @@ class Roster:
         return replace(self, units=tuple(units))
 
 
+# ---------------------------------------------------------------------- bounds checks
+
+
+def _number(what: str, value: int, low: int, high: int) -> str | None:
+    if low <= value <= high:
+        return None
+    return f"{what} {value:,} is out of range ({low:,} to {high:,})"
+
+
+def _text(what: str, value: str, high: int, *, required: bool = False) -> str | None:
+    if required and not value.strip():
+        return f"{what} cannot be empty"
+    if len(value) > high:
+        return f"{what} is {len(value):,} characters long (at most {high:,})"
+    return None
+
+
+def _ident(what: str, value: str | None) -> str | None:
+    return None if value is None else _text(what, value, MAX_ID, required=True)
+
+
+def roster_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a roster's name (empty, or over :data:`MAX_NAME`), or None."""
+    return _text("the roster name", name, MAX_NAME, required=True)
+
+
+def _lines_problems(lines: Mapping[str, int] | None) -> list[str]:
+    if not lines:
+        return []
+    out = []
+    if len(lines) > MAX_LINES:
+        out.append(f"{len(lines)} lines given (at most {MAX_LINES})")
+    for name, bases in lines.items():
+        p = _text("a line name", name, MAX_ID, required=True) or _number(
+            f"{name} bases", bases, MIN_LINE_BASES, MAX_LINE_BASES
+        )
+        if p:
+            out.append(p)
+    return out
+
+
+_Checks = Mapping[str, Callable[[], str | list[str] | None]]
+
+
+def _problems(checks: _Checks, only: Collection[str] | None) -> list[str]:
+    """Run the checks of the fields in ``only`` (all when None)."""
+    out: list[str] = []
+    for f, run in checks.items():
+        if only is not None and f not in only:
+            continue
+        found = run()
+        if isinstance(found, list):
+            out.extend(found)
+        elif found:
+            out.append(found)
+    return out
+
+
+def unit_problems(unit: Unit, only: Collection[str] | None = None) -> list[str]:
+    """What of ``unit`` is out of bounds (empty when nothing is). ``only`` limits the check to
+    those fields: an edit is checked on the fields it sets, so a unit stored before a bound
+    existed can still be edited back into it."""
+    checks: _Checks = {
+        "id": lambda: _ident("the unit id", unit.id),
+        "entry": lambda: _ident("the entry id", unit.entry),
+        "name": lambda: _text("the unit name", unit.name, MAX_NAME, required=True),
+        "size": lambda: _number("size", unit.size, MIN_SIZE, MAX_SIZE),
+        "count": lambda: _number("count", unit.count, MIN_COUNT, MAX_COUNT),
+        "grade": lambda: None if unit.grade is None else _text("grade", unit.grade, MAX_GRADE),
+        "command": lambda: _ident("the command id", unit.command),
+        "leader": lambda: _ident("the leader id", unit.leader),
+        "notes": lambda: _text("the notes", unit.notes, MAX_NOTES),
+        "lines": lambda: _lines_problems(unit.lines),
+    }
+    return _problems(checks, only)
+
+
+def leader_problems(leader: Leader, only: Collection[str] | None = None) -> list[str]:
+    """What of ``leader`` is out of bounds; ``only`` as for :func:`unit_problems`."""
+    checks: _Checks = {
+        "id": lambda: _ident("the leader id", leader.id),
+        "name": lambda: _text("the leader name", leader.name, MAX_NAME, required=True),
+        "wounds": lambda: _number("wounds", leader.wounds, MIN_WOUNDS, MAX_WOUNDS),
+        "bonus": lambda: (
+            None if leader.bonus is None else _number("bonus", leader.bonus, MIN_BONUS, MAX_BONUS)
+        ),
+        "notes": lambda: _text("the notes", leader.notes, MAX_NOTES),
+    }
+    return _problems(checks, only)
+
+
+def command_problems(command: Command, only: Collection[str] | None = None) -> list[str]:
+    """What of ``command`` is out of bounds; ``only`` as for :func:`unit_problems`."""
+    checks: _Checks = {
+        "id": lambda: _ident("the command id", command.id),
+        "name": lambda: _text("the command name", command.name, MAX_NAME, required=True),
+        "leader": lambda: _ident("the leader id", command.leader),
+    }
+    return _problems(checks, only)
+
+
+def roster_problems(roster: Roster, only: Collection[str] | None = None) -> list[str]:
+    """What of the roster's own fields (name, side, notes) and of its numbers of units,
+    leaders and commands is out of bounds; ``only`` as for :func:`unit_problems`. The units,
+    leaders and commands themselves are checked by their own functions."""
+    checks: _Checks = {
+        "name": lambda: roster_name_problem(roster.name),
+        "side": lambda: _text("the side", roster.side, MAX_SIDE),
+        "notes": lambda: _text("the roster notes", roster.notes, MAX_ROSTER_NOTES),
+        "units": lambda: (
+            None
+            if len(roster.units) <= MAX_UNITS
+            else f"a roster holds at most {MAX_UNITS:,} unit lines"
+        ),
+        "leaders": lambda: (
+            None
+            if len(roster.leaders) <= MAX_LEADERS
+            else f"a roster holds at most {MAX_LEADERS:,} leaders"
+        ),
+        "commands": lambda: (
+            None
+            if len(roster.commands) <= MAX_COMMANDS
+            else f"a roster holds at most {MAX_COMMANDS:,} commands"
+        ),
+    }
+    return _problems(checks, only)
+
+
 def new_roster(
     rs: Ruleset,
     army_id: str,
@@ -133,7 +297,8 @@ def new_roster(
     scale: str | None = None,
     standard: bool = False,
 ) -> Roster:
-    """A new roster for ``army_id``, empty or holding the list's standard army."""
+    """A new roster for ``army_id``, empty or holding the list's standard army. A name or
+    side out of bounds raises :class:`RosterValueError`."""
     army = rs.army(army_id)
     if scale is None and rs.counts_figures:
         scale = rs.meta.default_scale
@@ -149,6 +314,7 @@ def new_roster(
         scale=scale,
         data_version=rs.meta.data_version,
     )
+    check(roster_problems(roster, ("name", "side")))
     if standard:
         if army.standard is None:
             raise ValueError(f"army list {army.name!r} has no standard army in the source")
@@ -190,7 +356,8 @@ def _with_standard(roster: Roster, army: ArmyList, std: StandardArmy) -> Roster:
 
 
 def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object) -> Unit:
-    """A unit of ``entry_id`` at the list's default size and grade; ``changes`` override."""
+    """A unit of ``entry_id`` at the list's default size and grade; ``changes`` override.
+    A value out of bounds raises :class:`RosterValueError`."""
     entry = rs.army(army_id).entries.get(entry_id)
     if entry is None:
         raise KeyError(f"army list {army_id!r} has no entry {entry_id!r}")
@@ -201,4 +368,6 @@ def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object)
         size=entry.default_size,
         grade=entry.default_grade,
     )
-    return replace(unit, **changes)  # type: ignore[arg-type]
+    unit = replace(unit, **changes)  # type: ignore[arg-type]
+    check(unit_problems(unit))
+    return unit

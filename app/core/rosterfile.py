@@ -4,18 +4,51 @@ A file is plain JSON read with ``json.loads``: nothing in it can run code. Files
 :data:`MAX_BYTES` are refused before parsing. An entry the current ruleset data no longer has
 is kept as it is (validation flags it); anything structurally wrong refuses the whole file
 and names the key path.
+
+The models are strict (pydantic strict mode): JSON's own types only, so ``"3"`` is not a count
+and ``"yes"`` is not a boolean. The bounds of every value are those of ``app.core.roster``,
+which the edits, the command line and the window keep to, so an exported roster always
+imports again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit, new_id
+from app.core.roster import (
+    MAX_BONUS,
+    MAX_COMMANDS,
+    MAX_COUNT,
+    MAX_GRADE,
+    MAX_ID,
+    MAX_LEADERS,
+    MAX_LINE_BASES,
+    MAX_LINES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_ROSTER_NOTES,
+    MAX_SIDE,
+    MAX_SIZE,
+    MAX_UNITS,
+    MAX_WOUNDS,
+    MIN_BONUS,
+    MIN_COUNT,
+    MIN_LINE_BASES,
+    MIN_SIZE,
+    MIN_WOUNDS,
+    Command,
+    Leader,
+    LeaderStatus,
+    Roster,
+    Unit,
+    new_id,
+)
 from app.rules.errors import key_path
 from app.rules.registry import Registry
 
@@ -35,54 +68,60 @@ class RosterFileError(ValueError):
 
 
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # strict: JSON has no tuples, dates or numeric strings, so strict loses nothing a file can
+    # hold and refuses "3" for 3 and "yes" for true
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
+
+
+Ident = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
+LineBases = Annotated[int, Field(ge=MIN_LINE_BASES, le=MAX_LINE_BASES)]
 
 
 class UnitIn(_M):
-    id: str | None = Field(default=None, min_length=1, max_length=64)
-    entry: str = Field(min_length=1, max_length=64)
-    name: str | None = Field(default=None, max_length=200)
-    count: int = Field(default=1, ge=1, le=1000)
-    size: int | None = Field(default=None, ge=1, le=100_000)
-    grade: str | None = Field(default=None, max_length=16)
-    command: str | None = None
-    leader: str | None = None
-    notes: str = Field(default="", max_length=10_000)
-    lines: dict[str, int] | None = None
+    id: Ident | None = None
+    entry: Ident
+    name: str | None = Field(default=None, max_length=MAX_NAME)  # empty: the entry's name
+    count: int = Field(default=1, ge=MIN_COUNT, le=MAX_COUNT)
+    size: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
+    grade: str | None = Field(default=None, max_length=MAX_GRADE)
+    command: Ident | None = None
+    leader: Ident | None = None
+    notes: str = Field(default="", max_length=MAX_NOTES)
+    lines: dict[Ident, LineBases] | None = Field(default=None, max_length=MAX_LINES)
 
 
 class LeaderIn(_M):
-    id: str = Field(min_length=1, max_length=64)
-    name: str = Field(min_length=1, max_length=200)
+    id: Ident
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     rank: Literal["general", "commander"] = "commander"
     status: Literal["fit", "wounded", "killed", "captured"] = "fit"
-    wounds: int = Field(default=0, ge=0, le=20)
-    bonus: int | None = Field(default=None, ge=-5, le=5)
+    wounds: int = Field(default=0, ge=MIN_WOUNDS, le=MAX_WOUNDS)
+    bonus: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
-    notes: str = Field(default="", max_length=10_000)
+    notes: str = Field(default="", max_length=MAX_NOTES)
 
 
 class CommandIn(_M):
-    id: str = Field(min_length=1, max_length=64)
-    name: str = Field(min_length=1, max_length=200)
-    leader: str | None = None
+    id: Ident
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    leader: Ident | None = None
     kind: Literal["infantry", "cavalry", "mixed"] | None = None
 
 
 class RosterIn(_M):
     format: Literal["castra-roster"]
-    version: int = Field(ge=1)
-    name: str = Field(min_length=1, max_length=200)
-    ruleset: str = Field(min_length=1, max_length=64)
+    version: int = Field(ge=1, le=VERSION)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    ruleset: Ident
     ruleset_data_version: str | None = None
-    army: str = Field(min_length=1, max_length=64)
+    army: Ident
     scale: Literal["1:10", "1:100"] | None = None
-    side: str | None = Field(default=None, max_length=100)
-    notes: str = Field(default="", max_length=100_000)
-    units: list[UnitIn] = Field(default_factory=list, max_length=5000)
-    leaders: list[LeaderIn] = Field(default_factory=list, max_length=500)
-    commands: list[CommandIn] = Field(default_factory=list, max_length=500)
+    side: str | None = Field(default=None, max_length=MAX_SIDE)
+    notes: str = Field(default="", max_length=MAX_ROSTER_NOTES)
+    units: list[UnitIn] = Field(default_factory=list, max_length=MAX_UNITS)
+    leaders: list[LeaderIn] = Field(default_factory=list, max_length=MAX_LEADERS)
+    commands: list[CommandIn] = Field(default_factory=list, max_length=MAX_COMMANDS)
 
 
 def to_dict(roster: Roster) -> dict[str, Any]:
@@ -138,10 +177,17 @@ def dumps(roster: Roster) -> str:
 
 
 def export_file(roster: Roster, path: Path) -> None:
-    """Write the roster file atomically (a partial file never replaces a good one)."""
+    """Write the roster file atomically (a partial file never replaces a good one). On any
+    failure (no such folder, ``path`` a folder, a full disk) the temporary file is removed and
+    the ``OSError`` raised."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(dumps(roster), encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(dumps(roster), encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_file(path: Path, registry: Registry) -> Roster:
@@ -189,7 +235,9 @@ def from_dict(obj: object, registry: Registry, *, source: str = "roster") -> Ros
             source, [("format", f"expected {FORMAT!r}, found {obj.get('format')!r}")]
         )
     version = obj.get("version")
-    if isinstance(version, int) and version > VERSION:
+    # Before the models, so that a newer file's new keys are not reported one by one; only a
+    # JSON integer is a version (the models refuse "7" and true).
+    if type(version) is int and version > VERSION:
         raise RosterFileError(
             source,
             [("version", f"format version {version} is newer than this Castra reads ({VERSION})")],

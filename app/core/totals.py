@@ -8,6 +8,13 @@
   base (per line for a multi-line unit such as a Leg VI legion) where it gives one.
 
 A value the ruleset does not define is ``None``, never a guess.
+
+A unit whose army-list entry the current data no longer has (kept from an older data version)
+has only what its size gives without the entry: figures and men in rulesets that count
+figures (size x men per figure at the scale), bases in those that count bases. The roster's
+figures, bases and men sum only the units whose entry is known, so all three describe the
+same units and one unknown unit does not blank them; :attr:`RosterTotals.excluded` says how
+many units were left out (``units`` still counts every unit).
 """
 
 from __future__ import annotations
@@ -46,13 +53,19 @@ class UnitTotals:
     unit: Unit
     each: Strength
     total: Strength
+    #: the unit's army-list entry is in the current data (else it is left out of the totals)
+    known: bool = True
 
 
 @dataclass(frozen=True)
 class RosterTotals:
+    """``units`` counts every unit of the roster; ``strength`` sums the units whose entry is
+    known, and ``excluded`` is how many units (counting ``count``) it leaves out."""
+
     units: int
     strength: Strength
     per_unit: tuple[UnitTotals, ...]
+    excluded: int = 0
 
     @property
     def figures(self) -> int | None:
@@ -87,9 +100,13 @@ def strength_of(
     lines: dict[str, int] | None = None,
 ) -> Strength:
     """Strength of one unit of ``size`` (figures or bases) of ``entry``. An unknown entry
-    (kept from an older data version) has only its raw size."""
+    (kept from an older data version) has its raw size, and its men where they do not depend
+    on the entry (figures times the scale)."""
     if entry is None:
-        return Strength(size, None, None) if rs.counts_figures else Strength(None, size, None)
+        if rs.counts_figures:
+            men_each = rs.men_per_figure(scale)
+            return Strength(size, None, size * men_each if men_each is not None else None)
+        return Strength(None, size, None)
     troop = rs.troops.get(entry.troop)
     basing = troop.basing if troop is not None else None
     if rs.counts_figures:
@@ -127,11 +144,21 @@ def unit_strength(rs: Ruleset, roster: Roster, unit: Unit) -> Strength:
 
 
 def roster_totals(rs: Ruleset, roster: Roster) -> RosterTotals:
+    """Each unit's strength, and the roster's: the sum of the units whose entry is known (all
+    are unknown if the data no longer has the roster's army list)."""
+    army = rs.armies.get(roster.army)
     per_unit = []
     total = ZERO
+    excluded = 0
     for unit in roster.units:
-        each = unit_strength(rs, roster, unit)
+        entry = army.entries.get(unit.entry) if army is not None else None
+        lines = dict(unit.lines) if unit.lines else None
+        each = strength_of(rs, entry, unit.size, roster.scale, lines)
         all_of = each.times(unit.count)
-        per_unit.append(UnitTotals(unit, each, all_of))
-        total = total + all_of
-    return RosterTotals(roster.unit_count(), total, tuple(per_unit))
+        known = entry is not None
+        per_unit.append(UnitTotals(unit, each, all_of, known))
+        if known:
+            total = total + all_of
+        else:
+            excluded += unit.count
+    return RosterTotals(roster.unit_count(), total, tuple(per_unit), excluded)

@@ -12,16 +12,19 @@ from the ruleset data.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from app.core.roster import Roster, Unit
 from app.core.totals import Strength, strength_of, unit_strength
 from app.export.card_draw import Block, Mark, Track, dice_row_block, track_block
 from app.export.common import WARN_25, WARN_33, WARN_50, fmt_num
 from app.rules.engines import d3, gsb, leg_vi, mwan90, quincunx
+from app.rules.engines.leg_vi_rules import leg_unit
+from app.rules.engines.quincunx_rules import attrition_limit
+from app.rules.mechanics import Combatant, mechanics_for
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry, Category, TroopBase
 
@@ -60,16 +63,11 @@ def _weapons(troop: TroopBase, unit: str = '"') -> str:
 
 def attrition_marks(t: quincunx.Tables, figures: int) -> dict[int, Mark]:
     """Casualty box numbers at which a unit of ``figures`` reaches each attrition row
-    (Quincunx, Attrition: the penalty applies once the figures remaining are at or below the
-    table's number; sizes not in the table use the exact fraction)."""
-    a = t.attrition
-    column = {alias.size: alias.column for alias in a.size_aliases}.get(figures, figures)
+    (Quincunx, Attrition: the penalty applies once the figures remaining are at or below
+    :func:`~app.rules.engines.quincunx_rules.attrition_limit`, the rules' own number)."""
     marks: dict[int, Mark] = {}
-    for row in a.rows:
-        if column in a.original_sizes:
-            remaining = row.remaining[a.original_sizes.index(column)]
-        else:
-            remaining = int(figures * Fraction(1, round(100 / row.percent)))
+    for row in t.attrition.rows:
+        remaining = math.floor(attrition_limit(t, row, figures))
         casualties = figures - remaining
         if 1 <= casualties <= figures:
             effect = re.sub(r"\s*\([^)]*\)", "", row.effect).rstrip(".")
@@ -133,20 +131,20 @@ def _quincunx(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: floa
 # --------------------------------------------------------------------------- Leg VI
 
 
-def shaken_at(t: leg_vi.Tables, entry: ArmyEntry | None) -> int:
-    """DPs at which a unit is shaken: 5, a quincunx legion one more per extra line (Leg VI,
-    DP limits)."""
-    if entry is not None and entry.lines:
-        for row in t.dp_limits.legion_quincunx:
-            if row.lines == len(entry.lines):
-                return row.shaken_at
-    return t.dp_limits.shaken_at
+def shaken_at(rs: Ruleset, entry: ArmyEntry, unit: Unit) -> int:
+    """DPs at which ``unit`` is shaken as it starts a battle, asked of the rules themselves
+    (:attr:`~app.rules.engines.leg_vi_rules.LegUnit.shaken_at`, Leg VI, Shaken: 5; a legion in
+    quincunx one more for each line beyond the first) with the starting state the ruleset's
+    mechanics give it, so the card and the battle agree."""
+    status = mechanics_for(rs).initial_status(entry.troop, unit.size, unit.grade)
+    card = Combatant(unit.id, unit.name, entry.troop, 0, status)
+    return leg_unit(card, leg_vi.troops(rs), leg_vi.tables(rs)).shaken_at
 
 
 def _leg_vi(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
     t = leg_vi.tables(rs)
     assert isinstance(troop, leg_vi.Troop)
-    entry = rs.army(roster.army).entries.get(unit.entry)
+    entry = rs.army(roster.army).entries[unit.entry]
     grade = unit.grade or "-"
     grade_factor = t.combat_factors.factors.get(f"{grade.lower()}_grade")
     desc = rs.organisation.grade_descriptions.get(grade, "")
@@ -179,7 +177,7 @@ def _leg_vi(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float)
         )
     blocks: list[Block] = []
     if troop.takes_dps:
-        limit = shaken_at(t, entry)
+        limit = shaken_at(rs, entry, unit)
         cap = t.dp_limits.fatigue_manoeuvre_cap
         marks = {
             cap: Mark(WARN_50, str(cap), f"{cap}+: no fatigue/manoeuvre DPs"),
@@ -190,7 +188,7 @@ def _leg_vi(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float)
         c = t.elephant_critical
         crit = "/".join(str(x) for x in c.critical_on)
         stats.append(("DPs", f"none: {c.die.upper()} per DP, critical on {crit}"))
-    if entry is not None and entry.lines:
+    if entry.lines:
         lines = dict(unit.lines or {})
         groups = [(ln.name, lines.get(ln.name, ln.bases)) for ln in entry.lines]
     else:

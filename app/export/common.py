@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Literal, TypeAlias
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -293,7 +293,3 @@ def build(doc: BaseDocTemplate, story: list[Flowable]) -> int:
     """Build ``story`` into ``doc``; the number of pages written."""
     doc.build(story)
     return int(doc.page)
-
-
-def left_style(base: ParagraphStyle, **changes: Any) -> ParagraphStyle:
-    return ParagraphStyle(base.name + "-l", parent=base, alignment=TA_LEFT, **changes)

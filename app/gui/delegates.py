@@ -3,6 +3,8 @@ grades, the roster's leaders and commands), a spin box for counts, a line edit o
 
 The choices come from the model's ``choices(index)`` (the army list's data); the delegate
 only shows them and hands the chosen value back to the model, which turns it into a core edit.
+A spin box's range is the core's bound for the value (``app.core.roster``), so it offers no
+number the core would refuse.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.roster import MAX_COUNT, MIN_COUNT
+
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -29,11 +33,17 @@ def _choices(index: Index) -> list[tuple[str, Any]] | None:
 
 
 class ChoiceDelegate(QStyledItemDelegate):
-    """Combo box for cells with choices, spin box for whole numbers, else Qt's line edit."""
+    """Combo box for cells with choices, spin box for whole numbers, else Qt's line edit.
 
-    def __init__(self, parent: QWidget | None = None, *, minimum: int = 0) -> None:
+    The spin box runs from ``minimum`` to ``maximum``; the default maximum is the bound of a
+    unit's count, the roster tree's one whole-number cell (Qty)."""
+
+    def __init__(
+        self, parent: QWidget | None = None, *, minimum: int = MIN_COUNT, maximum: int = MAX_COUNT
+    ) -> None:
         super().__init__(parent)
         self.minimum = minimum
+        self.maximum = maximum
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
         choices = _choices(index)
@@ -47,7 +57,7 @@ class ChoiceDelegate(QStyledItemDelegate):
         value = index.data(Qt.ItemDataRole.EditRole)
         if isinstance(value, int) and not isinstance(value, bool):
             spin = QSpinBox(parent)
-            spin.setRange(self.minimum, 9999)
+            spin.setRange(self.minimum, self.maximum)
             spin.setAccelerated(True)
             return spin
         return super().createEditor(parent, option, index)

@@ -293,6 +293,9 @@ class RosterEditor(QWidget):
             if report.valid
             else f"<span style='color:#b00020'>{errors} error{'' if errors == 1 else 's'}</span>"
         )
+        if t.excluded:
+            n = t.excluded
+            parts.append(f"excludes {n} unit{'' if n == 1 else 's'} not in the current list")
         self.totals.setText("Totals: " + " · ".join(parts) + f" — {state}")
 
     # ------------------------------------------------------------------ selection

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.edits import AddLeader, AssignCommand, AttachLeader, Batch, RemoveLeader, UpdateLeader
-from app.core.roster import Leader, LeaderStatus, new_id
+from app.core.roster import MAX_WOUNDS, MIN_WOUNDS, Leader, LeaderStatus, new_id
 from app.gui.delegates import ChoiceDelegate
 from app.gui.icons import severity_icon, worst
 from app.gui.session import RosterSession
@@ -181,7 +181,8 @@ class LeadersPanel(QWidget):
         self.model: LeadersModel | None = None
         self.view = QTableView()
         self.view.setObjectName("leadersView")
-        self.view.setItemDelegate(ChoiceDelegate(self.view))
+        # the table's one whole-number cell is Wounds
+        self.view.setItemDelegate(ChoiceDelegate(self.view, minimum=MIN_WOUNDS, maximum=MAX_WOUNDS))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(

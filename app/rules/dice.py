@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -75,14 +74,6 @@ def convolve(a: Dist, b: Dist) -> Dist:
 
 def shift(a: Dist, n: int) -> Dist:
     return {v + n: p for v, p in a.items()}
-
-
-def map_dist(a: Dist, fn: Callable[[int], int]) -> Dist:
-    out: Dist = {}
-    for v, p in a.items():
-        k = fn(v)
-        out[k] = out.get(k, Fraction(0)) + p
-    return out
 
 
 def max_of(a: Dist, b: Dist) -> Dist:

@@ -110,10 +110,6 @@ def edge_distance(a: Footprint, b: Footprint) -> float:
     return polygon_distance(a.corners(), b.corners())
 
 
-def centre_distance(ax: float, ay: float, bx: float, by: float) -> float:
-    return math.hypot(bx - ax, by - ay)
-
-
 def bearing(from_x: float, from_y: float, to_x: float, to_y: float) -> float:
     """The facing (degrees, 0 = +y) that looks from one point to the other."""
     return math.degrees(math.atan2(to_x - from_x, to_y - from_y)) % 360

@@ -404,6 +404,28 @@ class Mechanics:
         """A fresh unit of ``size`` (figures or bases, as the roster counts them)."""
         return Status(strength=size, start_strength=size, grade=grade)
 
+    def status_problem(self, troop: str, status: Status) -> str | None:
+        """Why ``status`` is not a state a unit of ``troop`` can be in under these rules, in
+        words, or None when it is one. The core refuses such a state when it is typed by hand
+        (``battle adjust``, ``castra odds``), since the mechanics assume they never see one.
+
+        The generic check: strength from 0 to the unit's starting strength; hits, rings and
+        DPs not negative. Rulesets extend it with the limits their tables set (call
+        ``super()`` first)."""
+        what = self.strength_unit
+        if status.strength < 0:
+            return f"strength cannot be negative ({status.strength} {what})"
+        if status.strength > status.start_strength:
+            return (
+                f"strength {status.strength} is more than the unit's "
+                f"{status.start_strength} {what} at the start"
+            )
+        for name in ("hits", "rings", "dps"):
+            value = getattr(status, name)
+            if value < 0:
+                return f"{name} cannot be negative ({value})"
+        return None
+
     def start_battle(self, view: TurnView, dice: Dice) -> Resolution:
         """Once, when the battle is created (build chance-card decks, ...)."""
         return Resolution()

@@ -251,6 +251,15 @@ class ArmiesFile(Strict):
 # --------------------------------------------------------------------------- ruleset.toml
 
 
+class TableSize(Strict):
+    """The playing area a source gives: ``width`` along each side's base edge, ``height``
+    from one side's edge to the other's, in ``unit``."""
+
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    unit: Literal["inch", "cm", "ft"]
+
+
 class Meta(Strict):
     id: Id
     engine: Literal["quincunx", "leg-vi", "gsb", "mwan90", "d3"]
@@ -265,11 +274,29 @@ class Meta(Strict):
     figure_scale: Text
     unit_of_measure: Literal["inch", "cm", "unit_width"]
     unit_of_measure_note: str | None = None
+    #: the length of one unit width, when distances are measured in unit widths (GSB)
+    unit_width_mm: float | None = Field(default=None, gt=0)
     counts: Literal["figures", "bases"]
     scales: tuple[Scale, ...] = ()
     default_scale: Scale | None = None
+    #: the table size as the source words it, for display; ``table`` is the same in numbers
     table_size: str | None = None
+    table: TableSize | None = None
     game_length: str | None = None
+
+    @model_validator(mode="after")
+    def _unit_width(self) -> Meta:
+        if self.unit_of_measure == "unit_width" and self.unit_width_mm is None:
+            raise ValueError(
+                "a ruleset that measures in unit widths must give unit_width_mm (the length "
+                "of one unit width)"
+            )
+        if self.unit_of_measure != "unit_width" and self.unit_width_mm is not None:
+            raise ValueError(
+                f"unit_width_mm is only for unit_of_measure = 'unit_width', not "
+                f"{self.unit_of_measure!r}"
+            )
+        return self
 
     @model_validator(mode="after")
     def _scales(self) -> Meta:

@@ -1,6 +1,9 @@
 """Battle use cases over a :class:`~app.store.engine.Store`: a battle is saved after every
 command (one transaction), so a kill loses at most the action in flight, and it resumes
 where it stopped.
+
+Loading is cheap however long the battle: each step's state stays JSON until it is read
+(usually only the cursor's), since every command of the CLI loads the battle again.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import col, delete, select
 
+from app.core.battle.commands import command_from_dict
 from app.core.battle.serialize import (
+    rolls_from_list,
     state_from_dict,
+    state_from_json,
     state_to_dict,
-    step_from_dict,
     step_to_dict,
 )
-from app.core.battle.session import BattleSession
+from app.core.battle.session import BattleSession, DataStamp, Step
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
 from app.core.rosterfile import to_dict as roster_to_dict
@@ -48,8 +53,11 @@ def _now() -> datetime:
 
 
 def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster, Roster]) -> int:
-    """Save a new battle (and any steps it already has); returns its id."""
+    """Save a new battle and the steps it already has, in one transaction; returns its id.
+    The battle records the ruleset data it is played with (``session.recorded``, else the
+    data as it is now)."""
     now = _now()
+    stamp = session.recorded or session.current_data
     row = BattleRow(
         name=session.name or f"{rosters[0].name} vs {rosters[1].name}",
         ruleset=session.ruleset.id,
@@ -60,6 +68,8 @@ def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster
         serial=session.serial,
         created_at=now,
         updated_at=now,
+        data_version=stamp.data_version,
+        data_fingerprint=stamp.fingerprint,
     )
     with store.session() as db:
         db.add(row)
@@ -131,7 +141,9 @@ def save_cursor(store: Store, *, battle_id: int, session: BattleSession) -> None
 
 
 def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSession:
-    """The battle as it was left: every stored step (the redo branch too) and the cursor."""
+    """The battle as it was left: every stored step (the redo branch too) and the cursor.
+    Step states are decoded when first read; the session knows the data it was recorded
+    with (None for a battle made before that was kept)."""
     with store.session() as db:
         row = _row(db, battle_id)
         steps = db.exec(
@@ -140,27 +152,29 @@ def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSe
             .order_by(col(BattleStepRow.n))
         ).all()
         rs = registry.get(row.ruleset)
+        recorded = None
+        if row.data_version is not None and row.data_fingerprint is not None:
+            recorded = DataStamp(row.data_version, row.data_fingerprint)
         session = BattleSession(
             rs,
             mechanics_for(rs),
             state_from_dict(json.loads(row.initial_state)),
             seed=row.seed,
             steps=[
-                step_from_dict(
-                    {
-                        "command": json.loads(s.command),
-                        "rolls": json.loads(s.rolls),
-                        "lines": json.loads(s.lines),
-                        "turn": s.turn,
-                        "phase": s.phase,
-                        "state": json.loads(s.state),
-                    }
+                Step(
+                    command=command_from_dict(json.loads(s.command)),
+                    rolls=rolls_from_list(json.loads(s.rolls)),
+                    lines=tuple(json.loads(s.lines)),
+                    turn=s.turn,
+                    phase=s.phase,
+                    state=state_from_json(s.state),
                 )
                 for s in steps
             ],
             cursor=row.cursor,
             serial=row.serial,
             name=row.name,
+            recorded=recorded,
         )
     return session
 

@@ -116,7 +116,11 @@ class AppMeta(SQLModel, table=True):
 class BattleRow(SQLModel, table=True):
     """A battle: the state before its first command, the two rosters it came from (JSON roster
     files), its seed, how far it has got (``cursor``: steps in force; ``serial``: commands ever
-    executed, which seeds the next roll) and its result once ended."""
+    executed, which seeds the next roll) and its result once ended.
+
+    ``data_version`` and ``data_fingerprint``: the ruleset data it was created with (its
+    ``meta.data_version`` and :func:`app.rules.fingerprint.fingerprint`), so a battle can say
+    its data has changed since; None for battles made before schema 0003."""
 
     __tablename__ = "battle"
     __table_args__ = {"sqlite_autoincrement": True}
@@ -133,6 +137,8 @@ class BattleRow(SQLModel, table=True):
     result: str | None = None
     created_at: datetime
     updated_at: datetime
+    data_version: str | None = None
+    data_fingerprint: str | None = None
 
 
 class BattleStepRow(SQLModel, table=True):

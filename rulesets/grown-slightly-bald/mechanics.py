@@ -104,6 +104,28 @@ class GSBMechanics(Mechanics):
         self.gsb_troop(troop)
         return Status(strength=size, start_strength=size, grade=grade)
 
+    def hits_per_base(self, troop: str) -> int:
+        """GSB, Hit points: the hits a base of ``troop`` takes before it is removed: the
+        hit-points table, else the troop type's own number (the data check makes the two
+        agree where both are given)."""
+        row = self.t.hit_points.rows.get(troop)
+        return row.hits_per_base if row is not None else self.gsb_troop(troop).hits_per_base
+
+    def status_problem(self, troop: str, status: Status) -> str | None:
+        """GSB, Hit points: ``hits`` are those on the current base, so fewer than a base's
+        hit points (a base that has taken them all is removed at once)."""
+        problem = super().status_problem(troop, status)
+        if problem is not None:
+            return problem
+        hp = self.hits_per_base(troop)
+        if status.hits >= hp:
+            return (
+                f"{status.hits} hits on the current base, but a base of "
+                f"{self.troop_name(troop)} has {hp} hit points and is removed when they are "
+                f"used up, so it holds at most {hp - 1} hit{'s' if hp != 2 else ''}"
+            )
+        return None
+
     def start_battle(self, view: TurnView, dice: Dice) -> Resolution:
         """GSB, Victory: each side starts with no stars; the enemy's unit count at the start
         sets the stars needed (the general is not a unit)."""

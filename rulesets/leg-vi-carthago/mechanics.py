@@ -70,6 +70,7 @@ from app.rules.engines.leg_vi_rules import (
     LeaderFate,
     LegUnit,
     SideResult,
+    away_bearing,
     band_of,
     combat_dice,
     combat_effects,
@@ -83,6 +84,7 @@ from app.rules.engines.leg_vi_rules import (
     leader_fate_dist,
     leader_morale_dps,
     leg_unit,
+    may_relieve,
     nearest,
     p_faces,
     position_key,
@@ -137,6 +139,7 @@ class Pending:
     markers: set[str] = field(default_factory=set)
     formation: str | None = None
     move: str | None = None
+    shift: tuple[float, float] | None = None
     unit: Combatant | None = None
 
 
@@ -887,6 +890,7 @@ class LegVIMechanics(Mechanics):
                 - c.status.markers,
                 formation=p.formation,
                 move=p.move,
+                shift=p.shift,
             )
             out.append(UnitChange(uid, eff))
         return tuple(out)
@@ -961,7 +965,13 @@ class LegVIMechanics(Mechanics):
         """Leg VI, After Combat Moves: the move the player chose (or was told) to make.
         Fall-back and retire blocked: stay and lose a base; rout blocked: surrender to enemy
         within 4". Retire, rout and pursue leave the unit unformed; morale DPs to friends
-        within 4" come from a retirement or rout not already marked by the combat."""
+        within 4" come from a retirement or rout not already marked by the combat.
+
+        On the table: the combat itself made a compulsory fall back, pass-through or
+        retirement behind the triarii (``after_combat_shift``), so this moves only what it
+        left to the player: a legion that could relieve ranks and chose to fall back goes
+        1" back (to its rear, still facing the enemy). Moves of dice (retire, rout, pursue)
+        are rolled with ``dice_move`` and made by the player."""
         c = sit.attacker
         u = self.u(c)
         key = sit.choice("move", "halt")
@@ -988,15 +998,28 @@ class LegVIMechanics(Mechanics):
             within = move.surrender_within or 0.0
             eliminated = self._enemy_distance(sit.view, c) <= within or sit.view is None
         fresh = frozenset(add) - c.status.markers
+        text = f"{move.name} {_inches(move.distance)}" if move.distance else move.name
+        shift = None
+        made = key in ("fall_back", "pass_through") or (
+            key == "retire_behind_triarii" and c.depth > 0
+        )
+        if key == "fall_back" and move.distance is not None and may_relieve(u, (key,)):
+            made = False
+            if not blocked:
+                shift = ((c.facing + 180.0) % 360, move.distance)
+        if made:
+            text += " (made with the combat)"
         eff = Effects(
             casualties=casualties,
             eliminated=eliminated,
             markers_add=fresh,
             formation="unformed" if (add and not move.formed and not u.light) else None,
-            move=(f"{move.name} {_inches(move.distance)}" if move.distance else move.name)
-            + (" blocked" if blocked else ""),
+            move=text + (" blocked" if blocked else ""),
+            shift=shift,
         )
         words = [f"{c.name}: {eff.move}"]
+        if made and blocked:
+            words.append("the combat has already moved it: put it back where it stood")
         if casualties:
             words.append(f"unable to move, loses {_plural(casualties, 'base')}")
         if eliminated:
@@ -1018,11 +1041,14 @@ class LegVIMechanics(Mechanics):
         return (int(pending) if pending is not None else None), list(self.t.rampage.move_dice)
 
     def _rampage_outcome(self, c: Combatant, direction: int, dist: int) -> Outcome:
+        """The rampage move: the rolled direction clockwise from the elephant's facing (it
+        has turned to face the cause) and the rolled inches, made on the table."""
         d = next(x for x in self.t.rampage.directions if x.roll == direction)
         eff = Effects(
             markers_add=frozenset({MOVED}) - c.status.markers,
             extra_remove=frozenset({RAMPAGE_DIRECTION}) & frozenset(c.status.extra),
             move=f"rampage {_inches(dist)} {d.direction.lower()} ({d.bearing_degrees} degrees)",
+            shift=((c.facing + d.bearing_degrees) % 360, float(dist)),
         )
         return Outcome(attacker=eff, result=f"{d.direction}, {_inches(dist)}")
 
@@ -1031,7 +1057,9 @@ class LegVIMechanics(Mechanics):
         a D6 for direction (errata 'rampage-diagram': six ways 60 degrees apart) unless a
         failed stop attempt already rolled it, and moves at full speed (AvD + D6, errata
         'rampage-speed'). Formed troops it bursts through (``others``) take 2 DPs; unformed
-        troops and legions with open ranks let it pass."""
+        troops and legions with open ranks let it pass. The core moves the elephant the rolled
+        inches in the rolled direction, read clockwise from its facing (``Effects.shift``):
+        turn it to face the cause first, as the combat result says."""
         c = sit.attacker
         pending, specs = self._rampage_parts(c)
         if pending is None:
@@ -1283,7 +1311,9 @@ class LegVIMechanics(Mechanics):
         their dice (with fatigue) and charge on: evaders caught (charge move reaching the
         ``distance`` plus the evade move) rout and suffer a free hack, one die per engaged base,
         a casualty on 4+. Elephants pass through light troops standing (1 DP to them) and
-        through a legion's open ranks on 1-3."""
+        through a legion's open ranks on 1-3. The evaders' rolled move is made on the table,
+        directly away from the chargers (``Effects.shift``); the chargers' moves, whose end
+        depends on what they meet, stay in words."""
         a, d = self.u(sit.attacker), self.u(sit.defender)
         self._check_charge(a, d)
         ch = self.t.charges
@@ -1345,6 +1375,8 @@ class LegVIMechanics(Mechanics):
         ev = [dice.roll(s, f"evade move for {d.name}")[0] for s in specs]
         unformed = "unformed" if not d.light else None
         words.append(f"{d.name} evades {_inches(sum(ev))} ({' + '.join(map(str, ev))})")
+        # the evaders make their full move directly away from the chargers, on the table
+        away = (away_bearing(a.c, d.c), float(sum(ev)))
         if (
             sit.flag("halt_on_vacated")
             and a.grade in ch.halt_on_vacated_grades
@@ -1357,6 +1389,7 @@ class LegVIMechanics(Mechanics):
                     markers_add=frozenset({EVADING, MOVED}) - d.c.status.markers,
                     formation=unformed,
                     move=f"evade {_inches(sum(ev))}",
+                    shift=away,
                 ),
                 result="evaded",
             )
@@ -1382,6 +1415,7 @@ class LegVIMechanics(Mechanics):
                 markers_add=frozenset({EVADING, MOVED}) - d.c.status.markers,
                 formation=unformed,
                 move=f"evade {_inches(sum(ev))}",
+                shift=away,
             )
             return Resolution(
                 outcome=Outcome(attacker=eff_a, defender=eff_d, result="evaded"),
@@ -1399,7 +1433,8 @@ class LegVIMechanics(Mechanics):
             casualties=cas,
             markers_add=frozenset({ROUTING, SHAKEN, MOVED}) - d.c.status.markers,
             formation=unformed,
-            move="caught: rout",
+            move=f"evade {_inches(sum(ev))}, caught: rout",
+            shift=away,
         )
         pending: dict[str, Pending] = {}
         self._loss_morale(sit.view, d.c, eff_d, pending, words)
@@ -1563,7 +1598,10 @@ class LegVIMechanics(Mechanics):
         The hit difference gives each side's band (victory 4+, success +1..+3, inconclusive,
         set-back -1..-3, defeat -4 or worse) with its DPs, casualties, rout and after-combat
         move; elephants test critical hits instead of taking DPs; each attached leader rolls
-        the die of death. Supports (``others``) share the DPs and the move."""
+        the die of death. Supports (``others``) share the DPs and the move. A compulsory move
+        of a fixed distance (fall back, pass through, retire behind the triarii) is made on
+        the table at once (``Effects.shift``, see ``after_combat_shift``); the rest stay in
+        words for the after-combat moves phase."""
         A, D = self._melee_sides(sit)
         t = self.t
         words: list[str] = []
@@ -1631,6 +1669,7 @@ class LegVIMechanics(Mechanics):
                 )
                 p.formation = eff.formation
                 p.move = eff.move
+                p.shift = eff.shift  # a support makes the same move
                 words.append(f"{o.name} (support) shares the result: {_plural(r.dps, 'DP')}")
         for s, eff, lf in ((A, out.attacker, lfates[0]), (D, out.defender, lfates[1])):
             self._leader_fallout(sit.view, s.unit.c, lf, pending, words, events, sides)

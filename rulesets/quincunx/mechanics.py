@@ -192,8 +192,9 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         )
 
     def _attrition_sweep(self, view: TurnView) -> Resolution:
-        """Quincunx, Attrition: a unit down to 25% disintegrates: it retires 4 MF at once and
-        has no combat value (a straggler). Elephants use their own attrition."""
+        """Quincunx, Attrition: a unit down to 25% disintegrates: it retires 4 MF at once (the
+        core moves it back, stopping at a friendly unit behind it) and has no combat value (a
+        straggler). Elephants use their own attrition."""
         changes, lines = [], []
         for u in view.units:
             st = u.status
@@ -202,9 +203,13 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
             if any(
                 r.disintegrates for r in qr.attrition_rows(self.t, st.strength, st.start_strength)
             ):
-                move = f"retires {self._mf(self.t.stragglers.retire_move_factors)} as stragglers"
+                shift, retired = self.forced_move(u, retire=True, pool=view.units)
+                move = f"retires as stragglers ({self._retire_words(retired)})"
                 changes.append(
-                    UnitChange(u.unit_id, Effects(markers_add=frozenset({STRAGGLER}), move=move))
+                    UnitChange(
+                        u.unit_id,
+                        Effects(markers_add=frozenset({STRAGGLER}), move=move, shift=shift),
+                    )
                 )
                 lines.append(f"{u.name} is down to {st.strength} figures and disintegrates.")
         return Resolution(others=tuple(changes), explanation=tuple(lines))
@@ -377,7 +382,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         if a.status.has(OUT_OF_COMMAND):
             raise ValueError(f"{a.name} are out of command: they may defend, not attack")
         if d.status.has(STRAGGLER):
-            return self._capture(a, d)
+            return self._capture(a, d, self.pool(sit))
         shy = self._shy(a, d)
         if shy is not None:
             return shy
@@ -413,7 +418,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
                     frozenset(remove),
                 )
             )
-        return Fight("melee", fighters[0], fighters[1])
+        return Fight("melee", fighters[0], fighters[1], self.pool(sit))
 
     def _fight_odds(self, f: Fight) -> Odds:
         a_counts, a_den = qr.dice_counts(f.a.cast.dice, f.a.cast.modifier)
@@ -603,10 +608,11 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
     # ------------------------------------------------------------------ elephants
 
     def _resolve_trample(self, sit: Situation, dice: Dice) -> Resolution:
-        return self._fight_resolve(self._trample_fight(sit.attacker, sit.defender), dice, "trample")
+        fight = self._trample_fight(sit.attacker, sit.defender, self.pool(sit))
+        return self._fight_resolve(fight, dice, "trample")
 
     def _odds_trample(self, sit: Situation) -> Odds:
-        return self._fight_odds(self._trample_fight(sit.attacker, sit.defender))
+        return self._fight_odds(self._trample_fight(sit.attacker, sit.defender, self.pool(sit)))
 
     def _resolve_rampage(self, sit: Situation, dice: Dice) -> Resolution:
         """Quincunx, Rampage Chart: cast a d8 for the direction and a d6 for move factors;
@@ -633,7 +639,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         events: list[LeaderEvent] = []
         lost, killed = 0, False
         for victim in path:
-            res = self._fight_resolve(self._trample_fight(el, victim), dice, "trample")
+            res = self._fight_resolve(self._trample_fight(el, victim, pool), dice, "trample")
             lines.append(f"It tramples into {victim.name}:")
             lines.extend(res.explanation)
             events.extend(res.leader_events)

@@ -437,16 +437,43 @@ def free_front(state: dict[str, Any], mover: dict[str, Any], target: dict[str, A
     )
 
 
-def fall_back(battle: Battle, state: dict[str, Any], unit_id: str, inches: float) -> None:
-    """Move a unit straight back towards its own table edge (a recoil the log orders)."""
-    u = battle.unit(unit_id, state)
-    back = -1.0 if u["facing"] < 90 or u["facing"] > 270 else 1.0
-    y = min(max(u["y"] + back * inches, u["depth"] / 2), state["height"] - u["depth"] / 2)
-    battle("move", unit_id, repr(u["x"]), repr(y))
-    u["y"] = y
+def check_forced_move(
+    pre: dict[str, Any],
+    post: dict[str, Any],
+    unit_id: str,
+    inches: float,
+    away_from: str | None = None,
+) -> None:
+    """The core made the move the log orders: ``inches`` directly away from ``away_from``
+    (from its centre through the unit's), or straight back to the unit's rear; the unit
+    keeps its facing, its centre stays on the table, and its attached leader goes with it."""
+    was = next(u for u in pre["units"] if u["id"] == unit_id)
+    now = next(u for u in post["units"] if u["id"] == unit_id)
+    if away_from is None:
+        rad = math.radians(was["facing"] + 180)
+        dx, dy = math.sin(rad), math.cos(rad)
+    else:
+        foe = next(u for u in pre["units"] if u["id"] == away_from)
+        dx, dy = was["x"] - foe["x"], was["y"] - foe["y"]
+        norm = math.hypot(dx, dy)
+        dx, dy = dx / norm, dy / norm
+    x = min(max(was["x"] + dx * inches, 0.0), pre["width"])
+    y = min(max(was["y"] + dy * inches, 0.0), pre["height"])
+    assert now["facing"] == was["facing"]
+    assert math.isclose(now["x"], x, abs_tol=1e-6) and math.isclose(now["y"], y, abs_tol=1e-6)
+    for leader in post["leaders"]:
+        if leader["attached_to"] == unit_id:
+            assert (leader["x"], leader["y"]) == (now["x"], now["y"])
 
 
-RECOIL = re.compile(r"\(([AB]\d+)\) [^\n]*recoils \d+ MF \((\d+(?:\.\d+)?)\"\)")
+def sync_positions(state: dict[str, Any], post: dict[str, Any]) -> None:
+    """Bring the script's ``state`` up to date with the moves the core made."""
+    for u in state["units"]:
+        now = next(v for v in post["units"] if v["id"] == u["id"])
+        u["x"], u["y"], u["facing"] = now["x"], now["y"], now["facing"]
+
+
+RECOIL = re.compile(r"\(([AB]\d+)\) [^\n]*recoils \d+ MF \((\d+(?:\.\d+)?)\"\)([^\n]*)")
 
 
 def check_story(
@@ -540,7 +567,7 @@ def test_quincunx_battle_fought_to_losses_then_declared(cli: Cli) -> None:
     # the skirmishers' duel: who shoots at whom, and how close each comes to do it
     missile = {"B2": ("A2", 8.0), "A2": ("B2", 6.0)}
     snap = None
-    melees = shots = 0
+    melees = shots = recoils = 0
     contact = False
     for _ in range(16):  # rounds: two to a turn
         battle.next_to("Movement")
@@ -578,6 +605,7 @@ def test_quincunx_battle_fought_to_losses_then_declared(cli: Cli) -> None:
             contact = True
         battle.next_to("Melee")
         if touching(battle.unit("A1", state), battle.unit("B1", state)):
+            pre = battle.state()
             if melees == 0:
                 odds = cli.json("battle", "odds", battle.id, "melee", attacker, defender)
                 assert odds_total(odds["outcomes"]) == 1
@@ -589,15 +617,21 @@ def test_quincunx_battle_fought_to_losses_then_declared(cli: Cli) -> None:
             melees += 1
             assert "Melee: " in out and " casts d" in out
             assert out.count("Result: ") == 1  # said once, not again by the core
-            for unit_id, inches in RECOIL.findall(out):
-                fall_back(battle, state, unit_id, float(inches))
+            # the loser recoils 12" directly away from the victor: the core moves it
+            post = battle.state()
+            for unit_id, inches, rest in RECOIL.findall(out):
+                foe = "B1" if unit_id == "A1" else "A1"
+                if "stragglers" not in rest:  # stragglers retire further still
+                    check_forced_move(pre, post, unit_id, float(inches), away_from=foe)
+                    recoils += 1
+            sync_positions(state, post)
         now = battle.state()
         hurt = [
             u for u in now["units"] if u["status"]["strength"] * 2 <= u["status"]["start_strength"]
         ]
         if hurt or any(u["status"]["eliminated"] for u in now["units"]):
             break
-    assert contact and melees >= 2 and shots >= 1 and snap is not None
+    assert contact and melees >= 2 and shots >= 1 and recoils >= 1 and snap is not None
     # the next turn's initiative: a side that forced a recoil casts a d12
     out = battle.next_to("Initiative")
     state = battle.state()
@@ -619,7 +653,7 @@ def test_quincunx_battle_fought_to_losses_then_declared(cli: Cli) -> None:
 
 #: Leg VI, Movement: a march move of 8" for these foot.
 L_MOVE = {"mi": 8.0, "li": 8.0}
-FALL_BACK = re.compile(r"\(([AB]\d+)\) [^\n]*Fall back (\d+(?:\.\d+)?)\"")
+FALL_BACK = re.compile(r"\(([AB]\d+)\) [^\n]*Fall back (\d+(?:\.\d+)?)\"([^\n]*)")
 FOLLOW_UP = re.compile(r"\(([AB]\d+)\) [^\n]*Follow up")
 
 
@@ -635,7 +669,7 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
     legion = battle.unit("A1", state)
     assert legion["status"]["formation"] == "quincunx" and legion["status"]["extra"]["lines"] == 3
     snap = None
-    shots = rounds = 0
+    shots = rounds = falls = 0
     for _ in range(8):  # turns
         battle.next_to("Skirmish")
         state = battle.state()
@@ -664,6 +698,7 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
             assert advance(battle, state, "B1", "A1", L_MOVE["mi"])
             rounds = 0
         battle.next_to("Combat resolution")
+        pre = battle.state()
         rounds += 1
         options = [] if rounds == 1 else ["--set", "charge=none", "--set", f"round={rounds}"]
         if snap is None:
@@ -678,8 +713,21 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
         assert "Combat: Gauls (B1) against Roman legion (A1)" in out
         assert "hits on 5-6" in out and "die of death for Varro" in out
         battle.next_to("After-combat moves")
-        for unit_id, inches in FALL_BACK.findall(out):
-            fall_back(battle, state, unit_id, float(inches))
+        post = battle.state()
+        for unit_id, inches, rest in FALL_BACK.findall(out):
+            foe = "A1" if unit_id == "B1" else "B1"
+            if "may relieve ranks" in rest:
+                # the legion could relieve ranks instead: falling back is the player's move
+                check_forced_move(pre, post, unit_id, 0.0)
+                before = battle.state()
+                made = battle("act", "after_combat_move", unit_id, "--set", "move=fall_back")
+                assert f'Fall back {inches}"' in made and "made with the combat" not in made
+                check_forced_move(before, battle.state(), unit_id, float(inches))
+            else:
+                # a compulsory fall back: the combat made it, 1" directly away from the enemy
+                check_forced_move(pre, post, unit_id, float(inches), away_from=foe)
+            falls += 1
+        sync_positions(state, battle.state())
         for unit_id in FOLLOW_UP.findall(out):
             foe = "A1" if unit_id == "B1" else "B1"
             advance(battle, state, unit_id, foe, L_MOVE["mi"])
@@ -694,7 +742,7 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
         if gone:
             break
         battle.next_to("Command")
-    assert snap is not None and shots >= 2
+    assert snap is not None and shots >= 2 and falls >= 1
     # odds of a one-unit action: the control test
     control = cli.json("battle", "odds", battle.id, "control_test", "B1")
     assert odds_total(control["outcomes"]) == 1
@@ -1525,3 +1573,170 @@ def test_battle_new_warns_about_an_invalid_roster(
     assert main(["battle", "new", *paths, "--seed", "1"]) == 0
     err = capsys.readouterr().err
     assert "warning: a:" in err and "at least 6" in err
+
+
+# --------------------------------------------------------------------------- recorded data
+
+
+def _house_rules(cli: Cli, home: Path) -> tuple[Path, Path, Path]:
+    """A house-rules copy of Quincunx (id ``house-q``) in the user folder, and two rosters."""
+    import shutil
+
+    from app.rules.loader import FILES
+    from app.rules.registry import BUILTIN_DIR
+
+    folder = home / "rulesets" / "house-q"
+    folder.mkdir(parents=True)
+    for name in FILES:
+        shutil.copyfile(BUILTIN_DIR / "quincunx" / name, folder / name)
+    head = folder / "ruleset.toml"
+    head.write_text(
+        head.read_text(encoding="utf-8").replace('id = "quincunx"', 'id = "house-q"', 1),
+        encoding="utf-8",
+    )
+    paths = []
+    for i, data in enumerate(ROSTERS["quincunx"]):
+        path = cli.tmp_path / f"house-{'ab'[i]}.json"
+        path.write_text(json.dumps({**data, "ruleset": "house-q"}), encoding="utf-8")
+        paths.append(path)
+    return folder, paths[0], paths[1]
+
+
+def test_a_battle_whose_house_rules_changed_keeps_its_recorded_states(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing the house rules after a battle was recorded: show, log, redo and replay say so
+    in one line, and redo and replay keep the recorded rolls and states (what happened)."""
+    import app.cli.common as common
+
+    monkeypatch.setattr(common, "_registry", None)  # this test's user folder, loaded afresh
+    folder, a, b = _house_rules(cli, tmp_path / "home")
+    battle = Battle.new(cli, a, b, seed=3)
+    battle("next")
+    battle("next")
+    code, _, err = cli.run("battle", "show", battle.id)
+    assert code == 0 and "warning" not in err
+    states = [cli.json("battle", "replay", battle.id, "--step", k) for k in range(4)]
+    log = battle("log")
+    for _ in range(3):
+        battle("undo")
+    # the players change their initiative die; a new run of castra reads the new data
+    tables = folder / "tables.toml"
+    text = tables.read_text(encoding="utf-8")
+    die = '[initiative]\ntitle = "Initiative"\nrounds_per_turn = 2\ndie = "d10"\n'
+    assert text.count(die) == 1
+    tables.write_text(text.replace(die, die.replace("d10", "d8")), encoding="utf-8")
+    monkeypatch.setattr(common, "_registry", None)
+
+    warning = "castra: warning: this battle was recorded with house-q data 1.0.0 (fingerprint "
+    for args in (("show",), ("log",), ("log", "--json"), ("replay", "--step", "0")):
+        code, _, err = cli.run("battle", args[0], battle.id, *args[1:])
+        assert code == 0, err
+        [line] = err.splitlines()
+        assert line.startswith(warning) and line.endswith(
+            "the data has changed since (now 1.0.0, "
+            + line.split("(now 1.0.0, ")[1].split(")")[0]
+            + "): redo and replay use the recorded states"
+        )
+    # redo: the start casts a d8 now, but the d10 that was cast is what happened
+    code, out, err = cli.run("battle", "redo", battle.id)
+    assert code == 0, err
+    assert out.startswith("redid: Start battle (same rolls)\n")
+    assert err.startswith(warning) and err.count("\n") == 2
+    assert "redo of step 1 (Start battle)" in err and "kept the recorded state" in err
+    assert battle.state() == states[1]
+    battle("redo")
+    battle("redo")
+    assert battle.state() == states[3]
+    assert battle("log") == log
+    # replay returns the recorded states rather than executing with the new data
+    for k in range(4):
+        assert cli.json("battle", "replay", battle.id, "--step", k) == states[k]
+    assert battle("replay", "--step", 2).startswith("after step 2 of 3:")
+
+
+def test_a_divergence_with_unchanged_data_is_one_line_not_a_traceback(
+    cli: Cli, store_file: Path
+) -> None:
+    """Unchanged data that no longer reproduces a recorded step is a bug: exit 1, one line,
+    and the battle as it was."""
+    import sqlite3
+
+    a, b = cli.rosters("grown-slightly-bald")
+    battle = Battle.new(cli, a, b, seed=2)
+    battle("next")
+    battle("undo")
+    battle("undo")
+    before = battle.state()
+    con = sqlite3.connect(store_file)
+    [(text,)] = con.execute(
+        "SELECT state FROM battle_step WHERE battle_id = ? AND n = 0", (battle.id,)
+    ).fetchall()
+    state = json.loads(text)
+    state["turn"] += 5
+    con.execute(
+        "UPDATE battle_step SET state = ? WHERE battle_id = ? AND n = 0",
+        (json.dumps(state), battle.id),
+    )
+    con.commit()
+    for args in (("redo",), ("replay", "--step", "1")):
+        code, out, err = cli.run("battle", args[0], battle.id, *args[1:])
+        assert code == 1 and out == ""
+        [line] = err.splitlines()
+        assert line.startswith("castra: ") and "diverged" in line and "Traceback" not in err
+        assert "the ruleset data is unchanged, so this is a bug in Castra" in line
+        assert line.endswith("(the battle is unchanged)")
+    assert battle.state() == before
+    # a battle stored before Castra recorded its data cannot tell a change from a bug
+    con.execute(
+        "UPDATE battle SET data_version = NULL, data_fingerprint = NULL WHERE id = ?",
+        (battle.id,),
+    )
+    con.commit()
+    con.close()
+    err = battle.refused("redo")
+    assert "predates Castra recording its ruleset data" in err and err.count("\n") == 1
+    assert battle.state() == before
+
+
+@pytest.mark.parametrize("error", ["NotImplementedRule", "ValueError", "CommandError"])
+def test_a_battle_that_cannot_start_is_not_stored(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, error: str
+) -> None:
+    """``battle new`` starts the battle before it stores anything, then stores it with its
+    first step in one transaction: a start that fails leaves no empty battle."""
+    from app.core.battle import CommandError, StartBattle
+    from app.rules.mechanics import NotImplementedRule
+
+    a, b = cli.rosters("mwan90")
+    kind = {
+        "NotImplementedRule": NotImplementedRule,
+        "ValueError": ValueError,
+        "CommandError": CommandError,
+    }[error]
+
+    def refuse(self: object, state: object, ctx: object) -> object:
+        raise kind("the start of this battle is not implemented")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(StartBattle, "execute", refuse)
+        err = cli.fails("battle", "new", a, b, "--seed", "1")
+    assert err == "castra: the start of this battle is not implemented\n"
+    assert cli.json("battle", "list") == []
+    assert Battle.new(cli, a, b, seed=1).id == 1  # nothing was left behind, not even an id
+
+
+def test_battle_rosters_from_files_and_the_store(cli: Cli, tmp_path: Path) -> None:
+    """ROSTER: an existing path is a file; otherwise a stored id or name; a missing *.json is
+    a missing file, never looked up in the store."""
+    a, b = cli.rosters("quincunx")
+    made = cli.json("roster", "import", b, "--name", "ghost.json")
+    code, _, err = cli.run("battle", "new", a, "ghost.json")
+    assert code == 1 and err == "castra: no roster file ghost.json: no such file\n"
+    (tmp_path / "folder.json").mkdir()
+    assert "folder.json is not a roster file" in cli.fails(
+        "battle", "new", a, tmp_path / "folder.json"
+    )
+    assert "no roster file no/such/army" in cli.fails("battle", "new", a, "no/such/army")
+    battle = Battle.new(cli, a, made["id"], seed=5)
+    assert [s["name"] for s in battle.state()["sides"]] == ["Rome", "Carthage"]

@@ -72,7 +72,13 @@ def test_roster_lifecycle(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     code, out, _ = run(capsys, "roster", "add", rid, "velites", "--size", "4", "--count", "2")
     assert code == 0
     shown = run_json(capsys, "roster", "show", rid, "--json")
-    assert shown["totals"] == {"units": 3, "figures": None, "bases": 18, "men": 3900 + 2 * 4 * 175}
+    assert shown["totals"] == {
+        "units": 3,
+        "figures": None,
+        "bases": 18,
+        "men": 3900 + 2 * 4 * 175,
+        "excluded": 0,
+    }
     assert [u["entry"] for u in shown["units"]] == ["roman_legion", "velites"]
     listed = run_json(capsys, "roster", "list", "--json")
     assert [r["name"] for r in listed] == ["Legio II"]
@@ -138,7 +144,7 @@ def test_validate_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     }
     data = run_json(capsys, "validate", write(tmp_path, good), "--json")
     assert data["valid"] is True
-    assert data["totals"] == {"units": 2, "figures": 24, "bases": 4, "men": 240}
+    assert data["totals"] == {"units": 2, "figures": 24, "bases": 4, "men": 240, "excluded": 0}
     assert data["units"][0] == {
         **data["units"][0],
         "name": "Hastati",
@@ -161,6 +167,147 @@ def test_validate_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert code == 1 and "format" in err
     code, _, err = run(capsys, "validate", str(tmp_path / "missing.json"))
     assert code == 1 and "cannot read" in err
+
+
+def test_unknown_entry_is_left_out_of_the_totals_and_said(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An entry kept from an older data version no longer blanks the bases and men."""
+    doc = {
+        "format": "castra-roster",
+        "version": 1,
+        "name": "old",
+        "ruleset": "quincunx",
+        "army": "roman",
+        "scale": "1:10",
+        "units": [
+            {"entry": "hastati", "count": 2},
+            {"entry": "gone", "size": 12, "count": 3},
+        ],
+    }
+    path = write(tmp_path, doc)
+    code, out, _ = run(capsys, "validate", path, "--json")
+    data = json.loads(out)
+    assert code == 1  # the unknown entry is an error of the roster, not of the totals
+    assert data["totals"] == {"units": 5, "figures": 24, "bases": 4, "men": 240, "excluded": 3}
+    assert data["units"][1]["figures"] == 36 and data["units"][1]["men"] == 360
+    code, out, _ = run(capsys, "validate", path)
+    assert "Total: 5 units, 24 figures, 4 bases, 240 men at 1:10" in out
+    assert "(excludes 3 units not in the current list)" in out
+    imported = run_json(capsys, "roster", "import", path, "--json")
+    code, out, _ = run(capsys, "roster", "show", str(imported["id"]))
+    assert code == 0 and "(excludes 3 units not in the current list)" in out
+    shown = run_json(capsys, "roster", "show", str(imported["id"]), "--json")
+    assert shown["totals"]["excluded"] == 3 and shown["totals"]["bases"] == 4
+
+
+def test_out_of_bounds_values_exit_1_and_change_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The command line keeps to the bounds a roster file can hold (one line, exit 1)."""
+    code, _, _ = run(
+        capsys, "roster", "new", "--ruleset", "quincunx", "--army", "carthaginian", "--name", "T"
+    )
+    assert code == 0
+    for args, words in (
+        (("--size", "-5"), "size -5 is out of range (1 to 100,000)"),
+        (("--size", "0"), "size 0"),
+        (("--size", "999999999999999999999"), "size 999,999,999,999,999,999,999"),
+        (("--count", "0"), "count 0 is out of range (1 to 1,000)"),
+        (("--count", "1001"), "count 1,001"),
+        (("--name", ""), "the unit name cannot be empty"),
+        (("--name", "x" * 201), "201 characters long"),
+    ):
+        code, out, err = run(capsys, "roster", "add", "1", "celtic_swordsmen", *args)
+        assert code == 1 and out == "", (args, out)
+        assert err == f"castra: {words}\n" or (err.startswith("castra: ") and words in err), err
+        assert "Traceback" not in err
+    assert run_json(capsys, "roster", "show", "1", "--json")["units"] == []
+    for name in ("", "   ", "x" * 201):
+        code, _, err = run(
+            capsys, "roster", "new", "--ruleset", "quincunx", "--army", "roman", "--name", name
+        )
+        assert code == 1 and err.startswith("castra: the roster name"), err
+    # at the bounds: added, exported, and imported again
+    code, _, err = run(
+        capsys, "roster", "add", "1", "celtic_swordsmen", "--size", "100000", "--count", "1000"
+    )
+    assert code == 0, err
+    out_file = tmp_path / "t.json"
+    assert run(capsys, "roster", "export", "1", "-o", str(out_file))[0] == 0
+    assert run(capsys, "roster", "import", str(out_file))[0] == 0
+    code, _, err = run(capsys, "roster", "import", str(out_file), "--name", "")
+    assert code == 1 and err == "castra: the roster name cannot be empty\n"
+    assert len(run_json(capsys, "roster", "list", "--json")) == 2
+
+
+def one_line(err: str) -> str:
+    assert err.startswith("castra: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_file_errors_exit_1_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, _ = run(
+        capsys, "roster", "new", "--ruleset", "quincunx", "--army", "roman", "--name", "R"
+    )
+    assert code == 0
+    code, _, err = run(capsys, "roster", "export", "1", "-o", str(tmp_path / "nodir" / "x.json"))
+    assert code == 1 and "No such file or directory" in one_line(err)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, _, err = run(capsys, "roster", "export", "1", "-o", str(folder))
+    assert code == 1 and "Is a directory" in one_line(err)
+    assert not (tmp_path / "out.tmp").exists()  # no stray temporary file
+    code, _, err = run(capsys, "roster", "import", str(folder))
+    assert code == 1 and "cannot read the file: Is a directory" in err
+    good = tmp_path / "r.json"
+    assert run(capsys, "roster", "export", "1", "-o", str(good))[0] == 0
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    code, _, err = run(capsys, "roster", "import", str(good))
+    assert code == 1 and "cannot read the file: Permission denied" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (
+            OSError(28, "No space left on device", "/data/castra.sqlite3"),
+            1,
+            "castra: /data/castra.sqlite3: No space left on device\n",
+        ),
+        (OSError("disk unplugged"), 1, "castra: disk unplugged\n"),
+        (
+            OverflowError("Python int too large to convert to SQLite INTEGER"),
+            1,
+            "castra: Python int too large to convert to SQLite INTEGER\n",
+        ),
+        (ZeroDivisionError("division by zero"), 1, "castra: division by zero\n"),
+        (BrokenPipeError(32, "Broken pipe"), 0, ""),
+    ],
+)
+def test_last_resort_handler(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    exc: BaseException,
+    code: int,
+    message: str,
+) -> None:
+    """An OSError or ArithmeticError no command foresaw is one line and exit 1, not a
+    traceback; a closed pipe (``castra ... | head``) stays a quiet exit 0."""
+    from app.cli import rosters
+
+    def boom(_args: object) -> int:
+        raise exc
+
+    monkeypatch.setattr(rosters, "cmd_list", boom)
+    assert run(capsys, "roster", "list") == (code, "", message)
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

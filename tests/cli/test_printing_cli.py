@@ -175,3 +175,21 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as info:
             main(args)
         assert info.value.code == 2
+
+
+def test_a_missing_json_file_is_not_looked_up_in_the_store(
+    capsys: pytest.CaptureFixture[str], registry: Registry, isolated: Path
+) -> None:
+    """ROSTER resolves as for ``castra battle new`` (app.cli.common.resolve_roster): a path
+    that exists is a file, else a stored id or name; a missing ``*.json`` is a missing file."""
+    rs = registry.get("mwan90")
+    export_file(new_roster(rs, "roman", name="Legio"), isolated / "legio.json")
+    code, _, err = run(capsys, "roster", "import", "legio.json", "--name", "ghost.json")
+    assert code == 0, err
+    (isolated / "legio.json").unlink()
+    code, _, err = run(capsys, "print", "cards", "ghost.json")
+    assert (code, err) == (1, "castra: no roster file ghost.json: no such file\n")
+    code, _, err = run(capsys, "print", "cards", "1", "-o", "by-id.pdf")
+    assert code == 0, err
+    code, _, err = run(capsys, "print", "roster", "no/such/legio")
+    assert code == 1 and err.startswith("castra: no roster file no/such/legio (and no roster ")

@@ -2,11 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from app.core.edits import AssignCommand, AttachLeader, Batch, MoveUnit, SplitUnit, UpdateUnit
+from app.core.edits import (
+    AddCommand,
+    AddLeader,
+    AddUnit,
+    AssignCommand,
+    AttachLeader,
+    Batch,
+    MoveUnit,
+    SplitUnit,
+    UpdateCommand,
+    UpdateLeader,
+    UpdateRoster,
+    UpdateUnit,
+)
 from app.core.history import History
-from app.core.roster import Command, Leader, Roster, Unit
+from app.core.roster import (
+    MAX_COUNT,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_SIDE,
+    MAX_SIZE,
+    MAX_WOUNDS,
+    Command,
+    Leader,
+    Roster,
+    RosterValueError,
+    Unit,
+    leader_problems,
+    new_roster,
+    roster_name_problem,
+    unit_from_entry,
+    unit_problems,
+)
+from app.rules.registry import Registry
 
 
 def _roster() -> Roster:
@@ -71,3 +104,68 @@ def test_batch_is_one_undo_step_and_all_or_nothing() -> None:
     with pytest.raises(KeyError):
         history.apply(bad)
     assert history.value == _roster()
+
+
+# ---------------------------------------------------------------------- bounds
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (UpdateUnit("u1", {"count": 0}), "count 0 is out of range (1 to 1,000)"),
+        (UpdateUnit("u1", {"count": MAX_COUNT + 1}), "count 1,001"),
+        (UpdateUnit("u1", {"size": -5}), "size -5 is out of range (1 to 100,000)"),
+        (UpdateUnit("u1", {"size": 10**21}), "size 1,000,000,000,000,000,000,000"),
+        (UpdateUnit("u1", {"name": ""}), "the unit name cannot be empty"),
+        (UpdateUnit("u1", {"name": "   "}), "the unit name cannot be empty"),
+        (UpdateUnit("u1", {"name": "x" * (MAX_NAME + 1)}), "201 characters long (at most 200)"),
+        (UpdateUnit("u1", {"notes": "x" * (MAX_NOTES + 1)}), "the notes"),
+        (UpdateUnit("u1", {"lines": {"Triarii": -40}}), "Triarii bases -40 is out of range"),
+        (UpdateUnit("u1", {"grade": "x" * 17}), "grade"),
+        (AddUnit(Unit(id="u5", entry="hastati", name="H", size=12, count=0)), "count 0"),
+        (UpdateLeader("l1", {"wounds": 21}), "wounds 21 is out of range (0 to 20)"),
+        (UpdateLeader("l1", {"wounds": -1}), "wounds -1"),
+        (UpdateLeader("l1", {"bonus": 6}), "bonus 6 is out of range (-5 to 5)"),
+        (UpdateLeader("l1", {"name": ""}), "the leader name cannot be empty"),
+        (AddLeader(Leader(id="l5", name="X", wounds=99)), "wounds 99"),
+        (UpdateCommand("c1", {"name": " "}), "the command name cannot be empty"),
+        (AddCommand(Command(id="c5", name="")), "the command name cannot be empty"),
+        (UpdateRoster({"name": ""}), "the roster name cannot be empty"),
+        (UpdateRoster({"side": "x" * (MAX_SIDE + 1)}), "the side"),
+        (Batch((MoveUnit("u1", "c2"), UpdateUnit("u1", {"count": 0})), "Both"), "count 0"),
+    ],
+)
+def test_out_of_bounds_edit_is_refused_and_changes_nothing(edit: object, words: str) -> None:
+    """A value a roster file could not hold is refused with a ValueError naming it."""
+    history = History(_roster())
+    with pytest.raises(RosterValueError) as info:
+        history.apply(edit)
+    assert isinstance(info.value, ValueError)
+    assert words in str(info.value)
+    assert history.value == _roster() and not history.status().can_undo
+
+
+def test_edits_within_bounds_and_of_other_fields_pass() -> None:
+    """An edit checks what it sets: a unit stored out of bounds can still be edited back."""
+    stored = _roster().with_units([replace(_roster().units[0], size=-5), _roster().units[1]])
+    renamed = UpdateUnit("u1", {"name": "Hastati I"}).apply(stored)
+    assert renamed.unit("u1").name == "Hastati I"
+    fixed = UpdateUnit("u1", {"size": MAX_SIZE, "count": MAX_COUNT}).apply(renamed)
+    assert (fixed.unit("u1").size, fixed.unit("u1").count) == (MAX_SIZE, MAX_COUNT)
+    with pytest.raises(RosterValueError):
+        UpdateUnit("u1", {"size": -4}).apply(stored)
+
+
+def test_new_roster_and_unit_from_entry_keep_to_the_bounds(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    with pytest.raises(RosterValueError, match="the roster name cannot be empty"):
+        new_roster(rs, "carthaginian", name="")
+    with pytest.raises(RosterValueError, match="200"):
+        new_roster(rs, "carthaginian", name="x" * (MAX_NAME + 1))
+    with pytest.raises(RosterValueError, match="size -5"):
+        unit_from_entry(rs, "carthaginian", "celtic_swordsmen", size=-5)
+    with pytest.raises(RosterValueError, match="the unit name cannot be empty"):
+        unit_from_entry(rs, "carthaginian", "celtic_swordsmen", name="")
+    assert roster_name_problem("Cannae") is None
+    assert unit_problems(unit_from_entry(rs, "carthaginian", "celtic_swordsmen")) == []
+    assert leader_problems(Leader(id="l", name="Hanno", wounds=MAX_WOUNDS)) == []

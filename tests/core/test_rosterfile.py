@@ -9,8 +9,22 @@ from typing import Any
 
 import pytest
 
-from app.core.edits import UpdateLeader, UpdateUnit
-from app.core.roster import LeaderStatus, Roster, new_roster
+from app.core.edits import AddLeader, AddUnit, UpdateLeader, UpdateUnit
+from app.core.roster import (
+    MAX_COUNT,
+    MAX_LINE_BASES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_SIDE,
+    MAX_SIZE,
+    MAX_WOUNDS,
+    MIN_BONUS,
+    Leader,
+    LeaderStatus,
+    Roster,
+    new_roster,
+    unit_from_entry,
+)
 from app.core.rosterfile import (
     MAX_BYTES,
     RosterFileError,
@@ -45,9 +59,6 @@ def test_round_trip_is_exact(registry: Registry, roster: Roster, tmp_path: Path)
 def test_round_trip_of_lines_and_every_ruleset(registry: Registry) -> None:
     rs = registry.get("leg-vi-carthago")
     r = new_roster(rs, "roman", name="Legio")
-    from app.core.edits import AddUnit
-    from app.core.roster import unit_from_entry
-
     r = AddUnit(unit_from_entry(rs, "roman", "roman_legion", lines={"Triarii": 4})).apply(r)
     assert loads(dumps(r), registry) == r
 
@@ -177,3 +188,95 @@ def test_export_is_atomic(roster: Roster, tmp_path: Path, monkeypatch: Any) -> N
     with pytest.raises(OSError):
         export_file(replace(roster, name="new"), path)
     assert path.read_text(encoding="utf-8") == "old"
+
+
+def test_export_failure_leaves_no_temporary_file(roster: Roster, tmp_path: Path) -> None:
+    """A folder as the target, or a missing folder: an OSError, and no stray ``.tmp``."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError):
+        export_file(roster, folder)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    with pytest.raises(FileNotFoundError):
+        export_file(roster, tmp_path / "nodir" / "x.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+# ---------------------------------------------------------------------- strict types, bounds
+
+
+@pytest.mark.parametrize(
+    ("mutate", "path", "words"),
+    [
+        (lambda d: d.update(version="7"), "version", "valid integer"),
+        (lambda d: d.update(version="1"), "version", "valid integer"),
+        (lambda d: d.update(version=True), "version", "valid integer"),
+        (lambda d: d.update(version=1.0), "version", "valid integer"),
+        (lambda d: d["units"][0].update(count="3"), "units[0].count", "valid integer"),
+        (lambda d: d["units"][0].update(size=16.0), "units[0].size", "valid integer"),
+        (lambda d: d["units"][0].update(count=True), "units[0].count", "valid integer"),
+        (lambda d: d["leaders"][0].update(exceptional="yes"), "leaders[0].exceptional", "bool"),
+        (lambda d: d["leaders"][0].update(exceptional=1), "leaders[0].exceptional", "bool"),
+        (lambda d: d["leaders"][0].update(wounds="1"), "leaders[0].wounds", "valid integer"),
+        (lambda d: d["units"][0].update(notes=5), "units[0].notes", "valid string"),
+    ],
+)
+def test_import_is_strict_about_json_types(
+    registry: Registry, roster: Roster, mutate: Any, path: str, words: str
+) -> None:
+    """A number in a string is not a number, "yes" is not true: the file is refused."""
+    d = json.loads(dumps(roster))
+    mutate(d)
+    found = bad(registry, d)
+    assert any(p == path and words in m for p, m in found), found
+
+
+def test_newer_version_is_refused_before_its_keys(registry: Registry, roster: Roster) -> None:
+    d = json.loads(dumps(roster))
+    d.update(version=2, colour="red")
+    assert bad(registry, d) == [("version", "format version 2 is newer than this Castra reads (1)")]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "path"),
+    [
+        (lambda d: d["units"][0].update(lines={"Triarii": -40}), "units[0].lines.Triarii"),
+        (lambda d: d["units"][0].update(lines={"Triarii": 0}), "units[0].lines.Triarii"),
+        (lambda d: d["units"][0].update(lines={"Triarii": MAX_LINE_BASES + 1}), "units[0].lines"),
+        (lambda d: d["units"][0].update(lines={"": 4}), "units[0].lines"),
+        (lambda d: d["units"][0].update(lines={"Triarii": "4"}), "units[0].lines.Triarii"),
+        (lambda d: d["units"][0].update(size=0), "units[0].size"),
+        (lambda d: d["units"][0].update(size=MAX_SIZE + 1), "units[0].size"),
+        (lambda d: d["units"][0].update(count=MAX_COUNT + 1), "units[0].count"),
+        (lambda d: d["units"][0].update(name="x" * (MAX_NAME + 1)), "units[0].name"),
+        (lambda d: d.update(name=""), "name"),
+    ],
+)
+def test_out_of_bounds_values_are_refused(registry: Registry, mutate: Any, path: str) -> None:
+    rs = registry.get("leg-vi-carthago")
+    r = new_roster(rs, "roman", name="Legio")
+    r = AddUnit(unit_from_entry(rs, "roman", "roman_legion", lines={"Triarii": 4})).apply(r)
+    d = json.loads(dumps(r))
+    mutate(d)
+    assert any(p.startswith(path) for p, _ in bad(registry, d))
+
+
+def test_values_at_the_bounds_round_trip(registry: Registry) -> None:
+    """What the core accepts, the file takes back: the bounds are one definition."""
+    rs = registry.get("leg-vi-carthago")
+    r = new_roster(rs, "roman", name="N" * MAX_NAME, side="S" * MAX_SIDE)
+    legion = unit_from_entry(
+        rs,
+        "roman",
+        "roman_legion",
+        name="L" * MAX_NAME,
+        count=MAX_COUNT,
+        size=MAX_SIZE,
+        lines={"Triarii": MAX_LINE_BASES},
+        notes="n" * MAX_NOTES,
+    )
+    r = AddUnit(legion).apply(r)
+    r = AddLeader(
+        Leader(id="l1", name="Scipio", wounds=MAX_WOUNDS, bonus=MIN_BONUS, notes="n" * MAX_NOTES)
+    ).apply(r)
+    assert loads(dumps(r), registry) == r

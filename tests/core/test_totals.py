@@ -120,8 +120,47 @@ def test_count_multiplies_identical_units(registry: Registry) -> None:
 
 
 def test_unknown_entry_keeps_its_size(registry: Registry) -> None:
+    """Without its entry a unit still has its size, and in a figure-counting ruleset its men
+    (figures times the scale); bases need the entry's basing."""
     rs = registry.get("quincunx")
     roster = new_roster(rs, "roman", name="x")
     ghost = replace(unit_from_entry(rs, "roman", "hastati"), entry="gone", size=10)
     s = unit_strength(rs, roster, ghost)
-    assert (s.figures, s.bases, s.men) == (10, None, None)
+    assert (s.figures, s.bases, s.men) == (10, None, 100)
+    leg = registry.get("leg-vi-carthago")
+    roster = new_roster(leg, "roman", name="x")
+    ghost = replace(unit_from_entry(leg, "roman", "velites"), entry="gone", size=4)
+    s = unit_strength(leg, roster, ghost)
+    assert (s.figures, s.bases, s.men) == (None, 4, None)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "army", "entry"),
+    [("quincunx", "roman", "hastati"), ("leg-vi-carthago", "roman", "velites")],
+)
+def test_unknown_entry_is_left_out_of_the_totals_and_counted(
+    registry: Registry, ruleset: str, army: str, entry: str
+) -> None:
+    """One unit kept from an older data version must not blank the roster's bases and men:
+    the totals sum the known units and say how many they leave out."""
+    rs = registry.get(ruleset)
+    roster = new_roster(rs, army, name="x")
+    roster = AddUnit(unit_from_entry(rs, army, entry, count=2)).apply(roster)
+    known = roster_totals(rs, roster)
+    assert known.excluded == 0 and known.bases is not None and known.men is not None
+    ghost = replace(unit_from_entry(rs, army, entry), entry="gone", count=3)
+    with_ghost = roster_totals(rs, AddUnit(ghost).apply(roster))
+    assert with_ghost.units == known.units + 3  # every unit is counted ...
+    assert with_ghost.excluded == 3  # ... but three are left out of the sums
+    assert with_ghost.strength == known.strength
+    assert [t.known for t in with_ghost.per_unit] == [True, False]
+    assert with_ghost.per_unit[1].total.bases is None or ruleset == "leg-vi-carthago"
+
+
+def test_unknown_army_list_leaves_every_unit_out(registry: Registry) -> None:
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="x", standard=True)
+    gone = replace(roster, army="persian")
+    t = roster_totals(rs, gone)
+    assert t.excluded == t.units == roster.unit_count()
+    assert (t.figures, t.bases, t.men) == (0, 0, 0)

@@ -11,13 +11,17 @@ from dataclasses import replace
 import pytest
 from reportlab.lib.units import mm
 
+from app.core.battle import new_battle
 from app.core.roster import Roster, new_roster, unit_from_entry
 from app.core.totals import unit_strength
 from app.export import CARD_SIZE, card_grid, card_painters, write_unit_cards
 from app.export.card_faces import attrition_marks, shaken_at
 from app.export.cardsheet import render_cards
 from app.rules.engines import leg_vi, quincunx
+from app.rules.engines.leg_vi_rules import leg_unit
+from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from app.rules.ruleset import Ruleset
 from tests.export.pdf import font_file_kinds, fonts, page_texts, reader
 
 
@@ -142,9 +146,11 @@ def test_leg_vi_cards_grade_bases_and_dp_track(registry: Registry, leg_vi_roster
     rs = registry.get("leg-vi-carthago")
     t = leg_vi.tables(rs)
     text = " ".join(page_texts(cards_pdf(registry, leg_vi_roster, page_size="letter")))
-    legion_entry = rs.army("roman").entries["roman_legion"]
-    assert shaken_at(t, legion_entry) == 7  # a legion in three lines
-    assert shaken_at(t, rs.army("roman").entries["velites"]) == t.dp_limits.shaken_at
+    entries = rs.army("roman").entries
+    legion = next(u for u in leg_vi_roster.units if u.entry == "roman_legion")
+    velites = next(u for u in leg_vi_roster.units if u.entry == "velites")
+    assert shaken_at(rs, entries["roman_legion"], legion) == 7  # a legion in three lines
+    assert shaken_at(rs, entries["velites"], velites) == t.dp_limits.shaken_at
     assert "7: shaken" in text and "5: shaken" in text
     assert "3+: no fatigue/manoeuvre DPs" in text
     assert "Grade B (+1 die)" in text
@@ -152,6 +158,45 @@ def test_leg_vi_cards_grade_bases_and_dp_track(registry: Registry, leg_vi_roster
     assert "Hastati" in text and "Triarii" in text
     assert "Gaius Flaminius" in text and "Actions 3" in text  # general 2 + exceptional 1
     assert "Loses one action" in text
+
+
+def _battle_shaken_at(rs: Ruleset, roster: Roster, entry: str) -> int:
+    """The shaken threshold the Leg VI mechanics use for the first unit of ``entry`` in a
+    real battle set up from ``roster``."""
+    mech = mechanics_for(rs)
+    state = new_battle(rs, mech, (roster, roster))
+    unit = next(u for u in state.units if u.entry == entry)
+    return leg_unit(state.combatant(unit), leg_vi.troops(rs), leg_vi.tables(rs)).shaken_at
+
+
+def _without_legion_rows(rs: Ruleset) -> Ruleset:
+    """A house-rules copy whose DP limits give no per-lines legion rows: the rules fall back
+    to 5 plus one per line beyond the first."""
+    t = leg_vi.tables(rs)
+    dp = t.dp_limits.model_copy(update={"legion_quincunx": ()})
+    return replace(rs, tables=t.model_copy(update={"dp_limits": dp}))
+
+
+@pytest.mark.parametrize("house_rules", [False, True], ids=["data", "no-legion-rows"])
+def test_leg_vi_legion_card_shaken_as_the_mechanics(
+    registry: Registry, leg_vi_roster: Roster, house_rules: bool
+) -> None:
+    """The legion card's DP track ends where the battle's mechanics make the legion shaken
+    (Leg VI, Shaken: 7 for a legion in three lines), also when the tables leave out the
+    per-lines rows and the rules work it out from the extra DP per line."""
+    rs = registry.get("leg-vi-carthago")
+    if house_rules:
+        rs = _without_legion_rows(rs)
+    battle = _battle_shaken_at(rs, leg_vi_roster, "roman_legion")
+    assert battle == 7
+    legion = next(u for u in leg_vi_roster.units if u.entry == "roman_legion")
+    assert shaken_at(rs, rs.army("roman").entries["roman_legion"], legion) == battle
+    only_legion = replace(leg_vi_roster, units=(legion,))
+    buf = io.BytesIO()
+    write_unit_cards(rs, only_legion, buf, invariant=True)
+    text = " ".join(page_texts(buf.getvalue()))
+    assert f"{battle}: shaken" in text
+    assert f"{leg_vi.tables(rs).dp_limits.shaken_at}: shaken" not in text
 
 
 def test_gsb_mwan_d3_fighting_numbers(

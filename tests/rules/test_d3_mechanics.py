@@ -1164,7 +1164,7 @@ def test_deck_helper_agrees(t: Tables, mech: Mechanics) -> None:
 def test_headless_battle_with_the_core() -> None:
     """The real battle core drives these mechanics to a result: 15 turns a side, each
     drawing a card a turn, then a verdict; replay rebuilds the same state."""
-    battle = pytest.importorskip("app.core.battle")
+    from app.core import battle
     from app.core.edits import AddLeader, AddUnit, UpdateUnit
     from app.core.roster import Leader, new_roster, unit_from_entry
     from app.rules.registry import BUILTIN_DIR, Registry

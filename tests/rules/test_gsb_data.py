@@ -13,7 +13,7 @@ from app.rules.engines.gsb import Tables, Troop, check, tables
 from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
-from app.rules.schema import Category
+from app.rules.schema import Category, TableSize
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
 
@@ -48,6 +48,9 @@ def test_meta(rs: Ruleset) -> None:
     assert m.source_file == "002_75d8fed21d95c401.txt"
     assert m.figure_scale == "15mm"
     assert m.table_size == "150 x 90 cm"
+    # the same in numbers: "table for our 15mm game was 150cmx90cm"; a unit width is 8 cm
+    assert m.table == TableSize(width=150, height=90, unit="cm")
+    assert m.unit_width_mm == 80.0
     assert m.unit_of_measure_note is not None and "8 cm" in m.unit_of_measure_note
     assert m.scales == () and m.default_scale is None
     assert m.data_version == "1.0.0"
@@ -528,6 +531,16 @@ BROKEN: dict[str, tuple[list[Edit], str, str]] = {
         [("tables.toml", 'death_test = "2d6"', 'death_test = "two dice"')],
         "tables.toml",
         "general.death_test",
+    ),
+    "unit width missing": (
+        [("ruleset.toml", "unit_width_mm = 80.0\n", "")],
+        "ruleset.toml",
+        "ruleset",
+    ),
+    "table in yards": (
+        [("ruleset.toml", 'unit = "cm" }', 'unit = "yd" }')],
+        "ruleset.toml",
+        "ruleset.table.unit",
     ),
     "erratum names nothing": (
         [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice
 from app.rules.engines import gsb_rules
+from app.rules.engines.gsb import tables
 from app.rules.engines.gsb_rules import hits_dist
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
@@ -856,3 +858,36 @@ def test_worst_case_odds_time(mech: Mechanics) -> None:
             mech.odds("melee", sit)
             worst = max(worst, time.perf_counter() - start)
     assert worst < 0.05, f"worst matchup took {worst * 1000:.1f} ms"
+
+
+# --------------------------------------------------------------------------- unit state
+
+
+@pytest.mark.parametrize("troop", TROOPS)
+def test_status_problem_hits_below_a_base_hit_points(
+    mech: Mechanics, rs: Ruleset, troop: str
+) -> None:
+    """GSB, Hit points: ``hits`` are those on the current base, so at most one less than a
+    base's hit points (the hit-points table); the generic limits still apply."""
+    hp = tables(rs).hit_points.rows[troop].hits_per_base
+    fresh = unit(mech, troop).status
+    assert mech.status_problem(troop, replace(fresh, hits=hp - 1)) is None
+    problem = mech.status_problem(troop, replace(fresh, hits=hp))
+    assert problem is not None and f"{hp} hit points" in problem
+    assert mech.status_problem(troop, replace(fresh, hits=-1)) == "hits cannot be negative (-1)"
+    too_many = replace(fresh, strength=fresh.start_strength + 1)
+    assert "at the start" in (mech.status_problem(troop, too_many) or "")
+
+
+@pytest.mark.parametrize("att", TROOPS)
+def test_every_melee_outcome_is_a_state_the_rules_allow(mech: Mechanics, att: str) -> None:
+    """Whatever a melee does to either unit (from a base already hit), the hook accepts the
+    result: it refuses only states the rules never produce."""
+    for dfn in TROOPS:
+        a = unit(mech, att, 1)
+        d = unit(mech, dfn, 0, hits=tables(mech.ruleset).hit_points.rows[dfn].hits_per_base - 1)
+        sit = Situation(actor=a, target=d, options={"attack": "flank"})
+        for outcome in mech.odds("melee", sit):
+            for c, effects in ((a, outcome.attacker), (d, outcome.defender)):
+                after = c.status.apply(effects)
+                assert mech.status_problem(c.troop, after) is None, (att, dfn, outcome)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from app.rules.dice import ScriptedDice, SeededDice
 from app.rules.engines import leg_vi_rules as R
 from app.rules.engines.leg_vi import tables
+from app.rules.geometry import bearing
 from app.rules.mechanics import (
     Combatant,
     LeaderView,
@@ -1416,3 +1417,157 @@ def test_resolve_is_deterministic(mech: Any) -> None:
         == mech.resolve("melee", sit, SeededDice(7)).outcome
     )
     assert tables(mech.ruleset) is mech.t
+
+
+# --------------------------------------------------------------------------- forced moves
+
+
+def test_fall_back_is_made_on_the_table(mech: Any) -> None:
+    """After Combat Moves: a unit told to fall back goes back 1 inch facing the enemy. The
+    combat makes the move (``Effects.shift``): directly away from the enemy (from its
+    centre through the loser's), the distance from the tables; the winner following up
+    is the player's move. Resolve and odds agree on the outcome, shift and all."""
+    back = mech.t.after_combat_moves.moves["fall_back"].distance
+    assert back == 1.0
+    a = placed(unit(mech, "mc", 4, uid="a"), 10, 10)  # facing +y
+    d = placed(unit(mech, "mc", 4, uid="d", side=1), 11, 10.8, facing=180)
+    o = fight(mech, a, d, 0, 2, charge="none")
+    assert o.attacker.move == 'Fall back 1"'
+    assert o.attacker.shift == pytest.approx((bearing(11, 10.8, 10, 10), back))
+    assert o.defender.shift is None
+    sit = Situation(actor=a, target=d, options={"charge": "none"})
+    assert o in mech.odds("melee", sit)
+    o = fight(mech, a, d, 2, 0, charge="none")
+    assert o.defender.move == 'Fall back 1"'
+    assert o.defender.shift == pytest.approx((bearing(10, 10, 11, 10.8), back))
+    # no positions: straight back to the unit's rear
+    o = fight(mech, unit(mech, "mc", 4), unit(mech, "mc", 4, side=1), 0, 2, charge="none")
+    assert o.attacker.shift == (180.0, back)
+
+
+def test_legion_that_may_relieve_ranks_falls_back_by_the_players_choice(mech: Any) -> None:
+    """A legion relieving ranks stays instead of falling back, so the combat leaves its
+    fall back to the player: the after-combat move makes it (1 inch to its rear, still
+    facing the enemy). A unit whose fall back the combat already made is not moved again;
+    one unable to move stays and loses a base."""
+    leg = placed(unit(mech, "mi", 10, uid="leg"), 0, 0)
+    foe = placed(unit(mech, "mi", 4, uid="foe", side=1), 0, 0.8, facing=180)
+    o = fight(mech, leg, foe, 0, 2, charge="none")
+    assert o.attacker.move == 'Fall back 1"; may relieve ranks' and o.attacker.shift is None
+    res = mech.resolve(
+        "after_combat_move", Situation(actor=leg, options={"move": "fall_back"}), script()
+    )
+    assert res.outcome.attacker.shift == (180.0, 1.0)
+    assert res.outcome.attacker.move == 'Fall back 1"'
+    res = mech.resolve(
+        "after_combat_move",
+        Situation(actor=leg, options={"move": "fall_back", "blocked": True}),
+        script(),
+    )
+    assert res.outcome.attacker.shift is None and res.outcome.attacker.casualties == 1
+    # no relief left: the fall back is compulsory and the combat makes it
+    spent = placed(unit(mech, "mi", 10, uid="leg", extra={"lines": 3, "reliefs": 2}), 0, 0)
+    o = fight(mech, spent, foe, 0, 2, charge="none")
+    assert o.attacker.move == 'Fall back 1"' and o.attacker.shift == pytest.approx((180, 1))
+    cav = placed(unit(mech, "mc", 4, uid="cav"), 0, 0)
+    res = mech.resolve(
+        "after_combat_move", Situation(actor=cav, options={"move": "fall_back"}), script()
+    )
+    assert res.outcome.attacker.shift is None
+    assert res.outcome.attacker.move == 'Fall back 1" (made with the combat)'
+    res = mech.resolve(
+        "after_combat_move",
+        Situation(actor=cav, options={"move": "fall_back", "blocked": True}),
+        script(),
+    )
+    assert res.outcome.attacker.casualties == 1
+    assert any("put it back" in line for line in res.explanation)
+
+
+def test_pass_through_and_retire_behind_the_triarii_are_made_on_the_table(mech: Any) -> None:
+    """Pass through: 4 inches straight ahead through the enemy; a legion in three lines
+    defeated retires behind its triarii, moving back its full depth. Moves of dice
+    (retire, rout, pursue) and the player's choices stay in words."""
+    ahead = mech.t.after_combat_moves.moves["pass_through"].distance
+    assert ahead == 4.0
+    cav = placed(unit(mech, "mc", 4), 0, 0, facing=90)
+    li = placed(unit(mech, "li", 4, side=1), 2, 0, facing=270)
+    o = fight(mech, cav, li, 1, 1)
+    assert o.attacker.move == 'Pass through 4"' and o.attacker.shift == (90.0, ahead)
+    assert o.defender.shift is None
+    leg = placed(unit(mech, "mi", 10), 0, 0)
+    o = fight(mech, leg, placed(unit(mech, "hi", 8, side=1), 0, 0.8, 180), 0, 4, charge="none")
+    assert o.attacker.move == "Retire behind the triarii"
+    assert o.attacker.shift == pytest.approx((180, leg.depth))
+    o = fight(mech, unit(mech, "mi", 4), unit(mech, "hi", 8, side=1), 0, 4, charge="none")
+    assert o.attacker.move == "Retire" and o.attacker.shift is None
+    o = fight(mech, unit(mech, "mi", 8, grade="C"), unit(mech, "mi", 4, side=1), 4, 0)
+    assert o.attacker.move == "Pursue" and o.attacker.shift is None
+    o = fight(mech, unit(mech, "mi", 6, grade="A"), unit(mech, "mi", 4, side=1), 2, 0)
+    assert o.attacker.move.endswith("(player's choice)") and o.attacker.shift is None
+
+
+def test_supports_fall_back_with_the_unit_they_support(mech: Any) -> None:
+    """Supports make the same move as the unit they back: the same shift."""
+    a = placed(unit(mech, "mi", 4, uid="a"), 0, 0)
+    sup = placed(unit(mech, "mi", 4, uid="s"), 0, -1.5)
+    d = placed(unit(mech, "mi", 4, uid="d", side=1), 0.5, 0.8, facing=180)
+    res = mech.resolve(
+        "melee",
+        Situation(actor=a, target=d, options={"charge": "none"}, others=(sup,)),
+        script(("4d6", (1, 1, 1, 1)), ("4d6", (6, 6, 1, 1))),
+    )
+    att = res.outcome.attacker
+    assert att.move == 'Fall back 1"' and att.shift == pytest.approx((bearing(0.5, 0.8, 0, 0), 1))
+    (support,) = res.others
+    assert support.unit_id == "s" and support.effects.shift == att.shift
+
+
+def test_melee_frequencies_match_odds_with_positions(mech: Any) -> None:
+    """With the units placed (the fall back's bearing depends on where they stand) the
+    resolver's outcomes are still those of the exact odds."""
+    a = placed(unit(mech, "mc", 4, uid="a"), 10, 10)
+    d = placed(unit(mech, "mi", 4, uid="d", side=1, grade="C"), 10.7, 10.8, facing=180)
+    sit = Situation(actor=a, target=d, options={"charge": "none"})
+    odds = assert_frequencies_match(mech, "melee", sit, n=2500)
+    assert any(o.attacker.shift or o.defender.shift for o in odds)
+
+
+def test_evaders_move_their_rolled_distance_away_from_the_chargers(mech: Any) -> None:
+    """Evade with a full move away: the evaders' rolled move is made on the table,
+    directly away from the chargers, whether they get away or are caught."""
+    a = placed(unit(mech, "mi", 4), 0, 0)
+    mc = placed(unit(mech, "mc", 4, side=1), 1, 3, facing=180)
+    res = mech.resolve(
+        "charge",
+        Situation(actor=a, target=mc, options={"response": "evade"}),
+        script(("avd", (5,)), ("d6", (6,)), ("avd", (2,)), ("d6", (1,))),
+    )
+    assert res.outcome.result == "evaded" and res.outcome.attacker.shift is None
+    assert res.outcome.defender.shift == pytest.approx((bearing(0, 0, 1, 3), 11))
+    chargers = placed(unit(mech, "mc", 4, grade="C"), 0, 0)
+    li = placed(unit(mech, "li", 4, side=1), 0, 3, facing=180)
+    res = mech.resolve(
+        "charge",
+        Situation(actor=chargers, target=li, options={"response": "evade", "distance": 4}),
+        script(("avd", (2,)), ("d6", (1,)), ("avd", (5,)), ("d6", (6,)), ("4d6", (4, 5, 1, 6))),
+    )
+    d = res.outcome.defender
+    assert res.outcome.result == "caught and routed"
+    assert d.move == 'evade 3", caught: rout' and d.shift == pytest.approx((0, 3))
+
+
+def test_rampage_is_made_on_the_table(mech: Any) -> None:
+    """A rampaging elephant moves the rolled inches in the rolled direction, read clockwise
+    from its facing (it has turned to face the cause)."""
+    el = placed(
+        unit(mech, "el", 1, markers=frozenset({"rampage"}), extra={"rampage_direction": 3}),
+        0,
+        0,
+        facing=90,
+    )
+    res = mech.resolve("rampage", Situation(actor=el), script(("avd", (4,)), ("d6", (5,))))
+    assert res.outcome.attacker.shift == (210.0, 9.0)
+    odds = mech.odds("rampage", Situation(actor=el))
+    assert res.outcome in odds
+    assert {o.attacker.shift for o in odds} == {(210.0, float(n)) for n in range(3, 12)}

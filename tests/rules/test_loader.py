@@ -92,6 +92,28 @@ def test_inconsistent_values(copy: Path) -> None:
     assert file == "armies.toml" and "default_size 14 is not one of sizes" in msg
 
 
+def test_unit_width_only_for_rulesets_measured_in_unit_widths(copy: Path) -> None:
+    """A unit width means nothing to a ruleset measured in inches (Quincunx): refused."""
+    edit(copy, "ruleset.toml", "[ruleset]\n", "[ruleset]\nunit_width_mm = 80.0\n")
+    file, path, msg = problems(copy)[0]
+    assert (file, path) == ("ruleset.toml", "ruleset")
+    assert "unit_width_mm is only for unit_of_measure = 'unit_width'" in msg
+
+
+def test_table_size_in_numbers(copy: Path) -> None:
+    """``table`` gives a source's table in numbers; a unit it does not know is refused."""
+    edit(
+        copy,
+        "ruleset.toml",
+        "[ruleset]\n",
+        '[ruleset]\ntable = { width = 6, height = 4, unit = "ft" }\n',
+    )
+    table = load_ruleset(copy).meta.table
+    assert table is not None and (table.width, table.height, table.unit) == (6, 4, "ft")
+    edit(copy, "ruleset.toml", 'unit = "ft"', 'unit = "yd"')
+    assert problems(copy)[0][:2] == ("ruleset.toml", "ruleset.table.unit")
+
+
 def test_unknown_troop_reference(copy: Path) -> None:
     edit(copy, "armies.toml", 'troop = "roman_hastati"', 'troop = "roman_hoplites"')
     assert any(

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from app.rules.dice import ScriptedDice, SeededDice
 from app.rules.engines import quincunx_rules as qr
 from app.rules.engines.quincunx import tables
+from app.rules.geometry import bearing
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     Combatant,
@@ -1325,3 +1326,158 @@ def test_out_of_command_units_make_no_aggressive_act() -> None:
     assert_odds_sum_to_one(
         M.odds("shoot", Situation(actor=lost, target=c, options={"pass_through": True}))
     )
+
+
+# --------------------------------------------------------------------------- forced moves
+
+
+def test_melee_loser_recoils_directly_away_from_the_victor() -> None:
+    """Melee: the side that lost casualties recoils 4 MF (12") directly away from the victor,
+    still facing it. The core makes the move (``Effects.shift``): the bearing runs from the
+    victor's centre through the loser's, the distance is the tables' recoil; the winner
+    stays where it is. Resolve and odds give the same outcome, shift and all."""
+    recoil = T.melee_resolution.recoil_move_factors * T.movement.inches_per_move_factor
+    assert recoil == T.melee_resolution.recoil_inches == 12
+    h = at(unit("roman_hastati", 12, 0), 10, 10)  # facing +y
+    c = at(unit("celtic_swordsmen", 16, 1), 13, 14, facing=180)  # 3" to the Hastati's right
+    sit = Situation(actor=c, target=h)
+    res = run("melee", c, h, [("d12", (9,)), ("d10", (3,))])  # 10 v 3: the Hastati lose
+    d = res.outcome.defender
+    assert d.move == 'recoils 4 MF (12")' and d.shift is not None
+    assert d.shift == pytest.approx((bearing(13, 14, 10, 10), recoil))
+    assert d.shift[0] == pytest.approx(180 + 36.8698976)  # back and to the left
+    assert res.outcome.attacker.shift is None
+    assert res.outcome in M.odds("melee", sit)
+    res = run("melee", c, h, [("d12", (1,)), ("d10", (9,))])  # 2 v 9: the Celts lose
+    assert res.outcome.defender.shift is None
+    assert res.outcome.attacker.shift == pytest.approx((bearing(10, 10, 13, 14), recoil))
+    assert res.outcome in M.odds("melee", sit)
+    # a drawn round: nobody moves
+    res = run("melee", c, h, [("d12", (4,)), ("d10", (5,))])
+    assert res.outcome.attacker.shift is None and res.outcome.defender.shift is None
+    # centres that coincide (no positions): the loser goes straight back to its rear
+    turned = replace(unit("roman_hastati", 12, 0), facing=30)
+    res = run("melee", unit("celtic_swordsmen", 16, 1), turned, [("d12", (9,)), ("d10", (3,))])
+    assert res.outcome.defender.shift == pytest.approx((210, recoil))
+
+
+def test_recoil_of_a_trampled_unit_and_no_recoil_when_destroyed_or_berserk() -> None:
+    """A unit a berserk elephant tramples recoils away from it; a unit destroyed, or an
+    elephant unit gone berserk, does not move."""
+    mad = at(unit("elephants", 12, 1, strength=3, markers=frozenset({"berserk"})), 0, 0, 2, 4)
+    h = at(unit("roman_hastati", 12, 0), 0, -4)
+    res = run("trample", mad, h, [("d12+2", (10,)), ("d10", (4,))])
+    assert res.outcome.defender.shift == pytest.approx((180, 12))
+    assert res.outcome.attacker.shift is None
+    last = at(unit("roman_hastati", 12, 0, strength=1), 0, -4)
+    celts = at(unit("celtic_swordsmen", 16, 1), 0, -2, facing=180)
+    res = run("melee", celts, last, [("d12", (12,)), ("d8", (1,))])
+    assert res.outcome.defender.eliminated and res.outcome.defender.shift is None
+    e = at(unit("elephants", 12, 1, strength=3), 0, 3, 2, 4, 180)
+    res = run("melee", h, e, [("d10", (10,)), ("d12", (1,))], elephant_round=4)
+    assert res.outcome.defender.move == "goes berserk" and res.outcome.defender.shift is None
+
+
+def test_stragglers_retire_back_until_a_friendly_unit_behind() -> None:
+    """Attrition: a unit brought down to 25% moves back 4 MF at once, or until it meets a
+    friendly line or unit behind it. After a lost melee that comes on top of the recoil;
+    an enemy behind, or a friend off to the side, does not stop it."""
+    retire = T.stragglers.retire_move_factors * T.movement.inches_per_move_factor
+    assert retire == T.stragglers.retire_inches == 12
+    h = at(unit("roman_hastati", 12, 0, uid="h", strength=5), 0, 0)
+    c = at(unit("celtic_swordsmen", 16, 1, uid="c"), 0, 2, facing=180)
+    script = [("d12", (7,)), ("d10", (4,))]  # 8 v 4: 2 lost, 3 left = 25%
+    res = run("melee", c, h, script)
+    d = res.outcome.defender
+    assert "straggler" in d.markers_add
+    assert d.move == 'recoils 4 MF (12") and retires as stragglers (4 MF (12"))'
+    assert d.shift == pytest.approx((180, 12 + retire))
+    behind = at(unit("roman_principes", 12, 0, uid="p"), 0, -20)  # front edge at y = -19
+    aside = at(unit("roman_triarii", 6, 0, uid="t"), 10, -14)
+    enemy = at(unit("libyan_javelins", 12, 1, uid="l"), 0, -16)
+    sit = Situation(actor=c, target=h, view=view([h, c, behind, aside, enemy]))
+    res = M.resolve("melee", sit, ScriptedDice(script))
+    d = res.outcome.defender
+    # recoiled to y = -12 (rear edge -13), then back until it meets the Principes at -19
+    assert d.shift == pytest.approx((180, 18))
+    assert d.move.endswith('retires as stragglers (6", up to the friendly unit behind)')
+    assert res.outcome in M.odds("melee", sit)
+    # the attrition sweep and a straggler falling back before an enemy move the same way
+    tired = at(unit("roman_hastati", 12, 0, uid="h", strength=3), 0, -10)
+    res = M.end_phase(view([tired, behind, c], phase="attrition"), ScriptedDice([]))
+    (change,) = res.others
+    assert change.effects.shift == pytest.approx((180, 8))
+    assert change.effects.move == 'retires as stragglers (8", up to the friendly unit behind)'
+    res = M.end_phase(view([replace(tired, y=40), c], phase="attrition"), ScriptedDice([]))
+    assert res.others[0].effects.shift == pytest.approx((180, retire))
+    straggler = after(h, d)
+    weary = unit("celtic_swordsmen", 16, 1, strength=15)
+    res = run("melee", weary, straggler, [])
+    assert res.outcome.result == "stragglers fall back"
+    assert res.outcome.defender.shift == pytest.approx((180, retire))
+
+
+def test_stragglers_made_by_missiles_retire() -> None:
+    """Missiles that bring a unit down to 25% send it back 4 MF as stragglers: every such
+    outcome of the exact odds carries the move to the unit's rear."""
+    s = at(unit("balearic_slingers", 12, 1), 0, 8, facing=180)
+    h = at(unit("roman_hastati", 12, 0, strength=5), 0, 0, facing=90)
+    odds = M.odds("shoot", Situation(actor=s, target=h))
+    made = [o for o in odds if "straggler" in o.defender.markers_add]
+    assert made and all(o.defender.shift == pytest.approx((270, 12)) for o in made)
+    assert all(o.defender.shift is None for o in odds if o not in made)
+    assert_frequencies_match(M, "shoot", Situation(actor=s, target=h), n=1500)
+
+
+def test_evaders_withdraw_directly_away_from_the_attacker() -> None:
+    """Evasion: the skirmishers withdraw one MF per point they cast above the attacker,
+    directly away from it; a failed evasion moves nobody."""
+    s = at(unit("balearic_slingers", 12, 1), 0, 0, facing=180)
+    h = at(unit("roman_hastati", 12, 0), -3, -4)
+    res = run("evade", s, h, [("d10", (9,)), ("d6", (2,))])
+    assert res.outcome.attacker.shift == pytest.approx((bearing(-3, -4, 0, 0), 4 * 3))
+    res = run("evade", s, h, [("d10", (2,)), ("d6", (5,))])
+    assert res.outcome.attacker.shift is None
+
+
+def test_frequencies_match_exact_odds_with_positions() -> None:
+    """With units placed on the table (the recoil's bearing and a straggler's retreat
+    depend on where everyone stands) the resolver's outcomes are still those of the
+    exact odds."""
+    h = at(unit("roman_hastati", 12, 0, uid="h", strength=6), 10, 10)
+    c = at(unit("celtic_swordsmen", 16, 1, uid="c"), 12, 13, facing=180)
+    p = at(unit("roman_principes", 12, 0, uid="p"), 10, -8)
+    sit = Situation(actor=c, target=h, view=view([h, c, p]))
+    odds = assert_frequencies_match(M, "melee", sit, n=3000)
+    assert any(o.defender.shift and "straggler" in o.defender.markers_add for o in odds)
+
+
+def test_clear_run_geometry() -> None:
+    """How far a footprint goes before it meets another: along the heading, stopped at
+    first contact, not by a unit beside its path or one it already overlaps."""
+    mover = at(unit("roman_hastati", 12, 0), 0, 0).footprint  # 4 x 2, facing +y
+    ahead = at(unit("roman_principes", 12, 0), 1, 10)
+    beside = at(unit("roman_triarii", 6, 0), 5, 5)
+    touching = at(unit("roman_velites", 12, 0), 0, 1.5)
+    assert qr.clear_run(mover, 0, 20, [ahead, beside]) == pytest.approx(8)
+    assert qr.clear_run(mover, 0, 5, [ahead]) == 5
+    assert qr.clear_run(mover, 180, 20, [ahead, touching]) == 20
+    turned = at(unit("roman_principes", 12, 0), 10, 0, facing=90)  # 2 wide along x
+    assert qr.clear_run(mover, 90, 20, [turned]) == pytest.approx(7)
+    assert qr.as_shift(0, 0) is None
+    assert qr.as_shift(0, -3) == (180, 3)
+
+
+def test_missiles_only_within_the_arc_of_fire() -> None:
+    """Missilery: units shoot in a 90-degree arc to their front, measured from the centre of
+    the stand. A target behind the slingers, or off to their side, cannot be shot at."""
+    slingers = at(unit("balearic_slingers", 12, 1), 20, 20, facing=0)  # facing +y
+    ahead = at(unit("roman_hastati", 12, 0), 22, 28)
+    behind = at(unit("roman_hastati", 12, 0), 20, 12)
+    beside = at(unit("roman_hastati", 12, 0), 30, 21)
+    res = run("shoot", slingers, ahead, [("2d8", (1, 8))], range="long")
+    assert res.outcome.defender.casualties > 0 and "arc" not in res.outcome.result
+    for target in (behind, beside):
+        res = run("shoot", slingers, target, [], range="long")
+        assert res.outcome.defender.is_empty and "arc" in res.outcome.result
+        assert M.odds("shoot", Situation(actor=slingers, target=target)) == {res.outcome: 1}

@@ -315,7 +315,9 @@ class Act(BattleCommand):
 @dataclass(frozen=True)
 class Adjust(BattleCommand):
     """Correct a unit's state by hand (the table is the authority): strength, hits, rings,
-    DPs, or a marker added (``+shaken``) or removed (``-shaken``)."""
+    DPs, or a marker added (``+shaken``) or removed (``-shaken``). A state the rules do not
+    allow (:meth:`Mechanics.status_problem`: more bases than the unit began with, a GSB base
+    with more hits than its hit points) is refused and the battle is unchanged."""
 
     kind: ClassVar[str] = "adjust"
     unit: str = ""
@@ -350,6 +352,9 @@ class Adjust(BattleCommand):
             if self.field == "strength":
                 new = replace(new, eliminated=number == 0)
             text = f"sets {self.field} from {old} to {number}"
+        problem = ctx.mechanics.status_problem(unit.troop, new)
+        if problem is not None:
+            raise CommandError(f"{unit.name} ({unit.id}): {problem}")
         state = state.replace_unit(replace(unit, status=new))
         return Executed(state, (f"By hand: {unit.name} ({unit.id}) {text}.",))
 

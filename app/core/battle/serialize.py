@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.core.battle.commands import command_from_dict
@@ -198,3 +199,13 @@ def step_from_dict(d: Mapping[str, Any]) -> Step:
         phase=int(d["phase"]),
         state=state_from_dict(d["state"]),
     )
+
+
+def state_from_json(text: str) -> Callable[[], BattleState]:
+    """A function that decodes the state JSON ``text`` when called, for a :class:`Step` that
+    decodes its state only when it is first read."""
+
+    def load() -> BattleState:
+        return state_from_dict(json.loads(text))
+
+    return load

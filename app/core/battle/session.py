@@ -6,16 +6,23 @@ undo and redo, and replay.
 - ``undo`` moves the cursor back; ``redo`` executes the step again with its recorded rolls
   (never rolling again) and checks it lands on the recorded state.
 - ``replay(k)`` rebuilds the state after step ``k`` from the start, from the recorded rolls.
+
+Re-executing is only a check when the rules are the ones the battle was recorded with. A
+battle remembers that (:class:`DataStamp`); when the ruleset's data has changed since (a
+house-rules edit, a Castra update), the same rolls may rightly give another result, and the
+caller asks for ``trust_recorded``: the recorded rolls and states are what happened.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from app.core.battle.commands import Act, BattleCommand, CommandError, Context
 from app.core.battle.dice import Roll, fresh_dice, replay_dice
 from app.core.battle.state import BattleState
+from app.rules.fingerprint import fingerprint
 from app.rules.mechanics import Mechanics, Odds, Scalar, Side
 from app.rules.ruleset import Ruleset
 
@@ -24,14 +31,104 @@ class ReplayError(RuntimeError):
     """Replaying recorded rolls did not reproduce the recorded state (a determinism bug)."""
 
 
-@dataclass(frozen=True)
+#: Errors a command may raise when executed again on changed data or a diverging script.
+_REEXECUTE_ERRORS = (ValueError, LookupError, NotImplementedError, ArithmeticError)
+
+
 class Step:
-    command: BattleCommand
-    rolls: tuple[Roll, ...]
-    lines: tuple[str, ...]
-    turn: int
-    phase: int
-    state: BattleState
+    """One executed command: its recorded rolls, its log lines, the turn and phase it was
+    given in, and the state it produced.
+
+    ``state`` may be given as a function that builds it: a stored battle keeps each step's
+    state as JSON and decodes it only when it is first read, so loading a battle of hundreds
+    of steps does not decode hundreds of states. Either way the step is immutable, compares
+    by value and serialises the same.
+    """
+
+    __slots__ = ("_command", "_lines", "_load", "_phase", "_rolls", "_state", "_turn")
+
+    def __init__(
+        self,
+        command: BattleCommand,
+        rolls: tuple[Roll, ...],
+        lines: tuple[str, ...],
+        turn: int,
+        phase: int,
+        state: BattleState | Callable[[], BattleState],
+    ) -> None:
+        self._command = command
+        self._rolls = rolls
+        self._lines = lines
+        self._turn = turn
+        self._phase = phase
+        self._state: BattleState | None = None
+        self._load: Callable[[], BattleState] | None = None
+        if isinstance(state, BattleState):
+            self._state = state
+        else:
+            self._load = state
+
+    @property
+    def command(self) -> BattleCommand:
+        return self._command
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        return self._rolls
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self._lines
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def phase(self) -> int:
+        return self._phase
+
+    @property
+    def state(self) -> BattleState:
+        if self._state is None:
+            assert self._load is not None
+            self._state = self._load()
+            self._load = None
+        return self._state
+
+    @property
+    def decoded(self) -> bool:
+        """Whether the state is built (always, unless it was given as a function not yet
+        called)."""
+        return self._state is not None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.command, self.rolls, self.lines, self.turn, self.phase, self.state)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __repr__(self) -> str:
+        state = "..." if self._state is None else repr(self._state)
+        return (
+            f"Step(command={self.command!r}, rolls={self.rolls!r}, lines={self.lines!r}, "
+            f"turn={self.turn!r}, phase={self.phase!r}, state={state})"
+        )
+
+
+@dataclass(frozen=True)
+class DataStamp:
+    """The ruleset data a battle was recorded with: ``meta.data_version`` and the
+    fingerprint of the folder's TOML files (:func:`app.rules.fingerprint.fingerprint`)."""
+
+    data_version: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> DataStamp:
+        return cls(ruleset.meta.data_version, fingerprint(ruleset))
 
 
 @dataclass(frozen=True)
@@ -56,7 +153,10 @@ class BattleSession:
         cursor: int | None = None,
         serial: int = 0,
         name: str = "",
+        recorded: DataStamp | None = None,
     ) -> None:
+        """``recorded``: the data a stored battle was recorded with (None for a new battle,
+        which is recorded with the current data, or for one stored before Castra kept it)."""
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.initial = initial
@@ -65,7 +165,37 @@ class BattleSession:
         self.cursor = len(self.steps) if cursor is None else cursor
         self.serial = max(serial, len(self.steps))
         self.name = name
+        self.recorded = recorded
+        #: Why the last ``redo(trust_recorded=True)`` did not reproduce its recorded state
+        #: (None when it did); the recorded state was kept.
+        self.last_divergence: str | None = None
         self.listeners: list[Callable[[BattleSession], None]] = []
+
+    # ------------------------------------------------------------------ data
+
+    @cached_property
+    def current_data(self) -> DataStamp:
+        """The ruleset data as it is now (read once per session)."""
+        return DataStamp.of(self.ruleset)
+
+    @property
+    def data_changed(self) -> bool:
+        """Whether the ruleset's data differs from what the battle was recorded with (False
+        when that is not known)."""
+        return self.recorded is not None and self.recorded != self.current_data
+
+    def data_warning(self) -> str | None:
+        """One line for the players when :attr:`data_changed`, else None."""
+        if not self.data_changed:
+            return None
+        was, now = self.recorded, self.current_data
+        assert was is not None
+        return (
+            f"this battle was recorded with {self.ruleset.id} data {was.data_version} "
+            f"(fingerprint {was.fingerprint[:12]}); the data has changed since "
+            f"(now {now.data_version}, {now.fingerprint[:12]}): "
+            "redo and replay use the recorded states"
+        )
 
     # ------------------------------------------------------------------ state
 
@@ -108,36 +238,57 @@ class BattleSession:
         self._notify()
         return self.steps[self.cursor]
 
-    def redo(self) -> Step:
-        """Execute the next recorded step again with its recorded rolls."""
+    def redo(self, *, trust_recorded: bool = False) -> Step:
+        """Execute the next recorded step again with its recorded rolls.
+
+        With unchanged data the result must be the recorded state, else :class:`ReplayError`
+        (a determinism bug). With ``trust_recorded`` (for a battle whose data has changed,
+        see :attr:`data_changed`) a step that no longer reproduces keeps its recorded state,
+        and :attr:`last_divergence` says why."""
         if not self.can_redo():
             raise CommandError("nothing to redo")
         step = self.steps[self.cursor]
-        again = self._reexecute(self.state, step)
-        if again != step.state:
-            raise ReplayError(f"redo of step {self.cursor + 1} ({step.command.label}) diverged")
+        self.last_divergence = None
+        try:
+            self._check(self.state, step)
+        except ReplayError as exc:
+            message = f"redo of step {self.cursor + 1} ({step.command.label}) {exc}"
+            if not trust_recorded:
+                raise ReplayError(message) from exc
+            self.last_divergence = message
         self.cursor += 1
         self._notify()
         return step
 
-    def _reexecute(self, state: BattleState, step: Step) -> BattleState:
+    def _check(self, state: BattleState, step: Step) -> None:
+        """Execute ``step`` again on ``state`` with its recorded rolls; ReplayError (saying
+        how) unless that gives the recorded state."""
         dice, script = replay_dice(step.rolls)
-        done = step.command.execute(state, Context(self.ruleset, self.mechanics, dice))
+        try:
+            done = step.command.execute(state, Context(self.ruleset, self.mechanics, dice))
+        except _REEXECUTE_ERRORS as exc:
+            raise ReplayError(f"diverged: {exc}") from exc
         if not script.exhausted:
-            raise ReplayError(f"{step.command.label} used fewer rolls than were recorded")
-        return done.state
+            raise ReplayError("diverged: it used fewer rolls than were recorded")
+        if done.state != step.state:
+            raise ReplayError("diverged from the recorded state")
 
-    def replay(self, upto: int | None = None) -> BattleState:
+    def replay(self, upto: int | None = None, *, trust_recorded: bool = False) -> BattleState:
         """The state after step ``upto`` (default: the cursor), rebuilt from the start by
-        executing each command again with its recorded rolls."""
+        executing each command again with its recorded rolls. With ``trust_recorded`` (the
+        data has changed, so re-executing proves nothing) it is the recorded state."""
         upto = self.cursor if upto is None else upto
         if not 0 <= upto <= len(self.steps):
             raise IndexError(f"step {upto} is outside 0-{len(self.steps)}")
+        if trust_recorded:
+            return self.steps[upto - 1].state if upto else self.initial
         state = self.initial
-        for step in self.steps[:upto]:
-            state = self._reexecute(state, step)
-            if state != step.state:
-                raise ReplayError(f"replay diverged at {step.command.label}")
+        for n, step in enumerate(self.steps[:upto], start=1):
+            try:
+                self._check(state, step)
+            except ReplayError as exc:
+                raise ReplayError(f"replay of step {n} ({step.command.label}) {exc}") from exc
+            state = step.state
         return state
 
     # ------------------------------------------------------------------ reading

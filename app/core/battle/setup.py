@@ -4,18 +4,28 @@ lines facing each other, with its leaders, ready for :class:`StartBattle`."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
 from app.core.roster import Roster, Unit
 from app.rules.mechanics import Mechanics, Scalar, Side
 from app.rules.ruleset import Ruleset
+from app.rules.schema import ArmyEntry, TableSize
 
-MM_PER_INCH = 25.4
-#: A GSB unit width is the frontage of a unit (8 cm with the author's 15mm figures).
-MM_PER_UNIT_WIDTH = 80.0
+#: millimetres in each unit a ruleset or a table size may be given in (unit conversions,
+#: not rules numbers; a unit width is the ruleset's own ``meta.unit_width_mm``), exact so
+#: that 6 feet are 72 inches, not 72.00000000000001
+MM_PER: dict[str, Fraction] = {
+    "inch": Fraction("25.4"),
+    "cm": Fraction(10),
+    "ft": Fraction("304.8"),
+}
+
+#: The app's table for a ruleset whose source gives no table size: 6 by 4 feet, a common
+#: wargames table. Not a rules number (no source says it); a battle may be set up on any table.
+APP_DEFAULT_TABLE = TableSize(width=6, height=4, unit="ft")
 
 
 @dataclass(frozen=True)
@@ -25,45 +35,59 @@ class Table:
 
 
 def default_table(rs: Ruleset) -> Table:
-    """The ruleset's table where it gives one (GSB: 150 x 90 cm), else 6 by 4 feet."""
-    size = rs.meta.table_size or ""
-    m = re.match(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(cm|in|inch|inches|\")?", size)
-    if m:
-        w, h = float(m.group(1)), float(m.group(2))
-        unit = m.group(3) or "cm"
-        mm = 10.0 if unit == "cm" else MM_PER_INCH
-        return Table(_from_mm(rs, w * mm), _from_mm(rs, h * mm))
-    return Table(_from_mm(rs, 72 * MM_PER_INCH), _from_mm(rs, 48 * MM_PER_INCH))
+    """The table the ruleset's source gives (``meta.table``; GSB: 150 x 90 cm), else the
+    app's default (:data:`APP_DEFAULT_TABLE`), in the ruleset's unit of measure."""
+    size = rs.meta.table or APP_DEFAULT_TABLE
+    mm, per = MM_PER[size.unit], _mm_per_unit(rs)
+    return Table(float(Fraction(size.width) * mm / per), float(Fraction(size.height) * mm / per))
+
+
+def _mm_per_unit(rs: Ruleset) -> Fraction:
+    """Millimetres in one of the ruleset's units of measure."""
+    if rs.meta.unit_of_measure == "unit_width":
+        if rs.meta.unit_width_mm is None:  # the schema requires it; kept for the type checker
+            raise ValueError(f"{rs.meta.short_name} measures in unit widths but gives no width")
+        return Fraction(rs.meta.unit_width_mm)
+    return MM_PER[rs.meta.unit_of_measure]
 
 
 def _from_mm(rs: Ruleset, mm: float) -> float:
-    per = {"inch": MM_PER_INCH, "cm": 10.0, "unit_width": MM_PER_UNIT_WIDTH}
-    return mm / per[rs.meta.unit_of_measure]
+    return mm / float(_mm_per_unit(rs))
 
 
-def footprint(rs: Ruleset, army: str, unit: Unit) -> tuple[float, float]:
+def _ranks(troop: object) -> int:
+    """Ranks a unit of singly based figures stands in: the troop type's ``ranks`` (MWAN #90),
+    the deepest of its formed ranks (Quincunx ``ranks_formed``), else two (a layout default
+    for the map, not a rules number)."""
+    ranks = getattr(troop, "ranks", None)
+    if isinstance(ranks, int) and ranks > 0:
+        return ranks
+    formed = getattr(troop, "ranks_formed", ())
+    if formed:
+        return max(1, max(int(r) for r in formed))
+    return 2
+
+
+def footprint(rs: Ruleset, entry: ArmyEntry, unit: Unit) -> tuple[float, float]:
     """Width and depth of one unit on the table, from the ruleset's basing: bases side by side
     in one line (a multi-line unit has as many lines as the entry gives); figures based singly
     stand in the troop type's ranks (two where the data gives none)."""
-    entry = rs.army(army).entries.get(unit.entry)
-    troop = rs.troops.get(entry.troop) if entry is not None else None
-    if troop is None:
-        return (_from_mm(rs, 40.0 * max(unit.size, 1) ** 0.5), _from_mm(rs, 20.0))
+    troop = rs.troop(entry.troop)
     b = troop.basing
     if rs.counts_figures:
         if b.per == "base" and b.figures_per_base:
             bases = math.ceil(unit.size / b.figures_per_base)
             return (_from_mm(rs, bases * b.frontage_mm), _from_mm(rs, b.depth_mm))
-        ranks = max(1, int(getattr(troop, "ranks", 2) or 2))
+        ranks = _ranks(troop)
         files = math.ceil(unit.size / ranks)
         return (_from_mm(rs, files * b.frontage_mm), _from_mm(rs, ranks * b.depth_mm))
-    if entry is not None and entry.lines:
+    if entry.lines:
         front = max(line.bases for line in entry.lines)
         return (_from_mm(rs, front * b.frontage_mm), _from_mm(rs, len(entry.lines) * b.depth_mm))
     if rs.meta.unit_of_measure == "unit_width":
         # GSB measures in unit widths: a unit is one unit width wide, its bases set as many
         # abreast as fit (errata: four 40 mm bases two wide and two deep make the 8 cm unit)
-        files = max(1, min(unit.size, int(MM_PER_UNIT_WIDTH // b.frontage_mm)))
+        files = max(1, min(unit.size, int(_mm_per_unit(rs) // Fraction(b.frontage_mm))))
         ranks = math.ceil(unit.size / files)
         return (_from_mm(rs, files * b.frontage_mm), _from_mm(rs, ranks * b.depth_mm))
     return (_from_mm(rs, unit.size * b.frontage_mm), _from_mm(rs, b.depth_mm))
@@ -80,7 +104,7 @@ def _expand(rs: Ruleset, mech: Mechanics, roster: Roster, side: Side) -> list[Ba
                 f"{roster.name}: unit {unit.name} names entry {unit.entry!r}, which the "
                 f"{rs.meta.short_name} data no longer has"
             )
-        width, depth = footprint(rs, roster.army, unit)
+        width, depth = footprint(rs, entry, unit)
         for i in range(unit.count):
             n = len(out) + 1
             name = unit.name if unit.count == 1 else f"{unit.name} {i + 1}"

@@ -17,7 +17,7 @@ from typing import Literal
 
 from app.rules.dice import faces_dist, parse_dice
 from app.rules.engines.leg_vi import Band, ResultBand, Tables, Troop
-from app.rules.geometry import Aspect, edge_distance
+from app.rules.geometry import Aspect, bearing, edge_distance
 from app.rules.mechanics import Combatant, Dice, Effects, LeaderView, Scalar
 from app.rules.schema import Category
 
@@ -219,15 +219,6 @@ def take_dps(u: LegUnit, n: int, kind: DpKind) -> DpResult:
     return DpResult(dps=room, casualties=(n - room) * lim.shaken_casualty_per_dp, shaken=True)
 
 
-def dp_effects(u: LegUnit, n: int, kind: DpKind) -> Effects:
-    r = take_dps(u, n, kind)
-    return Effects(
-        dps=r.dps,
-        casualties=r.casualties,
-        markers_add=frozenset({SHAKEN}) if r.shaken else frozenset(),
-    )
-
-
 def dp_words(r: DpResult) -> str:
     parts = []
     if r.dps:
@@ -249,6 +240,14 @@ def distance(a: Combatant, b: Combatant) -> float:
 
 def nearest(unit: Combatant, candidates: Iterable[Combatant]) -> float:
     return min((distance(unit, o) for o in candidates), default=math.inf)
+
+
+def away_bearing(enemy: Combatant, unit: Combatant) -> float:
+    """The bearing that carries ``unit`` directly away from ``enemy``: from the enemy's
+    centre through the unit's, or the unit's rear when the two centres coincide."""
+    if abs(unit.x - enemy.x) <= 1e-9 and abs(unit.y - enemy.y) <= 1e-9:
+        return (unit.facing + 180.0) % 360
+    return bearing(enemy.x, enemy.y, unit.x, unit.y)
 
 
 def position_key(c: Combatant) -> str:
@@ -721,7 +720,7 @@ def move_text(t: Tables, u: LegUnit, r: SideResult) -> str | None:
         move = acm[m]
         names.append(f'{move.name} {move.distance:g}"' if move.distance else move.name)
     text = " or ".join(names) + (" (player's choice)" if r.choice and len(names) > 1 else "")
-    if u.quincunx and reliefs_left(u) and {"halt", "fall_back", "follow_up"} & set(r.moves):
+    if may_relieve(u, r.moves):
         text += f"; may {acm['relieve_ranks'].name.lower()}"
     return text
 
@@ -729,6 +728,38 @@ def move_text(t: Tables, u: LegUnit, r: SideResult) -> str | None:
 def reliefs_left(u: LegUnit) -> int:
     """Leg VI, Relieve ranks: once for each line beyond the first."""
     return max(0, u.lines - 1 - int(u.c.status.extra.get(RELIEFS, 0)))
+
+
+def may_relieve(u: LegUnit, moves: Iterable[str]) -> bool:
+    """Leg VI, After Combat Moves: a legion in quincunx with a relief left may relieve ranks
+    on a halt, fall-back or follow-up (and stay instead of falling back)."""
+    return (
+        u.quincunx
+        and bool(reliefs_left(u))
+        and bool({"halt", "fall_back", "follow_up"} & set(moves))
+    )
+
+
+def after_combat_shift(t: Tables, s: CombatSide, r: SideResult) -> tuple[float, float] | None:
+    """Leg VI, After Combat Moves: the move a combat result makes at once on the table
+    (``Effects.shift``), when the result leaves no choice and the tables give its distance:
+    fall back 1" directly away from the enemy, still facing it; pass through 4" straight
+    ahead; a legion in three lines retires behind its triarii, moving back its full depth.
+    None for the rest: a legion that may relieve ranks and stay instead of falling back,
+    a choice of moves, moves of dice (retire, rout, pursue: all the move dice, rolled when
+    the unit moves), halts and follow-ups (the player moves into contact)."""
+    if r.choice or len(r.moves) != 1 or may_relieve(s.unit, r.moves):
+        return None
+    key = r.moves[0]
+    c = s.unit.c
+    move = t.after_combat_moves.moves[key]
+    if key == "fall_back" and move.distance is not None:
+        return away_bearing(s.enemy.c, c), move.distance
+    if key == "pass_through" and move.distance is not None:
+        return c.facing % 360, move.distance
+    if key == "retire_behind_triarii" and c.depth > 0:
+        return (c.facing + 180.0) % 360, c.depth
+    return None
 
 
 def combat_effects(
@@ -741,12 +772,14 @@ def combat_effects(
 ) -> Effects:
     """What a combat result does to one side: the band's DPs plus any inflicted by the enemy
     and the morale DPs of its own leader's death (shaken units lose bases instead), the
-    band's casualties, rout / retire / pursue markers for compulsory moves, and for
+    band's casualties, rout / retire / pursue markers for compulsory moves, a compulsory
+    move of a fixed distance made on the table (:func:`after_combat_shift`), and for
     elephants the critical-hit fate instead of DPs. A relieved legion's charge bonus is
     used up."""
     u = s.unit
     remove = frozenset({RELIEVED}) if u.c.status.has(RELIEVED) else frozenset()
     text = move_text(t, u, r)
+    shift = after_combat_shift(t, s, r)
     if u.elephant:
         e = elephant_effects(el_fate)
         if el_fate == "destroyed":
@@ -759,6 +792,7 @@ def combat_effects(
             markers_remove=remove,
             extra=e.extra,
             move=text,
+            shift=shift if el_fate == "unharmed" else None,
         )
     morale = leader_morale_dps(t, s.leader) if leader_fate == "killed" and s.leader else 0
     dp = take_dps(u, r.dps + inflicted + morale, "combat")
@@ -781,6 +815,7 @@ def combat_effects(
         markers_remove=remove,
         formation=formation if formation != u.c.status.formation else None,
         move=text,
+        shift=shift,
     )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
@@ -28,7 +28,7 @@ from app.rules.engines.quincunx import (
     Tables,
     Troop,
 )
-from app.rules.geometry import Point, heading_vector, polygon_distance
+from app.rules.geometry import Footprint, Point, bearing, heading_vector, polygon_distance
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -126,6 +126,79 @@ def units_in_path(
         and gap((start, end), footprint(u)) <= half + _EPS
     ]
     return sorted(hit, key=lambda u: (u.x - mover.x) * vx + (u.y - mover.y) * vy)
+
+
+def away_bearing(winner: Combatant, loser: Combatant) -> float:
+    """The bearing that carries ``loser`` directly away from ``winner``: from the winner's
+    centre through the loser's, or the loser's rear when the two centres coincide."""
+    if abs(loser.x - winner.x) <= _EPS and abs(loser.y - winner.y) <= _EPS:
+        return (loser.facing + 180.0) % 360
+    return bearing(winner.x, winner.y, loser.x, loser.y)
+
+
+def _normals(corners: Sequence[Point]) -> list[Point]:
+    out = []
+    for i in range(len(corners)):
+        ex, ey = corners[i][0] - corners[i - 1][0], corners[i][1] - corners[i - 1][1]
+        length = math.hypot(ex, ey)
+        if length > _EPS:
+            out.append((-ey / length, ex / length))
+    return out
+
+
+def _span(corners: Sequence[Point], axis: Point) -> tuple[float, float]:
+    dots = [px * axis[0] + py * axis[1] for px, py in corners]
+    return min(dots), max(dots)
+
+
+def first_contact(
+    moving: Sequence[Point], heading: float, limit: float, still: Sequence[Point]
+) -> float | None:
+    """How far ``moving`` (a convex shape's corners) goes along ``heading`` before it runs
+    into ``still`` (their insides would overlap), within ``limit``; None when it never does,
+    or when the two already overlap where it starts (that unit is not in its way).
+    Separating axes: on each edge normal the overlap is an interval of the distance
+    travelled; the shapes overlap where every axis does."""
+    vx, vy = heading_vector(heading)
+    lo, hi = -math.inf, math.inf
+    for axis in (*_normals(moving), *_normals(still)):
+        a0, a1 = _span(moving, axis)
+        b0, b1 = _span(still, axis)
+        speed = vx * axis[0] + vy * axis[1]
+        start, end = b0 - a1 + _EPS, b1 - a0 - _EPS  # overlap while start < t * speed < end
+        if abs(speed) <= _EPS:
+            if not start < 0 < end:
+                return None
+            continue
+        t0, t1 = sorted((start / speed, end / speed))
+        lo, hi = max(lo, t0), min(hi, t1)
+    if lo >= hi or hi <= 0 or lo < 0 or lo >= limit:
+        return None
+    return lo
+
+
+def clear_run(
+    mover: Footprint, heading: float, distance: float, blockers: Iterable[Combatant]
+) -> float:
+    """How far ``mover`` can go along ``heading``, at most ``distance``, before its footprint
+    meets one of ``blockers`` (units without a footprint never block)."""
+    run = distance
+    corners = mover.corners()
+    for b in blockers:
+        if not b.footprint.has_size:
+            continue
+        hit = first_contact(corners, heading, run, footprint(b))
+        if hit is not None:
+            run = hit
+    return run
+
+
+def as_shift(dx: float, dy: float) -> tuple[float, float] | None:
+    """A displacement as ``Effects.shift`` (bearing, distance), None when it is nothing."""
+    distance = math.hypot(dx, dy)
+    if distance <= _EPS:
+        return None
+    return round(math.degrees(math.atan2(dx, dy)), 9) % 360, round(distance, 9)
 
 
 # --------------------------------------------------------------------------- dice counts
@@ -506,6 +579,8 @@ class Fight:
     kind: str
     a: Fighter
     d: Fighter
+    #: the units on the table (a straggler retiring stops at a friendly unit behind it)
+    pool: tuple[Combatant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -525,6 +600,7 @@ class Shot:
     attacker: Combatant
     target: Combatant
     attacker_effects: Effects
+    pool: tuple[Combatant, ...] = ()
 
 
 # --------------------------------------------------------------------------- the rules
@@ -559,6 +635,51 @@ class QuincunxRules:
 
     def _mf(self, mf: float) -> str:
         return f'{fmt(mf)} MF ({fmt(mf * self.t.movement.inches_per_move_factor)}")'
+
+    @staticmethod
+    def pool(sit: Situation) -> tuple[Combatant, ...]:
+        """The units on the table as the situation shows them: the battle's, else ``others``."""
+        return sit.view.units if sit.view is not None else sit.others
+
+    def forced_move(
+        self,
+        unit: Combatant,
+        *,
+        recoil_from: Combatant | None = None,
+        retire: bool = False,
+        pool: Sequence[Combatant] = (),
+    ) -> tuple[tuple[float, float] | None, float]:
+        """Quincunx, Melee and Attrition: the move the rules make at once, as
+        ``Effects.shift``, and how far the stragglers retired. A unit that lost casualties in
+        a melee recoils 4 MF directly away from the victor (``recoil_from``: from its centre
+        through the loser's), still facing it; stragglers (``retire``) then move back 4 MF,
+        or until they meet a friendly unit behind them (one of ``pool``). The distances are
+        the tables' (``melee_resolution.recoil_inches``, ``stragglers.retire_inches``)."""
+        dx = dy = 0.0
+        if recoil_from is not None:
+            vx, vy = heading_vector(away_bearing(recoil_from, unit))
+            inches = self.t.melee_resolution.recoil_inches
+            dx, dy = vx * inches, vy * inches
+        retired = 0.0
+        if retire:
+            back = (unit.facing + 180.0) % 360
+            friends = [
+                u
+                for u in pool
+                if u.side == unit.side and u.unit_id != unit.unit_id and not u.status.eliminated
+            ]
+            start = replace(unit.footprint, x=unit.x + dx, y=unit.y + dy)
+            retired = clear_run(start, back, self.t.stragglers.retire_inches, friends)
+            vx, vy = heading_vector(back)
+            dx, dy = dx + vx * retired, dy + vy * retired
+        return as_shift(dx, dy), retired
+
+    def _retire_words(self, inches: float) -> str:
+        """'4 MF (12")', or the inches the stragglers went before a friendly unit behind
+        stopped them."""
+        if inches >= self.t.stragglers.retire_inches - _EPS:
+            return self._mf(self.t.stragglers.retire_move_factors)
+        return f'{fmt(round(inches, 1))}", up to the friendly unit behind'
 
     def leader_bonus(self, leader: LeaderView | None, choice: str = "attached") -> int:
         """Quincunx, Commanders: an attached leader adds +1 to the unit's missile difference
@@ -753,16 +874,18 @@ class QuincunxRules:
             return value, {}, {PENALTY, PENALTY_ROUNDS}
         return (pm.loser_modifier if choice == role else 0), {}, set()
 
-    def _capture(self, a: Combatant, d: Combatant) -> Outcome:
+    def _capture(self, a: Combatant, d: Combatant, pool: Sequence[Combatant] = ()) -> Outcome:
         """Quincunx, Attrition: stragglers are captured by an enemy unit of more than 95% of
-        its strength (errata "straggler-capture"); otherwise they fall back again."""
+        its strength (errata "straggler-capture"); otherwise they fall back again (4 MF
+        back, or up to a friendly unit behind them)."""
         limit = Fraction(self.t.stragglers.captured_by_enemy_above_percent, 100)
         if a.status.fraction_left > limit:
             return Outcome(
                 defender=Effects(eliminated=True, move="captured"), result="stragglers captured"
             )
-        move = f"retires {self._mf(self.t.stragglers.retire_move_factors)}"
-        return Outcome(defender=Effects(move=move), result="stragglers fall back")
+        shift, retired = self.forced_move(d, retire=True, pool=pool)
+        move = f"retires {self._retire_words(retired)}"
+        return Outcome(defender=Effects(move=move, shift=shift), result="stragglers fall back")
 
     def _shy(self, a: Combatant, d: Combatant) -> Outcome | None:
         """Quincunx, Elephants and Horses: cavalry not used to elephants may not attack them
@@ -784,9 +907,10 @@ class QuincunxRules:
         self, f: Fight, a_total: int, d_total: int
     ) -> tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]:
         """Quincunx, Melee: every 2 points of difference is a casualty to the lower side;
-        both units take a ring; the side that lost casualties recoils 4 MF and takes a second
-        ring. Returns the outcome, the winning side (it forced a recoil) and the units that
-        lost casualties."""
+        both units take a ring; the side that lost casualties recoils 4 MF (12") directly away
+        from the victor, still facing it, and takes a second ring (the core moves it:
+        ``Effects.shift``; stragglers then retire 4 MF more). Returns the outcome, the
+        winning side (it forced a recoil) and the units that lost casualties."""
         t = self.t.melee_resolution
         diff = a_total - d_total
         cas = abs(diff) // t.casualty_divisor
@@ -802,6 +926,7 @@ class QuincunxRules:
             extra = dict(me.extra)
             remove = set(me.extra_remove)
             move = None
+            shift: tuple[float, float] | None = None
             casualties = 0
             eliminated = False
             if cas == 0:
@@ -816,13 +941,20 @@ class QuincunxRules:
                 words.extend(loss.words)
                 berserk = BERSERK in loss.markers
                 parts = [f"loses {casualties}"] if casualties else []
-                if me.recoils and not eliminated and not berserk:
+                recoils = me.recoils and not eliminated and not berserk
+                if recoils:
                     rings += t.recoil_extra_rings
                     move = f"recoils {self._mf(t.recoil_move_factors)}"
                     parts.append("recoils")
                     recoiled = True
+                shift, retired = self.forced_move(
+                    me.unit,
+                    recoil_from=other.unit if recoils else None,
+                    retire=loss.straggler,
+                    pool=f.pool,
+                )
                 if loss.straggler:
-                    retire = self._mf(self.t.stragglers.retire_move_factors)
+                    retire = self._retire_words(retired)
                     move = (move + " and " if move else "") + f"retires as stragglers ({retire})"
                     parts.append("disintegrates")
                 if berserk:
@@ -842,6 +974,7 @@ class QuincunxRules:
                     markers_add=frozenset(markers),
                     eliminated=eliminated,
                     move=move,
+                    shift=shift,
                     extra=extra,
                     extra_remove=frozenset(
                         k for k in remove if k not in extra and k in me.unit.status.extra
@@ -900,6 +1033,9 @@ class QuincunxRules:
             return self._no_fire("fired in passing last round (chit)")
         if MELEE_WITH in d.status.extra:
             return self._no_fire("no fire into a melee")
+        arc = t.missile_ranges.arc_degrees
+        if a.footprint.has_size and d.footprint.has_size and not in_arc(a, d, arc):
+            return self._no_fire(f"outside the {arc}-degree arc of fire to the front")
         rng = t.missile_ranges.weapons[weapon]
         distance = sit.number("distance")
         column = sit.choice("range")
@@ -952,7 +1088,7 @@ class QuincunxRules:
                 raise ValueError(f"{a.name} are not peltasts: no javelins before a melee")
             extra[PELTAST_VOLLEY] = True
         effects = Effects(markers_add=frozenset(markers), extra=extra)
-        return Shot(die, modifier, tuple(words), a, d, effects)
+        return Shot(die, modifier, tuple(words), a, d, effects, self.pool(sit))
 
     def _shot_outcome(self, shot: Shot, difference: int) -> tuple[Outcome, tuple[str, ...]]:
         """Quincunx, Missilery: each two points of the modified difference is a casualty,
@@ -968,13 +1104,16 @@ class QuincunxRules:
         if loss.eliminated:
             label += "; target destroyed"
         move = None
+        shift = None
         if loss.straggler:
-            move = f"retires as stragglers ({self._mf(self.t.stragglers.retire_move_factors)})"
+            shift, retired = self.forced_move(shot.target, retire=True, pool=shot.pool)
+            move = f"retires as stragglers ({self._retire_words(retired)})"
         target = Effects(
             casualties=loss.casualties,
             markers_add=frozenset({SHOT_AT}) | loss.markers,
             eliminated=loss.eliminated,
             move=move,
+            shift=shift,
         )
         return Outcome(shot.attacker_effects, target, label), loss.words
 
@@ -1020,8 +1159,9 @@ class QuincunxRules:
     def _evade_outcome(self, sit: Situation, allowance: int, diff: int) -> Outcome:
         """Quincunx, Movement: the skirmishers withdraw one MF per point they cast above the
         attacker, within their normal move; they evade only if they cast higher (a tie
-        fails: errata "evasion-ties"), the margin carries them clear and a route is open.
-        An evading unit cannot move in the next round (chit)."""
+        fails: errata "evasion-ties"), the margin carries them clear and a route is open;
+        the core moves them directly away from the attacker (``Effects.shift``). An evading
+        unit cannot move in the next round (chit)."""
         ev = self.t.evasion
         won = diff > 0 or (diff == 0 and ev.ties == "succeed")
         mf = min(max(diff, 0) * ev.move_factors_per_point, allowance)
@@ -1030,14 +1170,20 @@ class QuincunxRules:
         eff = Effects(
             markers_add=frozenset({EVADED, MOVED}),
             move=f"evades {self._mf(mf)}",
+            # withdrawn directly away from the attacker, by the move factors it cast
+            shift=(away_bearing(sit.defender, sit.attacker), mf * self._per_mf) if mf else None,
             extra={EVADED_ROUNDS: ev.rounds_without_moving_after},
         )
         return Outcome(attacker=eff, result=f"evades {mf} MF")
 
-    def _trample_fight(self, elephant: Combatant, target: Combatant) -> Fight:
+    def _trample_fight(
+        self, elephant: Combatant, target: Combatant, pool: Sequence[Combatant] = ()
+    ) -> Fight:
         """Quincunx, Rampage Chart: the berserk elephant fights a melee with d12+2 against
         any unit in its path, friend or foe; the unit casts its own melee die. The unit takes
-        a ring (and recoils if it loses); the elephant loses hits if it is the lower side."""
+        a ring (and recoils directly away from the elephant if it loses); the elephant loses
+        hits if it is the lower side. ``pool``: the units on the table (stragglers made by
+        the trample retire up to a friendly unit behind them)."""
         if not self.is_elephant(elephant):
             raise ValueError(f"{elephant.name} is not an elephant unit")
         if target.status.eliminated or target.unit_id == elephant.unit_id:
@@ -1053,6 +1199,7 @@ class QuincunxRules:
             "trample",
             Fighter(elephant, e_cast, 0, {}, frozenset(), recoils=False),
             Fighter(target, d_cast, ring, {}, frozenset()),
+            tuple(pool),
         )
 
     def north_bearing(self, elephant: Combatant, view: TurnView | None) -> float:

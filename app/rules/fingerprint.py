@@ -1,0 +1,36 @@
+"""A fingerprint of a ruleset folder's data, so a battle can tell whether the data it was
+recorded with has changed since (a house-rules edit, or a Castra update).
+
+The fingerprint is the SHA-256 of the five TOML files' bytes, read in the loader's fixed
+order (:data:`app.rules.loader.FILES`), each framed by its name and length so that moving
+bytes from one file to the next changes it too. ``data_version`` alone is not enough: a
+house-rules edit rarely bumps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from app.rules.loader import FILES
+from app.rules.ruleset import Ruleset
+
+
+def folder_fingerprint(folder: Path) -> str:
+    """The hex SHA-256 of ``folder``'s ruleset files; a missing or unreadable file counts as
+    such (rulesets built in code, as tests do, have no folder)."""
+    digest = hashlib.sha256()
+    for name in FILES:
+        try:
+            data = (Path(folder) / name).read_bytes()
+        except OSError:
+            digest.update(f"{name}\0missing\0".encode())
+            continue
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def fingerprint(ruleset: Ruleset) -> str:
+    """The fingerprint of the folder ``ruleset`` was loaded from, as the files are now."""
+    return folder_fingerprint(ruleset.folder)
