@@ -1472,8 +1472,7 @@ def test_console_script_plays_in_a_real_process(cli: Cli, tmp_path: Path, store_
     """The installed ``castra`` script, in its own process, shares the store with the
     in-process calls: a battle made there is played here, fought there, and read back."""
     exe = Path(sys.executable).with_name("castra")
-    if not exe.exists():
-        pytest.skip("the castra console script is not installed")
+    assert exe.exists(), "the castra console script is not installed (pip install -e .)"
     env = {**os.environ, "CASTRA_DB": str(store_file), "CASTRA_HOME": str(tmp_path / "home")}
 
     def castra(*args: object) -> subprocess.CompletedProcess[str]:

@@ -107,14 +107,13 @@ def apply_resolution(
         lines.append(event.text)
     # Leaders stay with their units; a leader whose unit has left the battle is on his own.
     for leader in state.leaders:
-        if leader.attached_to is not None:
-            host = state.unit(leader.attached_to)
-            if (leader.x, leader.y) != (host.x, host.y) and host.status.eliminated is False:
-                state = state.replace_leader(replace(leader, x=host.x, y=host.y))
-    # A leader whose unit has left the battle is on his own.
-    for leader in state.leaders:
-        if leader.attached_to is not None and state.unit(leader.attached_to).status.eliminated:
+        if leader.attached_to is None:
+            continue
+        host = state.unit(leader.attached_to)
+        if host.status.eliminated:
             state = state.replace_leader(replace(leader, attached_to=None))
+        elif (leader.x, leader.y) != (host.x, host.y):
+            state = state.replace_leader(replace(leader, x=host.x, y=host.y))
     return state, lines
 
 

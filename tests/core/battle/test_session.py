@@ -152,13 +152,6 @@ def test_bad_commands_change_nothing(session: BattleSession, command: object, wo
     assert session.state == before and len(session.steps) == n
 
 
-def test_unknown_action_is_not_an_unhandled_crash(session: BattleSession) -> None:
-    from app.rules.mechanics import NotImplementedRule
-
-    with pytest.raises((CommandError, NotImplementedRule)):
-        session.do(Act(action="charge", actor="A1", target="B1"))
-
-
 def test_victory_ends_the_battle(session: BattleSession) -> None:
     for uid in ("B1", "B2", "B3"):
         session.do(Adjust(unit=uid, field="strength", value="0"))
