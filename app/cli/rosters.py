@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.cli import roster_edit
 from app.cli.common import CliError, fmt, print_json, registry, store, table
 from app.core.edits import AddUnit
 from app.core.roster import Roster, new_roster, roster_name_problem, unit_from_entry
@@ -42,6 +43,7 @@ def register(sub: Any) -> None:
     p.add_argument("--grade")
     p.add_argument("--command", dest="command_id", help="command id")
     p.add_argument("--name")
+    roster_edit.allow_invalid(p)
     p.set_defaults(func=cmd_add)
 
     p = rsub.add_parser("show", help="units, totals at scale and validation of a roster")
@@ -65,6 +67,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_import)
 
+    roster_edit.register(rsub)
+
     p = sub.add_parser("validate", help="validate a roster file (exit 1 when it has errors)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true")
@@ -81,19 +85,21 @@ def _ruleset(ruleset_id: str) -> Ruleset:
         raise CliError(str(exc.args[0])) from None
 
 
-def _find(st: Any, key: str) -> int:
+def find_stored(st: Any, key: str, *, include_deleted: bool = False) -> int:
+    """The id of the stored roster ``key`` names (an id or a name)."""
     from app.store import find_roster
 
     try:
-        return int(find_roster(st, key=key))
+        return int(find_roster(st, key=key, include_deleted=include_deleted))
     except LookupError as exc:
         raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
 
 
-def _load(st: Any, key: str) -> tuple[int, Roster]:
+def load_stored(st: Any, key: str) -> tuple[int, Roster]:
+    """The id and the roster of the stored roster ``key`` names."""
     from app.store import load_roster
 
-    rid = _find(st, key)
+    rid = find_stored(st, key)
     return rid, load_roster(st, roster_id=rid)
 
 
@@ -102,6 +108,21 @@ def _read(path: str) -> Roster:
         return read_file(Path(path), registry())
     except RosterFileError as exc:
         raise CliError(str(exc)) from None
+
+
+def _unique(st: Any, roster: Roster) -> Roster:
+    """``roster`` under a name no other stored roster has ("Trebia (2)" when "Trebia" is
+    taken), so a name always finds one roster."""
+    from dataclasses import replace
+
+    from app.store import unique_name
+
+    name = unique_name(st, name=roster.name)
+    return roster if name == roster.name else replace(roster, name=name)
+
+
+def _taken(wanted: str, roster: Roster) -> str:
+    return "" if roster.name == wanted else f" ({wanted!r} is taken)"
 
 
 def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
@@ -202,11 +223,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as exc:
         raise CliError(str(exc.args[0])) from None
     st = store()
+    roster = _unique(st, roster)
     rid = save_roster(st, roster=roster)
     if args.json:
         print_json({"id": rid, "name": roster.name})
     else:
-        print(f"created roster {rid}: {roster.name}")
+        print(f"created roster {rid}: {roster.name}{_taken(args.name, roster)}")
     return 0
 
 
@@ -214,7 +236,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     from app.store import save_roster
 
     st = store()
-    rid, roster = _load(st, args.roster)
+    rid, roster = load_stored(st, args.roster)
     rs = _ruleset(roster.ruleset)
     if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
         known = ", ".join(c.id for c in roster.commands) or "none"
@@ -235,6 +257,9 @@ def cmd_add(args: argparse.Namespace) -> int:
         raise CliError(f"{exc.args[0]} (entries: {entries})") from None
     except ValueError as exc:  # a value out of bounds (RosterValueError)
         raise CliError(str(exc)) from None
+    roster_edit.check_unit_values(
+        rs.entry(roster.army, args.entry), changes, allow_invalid=args.allow_invalid
+    )
     try:
         roster = AddUnit(unit).apply(roster)
     except ValueError as exc:
@@ -248,7 +273,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     st = store()
-    _, roster = _load(st, args.roster)
+    _, roster = load_stored(st, args.roster)
     rs = _ruleset(roster.ruleset)
     report = validate(rs, roster)
     if args.json:
@@ -298,7 +323,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     st = store()
-    _, roster = _load(st, args.roster)
+    _, roster = load_stored(st, args.roster)
     if args.output:
         try:
             export_file(roster, Path(args.output))
@@ -321,14 +346,17 @@ def cmd_import(args: argparse.Namespace) -> int:
         if problem:
             raise CliError(problem)
         roster = replace(roster, name=args.name)
-    rid = save_roster(store(), roster=roster)
+    st = store()
+    wanted = roster.name
+    roster = _unique(st, roster)
+    rid = save_roster(st, roster=roster)
     report = validate(_ruleset(roster.ruleset), roster)
     if args.json:
         print_json({"id": rid, "name": roster.name, "valid": report.valid})
     else:
         errors = report.count(Severity.ERROR)
         state = "valid" if report.valid else f"{errors} error(s); see `castra roster show {rid}`"
-        print(f"imported roster {rid}: {roster.name} ({state})")
+        print(f"imported roster {rid}: {roster.name} ({state}){_taken(wanted, roster)}")
     return 0
 
 

@@ -19,6 +19,7 @@ from app.store.repo import (
     restore_roster,
     save_roster,
     seed_samples,
+    unique_name,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "restore_roster",
     "save_roster",
     "seed_samples",
+    "unique_name",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
 from app.core.roster import (
+    MAX_NAME,
     Command,
     CommandKind,
     Leader,
@@ -328,6 +330,32 @@ def find_roster(store: Store, *, key: str, include_deleted: bool = False) -> int
     near += [n for n in difflib.get_close_matches(key, names, n=5, cutoff=0.6) if n not in near]
     hint = f"; did you mean: {', '.join(repr(n) for n in near[:5])}" if near else ""
     raise LookupError(f"no roster {key!r}{hint}")
+
+
+def unique_name(store: Store, *, name: str, exclude_id: int | None = None) -> str:
+    """``name``, or ``"name (2)"``, ``"name (3)"``, ... when another roster (in the bin too)
+    has it, compared without case: a name then always finds one roster. ``exclude_id`` is a
+    roster being renamed, which may keep its own name."""
+    with store.session() as session:
+        taken = {
+            n.casefold()
+            for rid, n in session.exec(select(col(RosterRow.id), col(RosterRow.name))).all()
+            if rid != exclude_id
+        }
+    if name.casefold() not in taken:
+        return name
+    base, n = name, 2
+    match = re.fullmatch(r"(.*\S) \((\d{1,6})\)", name)
+    if match:  # "Trebia (2)" taken: "Trebia (3)", not "Trebia (2) (2)"
+        base, n = match.group(1), int(match.group(2)) + 1
+
+    def numbered(k: int) -> str:
+        tail = f" ({k})"
+        return base[: MAX_NAME - len(tail)].rstrip() + tail  # stays within the bound
+
+    while numbered(n).casefold() in taken:
+        n += 1
+    return numbered(n)
 
 
 # --------------------------------------------------------------------------- edits

@@ -1,0 +1,69 @@
+"""What a ruleset's rosters use, asked in one place so the window and the command line show
+only what applies (no "Add command" where the rules have no commands, no chance cards where
+the rules have none, a leader's bonus only where the rules give one).
+
+Each answer comes from the ruleset's data; none names an engine except through its data.
+"""
+
+from __future__ import annotations
+
+from app.rules.ruleset import Ruleset
+from app.rules.schema import ArmyEntry
+
+
+def has_chance_cards(rs: Ruleset) -> bool:
+    """D3 Ancients, Chance cards: a ruleset has them when its tables hold a deck."""
+    return getattr(rs.tables, "chance_cards", None) is not None
+
+
+def uses_commands(rs: Ruleset) -> bool:
+    """Whether units are organised in commands (Leg VI commands with their limits, Quincunx
+    battlegroups under commanders with a command range). D3 Ancients, GSB and MWAN #90 have a
+    single general or none, and no commands."""
+    return bool(rs.organisation.command_rules) or rs.leaders.command_range is not None
+
+
+def leader_fields(rs: Ruleset) -> frozenset[str]:
+    """The leader fields the ruleset's rules read: ``bonus`` (Quincunx +1, Hannibal and Scipio
+    +2; GSB +1), ``exceptional`` (Leg VI: one more action) and ``quality`` (D3 Ancients: a good
+    or poor commander changes the chance-card deck)."""
+    out = set()
+    if rs.leaders.bonus_default is not None or rs.leaders.bonus_great is not None:
+        out.add("bonus")
+    if rs.leaders.actions_exceptional_bonus:
+        out.add("exceptional")
+    if has_chance_cards(rs):
+        out.add("quality")
+    return frozenset(out)
+
+
+def line_choices(entry: ArmyEntry) -> list[tuple[str, dict[str, int] | None]]:
+    """The ways a multi-line unit may be made up (Leg VI, Unit Organisation: a legion's
+    triarii are 2 bases, or 4 understrength bases counting two as one). The first choice,
+    ``None``, is the list's standard make-up; each line with an alternative adds one."""
+    alternatives = [ln for ln in entry.lines if ln.alternative_bases is not None]
+    if not alternatives:
+        return []
+    out: list[tuple[str, dict[str, int] | None]] = [
+        ("standard (" + ", ".join(f"{ln.name} {ln.bases}" for ln in entry.lines) + ")", None)
+    ]
+    for ln in alternatives:
+        assert ln.alternative_bases is not None
+        out.append(
+            (
+                f"understrength {ln.name.lower()} ({ln.alternative_bases} bases)",
+                {ln.name: ln.alternative_bases},
+            )
+        )
+    return out
+
+
+def lines_label(entry: ArmyEntry | None, lines: dict[str, int] | None) -> str:
+    """How a unit's lines read in a table: empty for the standard make-up."""
+    if not lines:
+        return ""
+    if entry is not None:
+        for label, value in line_choices(entry):
+            if value == dict(lines):
+                return label
+    return ", ".join(f"{name} {bases}" for name, bases in lines.items())
