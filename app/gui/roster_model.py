@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import (
@@ -23,19 +22,21 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from app.core.edits import (
-    AddUnit,
-    AssignCommand,
-    AttachLeader,
-    Batch,
-    MoveUnit,
-    UpdateCommand,
-    UpdateUnit,
-)
-from app.core.roster import Command, Roster, Unit, unit_from_entry
+from app.core.edits import AddUnit
+from app.core.roster import Command, Unit, unit_from_entry
 from app.core.totals import ZERO, Strength, UnitTotals
 from app.gui.icons import number, severity_icon, worst
+from app.gui.roster_cells import (
+    NUMERIC_COLUMNS,
+    Col,
+    cell_choices,
+    cell_edit,
+    insertion_index,
+    move_units,
+)
 from app.gui.session import RosterSession
+
+__all__ = ["ENTRY_MIME", "ID_ROLE", "KIND_ROLE", "UNITS_MIME", "Col", "RosterTreeModel"]
 
 UNITS_MIME = "application/x-castra-units"
 ENTRY_MIME = "application/x-castra-entry"
@@ -43,19 +44,6 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
 Index = QModelIndex | QPersistentModelIndex
-
-
-class Col(IntEnum):
-    NAME = 0
-    TYPE = 1
-    QTY = 2
-    SIZE = 3
-    GRADE = 4
-    FIGURES = 5
-    BASES = 6
-    MEN = 7
-    LEADER = 8
-    NOTES = 9
 
 
 @dataclass
@@ -66,35 +54,6 @@ class _Group:
     @property
     def key(self) -> str | None:
         return self.command.id if self.command is not None else None
-
-
-def insertion_index(units: Sequence[Unit], command: str | None, before: str | None) -> int:
-    """Where a unit goes in the roster's order: just before unit ``before``, or after the last
-    unit of ``command`` (the end of the roster if it has none)."""
-    if before is not None:
-        for i, u in enumerate(units):
-            if u.id == before:
-                return i
-    last = None
-    for i, u in enumerate(units):
-        if u.command == command:
-            last = i
-    return len(units) if last is None else last + 1
-
-
-def move_units(
-    roster: Roster, unit_ids: Sequence[str], command: str | None, before: str | None
-) -> Batch:
-    """One undoable edit moving ``unit_ids`` (in order) into ``command`` before unit
-    ``before`` (or at the end of the command)."""
-    edits = []
-    for uid in unit_ids:
-        rest = [u for u in roster.units if u.id != uid]
-        edit = MoveUnit(uid, command, insertion_index(rest, command, before))
-        roster = edit.apply(roster)
-        edits.append(edit)
-    n = len(unit_ids)
-    return Batch(tuple(edits), "Move unit" if n == 1 else f"Move {n} units")
 
 
 class RosterTreeModel(QAbstractItemModel):
@@ -228,7 +187,7 @@ class RosterTreeModel(QAbstractItemModel):
                 Col.FIGURES: "Figures of the whole line (quantity × size)",
                 Col.MEN: "Men represented at the roster's scale",
             }.get(Col(section))
-        if role == Qt.ItemDataRole.TextAlignmentRole and section in _NUMERIC:
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in NUMERIC_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -312,7 +271,7 @@ class RosterTreeModel(QAbstractItemModel):
             return self._icon("unit", unit.id)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._unit_tip(unit, col)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in NUMERIC_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and entry is None:
             return QBrush(QColor("#b00020"))
@@ -366,7 +325,7 @@ class RosterTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole and command is not None:
             messages = self.session.report.for_subject("command", command.id)
             return "\n".join(f"{m.severity.value}: {m.text} ({m.rule})" for m in messages) or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in NUMERIC_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -378,98 +337,26 @@ class RosterTreeModel(QAbstractItemModel):
 
     def choices(self, index: Index) -> list[tuple[str, Any]] | None:
         """The values a cell may take, for the combo-box delegate; None for free text."""
-        col = index.column()
-        unit = self.unit_at(index)
-        leaders = [("(none)", None)] + [(ld.name, ld.id) for ld in self.session.roster.leaders]
-        if unit is not None:
-            entry = self.session.army.entries.get(unit.entry)
-            if col == Col.SIZE:
-                if entry is None or (len(entry.sizes) < 2 and unit.size in entry.sizes):
-                    return []
-                out: list[tuple[str, Any]] = [(str(s), s) for s in entry.sizes]
-                if unit.size not in entry.sizes:
-                    out.append((f"{unit.size} (not allowed)", unit.size))
-                return out
-            if col == Col.GRADE:
-                if entry is None or not entry.grades:
-                    return []
-                return [(g, g) for g in entry.grades]
-            if col == Col.LEADER:
-                return leaders
-            return None
         group = self.group_of(index)
-        if group is None or group.command is None:
-            return None
-        if col == Col.TYPE:
-            return [
-                ("(from its units)", None),
-                ("infantry", "infantry"),
-                ("cavalry", "cavalry"),
-                ("mixed", "mixed"),
-            ]
-        if col == Col.LEADER:
-            return leaders
-        return None
+        return cell_choices(
+            self.session,
+            self.unit_at(index),
+            group.command if group is not None else None,
+            Col(index.column()),
+        )
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        edit = self._edit_for(index, value)
-        return edit is not None and self.session.apply(edit)
-
-    def _edit_for(self, index: Index, value: Any) -> Any:
-        col = index.column()
-        unit = self.unit_at(index)
-        roster = self.session.roster
-        if unit is not None:
-            name = unit.name
-            if col == Col.NAME:
-                text = str(value).strip()
-                return UpdateUnit(unit.id, {"name": text}, f"Rename {name}") if text else None
-            if col == Col.QTY:
-                count = int(value)
-                return (
-                    UpdateUnit(unit.id, {"count": count}, f"Set quantity of {name}")
-                    if count >= 1
-                    else None
-                )
-            if col == Col.SIZE:
-                return UpdateUnit(unit.id, {"size": int(value)}, f"Set size of {name}")
-            if col == Col.GRADE:
-                return UpdateUnit(unit.id, {"grade": value}, f"Set grade of {name}")
-            if col == Col.NOTES:
-                return UpdateUnit(unit.id, {"notes": str(value)}, f"Edit notes of {name}")
-            if col == Col.LEADER:
-                if value is None:
-                    if unit.leader is None:
-                        return None
-                    return Batch((AttachLeader(unit.leader, None),), f"Detach leader from {name}")
-                leader = roster.leader(str(value))
-                return Batch((AttachLeader(leader.id, unit.id),), f"Attach {leader.name} to {name}")
-            return None
         group = self.group_of(index)
-        if group is None or group.command is None:
-            return None
-        command = group.command
-        if col == Col.NAME:
-            text = str(value).strip()
-            return (
-                UpdateCommand(command.id, {"name": text}, f"Rename {command.name}")
-                if text
-                else None
-            )
-        if col == Col.TYPE:
-            return UpdateCommand(command.id, {"kind": value}, f"Set kind of {command.name}")
-        if col == Col.LEADER:
-            if value is None:
-                return UpdateCommand(
-                    command.id, {"leader": None}, f"Unassign leader of {command.name}"
-                )
-            leader = roster.leader(str(value))
-            return Batch(
-                (AssignCommand(leader.id, command.id),), f"{leader.name} leads {command.name}"
-            )
-        return None
+        edit = cell_edit(
+            self.session,
+            self.unit_at(index),
+            group.command if group is not None else None,
+            Col(index.column()),
+            value,
+        )
+        return edit is not None and self.session.apply(edit)
 
     # ------------------------------------------------------------------ drag and drop
 
@@ -541,6 +428,3 @@ class RosterTreeModel(QAbstractItemModel):
             return False
         index = insertion_index(s.roster.units, command, before)
         return s.apply(AddUnit(unit, index))
-
-
-_NUMERIC = (Col.QTY, Col.SIZE, Col.FIGURES, Col.BASES, Col.MEN)
