@@ -163,6 +163,8 @@ def main() -> int:
         worst = max(worst, median_ms(20, lambda m=mech, s=sit: m.odds("melee", s)))
     rows.append(("exact melee odds, worst sample (ms)", worst, None, 10.0, "ms"))
 
+    rows.extend(builder_rows(reg))
+
     failed = False
     print(f"{'figure':40} {'value':>10} {'baseline':>10} {'ratio':>7} {'bar':>8}")
     for name, value, base, bar, unit in rows:
@@ -176,6 +178,91 @@ def main() -> int:
         )
     print("map with 500 units redraw: not measured (the battle map is a later issue)")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------- the army builder
+# Opening a 1,000-unit roster in the editor (< 300 ms) and printing 512 unit cards (< 1 s),
+# each beside a bare baseline measured here: a QTreeWidget filled with the same number of
+# rows, and bare reportlab drawing as many card outlines.
+
+Row = tuple[str, float, float | None, float, str]
+
+
+def big_roster(reg: object, lines: int = 1000) -> object:
+    """A Quincunx Carthaginian roster of ``lines`` unit lines in its seven battlegroups."""
+    from app.core.roster import new_roster, unit_from_entry
+
+    rs = reg.get("quincunx")  # type: ignore[attr-defined]
+    roster = new_roster(rs, "carthaginian", name="Bench 1,000", standard=True)
+    entries = list(rs.army("carthaginian").entries)
+    commands = [c.id for c in roster.commands]
+    units = tuple(
+        unit_from_entry(
+            rs,
+            "carthaginian",
+            entries[i % len(entries)],
+            command=commands[i % len(commands)],
+            name=f"{entries[i % len(entries)].replace('_', ' ').title()} {i + 1}",
+        )
+        for i in range(lines)
+    )
+    return replace(roster, units=units)
+
+
+def editor_open_ms(reg: object, tmp: Path) -> tuple[float, float]:
+    """Median ms to open a stored 1,000-unit roster in the window's editor (load from the
+    store, session, tree, leaders, validation panel, columns fitted, events processed), and
+    the same for a bare QTreeWidget of 1,000 rows of 11 columns."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem
+
+    from app.gui.main_window import MainWindow
+    from app.store import open_store, save_roster
+
+    app = QApplication.instance() or QApplication([])
+    store = open_store(tmp / "editor.sqlite3")
+    rid = save_roster(store, roster=big_roster(reg))  # type: ignore[arg-type]
+    settings = QSettings(str(tmp / "editor.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(reg, store, settings)  # type: ignore[arg-type]
+    window.resize(1280, 720)
+    window.show()
+    app.processEvents()
+
+    def open_once() -> None:
+        window.builder.open_roster(rid)
+        app.processEvents()
+
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        open_once()
+        times.append((time.perf_counter() - start) * 1000)
+        window.builder.close_roster(forget=True)
+        app.processEvents()
+    window.close()
+    store.close()
+
+    def bare() -> None:
+        tree = QTreeWidget()
+        tree.setColumnCount(11)
+        for g in range(7):
+            group = QTreeWidgetItem(tree, [f"Group {g}"])
+            group.addChildren(
+                [QTreeWidgetItem([f"Unit {g}-{i}", "type", "1", "12"]) for i in range(143)]
+            )
+        tree.resize(1000, 600)
+        tree.show()
+        tree.expandAll()
+        app.processEvents()
+        tree.close()
+
+    return statistics.median(times), median_ms(5, bare)
+
+
+def builder_rows(reg: object) -> list[Row]:
+    with tempfile.TemporaryDirectory() as tmp:
+        opened, bare = editor_open_ms(reg, Path(tmp))
+    return [("open a 1,000-unit roster in the editor (ms)", opened, bare, 300.0, "ms")]
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ Each answer comes from the ruleset's data; none names an engine except through i
 
 from __future__ import annotations
 
+from app.core.roster import Leader
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry
 
@@ -67,3 +68,16 @@ def lines_label(entry: ArmyEntry | None, lines: dict[str, int] | None) -> str:
             if value == dict(lines):
                 return label
     return ", ".join(f"{name} {bases}" for name, bases in lines.items())
+
+
+def leader_bonus(rs: Ruleset, leader: Leader) -> int | None:
+    """The leader's bonus: his own when set, else the rules' default (Quincunx, Leaders:
+    +1, Hannibal and Scipio +2; GSB, Generals: +1); None where the rules give none."""
+    if leader.bonus is not None:
+        return leader.bonus
+    ld = rs.leaders
+    if ld.bonus_great is not None and any(
+        g.lower() in leader.name.lower() for g in ld.great_leaders
+    ):
+        return ld.bonus_great
+    return ld.bonus_default

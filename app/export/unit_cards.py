@@ -14,6 +14,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from app.core.capabilities import leader_bonus
 from app.core.roster import Leader, Roster, Unit
 from app.export.card_draw import Block, band, lines_block
 from app.export.card_faces import Face, size_line, unit_face
@@ -152,19 +153,8 @@ def unit_painter(rs: Ruleset, roster: Roster, unit: Unit, n: int, face: Face, si
     return paint
 
 
-def _leader_bonus(rs: Ruleset, leader: Leader) -> int | None:
-    if leader.bonus is not None:
-        return leader.bonus
-    ld = rs.leaders
-    if ld.bonus_great is not None and any(
-        g.lower() in leader.name.lower() for g in ld.great_leaders
-    ):
-        return ld.bonus_great
-    return ld.bonus_default
-
-
 def _leader_label(rs: Ruleset, leader: Leader) -> str:
-    bonus = _leader_bonus(rs, leader)
+    bonus = leader_bonus(rs, leader)
     parts = [leader.name, leader.rank]
     if bonus is not None:
         parts.append(f"{bonus:+d}")
@@ -207,7 +197,7 @@ def leader_painter(rs: Ruleset, roster: Roster, leader: Leader) -> Painter:
     unit = next((u for u in roster.units if u.leader == leader.id), None)
     command = next((c for c in roster.commands if c.leader == leader.id), None)
     stats: list[tuple[str, str]] = []
-    bonus = _leader_bonus(rs, leader)
+    bonus = leader_bonus(rs, leader)
     if bonus is not None:
         stats.append(("Bonus", f"{bonus:+d}"))
     if ld.move is not None:

@@ -7,7 +7,7 @@ says the roster changed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.capabilities import line_choices
 from app.core.edits import (
     AddCommand,
     Batch,
@@ -38,6 +39,7 @@ from app.core.roster import Command, new_id
 from app.core.totals import strength_of
 from app.core.validation import Severity
 from app.gui.delegates import ChoiceDelegate
+from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
 from app.gui.icons import number
 from app.gui.leaders import LeadersPanel
 from app.gui.roster_model import ID_ROLE, KIND_ROLE, Col, RosterTreeModel
@@ -91,7 +93,6 @@ class RosterEditor(QWidget):
         self.session: RosterSession | None = None
         self.model: RosterTreeModel | None = None
         self._collapsed: set[str | None] = set()
-        self._keep: tuple[list[tuple[str, str | None]], tuple[str, str | None] | None] = ([], None)
 
         # header: name, what it is, scale
         self.name_edit = QLineEdit()
@@ -143,6 +144,7 @@ class RosterEditor(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([2400, 1000])  # the roster first; the layout is remembered
+        self.fitter = ColumnFitter(self.tree.header(), self._fit_columns, self)
         self.tree.expanded.connect(lambda i: self._collapsed.discard(i.data(ID_ROLE)))
         self.tree.collapsed.connect(lambda i: self._collapsed.add(i.data(ID_ROLE)))
 
@@ -193,14 +195,13 @@ class RosterEditor(QWidget):
             self.stack.setCurrentIndex(0)
         else:
             self.model = RosterTreeModel(session, self)
-            self.model.modelAboutToBeReset.connect(self._remember_selection)
-            self.model.modelReset.connect(self._restore_selection)
             self.tree.setModel(self.model)
             session.changed.connect(self.refresh)
             self._setup_columns(session)
             self.tree.expandAll()
-            self._fit_columns()
-            QTimer.singleShot(0, self._fit_columns)  # again once laid out at full width
+            self.fitter.reset()
+            self.fitter.fit_now()
+            self.fitter.schedule()  # again once laid out at full width
             self.stack.setCurrentIndex(1)
             self.refresh()
         if old_model is not None:
@@ -223,6 +224,9 @@ class RosterEditor(QWidget):
         self.tree.setColumnHidden(
             Col.GRADE, not any(e.grades for e in session.army.entries.values())
         )
+        self.tree.setColumnHidden(
+            Col.LINES, not any(line_choices(e) for e in session.army.entries.values())
+        )
         counts_figures = rs.counts_figures
         self.scale_label.setVisible(counts_figures)
         self.scale_combo.setVisible(counts_figures)
@@ -236,11 +240,16 @@ class RosterEditor(QWidget):
         if self.model is None:
             return
         header = self.tree.header()
+        font = self.tree.font()
+        icon = self.tree.iconSize().width() + 4
         want: dict[Col, int] = {}
         for col in Col:
             if col != Col.NOTES and not self.tree.isColumnHidden(col):
-                hint = max(header.sectionSizeHint(col), self.tree.sizeHintForColumn(col))
-                want[col] = hint + 8
+                texts, bold = self.model.column_texts(col)
+                content = max(text_width(font, texts), text_width(font, bold, bold=True))
+                if col == Col.NAME:  # the tree's indentation and the validation icon
+                    content += self.tree.indentation() + icon
+                want[col] = max(header.sectionSizeHint(col), content + CELL_PADDING)
         room = self.tree.viewport().width() - 100  # leave the notes some room
         if not self.tree.isVisible():
             room = 1000
@@ -258,13 +267,19 @@ class RosterEditor(QWidget):
             for col in long_cols:
                 want[col] = min(want[col], limit)
         for col, width in want.items():
-            header.resizeSection(col, width)
+            self.fitter.resize(col, width)
 
     def refresh(self) -> None:
-        """Redraw the header and totals from the session (the tree redraws itself)."""
+        """Redraw the header and totals from the session (the tree redraws itself), open
+        the groups that appeared (unless the user closed them before) and fit the columns."""
         s = self.session
-        if s is None:
+        if s is None or self.model is None:
             return
+        for row in range(self.model.rowCount()):
+            index = self.model.index(row, 0)
+            if index.data(ID_ROLE) not in self._collapsed and not self.tree.isExpanded(index):
+                self.tree.expand(index)
+        self.fitter.schedule()
         roster = s.roster
         if not self.name_edit.hasFocus():
             self.name_edit.setText(roster.name)
@@ -299,34 +314,6 @@ class RosterEditor(QWidget):
         self.totals.setText("Totals: " + " · ".join(parts) + f" — {state}")
 
     # ------------------------------------------------------------------ selection
-
-    def _key(self, index: QModelIndex) -> tuple[str, str | None]:
-        return (str(index.data(KIND_ROLE)), index.data(ID_ROLE))
-
-    def _remember_selection(self) -> None:
-        rows = self.tree.selectionModel().selectedRows() if self.tree.selectionModel() else []
-        current = self.tree.currentIndex()
-        self._keep = (
-            [self._key(i) for i in rows],
-            self._key(current) if current.isValid() else None,
-        )
-
-    def _index_for(self, key: tuple[str, str | None]) -> QModelIndex:
-        assert self.model is not None
-        kind, ident = key
-        if kind == "unit" and ident is not None:
-            return self.model.unit_index(ident)
-        return self.model.group_index(ident if kind == "command" else None)
-
-    def _restore_selection(self) -> None:
-        assert self.model is not None
-        for row in range(self.model.rowCount()):
-            index = self.model.index(row, 0)
-            self.tree.setExpanded(index, index.data(ID_ROLE) not in self._collapsed)
-        keys, current = self._keep
-        self._select(
-            [self._index_for(k) for k in keys], self._index_for(current) if current else None
-        )
 
     def _select(self, indexes: list[QModelIndex], current: QModelIndex | None = None) -> None:
         sel = self.tree.selectionModel()

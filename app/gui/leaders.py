@@ -3,6 +3,7 @@ each is attached to, edited in place. Every change is a core edit sent to the se
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import IntEnum
 from typing import Any
 
@@ -17,9 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.capabilities import leader_bonus, leader_fields
 from app.core.edits import AddLeader, AssignCommand, AttachLeader, Batch, RemoveLeader, UpdateLeader
 from app.core.roster import MAX_WOUNDS, MIN_WOUNDS, Leader, LeaderStatus, new_id
 from app.gui.delegates import ChoiceDelegate
+from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
 from app.gui.icons import severity_icon, worst
 from app.gui.session import RosterSession
 
@@ -31,12 +34,33 @@ class LCol(IntEnum):
     RANK = 1
     STATUS = 2
     WOUNDS = 3
-    LEADS = 4
-    ATTACHED = 5
-    NOTES = 6
+    BONUS = 4
+    EXCEPTIONAL = 5
+    QUALITY = 6
+    LEADS = 7
+    ATTACHED = 8
+    NOTES = 9
 
 
-_HEADERS = ("Name", "Rank", "Status", "Wounds", "Leads", "Attached to", "Notes")
+_HEADERS = (
+    "Name",
+    "Rank",
+    "Status",
+    "Wounds",
+    "Bonus",
+    "Exceptional",
+    "Quality",
+    "Leads",
+    "Attached to",
+    "Notes",
+)
+_TIPS = {
+    LCol.BONUS: "Added to the unit's melee die or missile difference when he is with it",
+    LCol.EXCEPTIONAL: "An exceptional leader has one more action",
+    LCol.QUALITY: "A good or poor commander changes the side's chance-card deck",
+}
+#: the leader field each optional column shows; shown only where the rules read it
+OPTIONAL = {LCol.BONUS: "bonus", LCol.EXCEPTIONAL: "exceptional", LCol.QUALITY: "quality"}
 
 
 class LeadersModel(QAbstractTableModel):
@@ -47,14 +71,36 @@ class LeadersModel(QAbstractTableModel):
         session.changed.connect(self.refresh)
 
     def refresh(self) -> None:
+        """Rows removed, inserted or moved where leaders came and went (never a reset: the
+        selection survives), then every value redrawn in place."""
         ids = [ld.id for ld in self.session.roster.leaders]
-        if ids == self._ids:
-            if ids:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(LCol) - 1))
-            return
-        self.beginResetModel()
-        self._ids = ids
-        self.endResetModel()
+        root = QModelIndex()
+        wanted = set(ids)
+        r = len(self._ids) - 1
+        while r >= 0:
+            if self._ids[r] in wanted:
+                r -= 1
+                continue
+            end = r
+            while r >= 0 and self._ids[r] not in wanted:
+                r -= 1
+            self.beginRemoveRows(root, r + 1, end)
+            del self._ids[r + 1 : end + 1]
+            self.endRemoveRows()
+        for i, lid in enumerate(ids):
+            if i < len(self._ids) and self._ids[i] == lid:
+                continue
+            if lid in self._ids:
+                j = self._ids.index(lid)  # after i: the rows before i are in place
+                self.beginMoveRows(root, j, j, root, i)
+                self._ids.insert(i, self._ids.pop(j))
+                self.endMoveRows()
+            else:
+                self.beginInsertRows(root, i, i)
+                self._ids.insert(i, lid)
+                self.endInsertRows()
+        if ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(LCol) - 1))
 
     def leader_at(self, row: int) -> Leader:
         return self.session.roster.leaders[row]
@@ -71,8 +117,12 @@ class LeadersModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return _HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _TIPS.get(LCol(section))
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -96,11 +146,15 @@ class LeadersModel(QAbstractTableModel):
         roster = self.session.roster
         if role == Qt.ItemDataRole.DisplayRole:
             attached = self._attached(leader)
+            bonus = leader_bonus(self.session.ruleset, leader)
             return {
                 LCol.NAME: leader.name,
                 LCol.RANK: leader.rank,
                 LCol.STATUS: leader.status.value,
                 LCol.WOUNDS: str(leader.wounds),
+                LCol.BONUS: "" if bonus is None else f"{bonus:+d}",
+                LCol.EXCEPTIONAL: "yes" if leader.exceptional else "",
+                LCol.QUALITY: leader.quality or "average",
                 LCol.LEADS: ", ".join(roster.command(c).name for c in self._leads(leader)),
                 LCol.ATTACHED: roster.unit(attached).name if attached else "",
                 LCol.NOTES: leader.notes.replace("\n", " "),
@@ -112,6 +166,9 @@ class LeadersModel(QAbstractTableModel):
                 LCol.RANK: leader.rank,
                 LCol.STATUS: leader.status.value,
                 LCol.WOUNDS: leader.wounds,
+                LCol.BONUS: leader.bonus,
+                LCol.EXCEPTIONAL: leader.exceptional,
+                LCol.QUALITY: leader.quality,
                 LCol.LEADS: leads[0] if leads else None,
                 LCol.ATTACHED: self._attached(leader),
                 LCol.NOTES: leader.notes,
@@ -132,6 +189,16 @@ class LeadersModel(QAbstractTableModel):
             return [("general", "general"), ("commander", "commander")]
         if col == LCol.STATUS:
             return [(s.value, s.value) for s in LeaderStatus]
+        if col == LCol.BONUS:
+            default = leader_bonus(
+                self.session.ruleset, replace(self.leader_at(index.row()), bonus=None)
+            )
+            rules = "" if default is None else f" ({default:+d})"
+            return [(f"by the rules{rules}", None)] + [(f"{b:+d}", b) for b in range(0, 4)]
+        if col == LCol.EXCEPTIONAL:
+            return [("no", False), ("yes: one more action", True)]
+        if col == LCol.QUALITY:
+            return [("good", "good"), ("average", None), ("poor", "poor")]
         if col == LCol.LEADS:
             return [("(none)", None)] + [(c.name, c.id) for c in roster.commands]
         if col == LCol.ATTACHED:
@@ -163,6 +230,17 @@ class LeadersModel(QAbstractTableModel):
             return UpdateLeader(lid, {"wounds": int(value)}, f"Set wounds of {name}")
         if col == LCol.NOTES:
             return UpdateLeader(lid, {"notes": str(value)}, f"Edit notes of {name}")
+        if col == LCol.BONUS:
+            text = "by the rules" if value is None else f"{int(value):+d}"
+            return UpdateLeader(lid, {"bonus": value}, f"Set bonus of {name} to {text}")
+        if col == LCol.EXCEPTIONAL:
+            flag = bool(value)
+            what = "exceptional" if flag else "not exceptional"
+            return UpdateLeader(lid, {"exceptional": flag}, f"Make {name} {what}")
+        if col == LCol.QUALITY:
+            return UpdateLeader(
+                lid, {"quality": value}, f"Make {name} a {value or 'average'} commander"
+            )
         if col == LCol.LEADS:
             where = roster.command(value).name if value else "no command"
             return Batch((AssignCommand(lid, value),), f"{name} leads {where}")
@@ -195,6 +273,7 @@ class LeadersPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setWordWrap(False)
+        self.fitter = ColumnFitter(self.view.horizontalHeader(), self._fit_columns, self)
         self.add_button = QPushButton("Add leader")
         self.remove_button = QPushButton("Remove leader")
         self.add_button.clicked.connect(self.add_leader)
@@ -218,16 +297,35 @@ class LeadersPanel(QWidget):
         self.view.setModel(self.model)
         if old is not None:
             old.session.changed.disconnect(old.refresh)
+            old.session.changed.disconnect(self.fitter.schedule)
             old.deleteLater()
-        if self.model is not None:
-            header = self.view.horizontalHeader()
-            self.view.resizeColumnsToContents()
-            for col in LCol:
-                if col != LCol.NOTES:
-                    width = max(header.sectionSize(col) + 12, 70)
-                    header.resizeSection(col, min(width, 240))
+        self.fitter.reset()
+        if session is not None and self.model is not None:
+            fields = leader_fields(session.ruleset)
+            for col, field in OPTIONAL.items():
+                self.view.setColumnHidden(col, field not in fields)
+            session.changed.connect(self.fitter.schedule)
+            self.fitter.fit_now()
         self.add_button.setEnabled(session is not None)
         self.remove_button.setEnabled(session is not None)
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its widest text (names and notes at most 240 px)."""
+        model = self.model
+        if model is None:
+            return
+        header = self.view.horizontalHeader()
+        font = self.view.font()
+        rows = range(model.rowCount())
+        for col in LCol:
+            if col == LCol.NOTES or self.view.isColumnHidden(col):
+                continue
+            texts = [str(model.index(r, col).data() or "") for r in rows]
+            content = text_width(font, texts) + CELL_PADDING
+            if col == LCol.NAME:
+                content += self.view.iconSize().width() + 4
+            width = max(header.sectionSizeHint(col), min(content, 240))
+            self.fitter.resize(col, width)
 
     def selected_leader(self) -> str | None:
         if self.model is None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
+from app.core.capabilities import line_choices
 from app.core.edits import (
     AssignCommand,
     AttachLeader,
@@ -26,11 +27,12 @@ class Col(IntEnum):
     QTY = 2
     SIZE = 3
     GRADE = 4
-    FIGURES = 5
-    BASES = 6
-    MEN = 7
-    LEADER = 8
-    NOTES = 9
+    LINES = 5
+    FIGURES = 6
+    BASES = 7
+    MEN = 8
+    LEADER = 9
+    NOTES = 10
 
 
 NUMERIC_COLUMNS = (Col.QTY, Col.SIZE, Col.FIGURES, Col.BASES, Col.MEN)
@@ -84,6 +86,8 @@ def cell_choices(
             if entry is None or not entry.grades:
                 return []
             return [(g, g) for g in entry.grades]
+        if col == Col.LINES:
+            return line_choices(entry) if entry is not None else []
         if col == Col.LEADER:
             return leaders
         return None
@@ -125,6 +129,10 @@ def cell_edit(
             return UpdateUnit(unit.id, {"grade": value}, f"Set grade of {name}")
         if col == Col.NOTES:
             return UpdateUnit(unit.id, {"notes": str(value)}, f"Edit notes of {name}")
+        if col == Col.LINES:
+            lines = dict(value) if value else None
+            what = "Standard lines" if lines is None else "Understrength lines"
+            return UpdateUnit(unit.id, {"lines": lines}, f"{what} in {name}")
         if col == Col.LEADER:
             if value is None:
                 if unit.leader is None:

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from app.core.capabilities import line_choices, lines_label
 from app.core.edits import AddUnit
 from app.core.roster import Command, Unit, unit_from_entry
 from app.core.totals import ZERO, Strength, UnitTotals
@@ -48,6 +49,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 @dataclass
 class _Group:
+    gid: int  # stable while the group is shown: the internalId of its units' indexes
     command: Command | None
     units: list[Unit]
 
@@ -56,55 +58,143 @@ class _Group:
         return self.command.id if self.command is not None else None
 
 
+_Target = list[tuple[Command | None, list[Unit]]]
+
+
 class RosterTreeModel(QAbstractItemModel):
     """Two levels: top-level rows are groups (a command, or the "Unassigned" group), their
-    children the units. ``internalId`` is 0 for a group and the group's row + 1 for a unit."""
+    children the units. ``internalId`` is 0 for a group and its group's stable ``gid`` for a
+    unit, so a unit's index stays valid when groups before it come and go.
+
+    An edit updates the rows it changes (inserts, removes and moves, as Qt's model/view
+    guide asks), never a reset: the view keeps its expanded groups, selection and scroll."""
 
     def __init__(self, session: RosterSession, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self._groups: list[_Group] = []
+        self._rows: dict[int, int] = {}  # gid -> row
+        self._next_gid = 1
         self._per_unit: dict[str, UnitTotals] = {}
-        self._build()
+        self._strengths: dict[int, Strength] = {}
+        self._per_unit = {t.unit.id: t for t in session.totals.per_unit}
+        for command, units in self._target():
+            self._groups.append(self._new_group(command, units))
+        self._reindex()
         session.changed.connect(self.refresh)
 
     # ------------------------------------------------------------------ building
 
-    def _build(self) -> None:
-        roster = self.session.roster
-        self._per_unit = {t.unit.id: t for t in self.session.totals.per_unit}
-        groups = [_Group(c, list(roster.units_in(c.id))) for c in roster.commands]
-        known = {c.id for c in roster.commands}
-        groups.append(_Group(None, [u for u in roster.units if u.command not in known]))
-        self._groups = groups
+    def _new_group(self, command: Command | None, units: list[Unit]) -> _Group:
+        group = _Group(self._next_gid, command, units)
+        self._next_gid += 1
+        return group
 
-    def _shape(self) -> list[tuple[str | None, tuple[str, ...]]]:
-        return [(g.key, tuple(u.id for u in g.units)) for g in self._groups]
+    def _reindex(self) -> None:
+        self._rows = {g.gid: row for row, g in enumerate(self._groups)}
+
+    def _target(self) -> _Target:
+        """The groups the roster asks for, in order: its commands, then "Unassigned"."""
+        roster = self.session.roster
+        by_command: dict[str, list[Unit]] = {c.id: [] for c in roster.commands}
+        rest: list[Unit] = []
+        for u in roster.units:
+            bucket = by_command.get(u.command) if u.command is not None else None
+            (bucket if bucket is not None else rest).append(u)
+        return [(c, by_command[c.id]) for c in roster.commands] + [(None, rest)]
 
     def refresh(self) -> None:
-        """Show the session's roster: in place when only values changed (open editors and
-        the selection survive), else a reset."""
-        before = self._shape()
-        roster = self.session.roster
-        known = {c.id for c in roster.commands}
-        new_shape: list[tuple[str | None, tuple[str, ...]]] = [
-            (c.id, tuple(u.id for u in roster.units_in(c.id))) for c in roster.commands
-        ]
-        new_shape.append((None, tuple(u.id for u in roster.units if u.command not in known)))
-        if new_shape == before:
-            self._build()
-            last = len(Col) - 1
-            for row, group in enumerate(self._groups):
-                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
-                if group.units:
-                    parent = self.index(row, 0)
-                    self.dataChanged.emit(
-                        self.index(0, 0, parent), self.index(len(group.units) - 1, last, parent)
-                    )
-            return
-        self.beginResetModel()
-        self._build()
-        self.endResetModel()
+        """Show the session's roster: rows removed, moved and inserted where the roster's
+        shape changed, then every value redrawn in place (open editors, the selection and
+        the expanded groups survive)."""
+        target = self._target()
+        self._per_unit = {t.unit.id: t for t in self.session.totals.per_unit}
+        self._sync(target)
+        for group, (command, units) in zip(self._groups, target, strict=True):
+            group.command = command
+            group.units = list(units)
+        self._strengths.clear()  # sums a view asked for half-way through are stale
+        last = len(Col) - 1
+        for row, group in enumerate(self._groups):
+            self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+            if group.units:
+                parent = self.index(row, 0)
+                self.dataChanged.emit(
+                    self.index(0, 0, parent), self.index(len(group.units) - 1, last, parent)
+                )
+
+    def _group_parent(self, group: _Group) -> QModelIndex:
+        return self.createIndex(self._rows[group.gid], 0, 0)
+
+    def _sync(self, target: _Target) -> None:
+        """Make the rows match ``target`` (ids only) with the fewest row signals: remove
+        what is gone, put the groups in order, then walk each group's units in order,
+        moving each into place or inserting the new ones."""
+        keys = [c.id if c is not None else None for c, _ in target]
+        wanted = {u.id for _, units in target for u in units}
+        root = QModelIndex()
+        for row in reversed(range(len(self._groups))):
+            if self._groups[row].key not in keys:
+                self.beginRemoveRows(root, row, row)
+                del self._groups[row]
+                self._reindex()
+                self.endRemoveRows()
+        for group in self._groups:
+            units = group.units
+            r = len(units) - 1
+            while r >= 0:
+                if units[r].id in wanted:
+                    r -= 1
+                    continue
+                end = r
+                while r >= 0 and units[r].id not in wanted:
+                    r -= 1
+                self.beginRemoveRows(self._group_parent(group), r + 1, end)
+                del units[r + 1 : end + 1]
+                self.endRemoveRows()
+        for i, key in enumerate(keys):
+            current = next((j for j, g in enumerate(self._groups) if g.key == key), None)
+            if current is None:
+                self.beginInsertRows(root, i, i)
+                self._groups.insert(i, self._new_group(target[i][0], []))
+                self._reindex()
+                self.endInsertRows()
+            elif current != i:
+                self.beginMoveRows(root, current, current, root, i)
+                self._groups.insert(i, self._groups.pop(current))
+                self._reindex()
+                self.endMoveRows()
+        where = {u.id: g for g in self._groups for u in g.units}
+        for group, (_, units) in zip(self._groups, target, strict=True):
+            self._place_units(group, units, where)
+
+    def _place_units(self, group: _Group, units: list[Unit], where: dict[str, _Group]) -> None:
+        parent = self._group_parent(group)
+        i = 0
+        while i < len(units):
+            uid = units[i].id
+            if i < len(group.units) and group.units[i].id == uid:
+                i += 1
+                continue
+            source = where.get(uid)
+            if source is None:  # new units: one insert for the run of them
+                j = i
+                while j < len(units) and units[j].id not in where:
+                    j += 1
+                self.beginInsertRows(parent, i, j - 1)
+                group.units[i:i] = units[i:j]
+                for u in units[i:j]:
+                    where[u.id] = group
+                self.endInsertRows()
+                i = j
+                continue
+            r = next(k for k, u in enumerate(source.units) if u.id == uid)
+            # Within the group the unit is after i (the rows before i are in place).
+            self.beginMoveRows(self._group_parent(source), r, r, parent, i)
+            group.units.insert(i, source.units.pop(r))
+            where[uid] = group
+            self.endMoveRows()
+            i += 1
 
     # ------------------------------------------------------------------ look-ups
 
@@ -112,12 +202,18 @@ class RosterTreeModel(QAbstractItemModel):
         if not index.isValid():
             return None
         gid = index.internalId()
-        return self._groups[index.row() if gid == 0 else gid - 1]
+        if gid == 0:
+            return self._groups[index.row()]
+        row = self._rows.get(gid)
+        return self._groups[row] if row is not None else None
 
     def unit_at(self, index: Index) -> Unit | None:
         if not index.isValid() or index.internalId() == 0:
             return None
-        return self._groups[index.internalId() - 1].units[index.row()]
+        group = self.group_of(index)
+        if group is None or index.row() >= len(group.units):
+            return None
+        return group.units[index.row()]
 
     def unit_index(self, unit_id: str, column: int = 0) -> QModelIndex:
         for g, group in enumerate(self._groups):
@@ -132,6 +228,43 @@ class RosterTreeModel(QAbstractItemModel):
                 return self.index(g, 0)
         return QModelIndex()
 
+    def column_texts(self, col: Col, sample: int = 50) -> tuple[list[str], list[str]]:
+        """What column ``col`` can show, to size it by: (unit texts, group texts in bold).
+
+        Every group's text, the units of a sample of rows, and the widest values the roster
+        and its army list know (the longest unit name, the largest size and quantity, every
+        troop type and grade of the list, every leader's name): enough to fit the column
+        without asking Qt about each of 1,000 rows."""
+        display = Qt.ItemDataRole.DisplayRole
+        bold = [str(self._group_data(g, col, display) or "") for g in self._groups]
+        units = [u for g in self._groups for u in g.units]
+        texts = [str(self._unit_data(u, col, display) or "") for u in units[:sample]]
+        if len(units) > sample:
+            rest = units[sample:]
+            if col == Col.NAME:
+                texts.append(max((u.name for u in rest), key=len))
+            elif col == Col.QTY:
+                texts.append(str(max(u.count for u in rest)))
+            elif col == Col.SIZE:
+                texts.append(str(max(u.size for u in rest)))
+            elif col in (Col.FIGURES, Col.BASES, Col.MEN):
+                # no unit line shows more than its group's total (in ``bold``); a unit
+                # outside any shown group cannot exist
+                pass
+            elif col == Col.NOTES:
+                texts.append(max((u.notes for u in rest), key=len).replace("\n", " "))
+        army = self.session.army
+        if col == Col.TYPE:
+            troops = self.session.ruleset.troops
+            texts += [troops[e.troop].name for e in army.entries.values() if e.troop in troops]
+        elif col == Col.GRADE:
+            texts += [g for e in army.entries.values() for g in e.grades]
+        elif col == Col.LINES:
+            texts += [label for e in army.entries.values() for label, _ in line_choices(e)[1:]]
+        elif col == Col.LEADER:
+            texts += [ld.name for ld in self.session.roster.leaders]
+        return texts, bold
+
     # ------------------------------------------------------------------ structure
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
@@ -139,22 +272,23 @@ class RosterTreeModel(QAbstractItemModel):
             return QModelIndex()
         if not parent.isValid():
             return self.createIndex(row, column, 0) if row < len(self._groups) else QModelIndex()
-        if parent.internalId() != 0:
+        if parent.internalId() != 0 or parent.row() >= len(self._groups):
             return QModelIndex()
         group = self._groups[parent.row()]
         if row >= len(group.units):
             return QModelIndex()
-        return self.createIndex(row, column, parent.row() + 1)
+        return self.createIndex(row, column, group.gid)
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, 0)
+        row = self._rows.get(index.internalId())
+        return QModelIndex() if row is None else self.createIndex(row, 0, 0)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():
             return len(self._groups)
-        if parent.internalId() == 0 and parent.column() == 0:
+        if parent.internalId() == 0 and parent.column() == 0 and parent.row() < len(self._groups):
             return len(self._groups[parent.row()].units)
         return 0
 
@@ -174,6 +308,7 @@ class RosterTreeModel(QAbstractItemModel):
                 Col.QTY: "Qty",
                 Col.SIZE: "Size",
                 Col.GRADE: "Grade",
+                Col.LINES: "Lines",
                 Col.FIGURES: "Figures",
                 Col.BASES: "Bases",
                 Col.MEN: "Men",
@@ -184,6 +319,7 @@ class RosterTreeModel(QAbstractItemModel):
             return {
                 Col.QTY: "How many identical units this line stands for",
                 Col.SIZE: f"{size} in one unit",
+                Col.LINES: "A legion's lines: standard, or with understrength triarii",
                 Col.FIGURES: "Figures of the whole line (quantity × size)",
                 Col.MEN: "Men represented at the roster's scale",
             }.get(Col(section))
@@ -201,7 +337,7 @@ class RosterTreeModel(QAbstractItemModel):
         if unit is not None:
             base |= Qt.ItemFlag.ItemIsDragEnabled
             editable = col in (Col.NAME, Col.QTY, Col.NOTES, Col.LEADER) or (
-                col in (Col.SIZE, Col.GRADE) and bool(self.choices(index))
+                col in (Col.SIZE, Col.GRADE, Col.LINES) and bool(self.choices(index))
             )
         else:
             group = self.group_of(index)
@@ -252,6 +388,7 @@ class RosterTreeModel(QAbstractItemModel):
                 Col.QTY: str(unit.count),
                 Col.SIZE: str(unit.size),
                 Col.GRADE: unit.grade or "",
+                Col.LINES: lines_label(entry, dict(unit.lines) if unit.lines else None),
                 Col.FIGURES: number(total.figures),
                 Col.BASES: number(total.bases),
                 Col.MEN: number(total.men),
@@ -264,6 +401,7 @@ class RosterTreeModel(QAbstractItemModel):
                 Col.QTY: unit.count,
                 Col.SIZE: unit.size,
                 Col.GRADE: unit.grade,
+                Col.LINES: dict(unit.lines) if unit.lines else None,
                 Col.LEADER: unit.leader,
                 Col.NOTES: unit.notes,
             }.get(col)
@@ -291,6 +429,17 @@ class RosterTreeModel(QAbstractItemModel):
             lines.insert(0, unit.notes)
         return "\n".join(lines) or None
 
+    def _group_strength(self, group: _Group) -> Strength:
+        """The group's figures, bases and men, summed once per roster value."""
+        cached = self._strengths.get(group.gid)
+        if cached is None:
+            cached = sum(
+                (self._per_unit[u.id].total for u in group.units if u.id in self._per_unit),
+                start=Strength(0, 0, 0),
+            )
+            self._strengths[group.gid] = cached
+        return cached
+
     def _group_data(self, group: _Group, col: Col, role: int) -> Any:
         command = group.command
         if role == KIND_ROLE:
@@ -300,10 +449,7 @@ class RosterTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if col == Col.NAME:
                 return command.name if command is not None else "Unassigned"
-            strength = sum(
-                (self._per_unit[u.id].total for u in group.units if u.id in self._per_unit),
-                start=Strength(0, 0, 0),
-            )
+            strength = self._group_strength(group)
             return {
                 Col.TYPE: (command.kind or "") if command is not None else "",
                 Col.QTY: str(sum(u.count for u in group.units)),
