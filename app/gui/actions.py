@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QStyle, QWidget
+from PySide6.QtWidgets import QWidget
 
-from app.gui.icons import standard_icon
+from app.gui.icons import bundled_icon
 
-SP = QStyle.StandardPixmap
 Key = QKeySequence.StandardKey
 
 
@@ -40,6 +39,11 @@ class ActionKey(Enum):
     PRINT_ROSTER = auto()
     PRINT_REFSHEET = auto()
     PRINT_CHANCE_CARDS = auto()
+    RESET_LAYOUT = auto()
+    GUIDE = auto()
+    SHORTCUTS = auto()
+    RULESET_PROBLEMS = auto()
+    ABOUT = auto()
     VIEW_LIBRARY = auto()
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
@@ -48,95 +52,128 @@ class ActionKey(Enum):
 
 @dataclass(frozen=True)
 class ActionSpec:
+    """``text`` for menus (it may grow, as Undo's does: "Undo Move unit"); ``short`` is the
+    toolbar's fixed label, so the toolbar never jumps; ``icon`` names a bundled icon
+    (``resources/icons``, Lucide)."""
+
     text: str
     tip: str
     shortcuts: tuple[Key | str, ...] = ()
-    icon: SP | None = None
+    icon: str | None = None
+    short: str | None = None
 
 
 #: Shortcuts are given as key names where a standard key could clash: on KDE and GNOME the
 #: standard Delete binding includes Ctrl+D, which is Duplicate unit here.
 SPECS: dict[ActionKey, ActionSpec] = {
     ActionKey.NEW: ActionSpec(
-        "&New roster…", "Create a roster for a ruleset and army list", (Key.New,), SP.SP_FileIcon
+        "&New roster…",
+        "Create a roster for a ruleset and army list",
+        (Key.New,),
+        "file-plus",
+        "New",
     ),
     ActionKey.OPEN: ActionSpec(
         "&Open roster…",
         "Find a roster in the library and open it",
         (Key.Open,),
-        SP.SP_DialogOpenButton,
+        "folder-open",
+        "Open",
     ),
     ActionKey.SAVE: ActionSpec(
         "&Save",
         "Save the roster now (every edit is also saved as you go)",
         (Key.Save,),
-        SP.SP_DialogSaveButton,
+        "save",
     ),
     ActionKey.IMPORT: ActionSpec(
         "&Import roster file…",
         "Read a roster file (.json) into the library",
         ("Ctrl+I",),
-        SP.SP_ArrowDown,
+        "file-input",
+        "Import",
     ),
     ActionKey.EXPORT: ActionSpec(
         "&Export roster file…",
         "Write the open roster to a file (.json)",
         ("Ctrl+E",),
-        SP.SP_ArrowUp,
+        "file-output",
+        "Export",
     ),
-    ActionKey.CLOSE: ActionSpec(
-        "&Close roster", "Close the open roster", (Key.Close,), SP.SP_DialogCloseButton
-    ),
-    ActionKey.QUIT: ActionSpec("&Quit", "Quit Castra", (Key.Quit, "Ctrl+Q"), None),
-    ActionKey.UNDO: ActionSpec("&Undo", "Undo the last edit", (Key.Undo,), SP.SP_ArrowBack),
+    ActionKey.CLOSE: ActionSpec("&Close roster", "Close the open roster", (Key.Close,), "x"),
+    ActionKey.QUIT: ActionSpec("&Quit", "Quit Castra", (Key.Quit, "Ctrl+Q"), "log-out"),
+    ActionKey.UNDO: ActionSpec("&Undo", "Undo the last edit", (Key.Undo,), "undo-2", "Undo"),
     ActionKey.REDO: ActionSpec(
-        "&Redo", "Redo the edit undone last", (Key.Redo, "Ctrl+Y"), SP.SP_ArrowForward
+        "&Redo", "Redo the edit undone last", (Key.Redo, "Ctrl+Y"), "redo-2", "Redo"
     ),
     ActionKey.ADD_UNIT: ActionSpec(
         "&Add unit",
         "Add a unit of the army-list entry selected",
         ("Ctrl+Return",),
-        SP.SP_FileDialogNewFolder,
+        "square-plus",
+        "Unit",
     ),
     ActionKey.ADD_COMMAND: ActionSpec(
-        "Add &command", "Add a command to the roster", ("Ctrl+G",), SP.SP_DirIcon
+        "Add &command", "Add a command to the roster", ("Ctrl+G",), "folder-plus", "Command"
     ),
     ActionKey.ADD_LEADER: ActionSpec(
-        "Add &leader", "Add a leader to the roster", ("Ctrl+L",), SP.SP_DialogYesButton
+        "Add &leader", "Add a leader to the roster", ("Ctrl+L",), "user-plus", "Leader"
     ),
     ActionKey.DUPLICATE_UNIT: ActionSpec(
-        "D&uplicate unit", "Copy the selected unit", ("Ctrl+D",), SP.SP_FileDialogContentsView
+        "D&uplicate unit", "Copy the selected unit", ("Ctrl+D",), "copy", "Duplicate"
     ),
     ActionKey.SPLIT_UNIT: ActionSpec(
         "S&plit off one unit",
         "Take one unit off a line of identical units",
         ("Ctrl+Shift+D",),
-        None,
+        "split",
     ),
     ActionKey.DELETE: ActionSpec(
         "&Delete",
         "Remove the selected units, command or leader (in the library: delete the roster)",
         ("Del",),
-        SP.SP_TrashIcon,
+        "trash-2",
+        "Delete",
     ),
     ActionKey.PRINT_CARDS: ActionSpec(
-        "Print unit &cards…",
-        "Unit and leader cards of the open roster as a PDF (63 x 88 mm, nine a page)",
+        "Unit &cards…",
+        "Unit and leader cards of the open roster, to a printer or a PDF (63 x 88 mm, nine a page)",
         (Key.Print, "Ctrl+P"),
-        SP.SP_FileDialogDetailedView,
+        "printer",
     ),
     ActionKey.PRINT_ROSTER: ActionSpec(
-        "Print &roster sheet…",
-        "The open roster's units, totals, commands, leaders and validation as a PDF",
+        "&Roster sheet…",
+        "The open roster's units by command, totals, leaders and validation, to a printer or a PDF",
         ("Ctrl+Shift+P",),
     ),
     ActionKey.PRINT_REFSHEET: ActionSpec(
-        "Print &quick-reference sheet…",
+        "&Quick-reference sheet…",
         "A ruleset's tables, turn sequence, leader rules and errata on one or two pages",
     ),
     ActionKey.PRINT_CHANCE_CARDS: ActionSpec(
-        "Print c&hance cards…",
+        "C&hance cards…",
         "The D3 chance-card deck of a side, with its army, commander and supply substitutions",
+    ),
+    ActionKey.RESET_LAYOUT: ActionSpec(
+        "&Reset layout",
+        "Put the panels and the toolbar back where they were at first start",
+        (),
+        "panels-top-left",
+    ),
+    ActionKey.GUIDE: ActionSpec(
+        "User &guide",
+        "A short guide to building, checking and printing an army",
+        ("F1",),
+        "book-open",
+    ),
+    ActionKey.SHORTCUTS: ActionSpec(
+        "&Keyboard shortcuts", "Every shortcut of the window", (), "keyboard"
+    ),
+    ActionKey.RULESET_PROBLEMS: ActionSpec(
+        "Ruleset &problems…", "Ruleset folders that did not load, and why"
+    ),
+    ActionKey.ABOUT: ActionSpec(
+        "&About Castra", "Version, ruleset data versions and licences", (), "info"
     ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
@@ -151,9 +188,21 @@ SPECS: dict[ActionKey, ActionSpec] = {
 }
 
 
+def shortcut_text(action: QAction) -> str:
+    """The action's first shortcut as the platform writes it ("Ctrl+Z"), or ""."""
+    seq = action.shortcut()
+    return seq.toString(QKeySequence.SequenceFormat.NativeText) if not seq.isEmpty() else ""
+
+
+def set_tip(action: QAction, tip: str) -> None:
+    """The tooltip: the full text, and the shortcut."""
+    keys = shortcut_text(action)
+    action.setToolTip(f"{tip} ({keys})" if keys else tip)
+
+
 def _configure(action: QAction, spec: ActionSpec) -> None:
     action.setText(spec.text)
-    action.setToolTip(spec.tip)
+    action.setIconText(spec.short or spec.text.replace("&", "").rstrip("…"))
     action.setStatusTip(spec.tip)
     if spec.shortcuts:
         sequences: list[QKeySequence] = []
@@ -162,11 +211,9 @@ def _configure(action: QAction, spec: ActionSpec) -> None:
                 if seq not in sequences:
                     sequences.append(seq)
         action.setShortcuts(sequences)
-        action.setToolTip(
-            f"{spec.tip} ({sequences[0].toString(QKeySequence.SequenceFormat.NativeText)})"
-        )
+    set_tip(action, spec.tip)
     if spec.icon is not None:
-        action.setIcon(standard_icon(spec.icon))
+        action.setIcon(bundled_icon(spec.icon))
 
 
 def make_action(parent: QWidget, key: ActionKey) -> QAction:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,11 +17,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu
 
+from app.core.capabilities import has_chance_cards, uses_commands
 from app.core.edits import UpdateRoster
 from app.core.roster import Roster
 from app.core.rosterfile import RosterFileError, export_file, read_file
 from app.gui import dialogs
-from app.gui.actions import ActionKey, Actions
+from app.gui.actions import SPECS, ActionKey, Actions, set_tip
 from app.gui.editor import RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.library import LibraryPanel
@@ -101,6 +103,7 @@ class Builder(QObject):
         self.editor.message.connect(self.message)
         self.army_list.add_requested.connect(self.editor.add_entry)
         self.validation.subject_activated.connect(self.editor.select_subject)
+        self.library.view.selectionModel().currentChanged.connect(lambda *_: self.update_actions())
 
     # ------------------------------------------------------------------ opening and closing
 
@@ -226,9 +229,13 @@ class Builder(QObject):
             self._start_session(roster, None)
             self.message.emit("No store is open: export the roster to keep it")
             return True
-        from app.store import save_roster
+        from app.store import save_roster, unique_name
 
         try:
+            name = unique_name(self.store, name=roster.name)
+            if name != roster.name:  # two rosters of one name could not be told apart
+                self.message.emit(f"“{roster.name}” is taken: saved as “{name}”")
+                roster = replace(roster, name=name)
             rid = save_roster(self.store, roster=roster)
         except Exception as exc:
             dialogs.error(
@@ -292,6 +299,12 @@ class Builder(QObject):
             self.message.emit("Select units or a command in the roster, or a leader, to delete")
 
     def rename_roster(self, roster_id: int, name: str) -> None:
+        if self.store is not None:
+            from app.store import unique_name
+
+            wanted, name = name, unique_name(self.store, name=name, exclude_id=roster_id)
+            if name != wanted:
+                self.message.emit(f"“{wanted}” is taken: renamed to “{name}”")
         if self.session is not None and self.session.roster_id == roster_id:
             self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
         elif self.store is not None:
@@ -426,17 +439,30 @@ class Builder(QObject):
             ActionKey.PRINT_ROSTER,
         ):
             a[key].setEnabled(have)
+        # Only what applies: no "Add command" where the rules have no commands (D3, GSB,
+        # MWAN #90), no chance cards for a roster of a ruleset without them, no Delete with
+        # nothing to delete.
+        a[ActionKey.ADD_COMMAND].setVisible(s is None or uses_commands(s.ruleset))
+        a[ActionKey.PRINT_CHANCE_CARDS].setVisible(
+            has_chance_cards(s.ruleset)
+            if s is not None
+            else any(has_chance_cards(rs) for rs in self.registry)
+        )
+        a[ActionKey.DELETE].setEnabled(have or self.library.selected_roster() is not None)
         status = s.status() if s is not None else None
         a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))
         a[ActionKey.REDO].setEnabled(bool(status and status.can_redo))
-        a[ActionKey.UNDO].setText(
-            f"&Undo {status.undo_label}" if status and status.undo_label else "&Undo"
-        )
-        a[ActionKey.REDO].setText(
-            f"&Redo {status.redo_label}" if status and status.redo_label else "&Redo"
-        )
+        # The menu and the tooltip say what would be undone; the toolbar keeps "Undo".
+        for key, label, word in (
+            (ActionKey.UNDO, status.undo_label if status else None, "Undo"),
+            (ActionKey.REDO, status.redo_label if status else None, "Redo"),
+        ):
+            a[key].setText(f"&{word} {label}" if label else f"&{word}")
+            set_tip(a[key], f"{word} {label}" if label else SPECS[key].tip)
         group = s.group_name if s is not None else "command"
         a[ActionKey.ADD_COMMAND].setText(f"Add &{group}")
+        a[ActionKey.ADD_COMMAND].setIconText(group.capitalize())
+        set_tip(a[ActionKey.ADD_COMMAND], f"Add a {group} to the roster")
         title = "Castra"
         if s is not None:
             title = f"{s.roster.name}[*] — Castra"

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QMenu,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -40,7 +40,7 @@ from app.core.totals import strength_of
 from app.core.validation import Severity
 from app.gui.delegates import ChoiceDelegate
 from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
-from app.gui.icons import number
+from app.gui.icons import bundled_icon, number
 from app.gui.leaders import LeadersPanel
 from app.gui.roster_model import ID_ROLE, KIND_ROLE, Col, RosterTreeModel
 from app.gui.session import RosterSession
@@ -108,6 +108,10 @@ class RosterEditor(QWidget):
         self.name_edit.editingFinished.connect(self._rename)
         self.info = QLabel()
         self.info.setObjectName("rosterInfo")
+        # A long ruleset name wraps instead of setting the window's minimum width.
+        self.info.setWordWrap(True)
+        self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.name_edit.setMinimumWidth(120)
         self.scale_label = QLabel("Figure &scale:")
         self.scale_combo = QComboBox()
         self.scale_combo.setObjectName("scaleCombo")
@@ -126,7 +130,8 @@ class RosterEditor(QWidget):
         self.print_button.setText("Print / PDF")
         self.print_button.setToolTip("Print or export this roster's cards or sheet as a PDF")
         self.print_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.print_button.setMenu(QMenu(self.print_button))
+        self.print_button.setIcon(bundled_icon("printer"))
+        self.print_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         head.addLayout(names, 1)
         head.addWidget(self.print_button)
         head.addSpacing(12)
@@ -246,9 +251,12 @@ class RosterEditor(QWidget):
         for col in Col:
             if col != Col.NOTES and not self.tree.isColumnHidden(col):
                 texts, bold = self.model.column_texts(col)
-                content = max(text_width(font, texts), text_width(font, bold, bold=True))
-                if col == Col.NAME:  # the tree's indentation and the validation icon
-                    content += self.tree.indentation() + icon
+                units, groups = text_width(font, texts), text_width(font, bold, bold=True)
+                if col == Col.NAME:  # the tree's indentation (units one level deeper), icon
+                    indent = self.tree.indentation()
+                    units += 2 * indent + icon
+                    groups += indent + icon
+                content = max(units, groups)
                 want[col] = max(header.sectionSizeHint(col), content + CELL_PADDING)
         room = self.tree.viewport().width() - 100  # leave the notes some room
         if not self.tree.isVisible():
@@ -341,12 +349,17 @@ class RosterEditor(QWidget):
         """Show what a validation message concerns."""
         if self.model is None:
             return
+        # The focus goes with the selection, so Delete, F2 and the arrows act on it rather
+        # than on the validation panel the user came from.
         if kind == "unit":
             self.select_unit(ident)
+            self.tree.setFocus()
         elif kind == "command":
             self._select([self.model.group_index(ident)])
+            self.tree.setFocus()
         elif kind == "leader":
             self.leaders.select_leader(ident)
+            self.leaders.view.setFocus()
 
     def selected_units(self) -> list[str]:
         if self.model is None:
@@ -396,12 +409,23 @@ class RosterEditor(QWidget):
         if units:
             edits.append(RemoveUnits(tuple(units)))
         edits.extend(RemoveCommand(c) for c in commands)
-        if len(units) == 1 and not commands:
-            label = f"Remove {s.roster.unit(units[0]).name}"
+        # The label names how many units go: one line of 4 identical units is 4 units.
+        lines = [s.roster.unit(u) for u in units]
+        n_units = sum(u.count for u in lines)
+        if len(lines) == 1 and not commands:
+            unit = lines[0]
+            label = (
+                f"Remove {unit.count} × {unit.name}" if unit.count > 1 else f"Remove {unit.name}"
+            )
         elif commands and not units and len(commands) == 1:
             label = f"Remove {s.roster.command(commands[0]).name}"
+        elif not commands:
+            label = f"Remove {n_units} units ({len(lines)} lines)"
         else:
-            label = f"Remove {len(units) + len(commands)} items"
+            parts = [f"{n_units} unit{'' if n_units == 1 else 's'}"] if units else []
+            n = len(commands)
+            parts.append(f"{n} {s.group_name}{'' if n == 1 else 's'}")
+            label = f"Remove {' and '.join(parts)}"
         return s.apply(Batch(tuple(edits), label))
 
     def duplicate_selected(self) -> bool:

@@ -1,8 +1,14 @@
-"""Icons: Qt's standard icons, so the app ships no image files yet."""
+"""Icons: the actions' icons are bundled SVGs of one set (Lucide, ISC licence, in
+``resources/icons`` with its licence), drawn in the palette's text colour so they suit light
+and dark themes; the validation severities use Qt's standard message icons."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QIcon
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication, QStyle
 
 from app.core.validation import Severity
@@ -13,6 +19,31 @@ _SEVERITY_PIXMAP = {
     Severity.NOTE: QStyle.StandardPixmap.SP_MessageBoxInformation,
 }
 _cache: dict[object, QIcon] = {}
+
+ICONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "icons"
+
+
+def bundled_icon(name: str) -> QIcon:
+    """The bundled icon ``name`` (``resources/icons/<name>.svg``) at 16-48 px; Qt derives
+    the disabled look from it. A missing file gives an empty icon, never an error."""
+    icon = _cache.get(name)
+    if icon is not None:
+        return icon
+    icon = QIcon()
+    path = ICONS_DIR / f"{name}.svg"
+    if path.is_file():
+        colour = QApplication.palette().color(QPalette.ColorRole.WindowText).name()
+        svg = path.read_text(encoding="utf-8").replace("currentColor", colour)
+        renderer = QSvgRenderer(QByteArray(svg.encode()))
+        for size in (16, 20, 24, 32, 48):
+            pixmap = QPixmap(size, size)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            renderer.render(painter)
+            painter.end()
+            icon.addPixmap(pixmap)
+    _cache[name] = icon
+    return icon
 
 
 def standard_icon(pixmap: QStyle.StandardPixmap) -> QIcon:

@@ -12,19 +12,22 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QToolBar,
     QToolButton,
     QWidget,
 )
 
-from app.gui import dialogs
+from app.gui import dialogs, help_windows
 from app.gui.actions import ActionKey, Actions
 from app.gui.controller import Builder
 from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
+from app.gui.icons import bundled_icon
 from app.gui.library import LibraryPanel
 from app.gui.printing import Document, Printer
 from app.gui.settings import WindowSettings
@@ -34,6 +37,9 @@ from app.rules.registry import Registry
 if TYPE_CHECKING:
     from app.store import Store
 
+
+#: room for the title bar and frame at first start (width, height), before they are known
+FRAME_ALLOWANCE = (16, 64)
 
 #: the print actions and the document each one prints
 PRINT_DOCUMENTS = {
@@ -105,6 +111,9 @@ class MainWindow(QMainWindow):
             Qt.DockWidgetArea.BottomDockWidgetArea,
             ActionKey.VIEW_VALIDATION,
         )
+        self.print_menu = QMenu("&Print / PDF", self)
+        self.print_menu.setObjectName("printMenu")
+        self.editor.print_button.setMenu(self.print_menu)
         self.toolbar = self._toolbar()
         self.builder = Builder(
             self,
@@ -183,24 +192,32 @@ class MainWindow(QMainWindow):
             ActionKey.DUPLICATE_UNIT,
             ActionKey.DELETE,
             None,
-            ActionKey.PRINT_CARDS,
         ):
             if key is None:
                 bar.addSeparator()
             else:
                 bar.addAction(a[key])
+        # Print / PDF: the same menu as in the File menu and over the roster
+        self.print_tool = QToolButton()
+        self.print_tool.setObjectName("printTool")
+        self.print_tool.setText("Print / PDF")
+        self.print_tool.setIcon(bundled_icon("printer"))
+        self.print_tool.setToolTip("Print cards or sheets, or write them as a PDF")
+        self.print_tool.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.print_tool.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.print_tool.setMenu(self.print_menu)
+        bar.addWidget(self.print_tool)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         a.adopt(ActionKey.VIEW_TOOLBAR, bar.toggleViewAction())
         return bar
 
     def _print_actions(self) -> None:
-        """Each print action opens the print dialog on its document; the editor's Print
-        button offers the same actions."""
+        """Each print action opens the print dialog on its document. One menu holds them,
+        shown in the File menu, on the toolbar and over the roster."""
         a = self.action_registry
-        menu = self.editor.print_button.menu()
         for key, document in PRINT_DOCUMENTS.items():
             a[key].triggered.connect(lambda _c=False, d=document: self.print_document(d))
-            menu.addAction(a[key])
+            self.print_menu.addAction(a[key])
 
     def print_document(self, document: Document) -> None:
         session = self.builder.session
@@ -222,10 +239,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a[ActionKey.IMPORT])
         file_menu.addAction(a[ActionKey.EXPORT])
         file_menu.addSeparator()
-        print_menu = file_menu.addMenu("&Print / export PDF")
-        print_menu.setObjectName("printMenu")
-        for print_key in PRINT_DOCUMENTS:
-            print_menu.addAction(a[print_key])
+        file_menu.addMenu(self.print_menu)
         file_menu.addSeparator()
         file_menu.addAction(a[ActionKey.CLOSE])
         file_menu.addAction(a[ActionKey.QUIT])
@@ -254,8 +268,43 @@ class MainWindow(QMainWindow):
             ActionKey.VIEW_TOOLBAR,
         ):
             view_menu.addAction(a[key])
+        view_menu.addSeparator()
+        view_menu.addAction(a[ActionKey.RESET_LAYOUT])
+        a[ActionKey.RESET_LAYOUT].triggered.connect(self.reset_layout)
         help_menu = menu_bar.addMenu("&Help")
-        help_menu.addAction("Ruleset &problems…", self.show_ruleset_problems)
+        help_menu.setObjectName("helpMenu")
+        for key in (
+            ActionKey.GUIDE,
+            ActionKey.SHORTCUTS,
+            None,
+            ActionKey.RULESET_PROBLEMS,
+            None,
+            ActionKey.ABOUT,
+        ):
+            if key is None:
+                help_menu.addSeparator()
+            else:
+                help_menu.addAction(a[key])
+        a[ActionKey.GUIDE].triggered.connect(self.show_guide)
+        a[ActionKey.SHORTCUTS].triggered.connect(self.show_shortcuts)
+        a[ActionKey.RULESET_PROBLEMS].triggered.connect(self.show_ruleset_problems)
+        a[ActionKey.ABOUT].triggered.connect(self.show_about)
+
+    # ------------------------------------------------------------------ help
+
+    def show_guide(self) -> QDialog:
+        return help_windows.show_text(self, "guideDialog", "Castra user guide", help_windows.GUIDE)
+
+    def show_shortcuts(self) -> QDialog:
+        actions = [a for _, a in self.action_registry.items()]
+        return help_windows.show_text(
+            self, "shortcutsDialog", "Keyboard shortcuts", help_windows.shortcuts_html(actions)
+        )
+
+    def show_about(self) -> QDialog:
+        return help_windows.show_text(
+            self, "aboutDialog", "About Castra", help_windows.about_html(self.registry)
+        )
 
     def _status_bar(self, store_error: str | None) -> None:
         bar = self.statusBar()
@@ -327,28 +376,49 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ layout
 
+    def _default_docks(self) -> None:
+        self.resizeDocks([self.library_dock, self.army_dock], [320, 320], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.library_dock, self.army_dock], [330, 470], Qt.Orientation.Vertical)
+        self.resizeDocks([self.validation_dock], [140], Qt.Orientation.Vertical)
+        self.editor.splitter.setSizes([2400, 1000])
+
     def _restore_layout(self) -> None:
+        """The layout of the last run; at first start, a size that fits the screen with its
+        title bar and frame (at most 1600 x 1000)."""
+        self._default_docks()
+        self._default_state = self.saveState()
         geometry = self.prefs.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
             screen = QGuiApplication.primaryScreen()
             avail = screen.availableGeometry() if screen is not None else None
             if avail is not None:
-                self.resize(min(1600, avail.width()), min(1000, avail.height()))
+                # the frame and title bar are not known before the window is shown
+                width = min(1600, avail.width() - FRAME_ALLOWANCE[0])
+                height = min(1000, avail.height() - FRAME_ALLOWANCE[1])
+                self.resize(width, height)
+                self.move(
+                    avail.x() + (avail.width() - width) // 2,
+                    avail.y() + max(0, (avail.height() - height - FRAME_ALLOWANCE[1]) // 2),
+                )
             else:
-                self.resize(1280, 800)
-            self.resizeDocks(
-                [self.library_dock, self.army_dock], [400, 400], Qt.Orientation.Horizontal
-            )
-            self.resizeDocks(
-                [self.library_dock, self.army_dock], [330, 470], Qt.Orientation.Vertical
-            )
-            self.resizeDocks([self.validation_dock], [140], Qt.Orientation.Vertical)
+                self.resize(1280, 720)
         state = self.prefs.state()
         if state is not None:
             self.restoreState(state)
         splitter = self.prefs.splitter()
         if splitter is not None:
             self.editor.splitter.restoreState(splitter)
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: every panel and the toolbar shown, where they were at first
+        start."""
+        self.restoreState(self._default_state)
+        for dock in (self.library_dock, self.army_dock, self.validation_dock):
+            dock.setFloating(False)
+            dock.show()
+        self.toolbar.show()
+        self._default_docks()
+        self.statusBar().showMessage("The panels are back where they started", 5000)
 
     def save_layout(self) -> None:
         self.prefs.save_layout(

@@ -62,7 +62,9 @@ def test_export_then_import(
     assert exported == roster_of(window)
     monkeypatch.setattr(dialogs, "open_roster_file", lambda _parent, _folder: target)
     window.action_registry[ActionKey.IMPORT].trigger()
-    assert sorted(s.name for s in list_rosters(store)) == ["Legio", "Legio"]
+    # a taken name is made unique, so a name always finds one roster
+    assert sorted(s.name for s in list_rosters(store)) == ["Legio", "Legio (2)"]
+    assert roster_of(window).name == "Legio (2)"
     assert roster_of(window).units == exported.units
     assert window.builder.session is not None and window.builder.session.roster_id == max(
         s.id for s in list_rosters(store)

@@ -172,7 +172,8 @@ def test_columns_fit_as_the_roster_grows(
     assert model.setData(index, long_name, Qt.ItemDataRole.EditRole)
     qtbot.waitUntil(lambda: header.sectionSize(Col.NAME) > narrow)
     metrics = window.editor.tree.fontMetrics()
-    assert header.sectionSize(Col.NAME) >= metrics.horizontalAdvance(long_name)
+    indent = window.editor.tree.indentation()  # a unit sits one level in
+    assert header.sectionSize(Col.NAME) >= metrics.horizontalAdvance(long_name) + 2 * indent
     # the troop type shows whole too
     troop = index.siblingAtColumn(Col.TYPE).data()
     assert header.sectionSize(Col.TYPE) >= metrics.horizontalAdvance(troop)

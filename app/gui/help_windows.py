@@ -1,0 +1,131 @@
+"""The Help menu's windows: a short user guide, the keyboard shortcuts (read from the actions
+themselves, so the list is never out of date) and About (version, ruleset data, licences).
+
+Each is a plain window opened without blocking (``show``), so it can stay beside the roster.
+"""
+
+from __future__ import annotations
+
+import html
+import platform
+import sys
+from collections.abc import Iterable
+
+from PySide6 import __version__ as PYSIDE_VERSION
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from app.rules.registry import Registry
+
+GUIDE = """
+<h2>Castra: a short guide</h2>
+<h3>1. Start a roster</h3>
+<p><b>File &gt; New roster</b> (Ctrl+N): pick a ruleset and an army list, and start empty or
+from the source's standard army. The rosters you have are in the <b>Roster library</b> on the
+left: double-click one to open it. Every edit is saved as you make it; there is nothing to
+save by hand.</p>
+<h3>2. Add units, commands and leaders</h3>
+<p>Double-click an entry in the <b>Army list</b> (or drag it onto a command) to add a unit.
+<b>Unit</b>, <b>Command</b> and <b>Leader</b> on the toolbar add the others. Double-click a
+cell to change it: name, quantity, size, grade, leader, notes; drag units between commands.
+Quantity is a line of identical units: <b>Split off one unit</b> (Ctrl+Shift+D) takes one off,
+for example to attach a leader to it.</p>
+<p>The leaders' table below the units holds what the rules read: the Quincunx bonus, the
+Leg VI exceptional general, the D3 commander's quality. A Leg VI legion's understrength
+triarii are chosen in the <b>Lines</b> column.</p>
+<h3>3. Check it</h3>
+<p>The totals at the bottom count units, figures, bases and men at the roster's scale.
+The <b>Validation</b> panel lists errors, warnings and notes, each naming its rule;
+double-click one to go to the unit, command or leader it concerns. Validation never stops
+you editing or saving.</p>
+<h3>4. Print it</h3>
+<p><b>Print / PDF</b> (toolbar, File menu or the button over the roster) prints unit cards,
+the roster sheet, a ruleset's quick-reference sheet or the D3 chance cards, to a printer
+through the system's print dialog or to a PDF file.</p>
+<h3>5. Undo, files and the bin</h3>
+<p>Ctrl+Z undoes any edit, Ctrl+Y redoes it. <b>Export</b> writes a roster file (.json) to
+share; <b>Import</b> (or dropping a file on the window) reads one. A deleted roster goes to
+the library's Deleted group, from where it can be restored.</p>
+<p>Everything here also works from the command line: <code>castra --help</code>.</p>
+"""
+
+#: what Castra ships or runs on, and the licence each comes under
+LICENCES = (
+    ("DejaVu fonts (bundled, embedded in PDFs)", "Bitstream Vera / DejaVu licence (free)"),
+    ("Lucide icons (bundled)", "ISC licence"),
+    ("Qt for Python (PySide6)", "LGPL v3"),
+    ("reportlab and rl-accel", "BSD licence"),
+    ("pypdfium2 and PDFium (printing)", "Apache 2.0 / BSD-3-Clause"),
+    ("SQLAlchemy, sqlmodel, Alembic, pydantic, platformdirs", "MIT licence"),
+)
+
+
+def castra_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("castra")
+    except PackageNotFoundError:
+        return "development copy"
+
+
+def about_html(registry: Registry) -> str:
+    rows = "".join(
+        f"<tr><td>{html.escape(rs.meta.name)}</td><td>{html.escape(rs.meta.data_version)}</td>"
+        f"<td>{html.escape(rs.credit)}{'' if rs.builtin else ' (house rules)'}</td></tr>"
+        for rs in sorted(registry, key=lambda r: r.meta.short_name)
+    )
+    licences = "".join(
+        f"<tr><td>{html.escape(what)}</td><td>{html.escape(lic)}</td></tr>"
+        for what, lic in LICENCES
+    )
+    return (
+        f"<h2>Castra {html.escape(castra_version())}</h2>"
+        "<p>Army builder, battle runner and campaign manager for Second Punic War miniature "
+        "wargames.</p>"
+        f"<p>Python {platform.python_version()} · Qt for Python {PYSIDE_VERSION} · "
+        f"{html.escape(sys.platform)}</p>"
+        "<h3>Rulesets and their data</h3>"
+        "<p>The rules' tables of numbers are transcribed from the sources below; the prose is "
+        "Castra's own summary. The rules belong to their authors.</p>"
+        "<table cellpadding='3'><tr><th align='left'>Ruleset</th><th align='left'>Data</th>"
+        f"<th align='left'>Source</th></tr>{rows}</table>"
+        "<h3>Licences</h3>"
+        f"<table cellpadding='3'>{licences}</table>"
+    )
+
+
+def shortcuts_html(actions: Iterable[QAction]) -> str:
+    rows = []
+    for action in actions:
+        keys = [s.toString(s.SequenceFormat.NativeText) for s in action.shortcuts()]
+        if not keys:
+            continue
+        name = action.text().replace("&", "").rstrip("…")
+        rows.append(
+            f"<tr><td>{html.escape(name)}</td><td><b>{html.escape(', '.join(keys))}</b></td></tr>"
+        )
+    rows.append("<tr><td>Edit the selected cell</td><td><b>F2</b></td></tr>")
+    rows.append("<tr><td>Next / previous panel</td><td><b>Tab / Shift+Tab</b></td></tr>")
+    return "<h2>Keyboard shortcuts</h2><table cellpadding='3'>" + "".join(rows) + "</table>"
+
+
+def show_text(parent: QWidget, name: str, title: str, text: str) -> QDialog:
+    """A window with ``text`` (HTML) and a Close button, not blocking the roster."""
+    dialog = QDialog(parent)
+    dialog.setObjectName(name)
+    dialog.setWindowTitle(title)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    browser = QTextBrowser()
+    browser.setObjectName(f"{name}Text")
+    browser.setOpenExternalLinks(True)
+    browser.setHtml(text)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.close)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(browser)
+    layout.addWidget(buttons)
+    dialog.resize(620, 560)
+    dialog.show()
+    return dialog
