@@ -106,10 +106,14 @@ def cmd_refsheet(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from app.export import write_unit_cards
+    from app.export import card_count, card_grid, write_unit_cards
 
     roster = resolve_roster(args.roster)
     rs = _ruleset(roster.ruleset)
+    cards = card_count(roster, leaders=not args.no_leaders)
+    pages = card_grid(args.page_size).pages_for(cards)
+    # said first: a big roster's cards take a while (a line of 1,000 units is 1,000 cards)
+    print(f"{cards:,} card{'s' if cards != 1 else ''} on {pages:,} page{'s' if pages != 1 else ''}")
     return _write(
         f"the cards of {roster.name}",
         f"{slug(roster.name)}-cards.pdf",

@@ -17,7 +17,7 @@ from app.export.chance_cards import (
 from app.export.common import PAGE_SIZES, Written
 from app.export.refsheet import render_refsheet, write_refsheet
 from app.export.roster_sheet import write_roster_sheet
-from app.export.unit_cards import card_painters, write_unit_cards
+from app.export.unit_cards import card_count, card_painters, write_unit_cards
 
 __all__ = [
     "CARD_SIZE",
@@ -27,6 +27,7 @@ __all__ = [
     "NotD3Error",
     "Written",
     "build_deck",
+    "card_count",
     "card_grid",
     "card_painters",
     "render_refsheet",

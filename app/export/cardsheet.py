@@ -41,6 +41,8 @@ CUT_GAP = 1.2 * mm
 
 Rect = tuple[float, float, float, float]  # x, y (bottom left), width, height
 Painter = Callable[[Canvas, float, float], None]
+#: told (cards drawn, cards in all) as each card is drawn; it may raise to stop the job
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -100,10 +102,13 @@ class Card(Flowable):  # type: ignore[misc]
     """One card: exactly card-sized, never split; ``painter(canvas, width, height)`` draws it
     in local coordinates (origin at the card's bottom-left corner)."""
 
-    def __init__(self, size: tuple[float, float], painter: Painter) -> None:
+    def __init__(
+        self, size: tuple[float, float], painter: Painter, done: Callable[[], None] | None = None
+    ) -> None:
         super().__init__()
         self.width, self.height = size
         self.painter = painter
+        self.done = done
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         return self.width, self.height
@@ -113,6 +118,8 @@ class Card(Flowable):  # type: ignore[misc]
 
     def draw(self) -> None:
         self.painter(self.canv, self.width, self.height)
+        if self.done is not None:
+            self.done()
 
 
 def _cut_marks(canv: Canvas, grid: CardGrid, cards_on_page: int) -> None:
@@ -170,10 +177,20 @@ def render_cards(
     label: str,
     invariant: bool,
     card: tuple[float, float] = CARD_SIZE,
+    progress: Progress | None = None,
 ) -> tuple[bytes, int]:
-    """A card sheet PDF: the cards in order, nine to a page; (bytes, pages)."""
+    """A card sheet PDF: the cards in order, nine to a page; (bytes, pages). ``progress``
+    hears of every card drawn (about a hundred times in all) and may raise to stop."""
     grid = card_grid(page_size, card)
     total = len(painters)
+    drawn = 0
+    step = max(1, total // 100)
+
+    def one_done() -> None:
+        nonlocal drawn
+        drawn += 1
+        if progress is not None and (drawn % step == 0 or drawn == total):
+            progress(drawn, total)
 
     def on_page(canv: Canvas, doc: BaseDocTemplate) -> None:
         done = (doc.page - 1) * grid.per_page
@@ -194,7 +211,7 @@ def render_cards(
         buf, grid.page, title=title, subject=title, author=author, invariant=invariant, margin=0
     )
     doc.addPageTemplates([PageTemplate("cards", frames, onPage=on_page)])
-    story: list[Flowable] = [Card(card, p) for p in painters]
+    story: list[Flowable] = [Card(card, p, one_done) for p in painters]
     pages = build(doc, story) if story else _empty(doc)
     return buf.getvalue(), pages
 
@@ -217,6 +234,7 @@ def write_cards(
     author: str,
     label: str,
     invariant: bool,
+    progress: Progress | None = None,
 ) -> Written:
     data, pages = render_cards(
         painters,
@@ -225,6 +243,7 @@ def write_cards(
         author=author,
         label=label,
         invariant=invariant,
+        progress=progress,
     )
     write_bytes(target, data)
     return Written(target, pages)

@@ -18,7 +18,7 @@ from app.core.capabilities import leader_bonus
 from app.core.roster import Leader, Roster, Unit
 from app.export.card_draw import Block, band, lines_block
 from app.export.card_faces import Face, size_line, unit_face
-from app.export.cardsheet import CARD_SIZE, Painter, write_cards
+from app.export.cardsheet import CARD_SIZE, Painter, Progress, write_cards
 from app.export.common import GUIDE, INK, MUTED, Target, Written, author_of, fit_text
 from app.export.fonts import COND, COND_BOLD, SANS_BOLD, register_fonts
 from app.rules.ruleset import Ruleset
@@ -264,9 +264,11 @@ def write_unit_cards(
     page_size: str = "a4",
     invariant: bool = False,
     leaders: bool = True,
+    progress: Progress | None = None,
 ) -> Written:
     """Unit cards (and leader cards) of ``roster``: 63 x 88 mm, nine to an A4 or Letter page,
-    with cut marks."""
+    with cut marks. ``progress`` hears of the cards drawn and may raise to stop the job
+    (nothing is written then)."""
     return write_cards(
         target,
         card_painters(rs, roster, leaders=leaders),
@@ -276,4 +278,10 @@ def write_unit_cards(
         label=f"{rs.meta.short_name} ({author_of(rs.meta.author, rs.meta.author_note)})"
         f" · Castra · {roster.name}",
         invariant=invariant,
+        progress=progress,
     )
+
+
+def card_count(roster: Roster, *, leaders: bool = True) -> int:
+    """How many cards ``write_unit_cards`` draws: one per unit of every line, one per leader."""
+    return sum(u.count for u in roster.units) + (len(roster.leaders) if leaders else 0)

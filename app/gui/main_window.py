@@ -430,6 +430,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.printer.shutdown()  # no print thread outlives the window
         event.accept()
 
     # ------------------------------------------------------------------ dropping files

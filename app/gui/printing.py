@@ -9,13 +9,16 @@ from the ruleset data, and the roster from the open session.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QCursor, QDesktopServices
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -27,12 +30,16 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
+    QProgressDialog,
     QPushButton,
+    QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.roster import Roster
+from app.gui.print_job import CONFIRM_CARDS, PrintThread, PrintWorker, new_printer, print_pdf
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 
@@ -59,6 +66,8 @@ class PrintJob:
     commander: str = "average"
     supply_problems: bool = False
     open_after: bool = True
+    #: to a printer through the system's print dialog (``path`` is then a temporary file)
+    to_printer: bool = False
 
 
 def _file_name(text: str) -> str:
@@ -75,9 +84,15 @@ def suggested_name(document: Document, ruleset: Ruleset, roster: Roster | None) 
     return f"{_file_name(base)}.pdf"
 
 
-def write(job: PrintJob, registry: Registry, roster: Roster | None) -> int:
+def write(
+    job: PrintJob,
+    registry: Registry,
+    roster: Roster | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Write the PDF of ``job``; returns its page count. Raises ``ValueError`` or ``OSError``
-    with a message for the user."""
+    with a message for the user. ``progress`` hears of the unit cards drawn (and may raise
+    to stop)."""
     from app.export import (
         write_chance_cards,
         write_refsheet,
@@ -102,7 +117,9 @@ def write(job: PrintJob, registry: Registry, roster: Roster | None) -> int:
     if roster is None:
         raise ValueError("open a roster first")
     if job.document is Document.CARDS:
-        return write_unit_cards(rs, roster, job.path, page_size=job.page_size).pages
+        return write_unit_cards(
+            rs, roster, job.path, page_size=job.page_size, progress=progress
+        ).pages
     return write_roster_sheet(rs, roster, job.path, page_size=job.page_size).pages
 
 
@@ -152,6 +169,18 @@ class PrintDialog(QDialog):
         browse.clicked.connect(self._browse)
         self.open_after = QCheckBox("Open the PDF when it is written")
         self.open_after.setChecked(True)
+        self.to_printer = QRadioButton("To a &printer (the system's print dialog comes next)")
+        self.to_printer.setObjectName("toPrinter")
+        self.to_pdf = QRadioButton("To a PDF &file")
+        self.to_pdf.setObjectName("toPdf")
+        self.to_pdf.setChecked(True)
+        destination = QVBoxLayout()
+        destination.addWidget(self.to_pdf)
+        destination.addWidget(self.to_printer)
+        self.to_printer.toggled.connect(self._refresh)
+        self.size_note = QLabel()
+        self.size_note.setObjectName("printSize")
+        self.size_note.setWordWrap(True)
         self.problem = QLabel()
         self.problem.setObjectName("printProblem")
         self.problem.setStyleSheet("color: #b00020")
@@ -167,8 +196,12 @@ class PrintDialog(QDialog):
         form.addRow("&Commander:", self.commander)
         form.addRow("", self.supply)
         form.addRow("&Paper:", self.page)
-        form.addRow("File:", path_row)
+        form.addRow("Send:", destination)
+        self._file_label = QLabel("File:")
+        form.addRow(self._file_label, path_row)
+        self._path_row = path_row
         form.addRow("", self.open_after)
+        form.addRow("", self.size_note)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -220,6 +253,13 @@ class PrintDialog(QDialog):
             self._fill_sides(rs)
         for field, visible in ((self.side, deck), (self.commander, deck), (self.supply, deck)):
             self._show_row(field, visible)
+        printer = self.to_printer.isChecked()
+        self._form.setRowVisible(self._path_row, not printer)
+        self._show_row(self.open_after, not printer)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText("Print…" if printer else "Write PDF")
+        self.size_note.setText(self._size_text(doc))
+        self._show_row(self.size_note, bool(self.size_note.text()))
         problem = ""
         if needs_roster and self.roster is None:
             problem = "Open a roster to print its cards or its roster sheet."
@@ -231,6 +271,16 @@ class PrintDialog(QDialog):
         ok.setEnabled(not problem)
         if not self._path_edited:
             self.path.setText(str(Path(self._folder) / suggested_name(doc, rs, self.roster)))
+
+    def _size_text(self, doc: Document) -> str:
+        if doc is not Document.CARDS or self.roster is None:
+            return ""
+        from app.export import card_count, card_grid
+
+        cards = card_count(self.roster)
+        pages = card_grid(str(self.page.currentData())).pages_for(cards)
+        plural = ("s" if cards != 1 else "", "s" if pages != 1 else "")
+        return f"{cards:,} card{plural[0]} on {pages:,} page{plural[1]}"
 
     def _fill_sides(self, rs: Ruleset) -> None:
         current = self.side.currentData()
@@ -264,10 +314,14 @@ class PrintDialog(QDialog):
             commander=str(self.commander.currentData()),
             supply_problems=self.supply.isChecked(),
             open_after=self.open_after.isChecked(),
+            to_printer=self.to_printer.isChecked(),
         )
 
     def _accept(self) -> None:
         job = self.job()
+        if job.to_printer:
+            self.accept()
+            return
         if not self.path.text().strip():
             self.problem.setText("Give a file name for the PDF.")
             self.problem.setVisible(True)
@@ -280,17 +334,28 @@ class PrintDialog(QDialog):
 
 
 class Printer(QObject):
-    """The window's printing: opens the dialog, writes the PDF, opens it in the viewer."""
+    """The window's printing: the dialog, the job on a worker thread with a progress dialog
+    and Cancel, then the PDF opened in the viewer or sent to the system's print dialog."""
 
     message = Signal(str)
     #: the file written and its page count (tests and the status bar listen)
     written = Signal(Path, int)
+    #: a job ended without a file: cancelled or failed
+    stopped = Signal(str)
+    #: the system's print dialog, open (tests answer it)
+    print_dialog_shown = Signal(QPrintDialog)
+    #: pages sent to a printer
+    printed = Signal(int)
 
     def __init__(self, window: QWidget, registry: Registry, settings: QSettings) -> None:
         super().__init__(window)
         self.window = window
         self.registry = registry
         self.settings = settings
+        self.active: PrintThread | None = None
+        self._job: PrintJob | None = None
+        self.progress: QProgressDialog | None = None
+        self._tmp = tempfile.TemporaryDirectory(prefix="castra-print-")
 
     def dialog(self, document: Document, roster: Roster | None) -> PrintDialog:
         folder = str(self.settings.value("print/folder", "")) or str(Path.home())
@@ -299,28 +364,156 @@ class Printer(QObject):
             self.window, self.registry, roster, document, folder=folder, page_size=page
         )
 
-    def ask_and_print(self, document: Document, roster: Roster | None) -> Path | None:
+    def ask_and_print(self, document: Document, roster: Roster | None) -> bool:
         box = self.dialog(document, roster)
         if box.exec() != QDialog.DialogCode.Accepted:
-            return None
+            return False
         return self.run(box.job(), roster)
 
-    def run(self, job: PrintJob, roster: Roster | None) -> Path | None:
+    def run(self, job: PrintJob, roster: Roster | None) -> bool:
+        """Start ``job`` on a worker thread; False when it did not start (another job is
+        running, or the user declined a very large one)."""
         from app.gui import dialogs
 
-        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
-        try:
-            pages = write(job, self.registry, roster)
-        except (ValueError, KeyError, OSError) as exc:
-            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            dialogs.error(self.window, "Cannot write the PDF", f"{job.path}: {text}")
-            return None
-        finally:
-            QApplication.restoreOverrideCursor()
+        if self.active is not None and self.active.running():
+            self.message.emit("A print job is still running; wait for it or cancel it")
+            return False
+        cards = 0
+        if job.document is Document.CARDS and roster is not None:
+            from app.export import card_count, card_grid
+
+            cards = card_count(roster)
+            pages = card_grid(job.page_size).pages_for(cards)
+            if cards > CONFIRM_CARDS and not dialogs.confirm(
+                self.window,
+                "A large print job",
+                f"“{roster.name}” makes {cards:,} cards on {pages:,} pages. Print them all?",
+                f"Print {pages:,} pages",
+            ):
+                return False
+        if job.to_printer:
+            job = replace(
+                job,
+                path=Path(self._tmp.name)
+                / suggested_name(job.document, self.registry.get(job.ruleset), roster),
+                open_after=False,
+            )
+        registry = self.registry
+        worker = PrintWorker(lambda step: write(job, registry, roster, step))
+        thread = PrintThread(worker, self)
+        # Bound methods of this (GUI-thread) object: Qt queues the calls to the GUI thread.
+        self._job = job
+        worker.finished_ok.connect(self._written)
+        worker.cancelled.connect(self._stopped)
+        worker.failed.connect(self._failed)
+        worker.progress.connect(self._progressed)
+        progress = QProgressDialog(
+            f"Building {cards:,} cards…" if cards else f"Writing the {job.document.value.lower()}…",
+            "Cancel",
+            0,
+            max(cards, 0),
+            self.window,
+        )
+        progress.setObjectName("printProgress")
+        progress.setWindowTitle("Printing")
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(400)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        # Called here, in the GUI thread: the worker's own thread is busy with the job.
+        progress.canceled.connect(lambda: worker.cancel())
+        self.progress, self.active = progress, thread
+        thread.start()
+        return True
+
+    def _finish(self) -> None:
+        if self.progress is not None:
+            self.progress.reset()
+            self.progress.hide()
+            self.progress.deleteLater()
+            self.progress = None
+        self.active = None
+
+    @Slot(int, int)
+    def _progressed(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.setValue(min(done, total))
+
+    @Slot(int)
+    def _written(self, pages: int) -> None:
+        job = self._job
+        self._finish()
+        if job is None:
+            return
+        if job.to_printer:
+            self._to_printer(job, pages)
+            return
         self.settings.setValue("print/folder", str(job.path.parent))
         self.settings.setValue("print/pageSize", job.page_size)
         self.message.emit(f"Wrote {job.document.value.lower()} to {job.path} ({pages} pages)")
         self.written.emit(job.path, pages)
-        if job.open_after:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(job.path)))
-        return job.path
+        if job.open_after and not QDesktopServices.openUrl(QUrl.fromLocalFile(str(job.path))):
+            from app.gui import dialogs
+
+            dialogs.error(
+                self.window,
+                "No PDF viewer",
+                f"The PDF was written, but no program to show PDFs was found.\n\n"
+                f"It is at {job.path}",
+            ).setIcon(QMessageBox.Icon.Information)
+            self.message.emit(f"No PDF viewer found; the PDF is at {job.path}")
+
+    @Slot()
+    def _stopped(self) -> None:
+        text = "Cancelled: nothing was written"
+        self._finish()
+        self.message.emit(text)
+        self.stopped.emit(text)
+
+    @Slot(str)
+    def _failed(self, text: str) -> None:
+        from app.gui import dialogs
+
+        job = self._job
+        self._finish()
+        if job is None:
+            return
+        what = "Cannot print" if job.to_printer else "Cannot write the PDF"
+        dialogs.error(self.window, what, f"{job.path}: {text}")
+        self.stopped.emit(text)
+
+    def _to_printer(self, job: PrintJob, pages: int) -> None:
+        """The system's print dialog (not blocking); the pages go out once it is accepted."""
+        self.settings.setValue("print/pageSize", job.page_size)
+        printer = new_printer(job.page_size, job.path.stem)
+        box = QPrintDialog(printer, self.window)
+        box.setObjectName("systemPrintDialog")
+        box.setMinMax(1, pages)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # Sent once the dialog has closed (it deletes itself), on the next turn of the loop.
+        box.accepted.connect(lambda: QTimer.singleShot(0, self, lambda: self._send(job, printer)))
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.show()
+        self.print_dialog_shown.emit(box)
+
+    def _send(self, job: PrintJob, printer: QPrinter) -> None:
+        from app.gui import dialogs
+
+        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
+        try:
+            sent = print_pdf(job.path, printer)
+        except (OSError, ValueError) as exc:
+            dialogs.error(self.window, "Cannot print", str(exc))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        where = printer.printerName() or "the printer"
+        self.message.emit(f"Sent {sent} page{'s' if sent != 1 else ''} to {where}")
+        self.printed.emit(sent)
+
+    def shutdown(self) -> None:
+        """Stop a running job and wait for its thread (before the window closes)."""
+        if self.active is not None:
+            self.active.stop()
+            self._finish()
+        self._tmp.cleanup()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from app.gui.actions import ActionKey
@@ -22,7 +22,12 @@ from tests.gui.helpers import open_new
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     urls: list[str] = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: urls.append(url.toLocalFile()))
+
+    def open_url(url: Any) -> bool:
+        urls.append(url.toLocalFile())
+        return True
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     return urls
 
 
@@ -44,11 +49,18 @@ def run_dialog(
     return seen
 
 
+def print_and_wait(qtbot: QtBot, window: MainWindow, key: ActionKey) -> None:
+    """Trigger a print action and wait for the worker thread to write the file."""
+    with qtbot.waitSignal(window.printer.written, timeout=20_000):
+        window.action_registry[key].trigger()
+
+
 def text_of(path: Path) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 
 def test_print_unit_cards_of_the_open_roster(
+    qtbot: QtBot,
     window: MainWindow,
     registry: Registry,
     tmp_path: Path,
@@ -58,7 +70,7 @@ def test_print_unit_cards_of_the_open_roster(
     session = open_new(window, registry, "quincunx", "roman", name="Legio", standard=True)
     target = tmp_path / "cards.pdf"
     seen = run_dialog(monkeypatch, target)
-    window.action_registry[ActionKey.PRINT_CARDS].trigger()
+    print_and_wait(qtbot, window, ActionKey.PRINT_CARDS)
     assert seen[0].chosen_document() is Document.CARDS
     reader = PdfReader(target)
     cards = sum(u.count for u in session.roster.units) + len(session.roster.leaders)
@@ -84,6 +96,7 @@ def test_editor_print_button_offers_every_document(window: MainWindow, registry:
 
 
 def test_print_roster_sheet_on_letter(
+    qtbot: QtBot,
     window: MainWindow,
     registry: Registry,
     tmp_path: Path,
@@ -93,13 +106,14 @@ def test_print_roster_sheet_on_letter(
     open_new(window, registry, "leg-vi-carthago", "roman", name="Legio II")
     target = tmp_path / "sheet.pdf"
     run_dialog(monkeypatch, target, lambda d: d.page.setCurrentIndex(d.page.findData("letter")))
-    window.action_registry[ActionKey.PRINT_ROSTER].trigger()
+    print_and_wait(qtbot, window, ActionKey.PRINT_ROSTER)
     page = PdfReader(target).pages[0]
     assert round(float(page.mediabox.width)) == 612  # Letter, 8.5 in
     assert "Legio II" in text_of(target)
 
 
 def test_reference_sheet_needs_no_roster(
+    qtbot: QtBot,
     window: MainWindow,
     registry: Registry,
     tmp_path: Path,
@@ -113,11 +127,12 @@ def test_reference_sheet_needs_no_roster(
         target,
         lambda d: d.ruleset.setCurrentIndex(d.ruleset.findData("grown-slightly-bald")),
     )
-    window.action_registry[ActionKey.PRINT_REFSHEET].trigger()
+    print_and_wait(qtbot, window, ActionKey.PRINT_REFSHEET)
     assert "Grown Slightly Bald" in text_of(target)
 
 
 def test_chance_cards_take_the_rosters_side_and_commander(
+    qtbot: QtBot,
     window: MainWindow,
     registry: Registry,
     tmp_path: Path,
@@ -127,7 +142,7 @@ def test_chance_cards_take_the_rosters_side_and_commander(
     open_new(window, registry, "d3-ancients", "carthaginian")
     target = tmp_path / "deck.pdf"
     seen = run_dialog(monkeypatch, target, lambda d: d.supply.setChecked(True))
-    window.action_registry[ActionKey.PRINT_CHANCE_CARDS].trigger()
+    print_and_wait(qtbot, window, ActionKey.PRINT_CHANCE_CARDS)
     dialog = seen[0]
     assert dialog.side.currentData() == "carthaginian"
     assert dialog.job().supply_problems
@@ -158,3 +173,114 @@ def test_a_folder_that_does_not_exist_is_a_clear_problem(
     assert dialog.result() != QDialog.DialogCode.Accepted
     assert "does not exist" in dialog.problem.text()
     assert not (tmp_path / "nowhere").exists()
+
+
+def big_roster_session(window: MainWindow, registry: Registry, count: int = 1000) -> Any:
+    from app.core.edits import AddUnit
+    from app.core.roster import unit_from_entry
+
+    session = open_new(window, registry, "quincunx", "roman", name="Big")
+    unit = unit_from_entry(registry.get("quincunx"), "roman", "hastati", count=count)
+    assert session.apply(AddUnit(unit))
+    return session
+
+
+def test_to_the_system_print_dialog(
+    qtbot: QtBot,
+    window: MainWindow,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Print / PDF > Unit cards > To a printer: the system's print dialog opens (not
+    blocking); accepted, every page goes to the printer (here Qt's PDF printer)."""
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+    session = open_new(window, registry, "quincunx", "roman", name="Legio", standard=True)
+    run_dialog(monkeypatch, tmp_path / "unused.pdf", lambda d: d.to_printer.setChecked(True))
+    with qtbot.waitSignal(window.printer.print_dialog_shown, timeout=20_000) as shown:
+        window.action_registry[ActionKey.PRINT_CARDS].trigger()
+    box = shown.args[0]
+    assert isinstance(box, QPrintDialog) and box.isVisible()
+    out = tmp_path / "printed.pdf"
+    printer = box.printer()
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(out))
+    with qtbot.waitSignal(window.printer.printed, timeout=30_000) as sent:
+        # QDialog's accept, not the print dialog's: that one would take its printer from
+        # the dialog's widgets, and this machine has no printer
+        QDialog.accept(box)
+    cards = sum(u.count for u in session.roster.units) + len(session.roster.leaders)
+    assert sent.args == [-(-cards // 9)]
+    assert len(PdfReader(out).pages) == -(-cards // 9)
+    assert not (tmp_path / "unused.pdf").exists()  # the PDF went to a temporary file
+
+
+def test_a_large_job_asks_first_shows_progress_and_can_be_cancelled(
+    qtbot: QtBot,
+    window: MainWindow,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    opened: list[str],
+) -> None:
+    from app.gui import dialogs
+
+    big_roster_session(window, registry)
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "confirm", lambda _p, _t, text, _ok: asked.append(text) or False)
+    target = tmp_path / "big.pdf"
+    run_dialog(monkeypatch, target)
+    window.action_registry[ActionKey.PRINT_CARDS].trigger()
+    assert asked and "1,000 cards on 112 pages" in asked[0]
+    assert window.printer.active is None and not target.exists()  # declined: nothing runs
+    monkeypatch.setattr(dialogs, "confirm", lambda *_a: True)
+    with qtbot.waitSignal(window.printer.stopped, timeout=30_000) as stopped:
+        window.action_registry[ActionKey.PRINT_CARDS].trigger()
+        progress = window.printer.progress
+        assert progress is not None and progress.maximum() == 1000
+        button = progress.findChild(QPushButton)
+        assert button is not None and button.text() == "Cancel"
+        button.click()
+    assert "Cancelled" in stopped.args[0]
+    assert not target.exists() and opened == []
+    assert window.printer.active is None
+
+
+def test_no_pdf_viewer_is_said(
+    qtbot: QtBot,
+    window: MainWindow,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda _url: False)
+    open_new(window, registry, "quincunx", "roman", name="Legio")
+    target = tmp_path / "roster.pdf"
+    run_dialog(monkeypatch, target)
+    messages: list[str] = []
+    window.printer.message.connect(messages.append)
+    print_and_wait(qtbot, window, ActionKey.PRINT_ROSTER)
+    assert target.exists()
+    assert any("No PDF viewer found" in m for m in messages)
+    box = window.findChild(QMessageBox, "errorBox")
+    assert box is not None and str(target) in box.text()
+
+
+def test_closing_the_window_stops_a_running_job(
+    qtbot: QtBot,
+    window: MainWindow,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.gui import dialogs
+
+    big_roster_session(window, registry, count=1000)
+    monkeypatch.setattr(dialogs, "confirm", lambda *_a: True)
+    run_dialog(monkeypatch, tmp_path / "big.pdf")
+    window.action_registry[ActionKey.PRINT_CARDS].trigger()
+    thread = window.printer.active
+    assert thread is not None and thread.running()
+    window.close()
+    assert not thread.running() and window.printer.active is None
