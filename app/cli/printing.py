@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from app.cli.common import CliError, registry, resolve_roster
+from app.core.roster import Roster
 from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
@@ -90,6 +92,15 @@ def _write(what: str, default: str, args: argparse.Namespace, fn: Any) -> int:
     return 0
 
 
+def _warn_unprintable(roster: Roster) -> None:
+    """Names in a script the bundled font lacks (CJK, emoji) print blank: say so."""
+    from app.export.fonts import unprintable_warning
+
+    warning = unprintable_warning(roster)
+    if warning:
+        print(f"castra: warning: {warning}", file=sys.stderr)
+
+
 # ---------------------------------------------------------------------------- commands
 
 
@@ -110,6 +121,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
     roster = resolve_roster(args.roster)
     rs = _ruleset(roster.ruleset)
+    _warn_unprintable(roster)
     cards = card_count(roster, leaders=not args.no_leaders)
     pages = card_grid(args.page_size).pages_for(cards)
     # said first: a big roster's cards take a while (a line of 1,000 units is 1,000 cards)
@@ -134,6 +146,7 @@ def cmd_roster(args: argparse.Namespace) -> int:
 
     roster = resolve_roster(args.roster)
     rs = _ruleset(roster.ruleset)
+    _warn_unprintable(roster)
     return _write(
         f"the roster sheet of {roster.name}",
         f"{slug(roster.name)}-roster.pdf",

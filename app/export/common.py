@@ -23,6 +23,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, Table, TableStyle
@@ -225,10 +226,12 @@ def running_header(title: str, credit: str, *, margin: float) -> PageHook:
         canvas.setFont(COND, 6.5)
         canvas.setFillColor(MUTED)
         footer = f"Printed by Castra, summarised in its own words. Source: {credit}."
-        canvas.drawString(
-            margin, margin - 4.5 * mm, fit_text(footer, COND, 6.5, width - 2 * margin - 40)
-        )
-        canvas.drawRightString(width - margin, margin - 4.5 * mm, f"page {doc.page}")
+        # Wrapped, never cut: a long source line takes a second line above the first.
+        lines = simpleSplit(footer, COND, 6.5, width - 2 * margin - 40)[:3]
+        base = margin - 4.5 * mm
+        for i, line in enumerate(lines):
+            canvas.drawString(margin, base + (len(lines) - 1 - i) * 7.5, line)
+        canvas.drawRightString(width - margin, base, f"page {doc.page}")
         canvas.restoreState()
 
     return draw

@@ -9,11 +9,16 @@ multiplication sign the sheets print.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+if TYPE_CHECKING:
+    from app.core.roster import Roster
 
 FONTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
 
@@ -67,3 +72,37 @@ def register_fonts() -> None:
             addMapping(family, 0, 1, italic)
             addMapping(family, 1, 1, bold_italic)
         _registered = True
+
+
+def unprintable(texts: Iterable[str]) -> list[str]:
+    """The characters of ``texts`` that the bundled DejaVu Sans has no glyph for (Chinese,
+    Japanese or Korean script, emoji, ...): they would print blank. Castra warns rather than
+    bundle a fallback font for every script; spaces and line breaks are not counted."""
+    register_fonts()
+    face = pdfmetrics.getFont(SANS).face
+    glyphs = face.charToGlyph
+    missing = {ch for text in texts for ch in text if not ch.isspace() and ord(ch) not in glyphs}
+    return sorted(missing)
+
+
+def roster_texts(roster: Roster) -> list[str]:
+    """Every text of a roster that its printed cards and sheet show."""
+    out = [roster.name, roster.side, roster.notes]
+    out += [t for u in roster.units for t in (u.name, u.notes)]
+    out += [t for ld in roster.leaders for t in (ld.name, ld.notes)]
+    out += [c.name for c in roster.commands]
+    return out
+
+
+def unprintable_warning(roster: Roster) -> str | None:
+    """A one-line warning naming the characters of ``roster`` that would print blank, or
+    None when everything prints."""
+    chars = unprintable(roster_texts(roster))
+    if not chars:
+        return None
+    shown = " ".join(chars[:12]) + (" …" if len(chars) > 12 else "")
+    n = len(chars)
+    return (
+        f"{n} character{'s' if n != 1 else ''} in this roster cannot be printed with the "
+        f"bundled font and will print blank: {shown}"
+    )

@@ -55,6 +55,8 @@ COLUMNS = 3
 SHORT_TABLE_ROWS = 8
 
 Amount = Literal["full", "short", "none"]
+#: The errata are read at the table, where the source and Castra disagree: never under 8 pt.
+ERRATA_PT = 8.0
 
 
 @dataclass(frozen=True)
@@ -64,21 +66,23 @@ class Detail:
     body_pt: float
     notes: Amount
     rules: Amount
-    errata: Amount
+    errata: Amount | Literal["topics"]
     errata_pt: float
 
 
 #: Tried in order until the sheet fits.
 LEVELS: tuple[Detail, ...] = (
-    Detail(7.5, "full", "full", "full", 7.5),
-    Detail(7.5, "full", "full", "short", 7.0),
-    Detail(7.5, "short", "full", "short", 7.0),
-    Detail(7.5, "short", "short", "short", 7.0),
-    Detail(7.0, "short", "short", "short", 6.5),
-    Detail(7.0, "short", "none", "short", 6.5),
-    Detail(7.0, "none", "none", "short", 6.5),
-    Detail(6.8, "none", "none", "short", 6.2),
-    Detail(6.5, "none", "none", "short", 6.0),
+    Detail(7.5, "full", "full", "full", ERRATA_PT),
+    Detail(7.5, "full", "full", "short", ERRATA_PT),
+    Detail(7.5, "short", "full", "short", ERRATA_PT),
+    Detail(7.5, "short", "short", "short", ERRATA_PT),
+    Detail(7.0, "short", "short", "short", ERRATA_PT),
+    Detail(7.0, "short", "none", "short", ERRATA_PT),
+    Detail(7.0, "none", "none", "short", ERRATA_PT),
+    Detail(6.8, "none", "none", "short", ERRATA_PT),
+    Detail(6.5, "none", "none", "short", ERRATA_PT),
+    # last resort, keeping 8 pt: readings listed by topic, errata and gaps in a sentence
+    Detail(6.5, "none", "none", "topics", ERRATA_PT),
 )
 
 
@@ -302,9 +306,13 @@ def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
     small = styles(ctx.detail.errata_pt).body
     out: list[Flowable] = []
     building: list[str] = []
+    readings: list[str] = []
     for e in rs.errata:
         if not plays_at_table(e.applies_to):
             building.append(e.topic)
+            continue
+        if amount == "topics" and e.kind == "interpretation":
+            readings.append(e.topic)
             continue
         decision = shorten(e.decision, "full" if amount == "full" else "short")
         kind = {"errata": "erratum", "interpretation": "reading", "gap": "gap"}[e.kind]
@@ -313,6 +321,14 @@ def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         "Where the source is garbled, inconsistent or silent, Castra's data decides as below; "
         "each decision can be changed in a copied ruleset folder."
     )
+    if readings:
+        out.append(
+            para(
+                f"<b>Also read our way</b> (see <i>castra rulesets</i> or the errata file): "
+                f"{esc('; '.join(readings))}.",
+                small,
+            )
+        )
     if building and amount == "full":
         out.append(
             para(

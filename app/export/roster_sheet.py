@@ -13,7 +13,8 @@ from reportlab.platypus.doctemplate import PageTemplate
 from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.frames import Frame
 
-from app.core.roster import Roster
+from app.core.capabilities import leader_bonus, leader_fields
+from app.core.roster import Leader, Roster
 from app.core.totals import ZERO, RosterTotals, UnitTotals, roster_totals
 from app.core.validation import Report, Severity, validate
 from app.export.card_faces import strength
@@ -44,6 +45,7 @@ SEVERITY_COLOURS: dict[Severity, Color] = {
     Severity.NOTE: HexColor("#3C6E9F"),
 }
 VALID = HexColor("#2E7D32")
+GROUP_BG = HexColor("#F3EEE4")
 
 
 def _title(rs: Ruleset, roster: Roster, st: Styles) -> list[Flowable]:
@@ -84,62 +86,92 @@ def _totals(rs: Ruleset, roster: Roster) -> RosterTotals:
     return RosterTotals(roster.unit_count(), total, tuple(per_unit))
 
 
+def _groups(roster: Roster, totals: RosterTotals) -> list[tuple[str | None, list[UnitTotals]]]:
+    """The unit lines by command, in the roster's order of commands, then those without one
+    (the name is None when the roster has no commands at all)."""
+    by_command: dict[str, list[UnitTotals]] = {c.id: [] for c in roster.commands}
+    loose: list[UnitTotals] = []
+    for ut in totals.per_unit:
+        bucket = by_command.get(ut.unit.command or "")
+        (bucket if bucket is not None else loose).append(ut)
+    out: list[tuple[str | None, list[UnitTotals]]] = [
+        (c.name, by_command[c.id]) for c in roster.commands if by_command[c.id]
+    ]
+    if loose:
+        out.append((None, loose))
+    return out
+
+
 def _units(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flowable]:
+    """The units grouped by command (battlegroup), each group with its subtotal, then the
+    army's total."""
     totals = _totals(rs, roster)
-    commands = {c.id: c.name for c in roster.commands}
     leaders = {ld.id: ld.name for ld in roster.leaders}
     army = rs.armies.get(roster.army)
     size_unit = "figures" if rs.counts_figures else "bases"
-    # (header, width fraction, cell of a unit line, cell of the total line)
-    columns: list[tuple[str, float, Callable[[UnitTotals], str], str]] = [
-        ("Unit", 0.19, lambda ut: ut.unit.name, "Total"),
-        ("Type", 0.18, lambda ut: _kind(rs, army, ut.unit.entry), ""),
+    group_name = rs.organisation.group_name
+    # (header, width fraction, cell of a unit line)
+    columns: list[tuple[str, float, Callable[[UnitTotals], str]]] = [
+        ("Unit", 0.24, lambda ut: ut.unit.name),
+        ("Type", 0.22, lambda ut: _kind(rs, army, ut.unit.entry)),
     ]
     if any(u.grade for u in roster.units):
-        columns.append(("Grade", 0.06, lambda ut: ut.unit.grade or "-", ""))
+        columns.append(("Grade", 0.06, lambda ut: ut.unit.grade or "-"))
     columns += [
-        ("No.", 0.05, lambda ut: str(ut.unit.count), str(totals.units)),
-        (f"Size ({size_unit})", 0.08, lambda ut: str(ut.unit.size), ""),
+        ("No.", 0.05, lambda ut: str(ut.unit.count)),
+        (f"Size ({size_unit})", 0.08, lambda ut: str(ut.unit.size)),
     ]
-    for header, field, total in (
-        ("Figures", "figures", totals.figures),
-        ("Bases", "bases", totals.bases),
-        ("Men", "men", totals.men),
-    ):
+    sums: list[tuple[int, str]] = []  # (column, field) of the summed columns
+    for header, field in (("Figures", "figures"), ("Bases", "bases"), ("Men", "men")):
         if any(getattr(ut.total, field) is not None for ut in totals.per_unit):
-            columns.append((header, 0.08, _total_cell(field), fmt_int(total)))
+            sums.append((len(columns), field))
+            columns.append((header, 0.08, _total_cell(field)))
+    columns.append(("Leader", 0.17, lambda ut: leaders.get(ut.unit.leader or "", "")))
+    count_col = next(i for i, c in enumerate(columns) if c[0] == "No.")
 
-    def where(ut: UnitTotals) -> str:
-        u = ut.unit
-        parts = [commands.get(u.command or "", "")]
-        if u.leader:
-            parts.append(leaders.get(u.leader, u.leader))
-        return "; ".join(p for p in parts if p)
+    def sum_row(label: str, lines: list[UnitTotals]) -> list[Cell]:
+        row: list[Cell] = [""] * len(columns)
+        row[0] = label
+        row[count_col] = str(sum(ut.unit.count for ut in lines))
+        for col, field in sums:
+            values = [getattr(ut.total, field) for ut in lines]
+            row[col] = fmt_int(None if any(v is None for v in values) else sum(values))
+        return row
 
-    columns.append(("Command / leader", 0.24, where, ""))
     rows: list[list[Cell]] = [[c[0] for c in columns]]
-    rows += [[c[2](ut) for c in columns] for ut in totals.per_unit]
-    rows.append([c[3] for c in columns])
-    widths = [width * c[1] / sum(c[1] for c in columns) for c in columns]
-    head = rows[0]
+    extra: list[tuple[object, ...]] = []
+    groups = _groups(roster, totals)
+    grouped = bool(roster.commands)
+    for name, lines in groups:
+        if grouped:
+            title = name if name is not None else f"Without a {group_name}"
+            r = len(rows)
+            rows.append([Paragraph(f"<b>{esc(title)}</b>", st.cell)] + [""] * (len(columns) - 1))
+            extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), GROUP_BG)]
+        rows += [[c[2](ut) for c in columns] for ut in lines]
+        if grouped and len(groups) > 1:
+            r = len(rows)
+            rows.append(sum_row("Subtotal", lines))
+            extra.append(("LINEABOVE", (0, r), (-1, r), 0.8, HexColor("#5A5A5A")))
     n = len(rows)
-    table = data_table(
-        rows,
-        widths,
-        st=st,
-        center_from=2,
-        left=[len(head) - 1],
-        extra=[
-            ("BACKGROUND", (0, n - 1), (-1, n - 1), HexColor("#E9E1D1")),
-            ("LINEABOVE", (0, n - 1), (-1, n - 1), 1, HexColor("#1E1E1E")),
-        ],
-    )
+    rows.append(sum_row("Total", [ut for _, lines in groups for ut in lines]))
+    rows[-1][count_col] = str(totals.units)
+    for col, field in sums:
+        rows[-1][col] = fmt_int(getattr(totals, field))
+    extra += [
+        ("BACKGROUND", (0, n), (-1, n), HexColor("#E9E1D1")),
+        ("LINEABOVE", (0, n), (-1, n), 1, HexColor("#1E1E1E")),
+    ]
+    widths = [width * c[1] / sum(c[1] for c in columns) for c in columns]
+    table = data_table(rows, widths, st=st, center_from=2, left=[len(columns) - 1], extra=extra)
     parts = [f"<b>{totals.units} units</b>"]
     for amount, what in ((totals.figures, "figures"), (totals.bases, "bases"), (totals.men, "men")):
         if amount is not None:
             parts.append(f"{amount:,} {what}")
     if roster.scale and totals.men is not None:
         parts[-1] += f" at {esc(roster.scale)}"
+    if grouped:
+        parts.append(f"by {esc(group_name)}")
     summary = " · ".join(parts)
     return [para("Units", st.h1), para(summary, st.body), table]
 
@@ -163,32 +195,46 @@ def _commands(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flo
             ),
         ]
     if roster.leaders:
-        rows = [["Leader", "Rank", "Bonus", "Quality", "Status", "Wounds", "Leads / with"]]
-        for ld in roster.leaders:
-            where = [c.name for c in roster.commands if c.leader == ld.id]
-            where += [u.name for u in roster.units if u.leader == ld.id]
-            rows.append(
-                [
-                    ld.name,
-                    ld.rank,
-                    "-" if ld.bonus is None else f"{ld.bonus:+d}",
-                    ld.quality or "-",
-                    ld.status.value,
-                    str(ld.wounds),
-                    "; ".join(where) or "-",
-                ]
-            )
+        fields = leader_fields(rs)
+        # (header, width fraction, cell), the rules' own fields only where they read them
+        cols: list[tuple[str, float, Callable[[Leader], str]]] = [
+            ("Leader", 0.24, lambda ld: ld.name),
+            ("Rank", 0.11, lambda ld: ld.rank),
+        ]
+        if "bonus" in fields:
+            cols.append(("Bonus", 0.07, lambda ld: _signed(leader_bonus(rs, ld))))
+        if "exceptional" in fields:
+            cols.append(("Exceptional", 0.1, lambda ld: "yes" if ld.exceptional else "-"))
+        if "quality" in fields:
+            cols.append(("Quality", 0.09, lambda ld: ld.quality or "average"))
+        cols += [
+            ("Status", 0.09, lambda ld: ld.status.value),
+            ("Wounds", 0.08, lambda ld: str(ld.wounds)),
+            ("Leads / with", 0.32, lambda ld: _placement(roster, ld)),
+        ]
+        rows = [[c[0] for c in cols]] + [[c[2](ld) for c in cols] for ld in roster.leaders]
+        total = sum(c[1] for c in cols)
         out += [
             para("Leaders", st.h1),
             data_table(
                 rows,
-                [width * f for f in (0.24, 0.11, 0.07, 0.09, 0.09, 0.08, 0.32)],
+                [width * c[1] / total for c in cols],
                 st=st,
                 center_from=1,
-                left=[6],
+                left=[len(cols) - 1],
             ),
         ]
     return out
+
+
+def _signed(value: int | None) -> str:
+    return "-" if value is None else f"{value:+d}"
+
+
+def _placement(roster: Roster, ld: Leader) -> str:
+    where = [c.name for c in roster.commands if c.leader == ld.id]
+    where += [u.name for u in roster.units if u.leader == ld.id]
+    return "; ".join(where) or "-"
 
 
 def _validation(report: Report, st: Styles, width: float) -> list[Flowable]:

@@ -44,6 +44,25 @@ LEADER_COLOUR = HexColor("#8A6A12")
 UNKNOWN_COLOUR = HexColor("#707070")
 
 
+def title_lines(name: str, width: float) -> tuple[str, float, list[str]]:
+    """A card's title in ``width`` points, shrunk or wrapped rather than cut: one line of
+    bold sans from 10 down to 7 pt, else two lines of bold condensed from 8 down to 6 pt;
+    only a title too long even for that (over about 70 characters) ends with an ellipsis.
+    Returns (font, size, lines)."""
+    size = 10.0
+    while size >= 7:
+        if stringWidth(name, SANS_BOLD, size) <= width:
+            return SANS_BOLD, size, [name]
+        size -= 0.5
+    for size in (8.0, 7.5, 7.0, 6.5, 6.0):
+        lines = simpleSplit(name, COND_BOLD, size, width)
+        if len(lines) <= 2 and all(stringWidth(ln, COND_BOLD, size) <= width for ln in lines):
+            return COND_BOLD, size, lines
+    lines = simpleSplit(name, COND_BOLD, 6.0, width)
+    rest = " ".join(lines[1:])
+    return COND_BOLD, 6.0, [lines[0], fit_text(rest, COND_BOLD, 6.0, width)]
+
+
 def _header(
     canv: Canvas, w: float, h: float, colour: Color, name: str, sub: str, corner: str
 ) -> float:
@@ -51,12 +70,14 @@ def _header(
     band(canv, 0, h - HEAD_H, w, HEAD_H, colour)
     inner = w - 2 * PAD
     corner_w = stringWidth(corner, COND_BOLD, 6.5) + 4 if corner else 0
-    size = 10.0
-    while size > 7 and stringWidth(name, SANS_BOLD, size) > inner - corner_w:
-        size -= 0.5
     canv.setFillColor(white)
-    canv.setFont(SANS_BOLD, size)
-    canv.drawString(PAD, h - 14, fit_text(name, SANS_BOLD, size, inner - corner_w))
+    font, size, lines = title_lines(name, inner - corner_w)
+    canv.setFont(font, size)
+    if len(lines) == 1:
+        canv.drawString(PAD, h - 14, lines[0])
+    else:
+        for i, line in enumerate(lines):
+            canv.drawString(PAD, h - 3.5 - size - i * (size + 0.8), line)
     canv.setFont(COND, 6.5)
     canv.drawString(PAD, h - HEAD_H + 6, fit_text(sub, COND, 6.5, inner))
     if corner:

@@ -178,6 +178,10 @@ class PrintDialog(QDialog):
         destination.addWidget(self.to_pdf)
         destination.addWidget(self.to_printer)
         self.to_printer.toggled.connect(self._refresh)
+        self.font_warning = QLabel()
+        self.font_warning.setObjectName("printFontWarning")
+        self.font_warning.setStyleSheet("color: #8a5a00")
+        self.font_warning.setWordWrap(True)
         self.size_note = QLabel()
         self.size_note.setObjectName("printSize")
         self.size_note.setWordWrap(True)
@@ -211,6 +215,7 @@ class PrintDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.font_warning)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
         self._form = form
@@ -259,6 +264,13 @@ class PrintDialog(QDialog):
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Print…" if printer else "Write PDF")
         self.size_note.setText(self._size_text(doc))
+        warning = None
+        if needs_roster and self.roster is not None:
+            from app.export.fonts import unprintable_warning
+
+            warning = unprintable_warning(self.roster)
+        self.font_warning.setText(f"⚠ {warning}." if warning else "")
+        self.font_warning.setVisible(bool(warning))
         self._show_row(self.size_note, bool(self.size_note.text()))
         problem = ""
         if needs_roster and self.roster is None:

@@ -58,9 +58,13 @@ def test_turn_sequence_leaders_and_errata_are_printed(registry: Registry, rulese
     for phase in rs.turn.phases:
         assert phase.name.split()[0] in text
     assert "Errata and interpretations" in text
+    _, _, level = render_refsheet(rs)
+    readings_by_topic = LEVELS[level].errata == "topics"
     for e in rs.errata:
         if plays_at_table(e.applies_to):
             assert " ".join(e.topic.split()) in text, e.topic
+            if readings_by_topic and e.kind == "interpretation":
+                continue  # at 8 pt on two pages, readings are listed by topic only
             assert " ".join(first_sentence(e.decision).split())[:40] in text, e.id
 
 

@@ -284,3 +284,17 @@ def test_closing_the_window_stops_a_running_job(
     assert thread is not None and thread.running()
     window.close()
     assert not thread.running() and window.printer.active is None
+
+
+def test_the_print_dialog_warns_of_names_that_print_blank(
+    window: MainWindow, registry: Registry, qtbot: QtBot
+) -> None:
+    session = open_new(window, registry, "quincunx", "roman", name="汉尼拔")
+    dialog = window.printer.dialog(Document.CARDS, session.roster)
+    qtbot.addWidget(dialog)
+    assert dialog.font_warning.isVisibleTo(dialog)
+    assert "汉" in dialog.font_warning.text() and "print blank" in dialog.font_warning.text()
+    assert dialog.size_note.text() == "0 cards on 1 page"
+    # a reference sheet shows no roster names: no warning
+    dialog.document.setCurrentIndex(dialog.document.findData(Document.REFSHEET))
+    assert not dialog.font_warning.isVisibleTo(dialog)
