@@ -310,7 +310,7 @@ class LeadersPanel(QWidget):
         self.remove_button.setEnabled(session is not None)
 
     def _fit_columns(self) -> None:
-        """Each column as wide as its widest text (names and notes at most 240 px)."""
+        """Each column as wide as its widest text (at most 320 px; the notes take the rest)."""
         model = self.model
         if model is None:
             return
@@ -324,7 +324,7 @@ class LeadersPanel(QWidget):
             content = text_width(font, texts) + CELL_PADDING
             if col == LCol.NAME:
                 content += self.view.iconSize().width() + 4
-            width = max(header.sectionSizeHint(col), min(content, 240))
+            width = max(header.sectionSizeHint(col), min(content, 320))
             self.fitter.resize(col, width)
 
     def selected_leader(self) -> str | None:
