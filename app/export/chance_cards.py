@@ -14,8 +14,8 @@ from app.export.card_draw import band
 from app.export.cardsheet import Painter, render_cards
 from app.export.common import GUIDE, INK, MUTED, Target, Written, author_of, fit_text, write_bytes
 from app.export.fonts import COND, COND_BOLD, SANS, SANS_BOLD, register_fonts
-from app.rules.engines import d3
 from app.rules.ruleset import Ruleset
+from app.rulesets.d3 import schema as d3
 
 CARD_COLOURS: dict[str, Color] = {
     "none": HexColor("#707070"),
@@ -82,7 +82,7 @@ def resolve_army(rs: Ruleset, side: str) -> str:
 def build_deck(
     rs: Ruleset, army: str, *, commander: d3.Quality = "average", supply_problems: bool = False
 ) -> Deck:
-    """The deck of ``army`` with the substitutions applied (``app.rules.engines.d3``)."""
+    """The deck of ``army`` with the substitutions applied (``app.rulesets.d3.schema``)."""
     cards = d3.army_deck(rs, army, commander_quality=commander, supply_problems=supply_problems)
     return Deck(army, rs.army(army).side, commander, supply_problems, cards)
 

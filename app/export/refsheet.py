@@ -44,6 +44,7 @@ from app.export.common import (
     styles,
     write_bytes,
 )
+from app.rules.engines import ENGINE_MODULES
 from app.rules.ruleset import Ruleset
 
 MAX_PAGES = 2
@@ -352,7 +353,7 @@ Story = Callable[[Ruleset, Ctx], list[Flowable]]
 
 
 def _engine_story(engine: str) -> Story:
-    module = importlib.import_module(f"app.export.refsheet_{engine.replace('-', '_')}")
+    module = importlib.import_module(f"app.export.rulesets.{ENGINE_MODULES[engine]}")
     story: Story = module.story
     return story
 

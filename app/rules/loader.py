@@ -1,8 +1,8 @@
 """Read a ruleset folder into a typed :class:`~app.rules.ruleset.Ruleset`, failing with every
 problem named by file and key path.
 
-Reading is TOML only: nothing in a ruleset folder is executed here (a mechanics module is
-imported only for built-in rulesets, by the mechanics registry, never from a user folder).
+Reading is TOML only: nothing in a ruleset folder is executed (a ruleset's code lives in
+``app.rulesets``; a folder only names the engine it uses).
 """
 
 from __future__ import annotations

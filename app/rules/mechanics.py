@@ -1,8 +1,9 @@
 """The contract between a ruleset's mechanics module and the battle core.
 
-Each ruleset's ``rulesets/<id>/mechanics.py`` subclasses :class:`Mechanics` and overrides the
-small hooks its rules need (python-chess's variants are the model): numbers come from the
-ruleset's tables (``app.rules.engines.<engine>.tables(rs)``); conditions are Python.
+Each ruleset's ``app/rulesets/<engine>/mechanics.py`` subclasses :class:`Mechanics` and
+overrides the small hooks its rules need (python-chess's variants are the model): numbers
+come from the ruleset's tables (``app.rulesets.<engine>.schema.tables(rs)``); conditions are
+Python.
 
 Mechanics see plain values -- a :class:`Situation` holding the acting unit, its target, other
 units and the chosen options, and a :class:`TurnView` of the battle -- and return plain values:
@@ -17,8 +18,7 @@ rule, so nothing is silently skipped.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -512,30 +512,21 @@ _CLASSES: dict[str, type[Mechanics]] = {}
 
 
 def mechanics_class(engine: str) -> type[Mechanics]:
-    """The mechanics class of ``engine``, imported from the BUILT-IN ruleset folder only
-    (``rulesets/<folder>/mechanics.py``): a house-rules copy in the user data folder changes
-    numbers, never code, so nothing in a user folder is executed."""
+    """The mechanics class of ``engine``, imported from its package in ``app.rulesets``:
+    a house-rules copy in the user data folder changes numbers, never code, so nothing in a
+    user folder is executed."""
     if engine in _CLASSES:
         return _CLASSES[engine]
-    from app.rules.engines import engine_schema
-    from app.rules.registry import BUILTIN_DIR
+    from app.rules.engines import ENGINE_MODULES
 
-    folder = engine_schema(engine).builtin_folder
-    path = BUILTIN_DIR / folder / "mechanics.py"
-    if not path.is_file():
-        raise NotImplementedRule(f"no mechanics module for engine {engine!r} ({path})")
-    name = f"castra_mechanics_{engine.replace('-', '_')}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    if engine not in ENGINE_MODULES:
+        raise NotImplementedRule(f"no mechanics module for engine {engine!r}")
+    module = importlib.import_module(f"app.rulesets.{ENGINE_MODULES[engine]}.mechanics")
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Mechanics) and value.engine == engine:
             _CLASSES[engine] = value
             return value
-    raise ImportError(f"{path} defines no Mechanics subclass with engine = {engine!r}")
+    raise ImportError(f"{module.__name__} defines no Mechanics subclass with engine = {engine!r}")
 
 
 def mechanics_for(ruleset: Ruleset) -> Mechanics:

@@ -20,8 +20,8 @@ from app.export import (
     write_chance_cards,
     write_roster_sheet,
 )
-from app.rules.engines import d3
 from app.rules.registry import Registry
+from app.rulesets.d3 import schema as d3
 from tests.export.pdf import fonts, page_texts
 
 

@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from app.rules.engines import engine_schema
-from app.rules.engines.d3 import (
+from app.rules.errors import RulesetError
+from app.rules.loader import load_ruleset
+from app.rules.ruleset import Ruleset
+from app.rules.schema import Category, Strict
+from app.rulesets.d3.schema import (
     QUALITIES,
     Tables,
     Troop,
@@ -20,10 +24,6 @@ from app.rules.engines.d3 import (
     parse_faces,
     tables,
 )
-from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
-from app.rules.ruleset import Ruleset
-from app.rules.schema import Category, Strict
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "d3-ancients"
 

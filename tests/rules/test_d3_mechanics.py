@@ -1,4 +1,4 @@
-"""D3 Ancient Rules mechanics (rulesets/d3-ancients/mechanics.py) against the source text
+"""D3 Ancient Rules mechanics (app/rulesets/d3/mechanics.py) against the source text
 (seeds/004_78eaa0b0c4f939d1.txt), RULES.md and the ruleset's errata.
 
 Worked examples use ScriptedDice to fix the faces; exact odds are checked against hand
@@ -18,16 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
-from app.rules.engines.d3 import Tables, Troop, deck_for, tables
-from app.rules.engines.d3_rules import (
-    distance,
-    eliminations,
-    halve,
-    in_contact,
-    in_front_arc,
-    nearest,
-    past_resolve,
-)
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     Combatant,
@@ -44,6 +34,16 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets.d3.rules import (
+    distance,
+    eliminations,
+    halve,
+    in_contact,
+    in_front_arc,
+    nearest,
+    past_resolve,
+)
+from app.rulesets.d3.schema import Tables, Troop, deck_for, tables
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from app.rules.engines import engine_schema
-from app.rules.engines.gsb import Tables, Troop, check, tables
 from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, TableSize
+from app.rulesets.gsb.schema import Tables, Troop, check, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
 

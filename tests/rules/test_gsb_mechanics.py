@@ -1,4 +1,4 @@
-"""Grown Slightly Bald battle mechanics (rulesets/grown-slightly-bald/mechanics.py) against the
+"""Grown Slightly Bald battle mechanics (app/rulesets/gsb/mechanics.py) against the
 source (seeds/002_75d8fed21d95c401.txt), RULES.md and the decisions in errata.toml.
 
 Worked examples fix the dice with ScriptedDice; exact odds are checked to sum to one over many
@@ -18,9 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice
-from app.rules.engines import gsb_rules
-from app.rules.engines.gsb import tables
-from app.rules.engines.gsb_rules import hits_dist
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     NO_EFFECT,
@@ -36,6 +33,9 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets.gsb import rules as gsb_rules
+from app.rulesets.gsb.rules import hits_dist
+from app.rulesets.gsb.schema import tables
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,

@@ -11,11 +11,11 @@ import pytest
 
 from app.rules.dice import AVD_FACES
 from app.rules.engines import engine_schema
-from app.rules.engines.leg_vi import Band, Tables, Troop, check, tables, troops
 from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
+from app.rulesets.leg_vi.schema import Band, Tables, Troop, check, tables, troops
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "leg-vi-carthago"
 

@@ -1,4 +1,4 @@
-"""Leg VI Carthago mechanics (rulesets/leg-vi-carthago/mechanics.py), checked against the
+"""Leg VI Carthago mechanics (app/rulesets/leg_vi/mechanics.py), checked against the
 source (seeds/001_1ffb8d4b557d8999.txt) and the errata decisions in errata.toml. Each test's
 docstring restates the rule it checks in our own words."""
 
@@ -13,8 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
-from app.rules.engines import leg_vi_rules as R
-from app.rules.engines.leg_vi import tables
 from app.rules.geometry import bearing
 from app.rules.mechanics import (
     Combatant,
@@ -26,6 +24,8 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.registry import Registry
+from app.rulesets.leg_vi import rules as R
+from app.rulesets.leg_vi.schema import tables
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,

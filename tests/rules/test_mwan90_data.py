@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from app.rules.engines import engine_schema
-from app.rules.engines.mwan90 import Tables, Troop, check, rout_threshold, tables
 from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
+from app.rulesets.mwan90.schema import Tables, Troop, check, rout_threshold, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "mwan90"
 

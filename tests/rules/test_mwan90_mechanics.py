@@ -1,4 +1,4 @@
-"""MWAN #90 Punic rules battle mechanics (rulesets/mwan90/mechanics.py) against the article
+"""MWAN #90 Punic rules battle mechanics (app/rulesets/mwan90/mechanics.py) against the article
 (seeds/003_94007ec9d776d367.txt, cut off in its morale section), RULES.md and errata.toml.
 
 Worked examples fix the dice with ScriptedDice; exact odds are checked to sum to one over many
@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, binomial
-from app.rules.engines import mwan90_rules
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     NO_EFFECT,
@@ -35,6 +34,7 @@ from app.rules.mechanics import (
     TurnView,
     mechanics_for,
 )
+from app.rulesets.mwan90 import rules as mwan90_rules
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,

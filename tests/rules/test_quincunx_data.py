@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from app.rules.engines import engine_schema
-from app.rules.engines.quincunx import SCHEMA, Tables, Troop, check, tables
 from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import SCALE_MEN_PER_FIGURE, Category, Strict
+from app.rulesets.quincunx.schema import SCHEMA, Tables, Troop, check, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "rulesets" / "quincunx"

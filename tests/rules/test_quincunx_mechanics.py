@@ -1,4 +1,4 @@
-"""Quincunx mechanics (rulesets/quincunx/mechanics.py) against the rules of the source text
+"""Quincunx mechanics (app/rulesets/quincunx/mechanics.py) against the rules of the source text
 (Duke Seifried, 1999; seeds/000_084c64a871873e7e.txt) and the errata of the data.
 
 Worked examples fix the dice with ScriptedDice (which also checks that the die asked for is
@@ -20,8 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
-from app.rules.engines import quincunx_rules as qr
-from app.rules.engines.quincunx import tables
 from app.rules.geometry import bearing
 from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
@@ -37,6 +35,8 @@ from app.rules.mechanics import (
     mechanics_class,
     mechanics_for,
 )
+from app.rulesets.quincunx import rules as qr
+from app.rulesets.quincunx.schema import tables
 
 from .mechanics_harness import assert_frequencies_match, assert_odds_sum_to_one, combatant
 

@@ -1,10 +1,10 @@
-"""Quincunx: the rules without dice, for the mechanics (``rulesets/quincunx/mechanics.py``).
+"""Quincunx: the rules without dice, for the mechanics (``app/rulesets/quincunx/mechanics.py``).
 
 Geometry for command range, arc of fire and the rampage path; exact dice counts; attrition
 levels and column shifts; elephant losses; the leader's risk roll; the action specs; and
 :class:`QuincunxRules`, the computations on units (melee casts, the outcome of a
 difference, missile dice and modifiers, losses) that the mechanics class extends. Every
-number comes from the typed tables (:mod:`app.rules.engines.quincunx`); nothing here casts a
+number comes from the typed tables (:mod:`app.rulesets.quincunx.schema`); nothing here casts a
 die or knows about the battle core.
 
 Positions follow :class:`app.rules.mechanics.Combatant`: a footprint ``width`` x ``depth``
@@ -20,14 +20,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from app.rules.dice import parse_dice
-from app.rules.engines.quincunx import (
-    AttritionRow,
-    MeleeTrack,
-    MissileBand,
-    MoveClass,
-    Tables,
-    Troop,
-)
 from app.rules.geometry import Footprint, Point, bearing, heading_vector, polygon_distance
 from app.rules.mechanics import (
     ActionSpec,
@@ -40,6 +32,14 @@ from app.rules.mechanics import (
     Side,
     Situation,
     TurnView,
+)
+from app.rulesets.quincunx.schema import (
+    AttritionRow,
+    MeleeTrack,
+    MissileBand,
+    MoveClass,
+    Tables,
+    Troop,
 )
 
 if TYPE_CHECKING:
@@ -608,7 +608,7 @@ class Shot:
 
 class QuincunxRules:
     """The rules of Quincunx as computations on units and tables: no dice are cast and no
-    battle is changed here. :class:`QuincunxMechanics` (rulesets/quincunx/mechanics.py)
+    battle is changed here. :class:`QuincunxMechanics` (app/rulesets/quincunx/mechanics.py)
     adds the dice, the words and the phase hooks."""
 
     ruleset: Ruleset

@@ -1,4 +1,4 @@
-"""Pure helpers for the D3 Ancient Rules mechanics (rulesets/d3-ancients/mechanics.py):
+"""Pure helpers for the D3 Ancient Rules mechanics (app/rulesets/d3/mechanics.py):
 halving, the combat steps in the data's order and the shooting halving, the action specs,
 the table-top geometry (footprints, distance between units, the front arc, the side
 attacked, contact, the nearest unit for a berserk elephant), the elimination loop, the
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from app.rules.engines.d3 import Tables, TerrainType, Troop
 from app.rules.geometry import EPS, Point, aspect, bearing, polygon_distance
 from app.rules.mechanics import ActionSpec, Combatant, OptionSpec, Scalar, Side, Victory
+from app.rulesets.d3.schema import Tables, TerrainType, Troop
 
 Rounding = Literal["up", "down"]
 

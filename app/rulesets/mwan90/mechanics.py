@@ -6,7 +6,7 @@ elephant unit); ``Status.formation`` is ``formed``, ``skirmish`` (unformed), or 
 ``shield_wall`` or ``wedge``. Markers: ``disordered``, ``routed``, ``moved`` (a shield wall
 that moved this turn is no longer heavy).
 
-Every number comes from ``tables.toml`` (:mod:`app.rules.engines.mwan90`). The article breaks
+Every number comes from ``tables.toml`` (:mod:`app.rulesets.mwan90.schema`). The article breaks
 off in its morale section: the ``morale_check`` action raises :class:`NotImplementedRule`
 saying so, unless a user has supplied the rows in a house-rules copy (``complete = true``).
 
@@ -23,9 +23,27 @@ from fractions import Fraction
 from typing import ClassVar
 
 from app.rules.dice import dist_of, parse_dice
-from app.rules.engines.gsb_rules import footprint_distance
-from app.rules.engines.mwan90 import MoraleRow, Tables, Troop, rout_threshold, tables
-from app.rules.engines.mwan90_rules import (
+from app.rules.mechanics import (
+    ActionSpec,
+    Combatant,
+    Dice,
+    Effects,
+    Mechanics,
+    NotImplementedRule,
+    Odds,
+    Outcome,
+    Resolution,
+    Side,
+    Situation,
+    Status,
+    TurnView,
+    UnitChange,
+    add_odds,
+    normalise,
+)
+from app.rules.schema import Category
+from app.rulesets.gsb.rules import footprint_distance
+from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
     BOTH,
@@ -55,25 +73,7 @@ from app.rules.engines.mwan90_rules import (
     split,
     with_,
 )
-from app.rules.mechanics import (
-    ActionSpec,
-    Combatant,
-    Dice,
-    Effects,
-    Mechanics,
-    NotImplementedRule,
-    Odds,
-    Outcome,
-    Resolution,
-    Side,
-    Situation,
-    Status,
-    TurnView,
-    UnitChange,
-    add_odds,
-    normalise,
-)
-from app.rules.schema import Category
+from app.rulesets.mwan90.schema import MoraleRow, Tables, Troop, rout_threshold, tables
 
 
 class MWAN90Mechanics(Mechanics):

@@ -2,7 +2,7 @@
 
 Names of formations and markers, dice counting and exact distributions, the plan of dice of
 one action, the words of outcomes, and the actions' option lists. Every number comes from the
-typed tables (:mod:`app.rules.engines.mwan90`); nothing here imports the battle core.
+typed tables (:mod:`app.rulesets.mwan90.schema`); nothing here imports the battle core.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from functools import lru_cache
 from math import comb
 
 from app.rules.dice import Dist, binomial, dist_of, parse_dice
-from app.rules.engines.mwan90 import MoraleRow, Tables
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -26,6 +25,7 @@ from app.rules.mechanics import (
     Side,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets.mwan90.schema import MoraleRow, Tables
 
 BOTH: tuple[Side, Side] = (0, 1)
 DISORDERED = "disordered"

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from reportlab.platypus.flowables import Flowable
 
+from app.core.roster import Roster, Unit
+from app.export.card_draw import Track, track_block
+from app.export.card_faces import Face, category
 from app.export.common import Cell, esc, fmt_num, para
 from app.export.refsheet import Ctx, grid_rows, leaders_section, turn_section, yes_no
-from app.rules.engines import gsb
 from app.rules.ruleset import Ruleset
+from app.rules.schema import TroopBase
+from app.rulesets.gsb import schema as gsb
 
 _TIMING = {
     "after_move": "after moving",
@@ -239,3 +243,40 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *leaders_section(rs, ctx),
         *_general_victory(t, ctx),
     ]
+
+
+# --------------------------------------------------------------------------- card face
+
+
+def face(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
+    t = gsb.tables(rs)
+    assert isinstance(troop, gsb.Troop)
+    tid = rs.army(roster.army).entries[unit.entry].troop
+    dice = "as many as the opponent" if troop.melee_dice == "as_opponent" else troop.melee_dice
+    hit = t.hit_numbers.rows.get(tid)
+    m = t.morale.rows
+    stats = [
+        ("Move", f"{troop.move} UW"),
+        ("Melee", f"{dice} dice" + (f"; enemies hit it on {hit.hit_on}+" if hit else "")),
+        (
+            "Morale",
+            f"base lost: {t.morale.die} {m['normal'].lose_on}+ loses another "
+            f"({m['last_base'].lose_on}+ for the last)",
+        ),
+    ]
+    if troop.shoots:
+        s = t.shooting
+        stats.append(("Shoot", f"{fmt_num(s.range)} UW: {s.dice} dice, {s.hit_on}s hit"))
+    groups = [(f"Base {i + 1}", troop.hits_per_base) for i in range(unit.size)]
+    track = Track(
+        "Hit points (a full row loses the base)",
+        unit.size * troop.hits_per_base,
+        groups=groups,
+        numbered=False,
+    )
+    return Face(
+        f"{troop.name} · {category(troop)}",
+        stats,
+        [track_block(track, w)],
+        list(troop.special_rules),
+    )

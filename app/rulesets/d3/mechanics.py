@@ -1,9 +1,9 @@
 """D3 Ancient Rules: the battle mechanics (chance cards, shooting, combat, elimination,
 berserk elephants, army resolve, 15 turns).
 
-Every number comes from the ruleset's tables (``app.rules.engines.d3``); the combat steps,
+Every number comes from the ruleset's tables (``app.rulesets.d3.schema``); the combat steps,
 the table-top geometry, the side records and the verdict are pure helpers in
-``app.rules.engines.d3_rules``.
+``app.rulesets.d3.rules``.
 
 Turns (errata player-turns): one core turn is one player's turn, and
 ``TurnView.initiative`` is the side whose turn it is. :meth:`D3Mechanics.start_battle` picks
@@ -34,16 +34,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from app.rules.dice import DiceSpec, Dist, dist_of, faces_dist, max_of, parse_dice, shift
-from app.rules.engines.d3 import (
-    QUALITIES,
-    Quality,
-    Tables,
-    TerrainType,
-    Troop,
-    deck_for,
-    tables,
+from app.rules.geometry import EPS
+from app.rules.mechanics import (
+    ActionSpec,
+    Combatant,
+    Dice,
+    Effects,
+    LeaderEvent,
+    Mechanics,
+    NotImplementedRule,
+    Odds,
+    Outcome,
+    Resolution,
+    Scalar,
+    Side,
+    Situation,
+    Status,
+    TurnView,
+    UnitChange,
+    Victory,
+    add_odds,
+    normalise,
 )
-from app.rules.engines.d3_rules import (
+from app.rules.ruleset import Ruleset
+from app.rulesets.d3.rules import (
     CLEAR_CARD,
     CombatSteps,
     Rounding,
@@ -69,29 +83,15 @@ from app.rules.engines.d3_rules import (
     unit_counts,
     verdict,
 )
-from app.rules.geometry import EPS
-from app.rules.mechanics import (
-    ActionSpec,
-    Combatant,
-    Dice,
-    Effects,
-    LeaderEvent,
-    Mechanics,
-    NotImplementedRule,
-    Odds,
-    Outcome,
-    Resolution,
-    Scalar,
-    Side,
-    Situation,
-    Status,
-    TurnView,
-    UnitChange,
-    Victory,
-    add_odds,
-    normalise,
+from app.rulesets.d3.schema import (
+    QUALITIES,
+    Quality,
+    Tables,
+    TerrainType,
+    Troop,
+    deck_for,
+    tables,
 )
-from app.rules.ruleset import Ruleset
 
 # The ids of the sequence steps (tables.sequence.steps) this module acts on.
 CHANCE_CARD, MOVEMENT, SHOOTING, MELEE, ELIMINATION = (

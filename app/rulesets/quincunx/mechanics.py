@@ -1,10 +1,10 @@
 """Quincunx (Duke Seifried, 1999): the battle mechanics.
 
-Every number comes from ``tables.toml`` through :func:`app.rules.engines.quincunx.tables`;
+Every number comes from ``tables.toml`` through :func:`app.rulesets.quincunx.schema.tables`;
 the errata (``errata.toml``) say how garbled or silent passages were read, and this module
 follows them. The rules as computations without dice (the melee cast by rings and shifts,
 the outcome of a difference, missile dice, losses and elephant crews, geometry for command
-and the rampage path) live in :mod:`app.rules.engines.quincunx_rules` (``QuincunxRules``,
+and the rampage path) live in :mod:`app.rulesets.quincunx.rules` (``QuincunxRules``,
 which this class extends); this module casts the dice, counts the exact odds, writes the
 explanations and provides the phase hooks.
 
@@ -37,9 +37,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from app.rules.engines import quincunx_rules as qr
-from app.rules.engines.quincunx import Tables, tables
-from app.rules.engines.quincunx_rules import (
+from app.rules.geometry import Point
+from app.rules.mechanics import (
+    ActionSpec,
+    Combatant,
+    Dice,
+    Effects,
+    LeaderEvent,
+    Mechanics,
+    Odds,
+    Outcome,
+    Resolution,
+    Scalar,
+    Side,
+    SideUpdate,
+    Situation,
+    Status,
+    TurnView,
+    UnitChange,
+    Victory,
+)
+from app.rules.ruleset import Ruleset
+from app.rulesets.quincunx import rules as qr
+from app.rulesets.quincunx.rules import (
     ACTIVITY,
     BERSERK,
     DISTANCE,
@@ -68,27 +88,7 @@ from app.rules.engines.quincunx_rules import (
     QuincunxRules,
     fmt,
 )
-from app.rules.geometry import Point
-from app.rules.mechanics import (
-    ActionSpec,
-    Combatant,
-    Dice,
-    Effects,
-    LeaderEvent,
-    Mechanics,
-    Odds,
-    Outcome,
-    Resolution,
-    Scalar,
-    Side,
-    SideUpdate,
-    Situation,
-    Status,
-    TurnView,
-    UnitChange,
-    Victory,
-)
-from app.rules.ruleset import Ruleset
+from app.rulesets.quincunx.schema import Tables, tables
 
 
 def _sides(side: Side, mine: SideUpdate, other: SideUpdate) -> tuple[SideUpdate, SideUpdate]:

@@ -3,7 +3,7 @@
 Strength is counted in bases; wear in DPs (``Status.dps``); a legion records its number of
 lines in ``Status.extra["lines"]`` and stands in ``"quincunx"``. Markers (``shaken``,
 ``routing``, ``control_halt``, ``rampage``, ...) are named in
-:mod:`app.rules.engines.leg_vi_rules`; every number comes from ``tables.toml``.
+:mod:`app.rulesets.leg_vi.rules`; every number comes from ``tables.toml``.
 
 What the core must know (the contract leaves these to the ruleset):
 
@@ -36,8 +36,33 @@ from fractions import Fraction
 from typing import ClassVar
 
 from app.rules.dice import binomial, faces_dist
-from app.rules.engines.leg_vi import Tables, Troop, tables, troops
-from app.rules.engines.leg_vi_rules import (
+from app.rules.geometry import Aspect
+from app.rules.mechanics import (
+    ActionSpec,
+    Combatant,
+    Dice,
+    Effects,
+    LeaderEvent,
+    LeaderView,
+    Mechanics,
+    NotImplementedRule,
+    Odds,
+    OptionSpec,
+    Outcome,
+    Resolution,
+    Scalar,
+    Side,
+    Situation,
+    Status,
+    TurnView,
+    UnitChange,
+    Victory,
+    add_odds,
+    normalise,
+)
+from app.rules.ruleset import Ruleset
+from app.rules.schema import Category
+from app.rulesets.leg_vi.rules import (
     CHARGING,
     CONTROL_FREE,
     CONTROL_HALT,
@@ -97,32 +122,7 @@ from app.rules.engines.leg_vi_rules import (
     side_result,
     take_dps,
 )
-from app.rules.geometry import Aspect
-from app.rules.mechanics import (
-    ActionSpec,
-    Combatant,
-    Dice,
-    Effects,
-    LeaderEvent,
-    LeaderView,
-    Mechanics,
-    NotImplementedRule,
-    Odds,
-    OptionSpec,
-    Outcome,
-    Resolution,
-    Scalar,
-    Side,
-    Situation,
-    Status,
-    TurnView,
-    UnitChange,
-    Victory,
-    add_odds,
-    normalise,
-)
-from app.rules.ruleset import Ruleset
-from app.rules.schema import Category
+from app.rulesets.leg_vi.schema import Tables, Troop, tables, troops
 
 AUTO = ("auto", "yes", "no")
 #: one side's effects and notes by (side, result, DPs inflicted, elephant fate, leader fate)

@@ -3,8 +3,8 @@
 A base-counting game. ``Status.strength`` counts bases; ``Status.hits`` the hits on the
 current base. The active player activates units one at a time (two free, then a rising d10
 read 0-9); in melee only the active unit rolls, so there is no return fire. Every number comes
-from ``tables.toml`` (:mod:`app.rules.engines.gsb`); the procedures that need dice twice (once
-rolled, once as exact odds) live in :mod:`app.rules.engines.gsb_rules`.
+from ``tables.toml`` (:mod:`app.rulesets.gsb.schema`); the procedures that need dice twice (once
+rolled, once as exact odds) live in :mod:`app.rulesets.gsb.rules`.
 
 Side records (``TurnView.sides``): ``stars`` (victory stars won), ``units_at_start``,
 ``activations`` (successful activations this turn) and ``passed`` (a failed activation roll
@@ -19,27 +19,6 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
 
-from app.rules.engines.gsb import Tables, Troop, tables
-from app.rules.engines.gsb_rules import (
-    ATTACKS,
-    NO_DAMAGE,
-    OPEN,
-    Body,
-    Damage,
-    Hurt,
-    LossRules,
-    Strike,
-    action_specs,
-    chance_at_least,
-    damage_odds,
-    effects_of,
-    footprint_distance,
-    rampage_odds,
-    read_from,
-    roll_rampage,
-    stars_and_fates,
-    take_damage,
-)
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -60,6 +39,27 @@ from app.rules.mechanics import (
     add_odds,
     normalise,
 )
+from app.rulesets.gsb.rules import (
+    ATTACKS,
+    NO_DAMAGE,
+    OPEN,
+    Body,
+    Damage,
+    Hurt,
+    LossRules,
+    Strike,
+    action_specs,
+    chance_at_least,
+    damage_odds,
+    effects_of,
+    footprint_distance,
+    rampage_odds,
+    read_from,
+    roll_rampage,
+    stars_and_fates,
+    take_damage,
+)
+from app.rulesets.gsb.schema import Tables, Troop, tables
 
 BOTH: tuple[Side, Side] = (0, 1)
 ACTIVATED = "activated"

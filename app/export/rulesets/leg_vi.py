@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from reportlab.platypus.flowables import Flowable
 
-from app.export.common import Cell, esc, fmt_num, para
+from app.core.roster import Roster, Unit
+from app.export.card_draw import Block, Mark, Track, track_block
+from app.export.card_faces import Face
+from app.export.common import WARN_25, WARN_50, Cell, esc, fmt_num, para
 from app.export.refsheet import Ctx, band, faces, grid_rows, leaders_section
-from app.rules.engines import leg_vi as lv
+from app.rules.mechanics import Combatant, mechanics_for
 from app.rules.ruleset import Ruleset
+from app.rules.schema import ArmyEntry, Category, TroopBase
+from app.rulesets.leg_vi import schema as lv
+from app.rulesets.leg_vi.rules import leg_unit
 
 _TARGETS = {
     "any": "any enemy",
@@ -421,3 +427,83 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *leaders_section(rs, ctx, risk=False),
         *_die_of_death(t, ctx),
     ]
+
+
+# --------------------------------------------------------------------------- card face
+
+
+def shaken_at(rs: Ruleset, entry: ArmyEntry, unit: Unit) -> int:
+    """DPs at which ``unit`` is shaken as it starts a battle, asked of the rules themselves
+    (:attr:`~app.rulesets.leg_vi.rules.LegUnit.shaken_at`, Leg VI, Shaken: 5; a legion in
+    quincunx one more for each line beyond the first) with the starting state the ruleset's
+    mechanics give it, so the card and the battle agree."""
+    status = mechanics_for(rs).initial_status(entry.troop, unit.size, unit.grade)
+    card = Combatant(unit.id, unit.name, entry.troop, 0, status)
+    return leg_unit(card, lv.troops(rs), lv.tables(rs)).shaken_at
+
+
+def face(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
+    t = lv.tables(rs)
+    assert isinstance(troop, lv.Troop)
+    entry = rs.army(roster.army).entries[unit.entry]
+    grade = unit.grade or "-"
+    grade_factor = t.combat_factors.factors.get(f"{grade.lower()}_grade")
+    desc = rs.organisation.grade_descriptions.get(grade, "")
+    grade_text = grade + (f" ({grade_factor.dice:+d} die)" if grade_factor else "")
+    if desc:
+        grade_text += f": {desc.rstrip('.')}"
+    per_base = (
+        t.combat_dice.per_elephant
+        if troop.category is Category.ELEPHANT
+        else (t.combat_dice.per_base)
+    )
+    dice = min(unit.size * per_base, t.combat_dice.max_base_dice)
+    factors = [t.combat_factors.factors[f] for f in troop.combat_factors]
+    combat = f"{dice} dice if all engaged" + "".join(
+        f"; {f.dice:+d} {f.label.split(',')[0]}" for f in factors
+    )
+    move = f'{fmt_num(troop.march_move)}" march; ' + " ".join(
+        ("AvD" if d.dice == "avd" else ("+" if d.optional else "") + d.dice.upper())
+        for d in troop.move_dice
+    )
+    stats = [("Grade", grade_text), ("Move", move), ("Combat", combat)]
+    if troop.shoots:
+        s = t.shooting
+        stats.append(
+            (
+                "Shoot",
+                f'{fmt_num(s.range)}": {s.dice_per_base} {s.die.upper()} per base, '
+                f"DP on {'/'.join(str(x) for x in s.hit_on)}",
+            )
+        )
+    blocks: list[Block] = []
+    if troop.takes_dps:
+        limit = shaken_at(rs, entry, unit)
+        cap = t.dp_limits.fatigue_manoeuvre_cap
+        marks = {
+            cap: Mark(WARN_50, str(cap), f"{cap}+: no fatigue/manoeuvre DPs"),
+            limit: Mark(WARN_25, "S", f"{limit}: shaken"),
+        }
+        blocks.append(track_block(Track("DPs (tick one per DP)", limit, marks=marks), w))
+    else:
+        c = t.elephant_critical
+        crit = "/".join(str(x) for x in c.critical_on)
+        stats.append(("DPs", f"none: {c.die.upper()} per DP, critical on {crit}"))
+    if entry.lines:
+        lines = dict(unit.lines or {})
+        groups = [(ln.name, lines.get(ln.name, ln.bases)) for ln in entry.lines]
+    else:
+        groups = [("", unit.size)]
+    blocks.append(
+        track_block(
+            Track(
+                "Bases (shaken: one lost per further DP)",
+                sum(n for _, n in groups),
+                groups=groups if len(groups) > 1 else (),
+                numbered=False,
+            ),
+            w,
+        )
+    )
+    abbr = troop.abbreviation
+    return Face(f"{troop.name} ({abbr}) · grade {grade}", stats, blocks, list(troop.special_rules))

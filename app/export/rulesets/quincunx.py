@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 from reportlab.platypus.flowables import Flowable
 
-from app.export.common import Cell, fmt_num
+from app.core.roster import Roster, Unit
+from app.export.card_draw import Mark, Track, dice_row_block, track_block
+from app.export.card_faces import Face, category, weapons
+from app.export.common import WARN_25, WARN_33, WARN_50, Cell, fmt_num
 from app.export.refsheet import Ctx, grid_rows, turn_section
-from app.rules.engines import quincunx as q
 from app.rules.ruleset import Ruleset
+from app.rules.schema import Category, TroopBase
+from app.rulesets.quincunx import schema as q
+from app.rulesets.quincunx.rules import attrition_limit
 
 
 def _mf(mf: int | None, inches: float | None) -> str:
@@ -314,3 +322,77 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *_elephants(rs, t, ctx),
         *_leaders(rs, t, ctx),
     ]
+
+
+# --------------------------------------------------------------------------- card face
+
+
+_GLYPHS = {50: "½", 33: "⅓", 25: "¼"}
+_COLOURS = {50: WARN_50, 33: WARN_33, 25: WARN_25}
+
+
+def attrition_marks(t: q.Tables, figures: int) -> dict[int, Mark]:
+    """Casualty box numbers at which a unit of ``figures`` reaches each attrition row
+    (Quincunx, Attrition: the penalty applies once the figures remaining are at or below
+    :func:`~app.rulesets.quincunx.rules.attrition_limit`, the rules' own number)."""
+    marks: dict[int, Mark] = {}
+    for row in t.attrition.rows:
+        remaining = math.floor(attrition_limit(t, row, figures))
+        casualties = figures - remaining
+        if 1 <= casualties <= figures:
+            effect = re.sub(r"\s*\([^)]*\)", "", row.effect).rstrip(".")
+            label = f"{row.percent}%: {effect[:1].lower()}{effect[1:]}"
+            glyph = _GLYPHS.get(row.percent, "!")
+            marks[casualties] = Mark(_COLOURS.get(row.percent, WARN_25), glyph, label)
+    return marks
+
+
+def face(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
+    t = q.tables(rs)
+    assert isinstance(troop, q.Troop)
+    mc = t.movement.classes[troop.movement]
+    move = f'{mc.move_factors} MF ({fmt_num(mc.inches)}")'
+    if troop.movement_skirmish:
+        sk = t.movement.classes[troop.movement_skirmish]
+        move += f'; skirmishing {sk.move_factors} MF ({fmt_num(sk.inches)}")'
+    stats = [("Move", move), ("Shoot", weapons(troop))]
+    if troop.volley:
+        v = t.pre_melee.volley_dice[troop.volley]
+        stats.append(("Volley", f"{v.name}: {v.die} before melee"))
+    shot_at = [t.missile_modifiers.modifiers[m] for m in troop.missile_target]
+    if shot_at:
+        stats.append(
+            ("Shot at", ", ".join(f"{m.modifier:+d} ({m.situation.lower()})"[:60] for m in shot_at))
+        )
+    track = t.melee.tracks[troop.melee_track]
+    blocks = [
+        dice_row_block(
+            "Melee die by rings (tick the rings taken)",
+            [str(r) for r in t.melee.rings],
+            list(track.dice),
+            ticks=True,
+        )
+    ]
+    figures = unit.size
+    if troop.category is Category.ELEPHANT:
+        el = t.elephants
+        per = el.casualty_points_per_element
+        groups = [(f"Element {i + 1}", per) for i in range(max(1, figures // per))]
+        blocks.append(
+            track_block(
+                Track("Casualty points: crew first, then the elephant", figures, groups=groups), w
+            )
+        )
+        return Face(f"{troop.name} · {category(troop)}", stats, blocks, list(troop.special_rules))
+    else:
+        blocks.append(
+            track_block(
+                Track(
+                    "Casualties (tick a box per figure lost)",
+                    figures,
+                    marks=attrition_marks(t, figures),
+                ),
+                w,
+            )
+        )
+    return Face(f"{troop.name} · {category(troop)}", stats, blocks, list(troop.special_rules))

@@ -1,8 +1,8 @@
 """Leg VI Carthago rules as pure functions: the unit predicates, DPs and shaken, geometry,
 combat and shooting dice, result bands, elephant critical hits and the die of death.
 
-Every number comes from the ruleset's tables (:mod:`app.rules.engines.leg_vi`); this module
-holds only conditions. The mechanics class (``rulesets/leg-vi-carthago/mechanics.py``) turns
+Every number comes from the ruleset's tables (:mod:`app.rulesets.leg_vi.schema`); this module
+holds only conditions. The mechanics class (``app/rulesets/leg_vi/mechanics.py``) turns
 these into actions, resolutions and exact odds. Each dice-rolling helper has an exact twin
 (``*_dist``) that enumerates the same faces, so a resolution and the odds always agree.
 """
@@ -16,10 +16,10 @@ from fractions import Fraction
 from typing import Literal
 
 from app.rules.dice import faces_dist, parse_dice
-from app.rules.engines.leg_vi import Band, ResultBand, Tables, Troop
 from app.rules.geometry import Aspect, bearing, edge_distance
 from app.rules.mechanics import Combatant, Dice, Effects, LeaderView, Scalar
 from app.rules.schema import Category
+from app.rulesets.leg_vi.schema import Band, ResultBand, Tables, Troop
 
 # --------------------------------------------------------------------------- markers
 

@@ -3,7 +3,7 @@
 Hit points, base loss and morale, the general's death test, elephant terror and rampage, each
 twice: once rolling dice (for :meth:`resolve`) and once as an exact distribution (for
 :meth:`odds`), so the two can be read side by side. Every number comes from the typed tables
-(:mod:`app.rules.engines.gsb`); nothing here imports the battle core.
+(:mod:`app.rulesets.gsb.schema`); nothing here imports the battle core.
 
 Also the footprint geometry shared with other engines' mechanics (distance between two units'
 rectangles), used to find the units within an elephant's rampage radius.
@@ -19,7 +19,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 from app.rules.dice import Dist, binomial, parse_dice
-from app.rules.engines.gsb import Tables
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import (
     ActionSpec,
@@ -31,6 +30,7 @@ from app.rules.mechanics import (
     SideUpdate,
     TurnView,
 )
+from app.rulesets.gsb.schema import Tables
 
 # --------------------------------------------------------------------------- dice
 

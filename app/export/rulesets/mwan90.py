@@ -3,13 +3,19 @@ is cut off in the source: the sheet says so and leaves ruled rows to fill in by 
 
 from __future__ import annotations
 
+import re
+
 from reportlab.lib.units import mm
 from reportlab.platypus.flowables import Flowable, Spacer
 
-from app.export.common import Cell, esc, fmt_num, para
+from app.core.roster import Roster, Unit
+from app.export.card_draw import Mark, Track, track_block
+from app.export.card_faces import Face, category, weapons
+from app.export.common import WARN_25, Cell, esc, fmt_num, para
 from app.export.refsheet import Ctx, leaders_section, yes_no
-from app.rules.engines import mwan90 as mw
 from app.rules.ruleset import Ruleset
+from app.rules.schema import TroopBase
+from app.rulesets.mwan90 import schema as mw
 
 BLANK_MORALE_ROWS = 5
 
@@ -165,3 +171,31 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *_morale(t, ctx),
         *leaders_section(rs, ctx),
     ]
+
+
+# --------------------------------------------------------------------------- card face
+
+
+def face(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
+    t = mw.tables(rs)
+    assert isinstance(troop, mw.Troop)
+    mv = t.movement.rows[troop.move_class]
+    hit = t.hits.rows[troop.hit_class]
+    hit_class = re.sub(r"\s*\([^)]*\)", "", hit.label).lower()
+    stats = [
+        ("Move", f'{fmt_num(mv.move)}" ({mv.label.lower()})'),
+        ("Melee", f"{troop.dice_per_figure} die per figure, {troop.ranks} ranks"),
+        ("Hit on", f"{hit.hit_on}+ (as {hit_class})"),
+        ("Missiles", weapons(troop) + (f", hit on {t.missiles.hit_on}" if troop.weapons else "")),
+    ]
+    threshold = mw.rout_threshold(t, troop)
+    marks: dict[int, Mark] = {}
+    if threshold is not None and unit.size > threshold:
+        marks[unit.size - threshold] = Mark(WARN_25, "R", f"routs at {threshold} left")
+    track = Track("Figures (tick one per figure lost)", unit.size, marks=marks)
+    return Face(
+        f"{troop.name} · {category(troop)}",
+        stats,
+        [track_block(track, w)],
+        list(troop.special_rules),
+    )

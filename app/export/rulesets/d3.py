@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from reportlab.platypus.flowables import Flowable, KeepTogether
 
-from app.export.common import Cell, data_table, esc, fmt_num, para
+from app.core.roster import Roster, Unit
+from app.export.card_draw import Mark, Track, track_block
+from app.export.card_faces import Face, category
+from app.export.common import WARN_25, Cell, data_table, esc, fmt_num, para
 from app.export.refsheet import Ctx, leaders_section, turn_section
-from app.rules.engines import d3
 from app.rules.ruleset import Ruleset
+from app.rules.schema import TroopBase
+from app.rulesets.d3 import schema as d3
 
 _HALVED = {"always": "½", "in_cover": "½ in cover", "never": "full"}
 
@@ -211,3 +215,38 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *_cards(t, ctx),
         *leaders_section(rs, ctx),
     ]
+
+
+# --------------------------------------------------------------------------- card face
+
+
+def face(rs: Ruleset, roster: Roster, unit: Unit, troop: TroopBase, w: float) -> Face:
+    t = d3.tables(rs)
+    assert isinstance(troop, d3.Troop)
+    move = (
+        "pivot only"
+        if troop.pivot_only
+        else f'{fmt_num(troop.move)}" (+{fmt_num(troop.road_bonus)}" on a road)'
+    )
+    rng = max((wp.long_range for wp in troop.weapons), default=None)
+    shoot = f'{fmt_num(rng)}": {troop.shoot_hits.upper()} hits' if troop.shoot_hits and rng else "-"
+    combat = troop.combat_hits.upper() if troop.combat_hits else "cannot attack"
+    if unit.leader:
+        combat += f" (commander: {t.commanders.combat_dice} dice, keep the higher)"
+    halved = {"always": "halved", "in_cover": "halved in cover", "never": "never halved"}
+    taken = ("halved" if troop.halved_in_combat else "full") + " in melee; shooting "
+    stats = [
+        ("Move", move),
+        ("Shoot", shoot),
+        ("Combat", combat),
+        ("Hits on it", taken + halved[troop.shot_halved]),
+    ]
+    limit = t.elimination.eliminated_above_hits
+    marks = {limit + 1: Mark(WARN_25, "X", f"more than {limit} hits: eliminated")}
+    track = Track("Hits", limit + 1, marks=marks)
+    return Face(
+        f"{troop.name} · {category(troop)}",
+        stats,
+        [track_block(track, w)],
+        list(troop.special_rules),
+    )

@@ -1,0 +1,1 @@
+"""Grown Slightly Bald (five minute Punic War rules): schema, rules helpers and mechanics."""

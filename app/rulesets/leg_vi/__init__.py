@@ -1,0 +1,1 @@
+"""Leg VI Carthago: schema, rules helpers and mechanics."""

@@ -1,0 +1,1 @@
+"""Quincunx (Duke Seifried, 1999): schema, rules helpers and mechanics."""
