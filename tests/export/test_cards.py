@@ -22,7 +22,7 @@ from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 from app.rulesets.leg_vi import schema as leg_vi
-from app.rulesets.leg_vi.rules import leg_unit
+from app.rulesets.leg_vi.units import leg_unit
 from app.rulesets.quincunx import schema as quincunx
 from tests.export.pdf import font_file_kinds, fonts, page_texts, reader
 

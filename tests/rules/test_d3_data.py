@@ -14,16 +14,8 @@ from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
-from app.rulesets.d3.schema import (
-    QUALITIES,
-    Tables,
-    Troop,
-    army_deck,
-    check,
-    deck_for,
-    parse_faces,
-    tables,
-)
+from app.rulesets.d3.checks import check, parse_faces
+from app.rulesets.d3.schema import QUALITIES, Tables, Troop, army_deck, deck_for, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "d3-ancients"
 

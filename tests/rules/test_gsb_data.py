@@ -13,7 +13,8 @@ from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, TableSize
-from app.rulesets.gsb.schema import Tables, Troop, check, tables
+from app.rulesets.gsb.checks import check
+from app.rulesets.gsb.schema import Tables, Troop, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
 

@@ -15,7 +15,9 @@ from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
-from app.rulesets.leg_vi.schema import Band, Tables, Troop, check, tables, troops
+from app.rulesets.leg_vi.checks import check
+from app.rulesets.leg_vi.schema import Troop, tables, troops
+from app.rulesets.leg_vi.tables import Band, Tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "leg-vi-carthago"
 

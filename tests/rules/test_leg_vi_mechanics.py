@@ -24,8 +24,10 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.registry import Registry
-from app.rulesets.leg_vi import rules as R
+from app.rulesets.leg_vi.combat_rules import combat_dice, hit_faces
+from app.rulesets.leg_vi.fates import elephant_fate_dist
 from app.rulesets.leg_vi.schema import tables
+from app.rulesets.leg_vi.units import DpResult, IllegalAction, position_key, result_band, take_dps
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
@@ -125,14 +127,14 @@ def test_dps_turn_into_casualties_once_shaken(mech: Any) -> None:
     """Reaching the threshold makes a unit shaken; each further DP from shooting, combat or
     morale removes a base. Fatigue DPs stop at 3 DPs in all."""
     u = mech.u(unit(mech, "hi", 4, dps=4))
-    assert R.take_dps(u, 3, "combat") == R.DpResult(dps=1, casualties=2, shaken=True)
-    assert R.take_dps(u, 1, "morale") == R.DpResult(dps=1, shaken=True)
+    assert take_dps(u, 3, "combat") == DpResult(dps=1, casualties=2, shaken=True)
+    assert take_dps(u, 1, "morale") == DpResult(dps=1, shaken=True)
     shaken = mech.u(unit(mech, "hi", 4, dps=5, markers=frozenset({"shaken"})))
-    assert R.take_dps(shaken, 2, "shooting") == R.DpResult(casualties=2)
+    assert take_dps(shaken, 2, "shooting") == DpResult(casualties=2)
     tired = mech.u(unit(mech, "hi", 4, dps=2))
-    assert R.take_dps(tired, 2, "fatigue") == R.DpResult(dps=1)
-    assert R.take_dps(mech.u(unit(mech, "hi", 4, dps=3)), 2, "fatigue") == R.DpResult()
-    assert R.take_dps(mech.u(unit(mech, "el", 1)), 3, "combat") == R.DpResult()
+    assert take_dps(tired, 2, "fatigue") == DpResult(dps=1)
+    assert take_dps(mech.u(unit(mech, "hi", 4, dps=3)), 2, "fatigue") == DpResult()
+    assert take_dps(mech.u(unit(mech, "el", 1)), 3, "combat") == DpResult()
 
 
 def test_victory_is_declared_by_players(mech: Any) -> None:
@@ -189,7 +191,7 @@ def test_leader_action_budget(mech: Any) -> None:
     assert mech.leader_budget(commander(), {}) == 1
     assert mech.leader_budget(commander(wounds=1), {}) == 0
     c = unit(mech, "mi", 4, dps=2, leader=commander(wounds=1))
-    with pytest.raises(R.IllegalAction, match="no action left"):
+    with pytest.raises(IllegalAction, match="no action left"):
         mech.resolve("steady", Situation(actor=c, view=view(c)), script())
 
 
@@ -200,7 +202,7 @@ def test_leader_move_spends_an_action(mech: Any) -> None:
     assert res.sides[0] == {"actions_used:scipio": 1}
     assert '12"' in res.explanation[0]
     c2 = unit(mech, "mi", 4, leader=general())
-    with pytest.raises(R.IllegalAction, match="command phase"):
+    with pytest.raises(IllegalAction, match="command phase"):
         mech.resolve("leader_move", Situation(actor=c2, view=view(c2, phase=MANOEUVRE)), script())
 
 
@@ -220,7 +222,7 @@ def test_no_steady_and_inspire_in_one_turn(mech: Any) -> None:
     """A two-action leader may steady twice or inspire twice, but not both in one turn."""
     c = unit(mech, "hi", 4, dps=2, leader=general())
     v = view(c, sides=({"actions_used:scipio": 1, "leader_did:scipio": "steady"}, {}))
-    with pytest.raises(R.IllegalAction, match="may not steady and inspire"):
+    with pytest.raises(IllegalAction, match="may not steady and inspire"):
         mech.resolve("inspire", Situation(actor=c, view=v), script())
     res = mech.resolve("steady", Situation(actor=c, view=v), script())
     assert res.sides[0]["actions_used:scipio"] == 2
@@ -232,11 +234,11 @@ def test_inspire_adds_combat_dice_up_to_two(mech: Any) -> None:
     res = mech.resolve("inspire", Situation(actor=c, view=view(c)), script())
     assert res.outcome.attacker.extra == {"inspire": 1}
     twice = unit(mech, "mi", 4, grade="C", leader=general(), extra={"inspire": 2})
-    with pytest.raises(R.IllegalAction, match="limit"):
+    with pytest.raises(IllegalAction, match="limit"):
         mech.resolve("inspire", Situation(actor=twice, view=view(twice)), script())
     enemy = unit(mech, "mi", 4, grade="C", side=1)
     s = mech._melee_sides(Situation(actor=twice, target=enemy, options={"charge": "none"}))[0]
-    assert R.combat_dice(mech.t, s)[0] == 4 + 2
+    assert combat_dice(mech.t, s)[0] == 4 + 2
 
 
 # --------------------------------------------------------------------------- control
@@ -438,13 +440,13 @@ def test_manoeuvre_limits(mech: Any) -> None:
     'rough-usually-impassable'); side-steps are for A and B grade infantry; legions in
     quincunx open and close ranks."""
     for troop, size in (("mc", 4), ("el", 1)):
-        with pytest.raises(R.IllegalAction, match="impassable"):
+        with pytest.raises(IllegalAction, match="impassable"):
             mech.resolve(
                 "manoeuvre",
                 Situation(actor=unit(mech, troop, size), options={"kind": "rough_terrain"}),
                 script(),
             )
-    with pytest.raises(R.IllegalAction, match="A and B"):
+    with pytest.raises(IllegalAction, match="A and B"):
         mech.resolve(
             "manoeuvre",
             Situation(actor=unit(mech, "mi", 4, grade="C"), options={"kind": "side_step"}),
@@ -517,7 +519,7 @@ def test_shooting_dice(
 
 
 def test_only_light_troops_shoot(mech: Any) -> None:
-    with pytest.raises(R.IllegalAction, match="only light troops"):
+    with pytest.raises(IllegalAction, match="only light troops"):
         mech.resolve(
             "shoot",
             Situation(actor=unit(mech, "mc", 4), target=unit(mech, "mi", 4, side=1)),
@@ -630,7 +632,7 @@ def test_who_may_charge_whom(mech: Any, charger: str, target: str, ok: bool) -> 
             "elephant passes through",
         )
     else:
-        with pytest.raises(R.IllegalAction, match="may charge only"):
+        with pytest.raises(IllegalAction, match="may charge only"):
             mech.resolve("charge", sit, script())
 
 
@@ -646,7 +648,7 @@ def test_who_may_charge_whom(mech: Any, charger: str, target: str, ok: bool) -> 
 def test_barred_charges(mech: Any, status: dict[str, Any]) -> None:
     """No charge while shaken, in column, halted by a control test or re-formed this turn."""
     a = unit(mech, "mi", 4, **status)
-    with pytest.raises(R.IllegalAction, match="cannot charge"):
+    with pytest.raises(IllegalAction, match="cannot charge"):
         mech.resolve("charge", Situation(actor=a, target=unit(mech, "mi", 4, side=1)), script())
     redressed = unit(mech, "mi", 4, markers=frozenset({"redressed"}))
     mech.resolve("charge", Situation(actor=redressed, target=unit(mech, "mi", 4, side=1)), script())
@@ -655,7 +657,7 @@ def test_barred_charges(mech: Any, status: dict[str, Any]) -> None:
 def test_evade_responses(mech: Any) -> None:
     """Light troops and medium cavalry may evade (MC becoming unformed); others stand."""
     a = unit(mech, "mi", 4)
-    with pytest.raises(R.IllegalAction, match="only stand"):
+    with pytest.raises(IllegalAction, match="only stand"):
         mech.resolve(
             "charge",
             Situation(actor=a, target=unit(mech, "hi", 4, side=1), options={"response": "evade"}),
@@ -728,7 +730,7 @@ def test_free_hack_odds(mech: Any) -> None:
 
 def dice_of(mech: Any, a: Combatant, d: Combatant, **opts: Any) -> tuple[int, int]:
     sa, sd = mech._melee_sides(Situation(actor=a, target=d, options=opts))
-    return R.combat_dice(mech.t, sa)[0], R.combat_dice(mech.t, sd)[0]
+    return combat_dice(mech.t, sa)[0], combat_dice(mech.t, sd)[0]
 
 
 def test_worked_example_mi_charging_hi(mech: Any) -> None:
@@ -833,7 +835,7 @@ def test_hit_numbers(
     ua = unit(mech, a[0], a[1], **a[2])
     ud = unit(mech, d[0], d[1], side=1, **d[2])
     sa, sd = mech._melee_sides(Situation(actor=ua, target=ud, options=opts))
-    got = tuple(R.hit_faces(mech.t, s)[0] == (6,) for s in (sa, sd))
+    got = tuple(hit_faces(mech.t, s)[0] == (6,) for s in (sa, sd))
     assert got == hard
 
 
@@ -892,7 +894,7 @@ def test_result_bands(mech: Any, hits_a: int, hits_d: int, bands: tuple[str, str
 def fight(mech: Any, a: Combatant, d: Combatant, hits_a: int, hits_d: int, **opts: Any) -> Any:
     """A round in which ``a`` scores ``hits_a`` and ``d`` ``hits_d`` (no leaders)."""
     sa, sd = mech._melee_sides(Situation(actor=a, target=d, options=opts))
-    na, nd = R.combat_dice(mech.t, sa)[0], R.combat_dice(mech.t, sd)[0]
+    na, nd = combat_dice(mech.t, sa)[0], combat_dice(mech.t, sd)[0]
     assert hits_a <= na and hits_d <= nd
     rolls = [
         (f"{na}d6", (6,) * hits_a + (1,) * (na - hits_a)),
@@ -1054,7 +1056,7 @@ def test_relieve_ranks(mech: Any) -> None:
     eff = res.outcome.attacker
     assert (eff.dps, eff.markers_add, eff.extra) == (-1, {"relieved_ranks"}, {"reliefs": 1})
     spent = unit(mech, "mi", 10, extra={"lines": 3, "reliefs": 2})
-    with pytest.raises(R.IllegalAction):
+    with pytest.raises(IllegalAction):
         mech.resolve("relieve_ranks", Situation(actor=spent), script())
 
 
@@ -1124,13 +1126,13 @@ def test_command_phase_ends_with_stop_rampage_attempts(mech: Any) -> None:
 
 def test_elephant_fate_distribution(mech: Any) -> None:
     t = mech.t
-    one = R.elephant_fate_dist(t, 1)
+    one = elephant_fate_dist(t, 1)
     assert one == {
         "unharmed": Fraction(2, 3),
         "destroyed": Fraction(1, 9),
         "rampage": Fraction(2, 9),
     }
-    auto = R.elephant_fate_dist(t, 0, 1)
+    auto = elephant_fate_dist(t, 0, 1)
     assert auto == {"destroyed": Fraction(1, 3), "rampage": Fraction(2, 3)}
 
 
@@ -1156,7 +1158,7 @@ def test_redress(mech: Any, grade: str, near: str, removed: int) -> None:
     res = mech.resolve("redress", Situation(actor=c, options={"enemy_near": near}), script())
     assert res.outcome.attacker.dps == -removed
     shaken = unit(mech, "mi", 4, dps=5, markers=frozenset({"shaken"}))
-    with pytest.raises(R.IllegalAction):
+    with pytest.raises(IllegalAction):
         mech.resolve("redress", Situation(actor=shaken), script())
 
 
@@ -1171,7 +1173,7 @@ def test_rally_phase(mech: Any) -> None:
             "status": Status(
                 **{
                     **still.status.__dict__,
-                    "extra": {**still.status.extra, "turn_start": R.position_key(still)},
+                    "extra": {**still.status.extra, "turn_start": position_key(still)},
                 }
             ),
         }
@@ -1195,7 +1197,7 @@ def test_reform(mech: Any) -> None:
     res = mech.resolve("reform", Situation(actor=c, options={"formation": "line"}), script())
     assert res.outcome.attacker.formation == "line"
     assert "reformed" in res.outcome.attacker.markers_add
-    with pytest.raises(R.IllegalAction):
+    with pytest.raises(IllegalAction):
         mech.resolve("reform", Situation(actor=unit(mech, "li", 4)), script())
 
 
@@ -1382,7 +1384,7 @@ def test_melee_odds_worked_example_distribution(mech: Any) -> None:
     want: dict[str, Fraction] = {}
     for x, px in ha.items():
         for y, py in hd.items():
-            band = R.result_band(mech.t, x - y)
+            band = result_band(mech.t, x - y)
             want[band] = want.get(band, Fraction(0)) + px * py
     got = {o.result.split(" / ")[0]: pr for o, pr in odds.items()}
     names = {b: mech.t.combat_results.bands[b].name for b in want}

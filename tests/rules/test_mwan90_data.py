@@ -13,7 +13,8 @@ from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
-from app.rulesets.mwan90.schema import Tables, Troop, check, rout_threshold, tables
+from app.rulesets.mwan90.checks import check
+from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "mwan90"
 

@@ -17,7 +17,9 @@ from app.rules.errors import RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import SCALE_MEN_PER_FIGURE, Category, Strict
-from app.rulesets.quincunx.schema import SCHEMA, Tables, Troop, check, tables
+from app.rulesets.quincunx import SCHEMA
+from app.rulesets.quincunx.checks import check
+from app.rulesets.quincunx.schema import Tables, Troop, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "rulesets" / "quincunx"

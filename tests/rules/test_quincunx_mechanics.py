@@ -35,7 +35,15 @@ from app.rules.mechanics import (
     mechanics_class,
     mechanics_for,
 )
-from app.rulesets.quincunx import rules as qr
+from app.rulesets.quincunx.geometry import (
+    as_shift,
+    clear_run,
+    command_reach,
+    footprint,
+    gap,
+    in_arc,
+)
+from app.rulesets.quincunx.rules import elephant_loss
 from app.rulesets.quincunx.schema import tables
 
 from .mechanics_harness import assert_frequencies_match, assert_odds_sum_to_one, combatant
@@ -674,7 +682,7 @@ def test_elephant_crew_losses_in_order() -> None:
     e7 = unit("elephants", 12, 1, strength=7)
     loss = M.loss(e7, 2)
     assert loss.words[0].endswith("elephant of element 1, pikeman of element 2")
-    assert qr.elephant_loss(T, 12, 12, 6, False).fallen == (
+    assert elephant_loss(T, 12, 12, 6, False).fallen == (
         "pikeman of element 1",
         "javelineer of element 1",
         "mahout of element 1",
@@ -1034,9 +1042,9 @@ def test_command_range_and_chain() -> None:
     linked = at(unit("roman_hastati", 12, 0, uid="linked"), 0, 30)
     lost = at(unit("roman_hastati", 12, 0, uid="lost"), 0, 40)
     group = [near, c1, c2, linked, lost]
-    assert qr.command_reach(linked, group, (0, 0), 12, 6)
-    assert not qr.command_reach(lost, group, (0, 0), 12, 6)
-    assert not qr.command_reach(linked, [near, linked], (0, 0), 12, 6)
+    assert command_reach(linked, group, (0, 0), 12, 6)
+    assert not command_reach(lost, group, (0, 0), 12, 6)
+    assert not command_reach(linked, [near, linked], (0, 0), 12, 6)
     v = view(group)
     assert M.in_command(linked, v, commander_at=(0.0, 0.0))
     assert not M.in_command(linked, v, commander_at=(0.0, 0.0), group=["near", "linked"])
@@ -1064,9 +1072,9 @@ def test_command_range_and_chain() -> None:
 def test_geometry_gap() -> None:
     a = at(unit("roman_hastati", 12, 0), 0, 0, 4, 2)
     b = at(unit("roman_hastati", 12, 0), 0, 5, 4, 2, facing=90)  # rotated: spans y 3..7
-    assert qr.gap(qr.footprint(a), qr.footprint(b)) == pytest.approx(2)
+    assert gap(footprint(a), footprint(b)) == pytest.approx(2)
     c = at(unit("roman_hastati", 12, 0), 1, 0.5, 4, 2)
-    assert qr.gap(qr.footprint(a), qr.footprint(c)) == 0
+    assert gap(footprint(a), footprint(c)) == 0
 
 
 # --------------------------------------------------------------------------- exact odds
@@ -1246,10 +1254,10 @@ def test_odds_timing() -> None:
 def test_arc_of_fire_helper() -> None:
     """Arc of fire: 90 degrees to the front, measured from the centre of the stand."""
     s = at(unit("balearic_slingers", 12, 1), 0, 0, facing=180)  # facing -y
-    assert qr.in_arc(s, at(unit("roman_hastati", 12, 0), 0, -10), T.missile_ranges.arc_degrees)
-    assert qr.in_arc(s, at(unit("roman_hastati", 12, 0), 9, -10), 90)
-    assert not qr.in_arc(s, at(unit("roman_hastati", 12, 0), 11, -10), 90)
-    assert not qr.in_arc(s, at(unit("roman_hastati", 12, 0), 0, 10), 90)
+    assert in_arc(s, at(unit("roman_hastati", 12, 0), 0, -10), T.missile_ranges.arc_degrees)
+    assert in_arc(s, at(unit("roman_hastati", 12, 0), 9, -10), 90)
+    assert not in_arc(s, at(unit("roman_hastati", 12, 0), 11, -10), 90)
+    assert not in_arc(s, at(unit("roman_hastati", 12, 0), 0, 10), 90)
 
 
 def test_last_elephant_in_melee_goes_berserk_without_recoil() -> None:
@@ -1459,13 +1467,13 @@ def test_clear_run_geometry() -> None:
     ahead = at(unit("roman_principes", 12, 0), 1, 10)
     beside = at(unit("roman_triarii", 6, 0), 5, 5)
     touching = at(unit("roman_velites", 12, 0), 0, 1.5)
-    assert qr.clear_run(mover, 0, 20, [ahead, beside]) == pytest.approx(8)
-    assert qr.clear_run(mover, 0, 5, [ahead]) == 5
-    assert qr.clear_run(mover, 180, 20, [ahead, touching]) == 20
+    assert clear_run(mover, 0, 20, [ahead, beside]) == pytest.approx(8)
+    assert clear_run(mover, 0, 5, [ahead]) == 5
+    assert clear_run(mover, 180, 20, [ahead, touching]) == 20
     turned = at(unit("roman_principes", 12, 0), 10, 0, facing=90)  # 2 wide along x
-    assert qr.clear_run(mover, 90, 20, [turned]) == pytest.approx(7)
-    assert qr.as_shift(0, 0) is None
-    assert qr.as_shift(0, -3) == (180, 3)
+    assert clear_run(mover, 90, 20, [turned]) == pytest.approx(7)
+    assert as_shift(0, 0) is None
+    assert as_shift(0, -3) == (180, 3)
 
 
 def test_missiles_only_within_the_arc_of_fire() -> None:

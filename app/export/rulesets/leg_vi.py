@@ -13,7 +13,8 @@ from app.rules.mechanics import Combatant, mechanics_for
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry, Category, TroopBase
 from app.rulesets.leg_vi import schema as lv
-from app.rulesets.leg_vi.rules import leg_unit
+from app.rulesets.leg_vi.tables import DiceModifier, MoveDie, Tables
+from app.rulesets.leg_vi.units import leg_unit
 
 _TARGETS = {
     "any": "any enemy",
@@ -28,13 +29,13 @@ def _inch(value: float | None) -> str:
     return "-" if value is None else f'{fmt_num(value)}"'
 
 
-def _dice(m: lv.DiceModifier) -> str:
+def _dice(m: DiceModifier) -> str:
     per = {"unit": "", "dp": "/DP", "action": "/action"}[m.per]
     limit = f", max {m.limit:+d}" if m.limit is not None else ""
     return f"{m.dice:+d}{per}{limit}"
 
 
-def _move_dice(dice: tuple[lv.MoveDie, ...]) -> str:
+def _move_dice(dice: tuple[MoveDie, ...]) -> str:
     parts = []
     for d in dice:
         text = "AvD" if d.dice == "avd" else d.dice.upper()
@@ -44,7 +45,7 @@ def _move_dice(dice: tuple[lv.MoveDie, ...]) -> str:
     return " ".join(parts)
 
 
-def _sequence(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _sequence(t: Tables, ctx: Ctx) -> list[Flowable]:
     s = t.sequence
     steps = [
         para(f"<b>{esc(st.numeral)}. {esc(st.name)}</b>: {esc(st.summary)}", ctx.st.body)
@@ -62,7 +63,7 @@ def _sequence(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     )
 
 
-def _command(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _command(t: Tables, ctx: Ctx) -> list[Flowable]:
     c, ct = t.command, t.control_test
     actions: list[list[Cell]] = [["Action", "Cost", "Effect"]]
     actions += [[a.name, str(a.cost), ctx.brief(a.summary)] for a in c.actions.values()]
@@ -102,7 +103,7 @@ def _command(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _die_of_death(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _die_of_death(t: Tables, ctx: Ctx) -> list[Flowable]:
     d = t.die_of_death
     rows: list[list[Cell]] = [["Second roll", "Result"]]
     rows += [[band(b.low, b.high), b.label] for b in d.results]
@@ -122,7 +123,7 @@ def _die_of_death(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     )
 
 
-def _movement(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _movement(t: Tables, ctx: Ctx) -> list[Flowable]:
     m, f, r = t.movement, t.fatigue, t.rough_terrain
     moves: list[list[Cell]] = [["Class", "March", "Dice move"]]
     moves += [[c.name, _inch(c.march_move), _move_dice(c.dice)] for c in m.classes.values()]
@@ -155,7 +156,7 @@ def _movement(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _manoeuvres(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _manoeuvres(t: Tables, ctx: Ctx) -> list[Flowable]:
     m, rd, ra = t.manoeuvres, t.redress, t.rally
     rows: list[list[Cell]] = [["Manoeuvre", "Cost", "DPs"]]
     for item in m.items.values():
@@ -182,7 +183,7 @@ def _manoeuvres(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _shooting(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _shooting(t: Tables, ctx: Ctx) -> list[Flowable]:
     s = t.shooting
     mods = "; ".join(f"{m.label} {_dice(m)}" for m in s.modifiers.values())
     return ctx.section(
@@ -202,7 +203,7 @@ def _shooting(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     )
 
 
-def _charges(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _charges(t: Tables, ctx: Ctx) -> list[Flowable]:
     c = t.charges
     rows: list[list[Cell]] = [["Troops", "May charge"]]
     rows += [[r.troops, ", ".join(_TARGETS[x] for x in r.targets)] for r in c.restrictions.values()]
@@ -228,7 +229,7 @@ def _charges(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     )
 
 
-def _combat(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _combat(t: Tables, ctx: Ctx) -> list[Flowable]:
     d, f, h = t.combat_dice, t.combat_factors, t.hit_numbers
     rows: list[list[Cell]] = [["Factor", "Dice"]]
     for x in f.factors.values():
@@ -289,7 +290,7 @@ def _combat(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _results(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _results(t: Tables, ctx: Ctx) -> list[Flowable]:
     r, a = t.combat_results, t.after_combat_moves
     names = {k: m.name.lower() for k, m in a.moves.items()}
     rows: list[list[Cell]] = [["Result", "Losses and after-combat moves"]]
@@ -320,7 +321,7 @@ def _results(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _dps(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _dps(t: Tables, ctx: Ctx) -> list[Flowable]:
     m, lim = t.morale_dps, t.dp_limits
     rows: list[list[Cell]] = [["Event", "DPs", "Within"]]
     for x in m.triggers.values():
@@ -351,7 +352,7 @@ def _dps(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _elephants(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _elephants(t: Tables, ctx: Ctx) -> list[Flowable]:
     c, r, s = t.elephant_critical, t.rampage, t.stop_rampage
     outcomes = "; ".join(f"{band(o.low, o.high)} {o.label.lower()}" for o in c.outcomes)
     dirs = grid_rows([f"{d.roll}: {d.direction} ({d.bearing_degrees}°)" for d in r.directions], 2)
@@ -385,7 +386,7 @@ def _elephants(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _organisation(t: lv.Tables, ctx: Ctx) -> list[Flowable]:
+def _organisation(t: Tables, ctx: Ctx) -> list[Flowable]:
     u, lg, fm = t.unit_sizes, t.legion, t.formations
     lines = ", ".join(
         f"{x.name} {x.bases}"
@@ -434,7 +435,7 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
 
 def shaken_at(rs: Ruleset, entry: ArmyEntry, unit: Unit) -> int:
     """DPs at which ``unit`` is shaken as it starts a battle, asked of the rules themselves
-    (:attr:`~app.rulesets.leg_vi.rules.LegUnit.shaken_at`, Leg VI, Shaken: 5; a legion in
+    (:attr:`~app.rulesets.leg_vi.units.LegUnit.shaken_at`, Leg VI, Shaken: 5; a legion in
     quincunx one more for each line beyond the first) with the starting state the ruleset's
     mechanics give it, so the card and the battle agree."""
     status = mechanics_for(rs).initial_status(entry.troop, unit.size, unit.grade)

@@ -46,7 +46,7 @@ def engine_schema(engine: str) -> EngineSchema:
     except KeyError:
         known = ", ".join(sorted(ENGINE_MODULES))
         raise LookupError(f"unknown engine {engine!r} (known: {known})") from None
-    module = importlib.import_module(f"app.rulesets.{module_name}.schema")
+    module = importlib.import_module(f"app.rulesets.{module_name}")
     schema = getattr(module, "SCHEMA", None)
     if not isinstance(schema, EngineSchema):
         raise LookupError(f"engine module {module_name!r} defines no SCHEMA")

@@ -4,9 +4,11 @@ Every number comes from ``tables.toml`` through :func:`app.rulesets.quincunx.sch
 the errata (``errata.toml``) say how garbled or silent passages were read, and this module
 follows them. The rules as computations without dice (the melee cast by rings and shifts,
 the outcome of a difference, missile dice, losses and elephant crews, geometry for command
-and the rampage path) live in :mod:`app.rulesets.quincunx.rules` (``QuincunxRules``,
-which this class extends); this module casts the dice, counts the exact odds, writes the
-explanations and provides the phase hooks.
+and the rampage path) live in :mod:`~app.rulesets.quincunx.base`,
+:mod:`~app.rulesets.quincunx.melee`, :mod:`~app.rulesets.quincunx.missiles`,
+:mod:`~app.rulesets.quincunx.rules` and :mod:`~app.rulesets.quincunx.geometry`; the phase
+hooks in :mod:`~app.rulesets.quincunx.turn`. This module casts the dice, counts the exact
+odds and writes the explanations.
 
 State kept on units (``Status``):
 
@@ -37,7 +39,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from app.rules.geometry import Point
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -48,54 +49,49 @@ from app.rules.mechanics import (
     Odds,
     Outcome,
     Resolution,
-    Scalar,
     Side,
     SideUpdate,
     Situation,
-    Status,
     TurnView,
     UnitChange,
     Victory,
 )
 from app.rules.ruleset import Ruleset
-from app.rulesets.quincunx import rules as qr
+from app.rulesets.quincunx.action_specs import action_specs
+from app.rulesets.quincunx.geometry import units_in_path
+from app.rulesets.quincunx.melee import MeleeRules
+from app.rulesets.quincunx.missiles import MissileRules
 from app.rulesets.quincunx.rules import (
-    ACTIVITY,
     BERSERK,
+    COMPASS,
     DISTANCE,
-    EVADED,
-    EVADED_ROUNDS,
-    FORMED,
-    FOUGHT,
     HEADING,
-    INIT_CAST,
-    INIT_DIE,
     MELEE_WITH,
     MOVE_CLASS,
     MOVED,
     MOVING,
-    NO_FIRE,
-    NO_FIRE_ROUNDS,
     OUT_OF_COMMAND,
     PELTAST_VOLLEY,
-    SKIRMISH,
     STRAGGLER,
     TO_RAMPAGE,
     WON,
     Cast,
     Fight,
     Fighter,
-    QuincunxRules,
+    dice_counts,
+    difference_counts,
     fmt,
+    leader_fate,
 )
 from app.rulesets.quincunx.schema import Tables, tables
+from app.rulesets.quincunx.turn import TurnHooks
 
 
 def _sides(side: Side, mine: SideUpdate, other: SideUpdate) -> tuple[SideUpdate, SideUpdate]:
     return (mine, other) if side == 0 else (other, mine)
 
 
-class QuincunxMechanics(QuincunxRules, Mechanics):
+class QuincunxMechanics(TurnHooks, MeleeRules, MissileRules, Mechanics):
     """Quincunx: initiative, missilery, pre-melee volleys, melee by rings, rest, attrition,
     evasion, elephants and their rampage, leaders' bonus and risk, command range."""
 
@@ -109,194 +105,11 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         self.t: Tables = tables(ruleset)
         self._actions: tuple[ActionSpec, ...] | None = None
 
-    # ------------------------------------------------------------------ set-up
-
-    def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
-        """A fresh unit: figures (an elephant unit's casualty points, errata
-        "elephant-unit-size"), no rings; skirmish-only troops in skirmish mode, the rest
-        (peltasts included) formed."""
-        tr = self.troop(troop)
-        formation = SKIRMISH if tr.formation == SKIRMISH else FORMED
-        return Status(strength=size, start_strength=size, grade=grade, formation=formation)
-
-    def start_battle(self, view: TurnView, dice: Dice) -> Resolution:
-        """Quincunx, Sequence: at game start each side is given a d10."""
-        rec: dict[str, Scalar] = {INIT_DIE: self.t.initiative.die, WON: False}
-        return Resolution(sides=(dict(rec), dict(rec)))
-
-    # ------------------------------------------------------------------ turn
-
-    def begin_phase(self, view: TurnView, dice: Dice) -> Resolution:
-        pid = self._phase_id(view)
-        if pid == "initiative":
-            return self._initiative(view, dice)
-        if pid == "rampage":
-            return self._mark_rampages(view)
-        return Resolution()
-
-    def end_phase(self, view: TurnView, dice: Dice) -> Resolution:
-        pid = self._phase_id(view)
-        if pid == "attrition":
-            return self._attrition_sweep(view)
-        if pid == "rest":
-            return self._rest(view)
-        return Resolution()
-
-    @staticmethod
-    def _round(view: TurnView) -> int:
-        return view.round
-
-    def _initiative(self, view: TurnView, dice: Dice) -> Resolution:
-        """Quincunx, Sequence: each side casts a d10, or a d12 if it won a melee (forced a
-        recoil) in either round of the last turn; the higher chooses move or counter-move;
-        equal casts are cast again (errata "initiative-ties"). In the second round of a turn
-        nothing is cast: the other side takes its round."""
-        ini = self.t.initiative
-        names = view.side_names
-        if self._round(view) == 2:
-            mover: Side = 0 if view.sides[0].get(MOVING) else 1
-            return Resolution(
-                initiative=view.initiative,
-                explanation=(f"Second round of the turn: {names[mover]} moves (counter-move).",),
-            )
-        dies = tuple(ini.die_after_melee_win if rec.get(WON) else ini.die for rec in view.sides)
-        lines: list[str] = []
-        while True:
-            casts = [dice.roll(dies[s], f"initiative for {names[s]}")[0] for s in (0, 1)]
-            lines.append(
-                f"Initiative: {names[0]} casts {dies[0]} = {casts[0]}, "
-                f"{names[1]} casts {dies[1]} = {casts[1]}."
-            )
-            if casts[0] != casts[1]:
-                break
-            lines.append("Equal casts: both cast again.")
-        winner: Side = 0 if casts[0] > casts[1] else 1
-        lines.append(f"{names[winner]} wins and chooses to move or counter-move (moves first).")
-        recs: list[dict[str, Scalar]] = [
-            {INIT_DIE: dies[s], INIT_CAST: casts[s], WON: False, MOVING: s == winner}
-            for s in (0, 1)
-        ]
-        return Resolution(sides=(recs[0], recs[1]), initiative=winner, explanation=tuple(lines))
-
-    def _mark_rampages(self, view: TurnView) -> Resolution:
-        """Quincunx, Rampage Chart: a berserk elephant rampages every turn until it leaves
-        the table (once per turn, after initiative: errata "round-order")."""
-        if self._round(view) != 1:
-            return Resolution()
-        mad = [u for u in view.units if u.status.has(BERSERK) and not u.status.eliminated]
-        return Resolution(
-            others=tuple(
-                UnitChange(u.unit_id, Effects(markers_add=frozenset({TO_RAMPAGE}))) for u in mad
-            ),
-            explanation=tuple(f"{u.name} is berserk and must rampage this turn." for u in mad),
-        )
-
-    def _attrition_sweep(self, view: TurnView) -> Resolution:
-        """Quincunx, Attrition: a unit down to 25% disintegrates: it retires 4 MF at once (the
-        core moves it back, stopping at a friendly unit behind it) and has no combat value (a
-        straggler). Elephants use their own attrition."""
-        changes, lines = [], []
-        for u in view.units:
-            st = u.status
-            if st.eliminated or st.has(STRAGGLER) or self.is_elephant(u):
-                continue
-            if any(
-                r.disintegrates for r in qr.attrition_rows(self.t, st.strength, st.start_strength)
-            ):
-                shift, retired = self.forced_move(u, retire=True, pool=view.units)
-                move = f"retires as stragglers ({self._retire_words(retired)})"
-                changes.append(
-                    UnitChange(
-                        u.unit_id,
-                        Effects(markers_add=frozenset({STRAGGLER}), move=move, shift=shift),
-                    )
-                )
-                lines.append(f"{u.name} is down to {st.strength} figures and disintegrates.")
-        return Resolution(others=tuple(changes), explanation=tuple(lines))
-
-    def _rest(self, view: TurnView) -> Resolution:
-        """Quincunx, Melee: a round with no fire, no move, no melee and no missiles received
-        removes one ring ("rest"). Clears the round's markers, ages the evasion and
-        pass-through chits, and hands the next round to the other side."""
-        changes, lines = [], []
-        for u in view.units:
-            st = u.status
-            if st.eliminated:
-                continue
-            rings = 0
-            if not (st.markers & ACTIVITY) and st.rings > 0:
-                rings = -min(st.rings, self.t.melee_resolution.rest_removes_rings)
-                lines.append(f"{u.name} rests and sheds a ring ({st.rings + rings} left).")
-            remove = set(st.markers & ACTIVITY)
-            extra: dict[str, Scalar] = {}
-            extra_remove = {PELTAST_VOLLEY} & set(st.extra)
-            for chit, key in ((EVADED, EVADED_ROUNDS), (NO_FIRE, NO_FIRE_ROUNDS)):
-                if st.has(chit):
-                    left = int(st.extra.get(key, 0))
-                    if left > 0:
-                        extra[key] = left - 1
-                    else:
-                        remove.add(chit)
-                        extra_remove.add(key)
-            if not st.has(FOUGHT) and MELEE_WITH in st.extra:
-                extra_remove.add(MELEE_WITH)
-            eff = Effects(
-                rings=rings,
-                markers_remove=frozenset(remove),
-                extra=extra,
-                extra_remove=frozenset(extra_remove),
-            )
-            if not eff.is_empty:
-                changes.append(UnitChange(u.unit_id, eff))
-        sides: list[dict[str, Scalar]] = [{}, {}]
-        if any(MOVING in rec for rec in view.sides):
-            for s in (0, 1):
-                sides[s][MOVING] = not bool(view.sides[s].get(MOVING))
-        return Resolution(
-            others=tuple(changes),
-            sides=(sides[0] or None, sides[1] or None),
-            explanation=tuple(lines),
-        )
-
-    def move_allowance(self, unit: Combatant, view: TurnView | None = None) -> float | None:
-        """Quincunx, Movement Matrix: move factors x 3 inches by class (skirmishing peltasts
-        4 MF, formed 3 MF, 2 MF with a battleline: ``extra["move_class"]``). An evaded unit
-        (its chit), an out-of-command unit and an eliminated one cannot move; a berserk
-        elephant's move is cast (None)."""
-        st = unit.status
-        if st.eliminated or st.has(EVADED) or st.has(OUT_OF_COMMAND):
-            return 0.0
-        if st.has(BERSERK):
-            return None
-        return self.move_class(unit).move_factors * self._per_mf
-
-    # ------------------------------------------------------------------ command
-
-    def in_command(
-        self,
-        unit: Combatant,
-        view: TurnView,
-        commander_at: Point | None = None,
-        group: Sequence[str] | None = None,
-    ) -> bool:
-        """Quincunx, Commanders: within 4 MF of the commander, or a chain of the
-        battlegroup's units no more than 2 MF apart. ``group``: the battlegroup's unit ids
-        (default: every friendly unit); ``commander_at``: where the commander stands
-        (default: the unit of the group he is attached to)."""
-        friends = [
-            u
-            for u in view.units
-            if u.side == unit.side
-            and u.unit_id != unit.unit_id
-            and (group is None or u.unit_id in group)
-        ]
-        return self._command(unit, friends, commander_at)
-
     # ------------------------------------------------------------------ actions
 
     def actions(self) -> Sequence[ActionSpec]:
         if self._actions is None:
-            self._actions = qr.action_specs(self.t)
+            self._actions = action_specs(self.t)
         return self._actions
 
     def _opts(self, action: str, sit: Situation) -> Situation:
@@ -354,7 +167,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
             if ld is None:
                 continue
             faces = dice.roll(self.t.leaders.risk_dice, f"risk to {ld.name} with {u.name}")
-            status, wounds = qr.leader_fate(faces, ld.wounds, self._killing_wounds())
+            status, wounds = leader_fate(faces, ld.wounds, self._killing_wounds())
             text = {
                 "killed": f"{ld.name} is killed",
                 "wounded": f"{ld.name} is wounded ({wounds} wound{'s' if wounds != 1 else ''})",
@@ -421,8 +234,8 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         return Fight("melee", fighters[0], fighters[1], self.pool(sit))
 
     def _fight_odds(self, f: Fight) -> Odds:
-        a_counts, a_den = qr.dice_counts(f.a.cast.dice, f.a.cast.modifier)
-        d_counts, d_den = qr.dice_counts(f.d.cast.dice, f.d.cast.modifier)
+        a_counts, a_den = dice_counts(f.a.cast.dice, f.a.cast.modifier)
+        d_counts, d_den = dice_counts(f.d.cast.dice, f.d.cast.modifier)
         by_diff: dict[int, int] = {}
         for av, ac in a_counts.items():
             for dv, dc in d_counts.items():
@@ -518,7 +331,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         shot = self._shot_setup(sit)
         if isinstance(shot, Outcome):
             return {shot: Fraction(1)}
-        counts, den = qr.difference_counts(shot.dice)
+        counts, den = difference_counts(shot.dice)
         weights: dict[Outcome, int] = {}
         for diff, w in counts.items():
             o = self._shot_outcome(shot, diff)[0]
@@ -559,8 +372,8 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         dies = self._pre_setup(sit)
         if isinstance(dies, Outcome):
             return {dies: Fraction(1)}
-        a_counts, a_den = qr.dice_counts([dies[0]] if dies[0] else [])
-        d_counts, d_den = qr.dice_counts([dies[1]] if dies[1] else [])
+        a_counts, a_den = dice_counts([dies[0]] if dies[0] else [])
+        d_counts, d_den = dice_counts([dies[1]] if dies[1] else [])
         weights: dict[Outcome, int] = {}
         for av, ac in a_counts.items():
             for dv, dc in d_counts.items():
@@ -596,8 +409,8 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
 
     def _odds_evade(self, sit: Situation) -> Odds:
         e_die, k_die, allowance = self._evade_setup(sit)
-        e_counts, e_den = qr.dice_counts([e_die])
-        k_counts, k_den = qr.dice_counts([k_die])
+        e_counts, e_den = dice_counts([e_die])
+        k_counts, k_den = dice_counts([k_die])
         weights: dict[Outcome, int] = {}
         for ev, ec in e_counts.items():
             for kv, kc in k_counts.items():
@@ -626,7 +439,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
         t = self.t
         face = dice.roll(t.rampage.direction_die, f"{el.name} rampage direction")[0]
         name = t.rampage.directions[str(face)]
-        bearing = (self.north_bearing(el, sit.view) + qr.COMPASS[name.lower()]) % 360
+        bearing = (self.north_bearing(el, sit.view) + COMPASS[name.lower()]) % 360
         mf = sum(dice.roll(t.rampage.move_die, f"{el.name} rampage move factors"))
         inches = mf * self._per_mf
         lines = [
@@ -634,7 +447,7 @@ class QuincunxMechanics(QuincunxRules, Mechanics):
             f'{t.rampage.move_die} = {mf} MF ({fmt(inches)}").'
         ]
         pool = sit.others or (sit.view.units if sit.view is not None else ())
-        path = qr.units_in_path(el, bearing, inches, pool)
+        path = units_in_path(el, bearing, inches, pool)
         changes: list[UnitChange] = []
         events: list[LeaderEvent] = []
         lost, killed = 0, False
