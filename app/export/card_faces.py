@@ -13,7 +13,6 @@ from the ruleset data.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,7 +20,8 @@ from app.core.roster import Roster, Unit
 from app.core.totals import Strength, strength_of, unit_strength
 from app.export.card_draw import Block
 from app.export.common import fmt_num
-from app.rules.engines import ENGINE_MODULES
+from app.export.rulesets import module_for
+from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 from app.rules.schema import TroopBase
 
@@ -55,9 +55,8 @@ def weapons(troop: TroopBase, unit: str = '"') -> str:
 FaceFn = Callable[[Ruleset, Roster, Unit, TroopBase, float], Face]
 
 
-def _face_of(engine: str) -> FaceFn:
-    module = importlib.import_module(f"app.export.rulesets.{ENGINE_MODULES[engine]}")
-    face: FaceFn = module.face
+def _face_of(engine: Engine) -> FaceFn:
+    face: FaceFn = module_for(engine).face
     return face
 
 
@@ -68,7 +67,7 @@ def unit_face(rs: Ruleset, roster: Roster, unit: Unit, width: float) -> Face:
     troop = rs.troops.get(entry.troop) if entry is not None else None
     if entry is None or troop is None:
         return Face(f"{unit.entry} (not in the current army list)", [("Size", str(unit.size))])
-    return _face_of(rs.meta.engine)(rs, roster, unit, troop, width)
+    return _face_of(rs.engine)(rs, roster, unit, troop, width)
 
 
 def strength(rs: Ruleset, roster: Roster, unit: Unit) -> Strength:

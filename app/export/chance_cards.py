@@ -1,6 +1,7 @@
-"""The D3 chance-card deck of one side, card-sized with cut marks: the base deck with the
-army, commander-quality and supply substitutions applied (D3 Chance Cards), one card per
-card in the deck."""
+"""The chance-card deck of one side, card-sized with cut marks, for a ruleset whose engine
+has chance cards (:attr:`~app.rules.engine.Engine.has_chance_cards`; the D3 Ancients
+tables give the deck): the base deck with the army, commander-quality and supply
+substitutions applied (D3 Chance Cards), one card per card in the deck."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ CARD_COLOURS: dict[str, Color] = {
 PAD = 9.0
 
 
-class NotD3Error(ValueError):
+class NoChanceCardsError(ValueError):
     """Chance cards were asked of a ruleset that has none."""
 
 
@@ -57,13 +58,10 @@ class Deck:
 
 def resolve_army(rs: Ruleset, side: str) -> str:
     """The army-list id ``side`` names: an army id (``roman``) or a side name (``Rome``),
-    either case. Raises :class:`NotD3Error` for a ruleset without chance cards and
+    either case. Raises :class:`NoChanceCardsError` for a ruleset without chance cards and
     ``ValueError`` naming the choices for an unknown or ambiguous side."""
-    if rs.meta.engine != "d3":
-        raise NotD3Error(
-            f"ruleset {rs.id!r} ({rs.meta.short_name}) has no chance cards; they belong to "
-            "D3 Ancients"
-        )
+    if not rs.engine.has_chance_cards:
+        raise NoChanceCardsError(f"ruleset {rs.id!r} ({rs.meta.short_name}) has no chance cards")
     key = side.strip().casefold()
     if key in rs.armies:
         return key

@@ -9,7 +9,6 @@ decreasing levels of detail (prose shortened first, tables never below 8 pt) unt
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -44,7 +43,8 @@ from app.export.common import (
     styles,
     write_bytes,
 )
-from app.rules.engines import ENGINE_MODULES
+from app.export.rulesets import module_for
+from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 
 MAX_PAGES = 2
@@ -352,9 +352,8 @@ def title_block(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
 Story = Callable[[Ruleset, Ctx], list[Flowable]]
 
 
-def _engine_story(engine: str) -> Story:
-    module = importlib.import_module(f"app.export.rulesets.{ENGINE_MODULES[engine]}")
-    story: Story = module.story
+def _engine_story(engine: Engine) -> Story:
+    story: Story = module_for(engine).story
     return story
 
 
@@ -411,7 +410,7 @@ def column_width(pagesize: tuple[float, float]) -> float:
 
 
 def _story(rs: Ruleset, ctx: Ctx, title: list[Flowable]) -> list[Flowable]:
-    body = _engine_story(rs.meta.engine)(rs, ctx)
+    body = _engine_story(rs.engine)(rs, ctx)
     return [
         NextPageTemplate("cols"),
         *title,

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError, create_model
 
-from app.rules.engines import engine_schema
+from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError, key_path
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
@@ -127,9 +127,10 @@ def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
                 )
 
 
-def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
-    """Load and validate one ruleset folder. Raises :class:`RulesetError` listing every
-    problem (file, key path, message)."""
+def load_ruleset(folder: Path, find_engine: EngineLookup, *, builtin: bool = True) -> Ruleset:
+    """Load and validate one ruleset folder, whose ``ruleset.toml`` names its engine among
+    those ``find_engine`` knows (:func:`app.rulesets.find_engine`). Raises
+    :class:`RulesetError` listing every problem (file, key path, message)."""
     folder = Path(folder)
     name = folder.name
     problems: list[Problem] = []
@@ -153,7 +154,8 @@ def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
         raise RulesetError(name, problems)
     name = head.ruleset.id
     try:
-        schema = engine_schema(head.ruleset.engine)
+        engine = find_engine(head.ruleset.engine)
+        schema = engine.schema
     except (LookupError, ImportError) as exc:
         problems.append(Problem("ruleset.toml", "ruleset.engine", str(exc)))
         raise RulesetError(name, problems) from None
@@ -175,6 +177,7 @@ def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
         organisation=head.organisation,
         troops=troops.troops,  # type: ignore[attr-defined]
         tables=tables,
+        engine=engine,
         armies=armies.armies,
         errata=errata.errata,
         folder=folder,

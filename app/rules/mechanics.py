@@ -18,7 +18,6 @@ rule, so nothing is silently skipped.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -508,26 +507,9 @@ class Mechanics:
 
 # --------------------------------------------------------------------------- finding them
 
-_CLASSES: dict[str, type[Mechanics]] = {}
-
-
-def mechanics_class(engine: str) -> type[Mechanics]:
-    """The mechanics class of ``engine``, imported from its package in ``app.rulesets``:
-    a house-rules copy in the user data folder changes numbers, never code, so nothing in a
-    user folder is executed."""
-    if engine in _CLASSES:
-        return _CLASSES[engine]
-    from app.rules.engines import ENGINE_MODULES
-
-    if engine not in ENGINE_MODULES:
-        raise NotImplementedRule(f"no mechanics module for engine {engine!r}")
-    module = importlib.import_module(f"app.rulesets.{ENGINE_MODULES[engine]}.mechanics")
-    for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Mechanics) and value.engine == engine:
-            _CLASSES[engine] = value
-            return value
-    raise ImportError(f"{module.__name__} defines no Mechanics subclass with engine = {engine!r}")
-
 
 def mechanics_for(ruleset: Ruleset) -> Mechanics:
-    return mechanics_class(ruleset.meta.engine)(ruleset)
+    """The mechanics of ``ruleset``: its engine's class (:attr:`Engine.mechanics
+    <app.rules.engine.Engine.mechanics>`, code of ``app.rulesets``, never of the ruleset's
+    folder) reading the ruleset's own numbers."""
+    return ruleset.engine.mechanics(ruleset)

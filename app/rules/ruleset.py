@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.rules.engine import Engine
 from app.rules.schema import (
     SCALE_MEN_PER_FIGURE,
     ArmyEntry,
@@ -24,7 +25,8 @@ from app.rules.schema import (
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Everything a ruleset folder says, typed. ``tables`` is the engine's own tables model."""
+    """Everything a ruleset folder says, typed. ``tables`` is the engine's own tables model;
+    ``engine`` the engine ``meta.engine`` names (its code and capabilities)."""
 
     meta: Meta
     turn: TurnSequence
@@ -32,6 +34,7 @@ class Ruleset:
     organisation: Organisation
     troops: Mapping[str, TroopBase]
     tables: BaseModel
+    engine: Engine
     armies: Mapping[str, ArmyList]
     errata: tuple[Erratum, ...]
     folder: Path

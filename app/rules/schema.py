@@ -262,7 +262,9 @@ class TableSize(Strict):
 
 class Meta(Strict):
     id: Id
-    engine: Literal["quincunx", "leg-vi", "gsb", "mwan90", "d3"]
+    #: the engine whose code plays this ruleset (``app.rulesets.find_engine``); the loader
+    #: refuses a name it does not know
+    engine: Id
     name: Text
     short_name: Text
     author: str | None = None

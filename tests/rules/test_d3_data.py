@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.engines import engine_schema
 from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.d3.checks import check, parse_faces
+from app.rulesets.d3.mechanics import D3Mechanics
 from app.rulesets.d3.schema import QUALITIES, Tables, Troop, army_deck, deck_for, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "d3-ancients"
@@ -49,11 +49,13 @@ def test_meta(rs: Ruleset) -> None:
     assert m.author is None and m.author_note
 
 
-def test_schema_registration() -> None:
-    schema = engine_schema("d3")
-    assert schema.builtin_folder == "d3-ancients" == FOLDER.name
-    assert schema.troop_model is Troop and schema.tables_model is Tables
-    assert schema.check is check
+def test_engine_registration() -> None:
+    """The registry's line for this engine names its folder, models, check and mechanics."""
+    engine = find_engine("d3")
+    assert engine.builtin_folder == "d3-ancients" == FOLDER.name
+    assert engine.troop_model is Troop and engine.tables_model is Tables
+    assert engine.check is check
+    assert engine.mechanics is D3Mechanics
 
 
 def test_turn_phases_in_source_order(rs: Ruleset, t: Tables) -> None:

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
-from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -34,6 +33,7 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets import load_ruleset
 from app.rulesets.d3.rules import (
     distance,
     eliminations,
@@ -1168,8 +1168,9 @@ def test_headless_battle_with_the_core() -> None:
     from app.core.edits import AddLeader, AddUnit, UpdateUnit
     from app.core.roster import Leader, new_roster, unit_from_entry
     from app.rules.registry import BUILTIN_DIR, Registry
+    from app.rulesets import find_engine
 
-    rs = Registry.load(BUILTIN_DIR, []).get("d3-ancients")
+    rs = Registry.load(find_engine, BUILTIN_DIR, []).get("d3-ancients")
     mech = mechanics_for(rs)
 
     def roster(army: str) -> object:

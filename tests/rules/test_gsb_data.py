@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.engines import engine_schema
 from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, TableSize
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.gsb.checks import check
+from app.rulesets.gsb.mechanics import GSBMechanics
 from app.rulesets.gsb.schema import Tables, Troop, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
@@ -59,11 +59,13 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") is None
 
 
-def test_schema_registration() -> None:
-    schema = engine_schema("gsb")
-    assert schema.builtin_folder == FOLDER.name
-    assert schema.troop_model is Troop and schema.tables_model is Tables
-    assert schema.check is check
+def test_engine_registration() -> None:
+    """The registry's line for this engine names its folder, models, check and mechanics."""
+    engine = find_engine("gsb")
+    assert engine.builtin_folder == FOLDER.name
+    assert engine.troop_model is Troop and engine.tables_model is Tables
+    assert engine.check is check
+    assert engine.mechanics is GSBMechanics
 
 
 def test_turn(rs: Ruleset) -> None:

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice
-from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     NO_EFFECT,
     Combatant,
@@ -33,6 +32,7 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets import load_ruleset
 from app.rulesets.gsb import rules as gsb_rules
 from app.rulesets.gsb.rules import hits_dist
 from app.rulesets.gsb.schema import tables

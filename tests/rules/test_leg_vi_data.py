@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from app.rules.dice import AVD_FACES
-from app.rules.engines import engine_schema
 from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.leg_vi.checks import check
+from app.rulesets.leg_vi.mechanics import LegVIMechanics
 from app.rulesets.leg_vi.schema import Troop, tables, troops
 from app.rulesets.leg_vi.tables import Band, Tables
 
@@ -67,12 +67,14 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") is None
 
 
-def test_schema_registration() -> None:
-    schema = engine_schema("leg-vi")
-    assert schema.engine == "leg-vi"
-    assert schema.builtin_folder == "leg-vi-carthago" == FOLDER.name
-    assert schema.troop_model is Troop and schema.tables_model is Tables
-    assert schema.check is check
+def test_engine_registration() -> None:
+    """The registry's line for this engine names its folder, models, check and mechanics."""
+    engine = find_engine("leg-vi")
+    assert engine.name == "leg-vi"
+    assert engine.builtin_folder == "leg-vi-carthago" == FOLDER.name
+    assert engine.troop_model is Troop and engine.tables_model is Tables
+    assert engine.check is check
+    assert engine.mechanics is LegVIMechanics
 
 
 def test_phases_in_order(rs: Ruleset, t: Tables) -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.engines import engine_schema
 from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.mwan90.checks import check
+from app.rulesets.mwan90.mechanics import MWAN90Mechanics
 from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
 
 FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "mwan90"
@@ -49,11 +49,13 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") == 10 and rs.men_per_figure("1:100") == 100
 
 
-def test_schema_registration() -> None:
-    schema = engine_schema("mwan90")
-    assert schema.builtin_folder == FOLDER.name
-    assert schema.troop_model is Troop and schema.tables_model is Tables
-    assert schema.check is check
+def test_engine_registration() -> None:
+    """The registry's line for this engine names its folder, models, check and mechanics."""
+    engine = find_engine("mwan90")
+    assert engine.builtin_folder == FOLDER.name
+    assert engine.troop_model is Troop and engine.tables_model is Tables
+    assert engine.check is check
+    assert engine.mechanics is MWAN90Mechanics
 
 
 def test_turn_and_sequence(rs: Ruleset, t: Tables) -> None:

@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, binomial
-from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     NO_EFFECT,
     Combatant,
@@ -34,6 +33,7 @@ from app.rules.mechanics import (
     TurnView,
     mechanics_for,
 )
+from app.rulesets import load_ruleset
 from app.rulesets.mwan90 import rules as mwan90_rules
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.engines import engine_schema
 from app.rules.errors import RulesetError
-from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 from app.rules.schema import SCALE_MEN_PER_FIGURE, Category, Strict
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.quincunx import SCHEMA
 from app.rulesets.quincunx.checks import check
 from app.rulesets.quincunx.schema import Tables, Troop, tables
@@ -59,8 +58,9 @@ def test_meta(rs: Ruleset) -> None:
     assert "25mm" in m.figure_scale
     assert rs.organisation.group_name == "battlegroup"
     assert rs.organisation.grades == ()
-    assert SCHEMA.engine == "quincunx" and SCHEMA.builtin_folder == "quincunx"
-    assert engine_schema("quincunx") is SCHEMA
+    engine = find_engine("quincunx")
+    assert engine.name == "quincunx" and engine.builtin_folder == "quincunx"
+    assert engine.schema is SCHEMA and rs.engine is engine
 
 
 def test_turn_phases(rs: Ruleset) -> None:

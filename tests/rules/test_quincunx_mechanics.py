@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
 from app.rules.geometry import bearing
-from app.rules.loader import load_ruleset
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -32,9 +31,9 @@ from app.rules.mechanics import (
     Side,
     Situation,
     TurnView,
-    mechanics_class,
     mechanics_for,
 )
+from app.rulesets import find_engine, load_ruleset
 from app.rulesets.quincunx.geometry import (
     as_shift,
     clear_run,
@@ -118,7 +117,7 @@ def results(odds: dict[Outcome, Fraction]) -> dict[str, Fraction]:
 
 
 def test_class_and_actions() -> None:
-    assert mechanics_class("quincunx").__name__ == "QuincunxMechanics"
+    assert find_engine("quincunx").mechanics.__name__ == "QuincunxMechanics"
     assert M.engine == "quincunx" and M.strength_unit == "figures"
     keys = {a.key: a for a in M.actions()}
     assert set(keys) >= {
@@ -422,7 +421,7 @@ def test_optional_victory_ring(tmp_path: Path) -> None:
     )
     text = (copy / "ruleset.toml").read_text()
     (copy / "ruleset.toml").write_text(text.replace('id = "quincunx"', 'id = "quincunx-house"', 1))
-    house = mechanics_class("quincunx")(load_ruleset(copy, builtin=False))
+    house = find_engine("quincunx").mechanics(load_ruleset(copy, builtin=False))
     res = house.resolve(
         "melee", Situation(actor=c, target=h), ScriptedDice([("d12", (9,)), ("d10", (3,))])
     )
