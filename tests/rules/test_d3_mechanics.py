@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
+from app.rules.geometry import unit_distance
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -35,7 +36,6 @@ from app.rules.mechanics import (
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
 from app.rulesets.d3.rules import (
-    distance,
     eliminations,
     halve,
     in_contact,
@@ -584,7 +584,7 @@ def test_shooting_range_arc_and_contact(mech: Mechanics) -> None:
     side = unit(mech, "warband", 1, "side", at=(-22, 3))
     behind = unit(mech, "warband", 1, "behind", at=(0, -10))
     view = with_card(started(mech, (li, cat, near, far, side, behind)), 0, "no_event", 2)
-    assert distance(li, near) == pytest.approx(12)
+    assert unit_distance(li, near) == pytest.approx(12)
 
     def shoot(a: Combatant, d: Combatant) -> Odds:
         return mech.odds("shoot", Situation(a, d, view=view))
@@ -995,9 +995,9 @@ def test_geometry(mech: Mechanics) -> None:
     a = unit(mech, "heavy_infantry", 0, "a", at=(0, 0))
     b = unit(mech, "heavy_infantry", 1, "b", at=(0, 3))
     c = unit(mech, "heavy_infantry", 1, "c", at=(20, 0), facing=90)
-    assert distance(a, b) == 0 and in_contact(a, b)
+    assert unit_distance(a, b) == 0 and in_contact(a, b)
     # c is 12 deep across x (turned 90 degrees): its near edge at x = 18.5, a's at 6
-    assert distance(a, c) == pytest.approx(12.5)
+    assert unit_distance(a, c) == pytest.approx(12.5)
     assert in_front_arc(a, b, 45) and not in_front_arc(a, c, 45)
     assert in_front_arc(a, unit(mech, "warband", 1, "d", at=(12, 10)), 45)
     assert nearest(a, (c, b), 12)[0] is b  # type: ignore[index]

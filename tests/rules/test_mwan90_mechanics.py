@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.dice import ScriptedDice, binomial
+from app.rules.dice import ScriptedDice, binomial, capped_binomial
 from app.rules.mechanics import (
     NO_EFFECT,
     Combatant,
@@ -34,7 +34,6 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rulesets import load_ruleset
-from app.rulesets.mwan90 import rules as mwan90_rules
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
@@ -707,7 +706,7 @@ def test_worst_case_odds_time(mech: Mechanics) -> None:
         ("greek_heavy_infantry", 18, "greek_heavy_infantry", 18),
         ("barbarian_medium_infantry", 16, "heavy_infantry", 16),
     ]:
-        mwan90_rules.capped_binomial.cache_clear()
+        capped_binomial.cache_clear()
         sit = Situation(
             actor=unit(mech, a, a_size),
             target=unit(mech, d, d_size, 1),

@@ -38,7 +38,6 @@ from app.rulesets.quincunx.geometry import (
     as_shift,
     clear_run,
     command_reach,
-    footprint,
     gap,
     in_arc,
 )
@@ -1071,9 +1070,9 @@ def test_command_range_and_chain() -> None:
 def test_geometry_gap() -> None:
     a = at(unit("roman_hastati", 12, 0), 0, 0, 4, 2)
     b = at(unit("roman_hastati", 12, 0), 0, 5, 4, 2, facing=90)  # rotated: spans y 3..7
-    assert gap(footprint(a), footprint(b)) == pytest.approx(2)
+    assert gap(a.footprint.corners(), b.footprint.corners()) == pytest.approx(2)
     c = at(unit("roman_hastati", 12, 0), 1, 0.5, 4, 2)
-    assert gap(footprint(a), footprint(c)) == 0
+    assert gap(a.footprint.corners(), c.footprint.corners()) == 0
 
 
 # --------------------------------------------------------------------------- exact odds

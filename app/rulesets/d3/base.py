@@ -29,12 +29,12 @@ class D3Refusal(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
-def _hits(n: int) -> str:
+def hits_text(n: int) -> str:
     return "no hits" if n == 0 else "1 hit" if n == 1 else f"{n} hits"
 
 
 @dataclass(frozen=True)
-class _Plan:
+class AttackPlan:
     """One shot or attack, ready to roll: the dice (``keep`` > 1: best of that many dice),
     the combat steps or the shooting halving, the marker it leaves, and the words."""
 
@@ -53,7 +53,7 @@ class _Plan:
         return halve(raw, self.halving) if self.halving is not None else raw
 
 
-def _roll(dice: Dice, spec: DiceSpec, purpose: str) -> tuple[int, tuple[int, ...]]:
+def roll_total(dice: Dice, spec: DiceSpec, purpose: str) -> tuple[int, tuple[int, ...]]:
     faces = dice.roll(spec.text, purpose)
     return sum(faces) + spec.modifier, faces
 

@@ -24,7 +24,7 @@ from app.rules.mechanics import (
     add_odds,
     normalise,
 )
-from app.rulesets.d3.base import D3Base, D3Refusal, _hits, _roll
+from app.rulesets.d3.base import D3Base, D3Refusal, hits_text, roll_total
 from app.rulesets.d3.rules import berserk_rows, eliminations, past_resolve, unit_counts, verdict
 
 
@@ -54,7 +54,7 @@ class EliminationRules(D3Base):
                 add_odds(out, Outcome(self._removed(), result=text), p)
                 continue
             for n, q in dist_of(hits).items():
-                add_odds(out, Outcome(self._removed(), result=f"{text}: {_hits(n)}"), p * q)
+                add_odds(out, Outcome(self._removed(), result=f"{text}: {hits_text(n)}"), p * q)
         return normalise(out)
 
     def _berserk(
@@ -64,13 +64,14 @@ class EliminationRules(D3Base):
         struck, hits). Berserk hits are elephant hits: never halved (errata
         berserk-within)."""
         rows = berserk_rows(self.t, elephant, pool)
-        roll, _ = _roll(dice, parse_dice(self.t.berserk.dice), f"{elephant.name} berserk")
+        roll, _ = roll_total(dice, parse_dice(self.t.berserk.dice), f"{elephant.name} berserk")
         text, struck, hits = rows[roll]
         if struck is None or hits is None:
             return f"{elephant.name} berserk roll {roll}: {text}.", text, None, 0
-        n, _ = _roll(dice, parse_dice(hits), f"{elephant.name} berserk hits on {struck.name}")
-        line = f"{elephant.name} berserk roll {roll}: they run amok into {struck.name}, {_hits(n)}."
-        return line, f"{text}: {_hits(n)}", struck, n
+        n, _ = roll_total(dice, parse_dice(hits), f"{elephant.name} berserk hits on {struck.name}")
+        hit = hits_text(n)
+        line = f"{elephant.name} berserk roll {roll}: they run amok into {struck.name}, {hit}."
+        return line, f"{text}: {hit}", struck, n
 
     def _berserk_action(self, sit: Situation, dice: Dice) -> Resolution:
         """The berserk roll on its own (the elimination step rolls it by itself)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.rules.dice import Dist, dist_of, faces_dist, max_of, parse_dice, shift
-from app.rules.geometry import EPS
+from app.rules.geometry import EPS, unit_distance
 from app.rules.mechanics import (
     Combatant,
     Dice,
@@ -48,11 +48,19 @@ from app.rules.mechanics import (
     add_odds,
     normalise,
 )
-from app.rulesets.d3.base import CHANCE_CARD, MELEE, OPEN, SHOOTING, D3Refusal, _hits, _Plan, _roll
+from app.rulesets.d3.base import (
+    CHANCE_CARD,
+    MELEE,
+    OPEN,
+    SHOOTING,
+    AttackPlan,
+    D3Refusal,
+    hits_text,
+    roll_total,
+)
 from app.rulesets.d3.rules import (
     attack_side,
     combat_steps,
-    distance,
     engaged,
     engaged_in_front,
     halve,
@@ -138,7 +146,7 @@ class D3Mechanics(D3Turn):
 
     # -- shooting and combat -------------------------------------------------------------
 
-    def _melee_plan(self, sit: Situation) -> _Plan:
+    def _melee_plan(self, sit: Situation) -> AttackPlan:
         """D3, Combat: who may attack, the dice (commander: best of two D3, errata
         commander-dice-with-modifier) and the steps in the data's order (errata
         combat-modifier-order)."""
@@ -169,9 +177,9 @@ class D3Mechanics(D3Turn):
         if keep > 1 and (spec.count != 1 or spec.faces[0] != 1):
             raise NotImplementedRule(f"D3 commander dice with {ta.combat_hits}")
         mark = "" if extra else "fought"
-        return _Plan("attack", spec, keep, steps, None, mark, notes, extra)
+        return AttackPlan("attack", spec, keep, steps, None, mark, notes, extra)
 
-    def _shoot_plan(self, sit: Situation) -> _Plan:
+    def _shoot_plan(self, sit: Situation) -> AttackPlan:
         """D3, Shooting: who may shoot at whom (not after moving, not at units in combat,
         in range and in the front arc, not under Ammunition Shortage), the dice and the
         halving."""
@@ -193,7 +201,7 @@ class D3Mechanics(D3Turn):
         if not self.t.shooting.may_target_engaged and engaged(d, units):
             raise D3Refusal(f"{d.name} are engaged in combat and may not be shot at")
         reach = max(w.long_range for w in ta.weapons)
-        gap = distance(a, d)
+        gap = unit_distance(a, d)
         if gap > reach + EPS:
             raise D3Refusal(f'{d.name} are {gap:.1f}" away, beyond the {reach:g}" range')
         arc = self.t.shooting.front_arc_degrees
@@ -204,7 +212,9 @@ class D3Mechanics(D3Turn):
         )
         rounding = self.t.shooting.halving_rounds if halved else None
         mark = "" if extra else "shot"
-        return _Plan("shoot at", parse_dice(ta.shoot_hits), 1, None, rounding, mark, notes, extra)
+        return AttackPlan(
+            "shoot at", parse_dice(ta.shoot_hits), 1, None, rounding, mark, notes, extra
+        )
 
     def _terrain(self, terrain_id: str) -> TerrainType:
         terrain = self.t.terrain.types.get(terrain_id)
@@ -212,16 +222,16 @@ class D3Mechanics(D3Turn):
             raise D3Refusal(f"unknown terrain {terrain_id!r}")
         return terrain
 
-    def _outcome(self, sit: Situation, plan: _Plan, raw: int) -> Outcome:
+    def _outcome(self, sit: Situation, plan: AttackPlan, raw: int) -> Outcome:
         n = plan.hits(raw)
         total = sit.defender.status.hits + n
-        result = _hits(n)
+        result = hits_text(n)
         if total > self.t.elimination.eliminated_above_hits:
             result += f" ({total} in all: eliminated at the end of the turn)"
         mark = Effects(markers_add=frozenset({plan.mark})) if plan.mark else Effects()
         return Outcome(mark, Effects(hits=n), result)
 
-    def _attack_odds(self, sit: Situation, plan: _Plan) -> Odds:
+    def _attack_odds(self, sit: Situation, plan: AttackPlan) -> Odds:
         """Exact odds: the die (or the best of two) through the modifiers."""
         raw: Dist = dist_of(plan.spec)
         if plan.keep > 1:
@@ -234,21 +244,21 @@ class D3Mechanics(D3Turn):
             add_odds(out, self._outcome(sit, plan, value), p)
         return normalise(out)
 
-    def _attack(self, sit: Situation, dice: Dice, plan: _Plan) -> Resolution:
+    def _attack(self, sit: Situation, dice: Dice, plan: AttackPlan) -> Resolution:
         a, d = sit.attacker, sit.defender
         if plan.keep > 1:
             faces = dice.roll(f"{plan.keep}d{plan.spec.sides}", f"{a.name} dice (commander)")
             raw = max(faces) + plan.spec.modifier
             rolled = f"with the commander: best of {list(faces)} is {max(faces)}"
         else:
-            raw, faces = _roll(dice, plan.spec, f"{a.name} dice to {plan.verb} {d.name}")
+            raw, faces = roll_total(dice, plan.spec, f"{a.name} dice to {plan.verb} {d.name}")
             rolled = f"rolled {faces[0]}"
         outcome = self._outcome(sit, plan, raw)
         n = outcome.defender.hits
         mods = "".join(f"; {note}" for note in plan.notes)
         line = (
             f"{a.name} {plan.verb} {d.name}: {plan.spec.text.upper()} {rolled} = {raw}{mods}"
-            f" -> {d.name} take {_hits(n)} ({d.status.hits + n} in all)."
+            f" -> {d.name} take {hits_text(n)} ({d.status.hits + n} in all)."
         )
         sides: tuple[Mapping[str, Scalar] | None, Mapping[str, Scalar] | None] = (None, None)
         if plan.extra:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from app.rules.geometry import EPS, Point, aspect, bearing, polygon_distance
+from app.rules.geometry import EPS, Point, aspect, axes, bearing, polygon_distance, unit_distance
 from app.rules.mechanics import ActionSpec, Combatant, OptionSpec, Scalar, Side, Victory
 from app.rulesets.d3.schema import Tables, TerrainType, Troop
 
@@ -216,31 +216,13 @@ def action_specs(t: Tables) -> tuple[ActionSpec, ...]:
 # --------------------------------------------------------------------------- geometry
 
 
-def _axes(facing: float) -> tuple[Point, Point]:
-    """(forward, right) unit vectors for ``facing`` degrees (0 = +y, clockwise)."""
-    rad = math.radians(facing)
-    return (math.sin(rad), math.cos(rad)), (math.cos(rad), -math.sin(rad))
-
-
-def footprint(u: Combatant) -> tuple[Point, ...]:
-    """The four corners of ``u``'s footprint (front-left, front-right, rear-right,
-    rear-left); a unit with no size is one point."""
-    return u.footprint.corners()
-
-
 def has_footprint(u: Combatant) -> bool:
     return u.footprint.has_size
 
 
-def distance(a: Combatant, b: Combatant) -> float:
-    """Inches between the closest points of two units' footprints (D3: ranges, "within
-    12\"" for berserk elephants)."""
-    return polygon_distance(footprint(a), footprint(b))
-
-
 def in_contact(a: Combatant, b: Combatant) -> bool:
     """The two footprints touch (both units must have a size)."""
-    return has_footprint(a) and has_footprint(b) and distance(a, b) <= EPS
+    return has_footprint(a) and has_footprint(b) and unit_distance(a, b) <= EPS
 
 
 def _clip(poly: list[Point], keep: tuple[float, float, float]) -> list[Point]:
@@ -269,13 +251,13 @@ def in_front_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> b
     """Some part of ``target`` lies in ``shooter``'s front arc: ahead of its front edge,
     between lines drawn ``arc_degrees`` outward from straight ahead at each front corner
     (D3 Shooting, "within their frontal facing"; errata front-arc-and-range)."""
-    (fx, fy), (rx, ry) = _axes(shooter.facing)
+    (fx, fy), (rx, ry) = axes(shooter.facing)
     local = [
         (
             (px - shooter.x) * rx + (py - shooter.y) * ry,
             (px - shooter.x) * fx + (py - shooter.y) * fy,
         )
-        for px, py in footprint(target)
+        for px, py in target.footprint.corners()
     ]
     front, half = shooter.depth / 2, shooter.width / 2
     slope = math.tan(math.radians(arc_degrees))
@@ -300,7 +282,7 @@ def nearest(
     distance; ties go to the candidate listed first (errata elimination-order)."""
     best: tuple[Combatant, float] | None = None
     for c in candidates:
-        d = distance(origin, c)
+        d = unit_distance(origin, c)
         if d <= within + EPS and (best is None or d < best[1] - EPS):
             best = (c, d)
     return best
@@ -339,13 +321,13 @@ def engaged_in_front(unit: Combatant, attacker: Combatant, units: Iterable[Comba
         return True
     if not has_footprint(unit):
         return False
-    front = footprint(unit)[:2]
+    front = unit.footprint.corners()[:2]
     return any(
         u.side != unit.side
         and u.unit_id != attacker.unit_id
         and not u.status.eliminated
         and has_footprint(u)
-        and polygon_distance(front, footprint(u)) <= EPS
+        and polygon_distance(front, u.footprint.corners()) <= EPS
         for u in units
     )
 

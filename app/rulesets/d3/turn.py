@@ -19,7 +19,14 @@ from app.rules.mechanics import (
     TurnView,
     UnitChange,
 )
-from app.rulesets.d3.base import CHANCE_CARD, ELIMINATION, MOVEMENT, TURN_MARKERS, D3Refusal, _roll
+from app.rulesets.d3.base import (
+    CHANCE_CARD,
+    ELIMINATION,
+    MOVEMENT,
+    TURN_MARKERS,
+    D3Refusal,
+    roll_total,
+)
 from app.rulesets.d3.elimination import EliminationRules
 from app.rulesets.d3.rules import (
     CLEAR_CARD,
@@ -96,8 +103,8 @@ class D3Turn(EliminationRules):
         spec = parse_dice(self.t.sequence.first_turn_dice)
         names = (self._name(view, 0), self._name(view, 1))
         while True:
-            a, _ = _roll(dice, spec, f"{names[0]} roll for the first turn")
-            b, _ = _roll(dice, spec, f"{names[1]} roll for the first turn")
+            a, _ = roll_total(dice, spec, f"{names[0]} roll for the first turn")
+            b, _ = roll_total(dice, spec, f"{names[1]} roll for the first turn")
             if a != b:
                 first: Side = 0 if a > b else 1
                 lines.append(

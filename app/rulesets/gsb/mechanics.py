@@ -19,6 +19,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
 
+from app.rules.geometry import unit_distance
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -46,7 +47,6 @@ from app.rulesets.gsb.rules import (
     action_specs,
     damage_odds,
     effects_of,
-    footprint_distance,
     rampage_odds,
     roll_rampage,
     stars_and_fates,
@@ -176,9 +176,7 @@ class GSBMechanics(TurnRules):
         if sit.others:
             pool = list(sit.others)
         elif sit.view is not None:
-            pool = [
-                u for u in sit.view.units if footprint_distance(u, elephant) <= e.rampage_radius
-            ]
+            pool = [u for u in sit.view.units if unit_distance(u, elephant) <= e.rampage_radius]
         else:
             pool = []
         return [

@@ -12,14 +12,18 @@ rectangles), used to find the units within an elephant's rampage radius.
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from app.rules.dice import Dist, binomial, parse_dice
-from app.rules.geometry import edge_distance
+from app.rules.dice import (
+    Dist,
+    capped_binomial,
+    chance_at_least,
+    parse_dice,
+    power_capped,
+)
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -55,15 +59,6 @@ def read_from(die: str, face_min: int, face_max: int) -> str:
     return f"d{spec.sides}" + ("z" if face_min == 0 else "")
 
 
-def chance_at_least(die: str, need: int, bonus: int = 0, exclude: Iterable[int] = ()) -> Fraction:
-    """Chance that one ``die`` scores ``need`` or more after adding ``bonus`` (faces in
-    ``exclude`` do not count)."""
-    faces = parse_dice(die).faces
-    skip = set(exclude)
-    good = sum(1 for f in faces if f not in skip and f + bonus >= need)
-    return Fraction(good, len(faces))
-
-
 def chance_of_faces(spec_text: str, wanted: tuple[int, ...]) -> Fraction:
     """Chance that the dice of ``spec_text`` show exactly the faces ``wanted`` in any order
     (the general's double six)."""
@@ -72,15 +67,6 @@ def chance_of_faces(spec_text: str, wanted: tuple[int, ...]) -> Fraction:
     combos = list(itertools.product(spec.faces, repeat=spec.count))
     good = sum(1 for c in combos if sorted(c) == target)
     return Fraction(good, len(combos))
-
-
-def capped(dist: Dist, cap: int) -> Dist:
-    """``dist`` with every value above ``cap`` counted as ``cap``."""
-    out: Dist = {}
-    for v, p in dist.items():
-        k = min(v, cap)
-        out[k] = out.get(k, Fraction(0)) + p
-    return out
 
 
 @lru_cache(maxsize=512)
@@ -96,31 +82,13 @@ def hits_dist(n: int, p_hit: Fraction, p_explode: Fraction, cap: int) -> Dist:
     if not 0 <= p_explode < 1:
         raise ValueError("a die that always rerolls never stops")
     if p_explode == 0:
-        return capped(binomial(n, p_hit), cap)
+        return capped_binomial(n, p_hit, cap)
     miss = 1 - p_hit - p_explode
     one: Dist = {0: miss} if cap > 0 else {}
     for k in range(1, cap):
         one[k] = p_explode**k * miss + p_explode ** (k - 1) * p_hit
     one[cap] = 1 - sum(one.values(), Fraction(0))
     return power_capped(one, n, cap)
-
-
-def power_capped(one: Dist, n: int, cap: int) -> Dist:
-    """The sum of ``n`` independent values distributed as ``one``, capped at ``cap``.
-    Convolved in whole numbers over the common denominator (much faster than Fractions),
-    then turned back into exact Fractions."""
-    den = math.lcm(*(p.denominator for p in one.values()))
-    weights = {v: int(p * den) for v, p in one.items() if p}
-    total = {0: 1}
-    for _ in range(n):
-        nxt: dict[int, int] = {}
-        for a, wa in total.items():
-            for b, wb in weights.items():
-                k = min(a + b, cap)
-                nxt[k] = nxt.get(k, 0) + wa * wb
-        total = nxt
-    scale = den**n
-    return {v: Fraction(w, scale) for v, w in total.items()}
 
 
 # --------------------------------------------------------------------------- strikes
@@ -399,7 +367,7 @@ def rampage_odds(
     the unit's remaining hit points), then that damage as usual."""
     p = chance_at_least(r.rampage_die, r.rampage_hit_on)
     out: dict[Damage, Fraction] = {}
-    for hits, ph in capped(binomial(elephant_hits, p), body.remaining).items():
+    for hits, ph in capped_binomial(elephant_hits, p, body.remaining).items():
         for d, pd in damage_odds(r, body, hits, fighting, general, death_test):
             _add(out, d, ph * pd)
     return tuple(out.items())
@@ -553,11 +521,3 @@ def action_specs(t: Tables) -> tuple[ActionSpec, ...]:
         "Give the unit as the actor to mark it as having acted.",
     )
     return (activate, shoot, melee)
-
-
-# --------------------------------------------------------------------------- geometry
-
-
-def footprint_distance(u: Combatant, v: Combatant) -> float:
-    """Shortest distance between two units' footprints (0 when they touch or overlap)."""
-    return edge_distance(u.footprint, v.footprint)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from app.rules.dice import chance_at_least
 from app.rules.mechanics import (
     Combatant,
     Dice,
@@ -23,7 +24,7 @@ from app.rules.mechanics import (
     normalise,
 )
 from app.rulesets.gsb.base import ACTIVATED, BOTH, GENERAL_MOVED, GSBBase, other_side
-from app.rulesets.gsb.rules import chance_at_least, read_from
+from app.rulesets.gsb.rules import read_from
 
 
 class TurnRules(GSBBase):

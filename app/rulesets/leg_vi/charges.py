@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.rules.dice import binomial
+from app.rules.dice import binomial, chance_of_any
+from app.rules.geometry import away_bearing
 from app.rules.mechanics import Dice, Effects, Odds, Outcome, Resolution, Situation, add_odds
 from app.rules.schema import Category
 from app.rulesets.leg_vi.base import Pending, inches, plural
@@ -19,10 +20,8 @@ from app.rulesets.leg_vi.units import (
     SHAKEN,
     IllegalAction,
     LegUnit,
-    away_bearing,
     dp_words,
     faces,
-    p_faces,
     take_dps,
 )
 
@@ -232,7 +231,7 @@ class ChargeRules(MovementRules):
     def _free_hack_odds(self, sit: Situation) -> Odds:
         _a, d, n = self._hack_parts(sit)
         fh = self.t.charges.free_hack
-        p = p_faces(fh.die, [f for f in faces(fh.die) if f >= fh.casualty_on_at_least])
+        p = chance_of_any(fh.die, [f for f in faces(fh.die) if f >= fh.casualty_on_at_least])
         out: Odds = {}
         for k, q in binomial(n, p).items():
             add_odds(out, self._hack_outcome(d, k), q)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from app.rules.dice import binomial
+from app.rules.dice import binomial, chance_of_any
 from app.rules.geometry import Aspect
 from app.rules.mechanics import (
     Dice,
@@ -43,7 +43,6 @@ from app.rulesets.leg_vi.units import (
     LegUnit,
     count_at_least,
     dp_words,
-    p_faces,
     result_band,
     take_dps,
 )
@@ -263,7 +262,7 @@ class CombatRules(LeaderRules):
             n, _ = combat_dice(t, s)
             on, _ = hit_faces(t, s)
             auto = t.hit_numbers.leader_automatic_hits if s.leader else 0
-            dists.append(binomial(n, p_faces(t.combat_dice.die, on)))
+            dists.append(binomial(n, chance_of_any(t.combat_dice.die, on)))
             dists[-1] = {k + auto: p for k, p in dists[-1].items()}
         by_band: dict[int, Fraction] = {}
         for ha, pa in dists[0].items():

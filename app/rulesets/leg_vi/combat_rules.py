@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.rules.geometry import Aspect
+from app.rules.geometry import Aspect, away_bearing
 from app.rules.mechanics import Effects, LeaderView
 from app.rules.schema import Category
 from app.rulesets.leg_vi.fates import ElephantFate, LeaderFate, elephant_effects, leader_morale_dps
@@ -24,7 +24,6 @@ from app.rulesets.leg_vi.units import (
     ROUTING,
     SHAKEN,
     LegUnit,
-    away_bearing,
     take_dps,
 )
 

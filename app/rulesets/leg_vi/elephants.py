@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from app.rules.dice import faces_dist
+from app.rules.dice import Dist, convolve, faces_dist
 from app.rules.mechanics import (
     Combatant,
     Dice,
@@ -107,13 +107,9 @@ class ElephantRules(LegVIBase):
             if pending is not None
             else faces_dist(faces(self.t.rampage.direction_die))
         )
-        dist = {0: Fraction(1)}
+        dist: Dist = {0: Fraction(1)}
         for s in specs:
-            nxt: dict[int, Fraction] = {}
-            for a, pa in dist.items():
-                for b, pb in faces_dist(faces(s)).items():
-                    nxt[a + b] = nxt.get(a + b, Fraction(0)) + pa * pb
-            dist = nxt
+            dist = convolve(dist, faces_dist(faces(s)))
         out: Odds = {}
         for d, pd in dirs.items():
             for m, pm in dist.items():

@@ -9,10 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from app.rules.dice import faces_dist
+from app.rules.dice import chance_of_any, faces_dist
 from app.rules.mechanics import Dice, Effects, LeaderView
 from app.rulesets.leg_vi.tables import Tables
-from app.rulesets.leg_vi.units import RAMPAGE, STOP_ATTEMPTS, band_of, faces, p_faces
+from app.rulesets.leg_vi.units import RAMPAGE, STOP_ATTEMPTS, band_of, faces
 
 # --------------------------------------------------------------------------- elephants
 
@@ -24,7 +24,7 @@ def elephant_fate_dist(t: Tables, tests: int, automatic: int = 0) -> dict[Elepha
     is an automatic critical. Each critical rolls again: 1-2 destroyed, 3-6 rampage.
     Rolling stops once the elephant is destroyed (as :func:`roll_elephant_fate` does)."""
     ec = t.elephant_critical
-    p_crit = p_faces(ec.die, ec.critical_on)
+    p_crit = chance_of_any(ec.die, ec.critical_on)
     outcome = faces_dist(faces(ec.outcome_die))
     p_destroy = sum(
         (p for v, p in outcome.items() if band_of(ec.outcomes, v).result == "destroyed"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rules.dice import binomial
+from app.rules.dice import binomial, chance_of_any
 from app.rules.mechanics import (
     Dice,
     LeaderEvent,
@@ -31,7 +31,6 @@ from app.rulesets.leg_vi.units import (
     LegUnit,
     count_at_least,
     dp_words,
-    p_faces,
     take_dps,
 )
 
@@ -114,7 +113,7 @@ class ShootingRules(LeaderRules):
         _a, d, n, _ = self._shoot_parts(sit)
         sh = self.t.shooting
         out: Odds = {}
-        for hits, p in binomial(n, p_faces(sh.die, sh.hit_on)).items():
+        for hits, p in binomial(n, chance_of_any(sh.die, sh.hit_on)).items():
             if d.elephant:
                 for el, q in elephant_fate_dist(self.t, hits).items():
                     add_odds(out, self._shoot_outcome(d, hits, el, "ok"), p * q)

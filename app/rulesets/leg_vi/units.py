@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
-from app.rules.dice import faces_dist, parse_dice
-from app.rules.geometry import bearing, edge_distance
+from app.rules.dice import parse_dice
+from app.rules.geometry import unit_distance
 from app.rules.mechanics import Combatant, Scalar
 from app.rules.schema import Category
 from app.rulesets.leg_vi.schema import Troop
@@ -234,21 +233,8 @@ def dp_words(r: DpResult) -> str:
 # --------------------------------------------------------------------------- geometry
 
 
-def distance(a: Combatant, b: Combatant) -> float:
-    """Base-edge to base-edge distance between two units (0 when they touch)."""
-    return edge_distance(a.footprint, b.footprint)
-
-
 def nearest(unit: Combatant, candidates: Iterable[Combatant]) -> float:
-    return min((distance(unit, o) for o in candidates), default=math.inf)
-
-
-def away_bearing(enemy: Combatant, unit: Combatant) -> float:
-    """The bearing that carries ``unit`` directly away from ``enemy``: from the enemy's
-    centre through the unit's, or the unit's rear when the two centres coincide."""
-    if abs(unit.x - enemy.x) <= 1e-9 and abs(unit.y - enemy.y) <= 1e-9:
-        return (unit.facing + 180.0) % 360
-    return bearing(enemy.x, enemy.y, unit.x, unit.y)
+    return min((unit_distance(unit, o) for o in candidates), default=math.inf)
 
 
 def position_key(c: Combatant) -> str:
@@ -288,13 +274,6 @@ def faces(spec: str) -> tuple[int, ...]:
 def count_at_least(rolled: Iterable[int], hit_on: Iterable[int]) -> int:
     wanted = set(hit_on)
     return sum(1 for f in rolled if f in wanted)
-
-
-def p_faces(spec: str, wanted: Iterable[int]) -> Fraction:
-    """Chance that one die of ``spec`` shows one of ``wanted``."""
-    d = faces_dist(faces(spec))
-    chosen = set(wanted)
-    return sum((p for v, p in d.items() if v in chosen), Fraction(0))
 
 
 def scalar_int(values: Mapping[str, Scalar], key: str) -> int:

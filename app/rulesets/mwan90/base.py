@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
+from app.rules.geometry import unit_distance
 from app.rules.mechanics import Combatant, Effects, Mechanics, TurnView
-from app.rulesets.gsb.rules import footprint_distance
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     CONTACT,
@@ -76,7 +76,7 @@ class MWAN90Base(Mechanics):
         enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
-        return any(footprint_distance(unit, u) <= CONTACT for u in enemies)
+        return any(unit_distance(unit, u) <= CONTACT for u in enemies)
 
     # -- casualties -----------------------------------------------------------------------
 

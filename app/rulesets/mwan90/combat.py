@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from app.rules.dice import chance_at_least
 from app.rules.mechanics import Combatant, Dice, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.mwan90.base import MWAN90Base
@@ -19,7 +20,6 @@ from app.rulesets.mwan90.rules import (
     SUPPORTED,
     WEDGE,
     Plan,
-    chance,
     describe,
     roll_hits,
     routed,
@@ -69,7 +69,7 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="shoot",
             dice_a=dice,
-            p_a=chance(m.die, m.hit_on),
+            p_a=chance_at_least(m.die, m.hit_on),
             need_a=m.hit_on,
             die=m.die,
             cap_d=self.hit_cap(dfn, form_d),
@@ -95,7 +95,7 @@ class CombatRules(MWAN90Base):
         att, dfn = sit.attacker, sit.defender
         fa, fd = self.formation(att), self.formation(dfn)
         da, dd = self._javelin_dice(sit, att, "a"), self._javelin_dice(sit, dfn, "d")
-        p = chance(m.die, m.hit_on)
+        p = chance_at_least(m.die, m.hit_on)
         return Plan(
             kind="javelins",
             dice_a=da,
@@ -124,7 +124,7 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="disperse",
             dice_d=n * d.shots_per_skirmisher,
-            p_d=chance(self.t.missiles.die, d.hit_on),
+            p_d=chance_at_least(self.t.missiles.die, d.hit_on),
             need_d=d.hit_on,
             die=self.t.missiles.die,
             cap_a=self.hit_cap(att, fa),
@@ -246,10 +246,10 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="melee",
             dice_a=da,
-            p_a=chance(die, need_a),
+            p_a=chance_at_least(die, need_a),
             need_a=need_a,
             dice_d=dd,
-            p_d=chance(die, need_d),
+            p_d=chance_at_least(die, need_d),
             need_d=need_d,
             die=die,
             cap_a=self.hit_cap(att, fa),

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from app.rules.dice import dist_of, parse_dice
+from app.rules.dice import capped_binomial, dist_of, parse_dice
 from app.rules.mechanics import (
     ActionSpec,
     Dice,
@@ -37,7 +37,6 @@ from app.rulesets.mwan90.combat import CombatRules
 from app.rulesets.mwan90.rules import (
     UNFORMED,
     action_specs,
-    capped_binomial,
     morale_missing,
     morale_outcome,
     morale_rows,

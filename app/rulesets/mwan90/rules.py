@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
-from math import comb
 
-from app.rules.dice import Dist, binomial, dist_of, parse_dice
+from app.rules.dice import dist_of, parse_dice
 from app.rules.mechanics import (
     ActionSpec,
     Combatant,
@@ -40,27 +38,6 @@ SPLITS = ("none", "cavalry", "support")
 SUPPORTED = ("none", "attacker", "defender")
 #: two footprints closer than this (in inches) are in contact
 CONTACT = 1e-6
-
-
-def chance(die: str, need: int) -> Fraction:
-    """Chance that one ``die`` scores ``need`` or more."""
-    faces = parse_dice(die).faces
-    return Fraction(sum(1 for f in faces if f >= need), len(faces))
-
-
-@lru_cache(maxsize=1024)
-def capped_binomial(n: int, p: Fraction, cap: int) -> Dist:
-    """Successes of ``n`` trials, every count of ``cap`` or more counted as ``cap`` (hits past
-    a unit's rout change nothing). Only the terms below ``cap`` are computed; ``cap`` takes
-    the rest, so the sum is exactly 1."""
-    if cap >= n:
-        return binomial(n, p)
-    q = 1 - p
-    out: Dist = {}
-    for k in range(cap):
-        out[k] = comb(n, k) * p**k * q ** (n - k)
-    out[cap] = 1 - sum(out.values(), Fraction(0))
-    return out
 
 
 def roll_hits(dice: Dice, die: str, n: int, need: int, purpose: str) -> tuple[int, str]:

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from app.rules.geometry import Point, heading_vector
+from app.rules.geometry import Point, away_bearing, heading_vector
 from app.rules.mechanics import Combatant, LeaderView, Situation, TurnView
 from app.rulesets.quincunx.schema import MeleeTrack, MoveClass, Tables, Troop
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
-from app.rulesets.quincunx.geometry import EPS, as_shift, away_bearing, clear_run, command_reach
+from app.rulesets.quincunx.geometry import EPS, as_shift, clear_run, command_reach
 from app.rulesets.quincunx.rules import (
     BERSERK,
     MOVE_CLASS,

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from app.rules.geometry import Footprint, Point, bearing, heading_vector, polygon_distance
+from app.rules.geometry import Footprint, Point, heading_vector, polygon_distance
 from app.rules.mechanics import Combatant
 
 if TYPE_CHECKING:
@@ -22,11 +22,6 @@ EPS = 1e-9
 
 
 # --------------------------------------------------------------------------- geometry
-
-
-def footprint(unit: Combatant) -> tuple[Point, ...]:
-    """Corners of the unit's footprint (one point when it has no size)."""
-    return unit.footprint.corners()
 
 
 #: Shortest distance between two convex shapes (points, segments or rectangles); 0 when
@@ -44,7 +39,7 @@ def command_reach(
     """Quincunx, Commanders: a unit may move if it is within ``range_inches`` of its
     commander, or linked to a unit that is by a chain of friendly units no more than
     ``chain_inches`` apart (footprint to footprint)."""
-    nodes = {u.unit_id: footprint(u) for u in (*friends, unit) if not u.status.eliminated}
+    nodes = {u.unit_id: u.footprint.corners() for u in (*friends, unit) if not u.status.eliminated}
     reached = [uid for uid, fp in nodes.items() if gap((commander,), fp) <= range_inches + EPS]
     seen = set(reached)
     while reached:
@@ -81,17 +76,9 @@ def units_in_path(
         for u in candidates
         if u.unit_id != mover.unit_id
         and not u.status.eliminated
-        and gap((start, end), footprint(u)) <= half + EPS
+        and gap((start, end), u.footprint.corners()) <= half + EPS
     ]
     return sorted(hit, key=lambda u: (u.x - mover.x) * vx + (u.y - mover.y) * vy)
-
-
-def away_bearing(winner: Combatant, loser: Combatant) -> float:
-    """The bearing that carries ``loser`` directly away from ``winner``: from the winner's
-    centre through the loser's, or the loser's rear when the two centres coincide."""
-    if abs(loser.x - winner.x) <= EPS and abs(loser.y - winner.y) <= EPS:
-        return (loser.facing + 180.0) % 360
-    return bearing(winner.x, winner.y, loser.x, loser.y)
 
 
 def _normals(corners: Sequence[Point]) -> list[Point]:
@@ -148,7 +135,7 @@ def clear_run(
     for b in blockers:
         if not b.footprint.has_size:
             continue
-        hit = first_contact(corners, heading, run, footprint(b))
+        hit = first_contact(corners, heading, run, b.footprint.corners())
         if hit is not None:
             run = hit
     return run

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from app.rules.geometry import away_bearing
 from app.rules.mechanics import Combatant, Effects, Outcome, Scalar, Side, Situation, TurnView
 
 if TYPE_CHECKING:
     pass
 from app.rulesets.quincunx.base import QuincunxRules
-from app.rulesets.quincunx.geometry import away_bearing
 from app.rulesets.quincunx.rules import (
     BERSERK,
     EL_ROUNDS,
