@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.rules.dice import DiceSpec
-from app.rules.mechanics import ActionSpec, Dice, Mechanics, Side, Status, TurnView
+from app.rules.mechanics import (
+    ActionSpec,
+    Dice,
+    LeaderView,
+    Mechanics,
+    Scalar,
+    Side,
+    Status,
+    TurnView,
+)
 from app.rules.ruleset import Ruleset
 from app.rulesets.d3.rules import CombatSteps, Rounding, action_specs, halve
 from app.rulesets.d3.schema import Tables, Troop, tables
@@ -89,3 +98,10 @@ class D3Base(Mechanics):
 
     def actions(self) -> Sequence[ActionSpec]:
         return self._actions
+
+    def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
+        """D3, Chance cards: a good or poor commander and supply problems change a side's
+        deck; the commander's quality is the general's (average when none is given), and no
+        side has supply problems unless the battle is created with them."""
+        quality = (general.quality if general and general.quality else None) or "average"
+        return {"commander_quality": quality, "supply_problems": False}

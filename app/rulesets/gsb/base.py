@@ -4,7 +4,12 @@ unit's bases and hit points, the states a unit may be in).
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
+from app.rules.measure import from_mm, mm_per_unit
 from app.rules.mechanics import Combatant, Mechanics, Side, Status, TurnView
+from app.rules.schema import ArmyEntry
 from app.rulesets.gsb.rules import Body, LossRules
 from app.rulesets.gsb.schema import Tables, Troop, tables
 
@@ -78,3 +83,15 @@ class GSBBase(Mechanics):
         enemy = other_side(side)
         start = int(view.sides[enemy].get("units_at_start", 0)) or len(view.side_units(enemy))
         return self.t.victory.stars_needed(start)
+
+    def footprint(self, entry: ArmyEntry, size: int) -> tuple[float, float]:
+        """GSB measures in unit widths: a unit is one unit width wide, its bases set as many
+        abreast as fit (errata: four 40 mm bases two wide and two deep make the 8 cm
+        unit)."""
+        rs = self.ruleset
+        if rs.counts_figures or entry.lines or rs.meta.unit_of_measure != "unit_width":
+            return super().footprint(entry, size)
+        b = rs.troop(entry.troop).basing
+        files = max(1, min(size, int(mm_per_unit(rs) // Fraction(b.frontage_mm))))
+        ranks = math.ceil(size / files)
+        return (from_mm(rs, files * b.frontage_mm), from_mm(rs, ranks * b.depth_mm))

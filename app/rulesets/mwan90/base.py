@@ -78,6 +78,11 @@ class MWAN90Base(Mechanics):
             return None
         return any(unit_distance(unit, u) <= CONTACT for u in enemies)
 
+    def figure_ranks(self, troop: str) -> int:
+        """MWAN #90, Melee: a unit stands in the ranks whose figures fight (``ranks``)."""
+        ranks = self.mw_troop(troop).ranks
+        return ranks if ranks > 0 else super().figure_ranks(troop)
+
     # -- casualties -----------------------------------------------------------------------
 
     def losses(self, unit: Combatant, form: str, hits: int) -> Effects:

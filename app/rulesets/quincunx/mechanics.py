@@ -105,6 +105,14 @@ class QuincunxMechanics(TurnHooks, MeleeRules, MissileRules, Mechanics):
         self.t: Tables = tables(ruleset)
         self._actions: tuple[ActionSpec, ...] | None = None
 
+    def figure_ranks(self, troop: str) -> int:
+        """Quincunx, Formations: a unit stands on the map in the deepest of the ranks its
+        troop type forms in (two where the data gives none)."""
+        formed = self.troop(troop).ranks_formed
+        if formed:
+            return max(1, max(int(r) for r in formed))
+        return super().figure_ranks(troop)
+
     # ------------------------------------------------------------------ actions
 
     def actions(self) -> Sequence[ActionSpec]:
