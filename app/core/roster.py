@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Literal
 
 from app.rules.ruleset import Ruleset
+from app.rules.scale import Scale
 from app.rules.schema import ArmyList, StandardArmy
 
 
@@ -123,7 +124,7 @@ class Roster:
     ruleset: str
     army: str
     side: str
-    scale: str | None
+    scale: Scale | None
     units: tuple[Unit, ...] = ()
     leaders: tuple[Leader, ...] = ()
     commands: tuple[Command, ...] = ()
@@ -294,7 +295,7 @@ def new_roster(
     *,
     name: str,
     side: str | None = None,
-    scale: str | None = None,
+    scale: Scale | str | None = None,
     standard: bool = False,
 ) -> Roster:
     """A new roster for ``army_id``, empty or holding the list's standard army. A name or
@@ -311,7 +312,7 @@ def new_roster(
         ruleset=rs.id,
         army=army_id,
         side=side or army.side,
-        scale=scale,
+        scale=None if scale is None else Scale.parse(scale),
         data_version=rs.meta.data_version,
     )
     check(roster_problems(roster, ("name", "side")))

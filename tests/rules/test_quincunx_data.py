@@ -14,7 +14,8 @@ import pytest
 
 from app.rules.errors import RulesetError
 from app.rules.ruleset import Ruleset
-from app.rules.schema import SCALE_MEN_PER_FIGURE, Category, Strict
+from app.rules.scale import Scale
+from app.rules.schema import Category, Strict
 from app.rulesets import find_engine, load_ruleset
 from app.rulesets.quincunx import SCHEMA
 from app.rulesets.quincunx.checks import check
@@ -873,7 +874,7 @@ def test_entry_actual_men(rs: Ruleset, army: str, entry: str) -> None:
     model = ENTRIES[(army, entry)][4]
     assert isinstance(model, int)
     e = rs.army(army).entries[entry]
-    assert e.default_size * model * SCALE_MEN_PER_FIGURE["1:10"] == ACTUAL_MEN[(army, entry)]
+    assert e.default_size * model * Scale("1:10").men_per_figure == ACTUAL_MEN[(army, entry)]
 
 
 def _model_men(rs: Ruleset, army: str, scale: str) -> int:
@@ -883,14 +884,14 @@ def _model_men(rs: Ruleset, army: str, scale: str) -> int:
             model = spec[4]
             assert isinstance(model, int)
             total += rs.army(army).entries[entry].default_size * model
-    return total * SCALE_MEN_PER_FIGURE[scale]
+    return total * Scale.parse(scale).men_per_figure
 
 
 def _standard_men(rs: Ruleset, army: str, scale: str) -> int:
     a = rs.army(army)
     assert a.standard is not None
     figures = sum((u.size or a.entries[u.entry].default_size) * u.count for u in a.standard.units)
-    return figures * SCALE_MEN_PER_FIGURE[scale]
+    return figures * Scale.parse(scale).men_per_figure
 
 
 def test_roman_totals(rs: Ruleset) -> None:
@@ -913,8 +914,8 @@ def test_six_allied_cohorts(rs: Ruleset) -> None:
     assert set(group.entries) == {"allied_hastati", "allied_principes", "allied_lights"}
     figures = sum(roman.entries[e].default_size for e in group.entries) * 6
     assert figures == 216
-    assert figures * SCALE_MEN_PER_FIGURE["1:10"] == 2160
-    assert figures * SCALE_MEN_PER_FIGURE["1:100"] == 21600
+    assert figures * Scale("1:10").men_per_figure == 2160
+    assert figures * Scale("1:100").men_per_figure == 21600
     assert all(roman.entries[e].max == 6 for e in group.entries)
 
 
