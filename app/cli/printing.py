@@ -150,6 +150,7 @@ def cmd_roster(args: argparse.Namespace) -> int:
 
 def cmd_chance_cards(args: argparse.Namespace) -> int:
     from app.export import NoChanceCardsError, resolve_army, write_chance_cards
+    from app.export.chance_cards import commander_quality
 
     rs = _ruleset(args.ruleset) if args.ruleset else _chance_card_ruleset()
     try:
@@ -164,7 +165,7 @@ def cmd_chance_cards(args: argparse.Namespace) -> int:
             rs,
             out,
             side=army,
-            commander=args.commander,
+            commander=commander_quality(args.commander),
             supply_problems=args.supply_problems,
             page_size=args.page_size,
             invariant=args.invariant,

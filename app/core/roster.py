@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from app.rules.ruleset import Ruleset
 from app.rules.scale import Scale
@@ -356,7 +356,7 @@ def _with_standard(roster: Roster, army: ArmyList, std: StandardArmy) -> Roster:
     return replace(roster, units=tuple(units), leaders=leaders, commands=commands)
 
 
-def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object) -> Unit:
+def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: Any) -> Unit:
     """A unit of ``entry_id`` at the list's default size and grade; ``changes`` override.
     A value out of bounds raises :class:`RosterValueError`."""
     entry = rs.army(army_id).entries.get(entry_id)
@@ -369,6 +369,6 @@ def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object)
         size=entry.default_size,
         grade=entry.default_grade,
     )
-    unit = replace(unit, **changes)  # type: ignore[arg-type]
+    unit = replace(unit, **changes)
     check(unit_problems(unit))
     return unit

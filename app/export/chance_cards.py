@@ -29,6 +29,19 @@ CARD_COLOURS: dict[str, Color] = {
 PAD = 9.0
 
 
+#: a commander's quality, which swaps cards of the deck (D3 Chance Cards)
+Quality = d3.Quality
+QUALITIES = d3.QUALITIES
+
+
+def commander_quality(text: str) -> Quality:
+    """The quality ``text`` names; ``ValueError`` naming the qualities otherwise."""
+    for quality in QUALITIES:
+        if quality == text:
+            return quality
+    raise ValueError(f"commander quality {text!r} is not one of {', '.join(QUALITIES)}")
+
+
 class NoChanceCardsError(ValueError):
     """Chance cards were asked of a ruleset that has none."""
 

@@ -177,9 +177,11 @@ class Ctx:
             item = rest.pop(0)
             if isinstance(item, KeepTogether):
                 # never nest KeepTogether: it reports a huge height to force a split
-                lead.extend(item._content)
+                # (its flowables and a table's rows are reportlab attributes its stubs omit)
+                lead.extend(item._content)  # type: ignore[attr-defined]
                 break
-            if isinstance(item, Table) and len(item._cellvalues) > SHORT_TABLE_ROWS:
+            rows = len(item._cellvalues) if isinstance(item, Table) else 0  # type: ignore[attr-defined]
+            if rows > SHORT_TABLE_ROWS:
                 # a long table may split (its header repeats): keep a few rows with the title
                 return [CondPageBreak(22 * mm), *lead, item, *rest]
             lead.append(item)

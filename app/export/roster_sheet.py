@@ -222,9 +222,9 @@ def _validation(report: Report, st: Styles, width: float) -> list[Flowable]:
         return [*out, para("No messages: the roster follows the army list.", st.body)]
     rows: list[list[Cell]] = [["Severity", "Concerns", "Message", "Rule"]]
     for m in report.messages:
-        colour = SEVERITY_COLOURS[m.severity].hexval()[2:]
+        hexcolour = SEVERITY_COLOURS[m.severity].hexval()[2:]
         severity = Paragraph(
-            f"<font color='#{colour}'><b>{esc(m.severity.value)}</b></font>", st.cell
+            f"<font color='#{hexcolour}'><b>{esc(m.severity.value)}</b></font>", st.cell
         )
         rows.append([severity, str(m.subject), m.text, m.rule])
     widths = [width * f for f in (0.1, 0.2, 0.45, 0.25)]

@@ -84,6 +84,7 @@ def write(job: PrintJob, registry: Registry, roster: Roster | None) -> int:
         write_roster_sheet,
         write_unit_cards,
     )
+    from app.export.chance_cards import commander_quality
 
     rs = registry.get(job.ruleset)
     if job.document is Document.REFSHEET:
@@ -95,7 +96,7 @@ def write(job: PrintJob, registry: Registry, roster: Roster | None) -> int:
             rs,
             job.path,
             side=job.side,
-            commander=job.commander,  # type: ignore[arg-type]
+            commander=commander_quality(job.commander),
             supply_problems=job.supply_problems,
             page_size=job.page_size,
         ).pages

@@ -58,6 +58,9 @@ def _validate(
 
 
 def _troops_model(troop_model: type[TroopBase]) -> type[Strict]:
+    """``[troops.<id>]`` tables of the engine's own troop model. The model is made when the
+    engine is known, at load time, so no static type names it: the two ignores below (here
+    and where its ``troops`` are read) are for that."""
     return create_model(
         "TroopsFile",
         __base__=Strict,

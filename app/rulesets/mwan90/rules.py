@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from app.rules.dice import dist_of, parse_dice
 from app.rules.mechanics import (
@@ -86,8 +87,8 @@ def routed(e: Effects) -> bool:
     return ROUTED in e.markers_add
 
 
-def with_(e: Effects, **changes: object) -> Effects:
-    return replace(e, **changes)  # type: ignore[arg-type]
+def with_(e: Effects, **changes: Any) -> Effects:
+    return replace(e, **changes)
 
 
 def describe(e: Effects) -> str:
