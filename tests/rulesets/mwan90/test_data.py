@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.errors import RulesetError
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
 from app.rulesets import find_engine, load_ruleset
@@ -16,17 +17,7 @@ from app.rulesets.mwan90.checks import check
 from app.rulesets.mwan90.mechanics import MWAN90Mechanics
 from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "mwan90"
-
-
-@pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
+FOLDER = BUILTIN_DIR / "mwan90"
 
 
 def troop(rs: Ruleset, tid: str) -> Troop:
@@ -49,10 +40,10 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") == 10 and rs.men_per_figure("1:100") == 100
 
 
-def test_engine_registration() -> None:
+def test_engine_registration(builtin_folder: Path) -> None:
     """The registry's line for this engine names its folder, models, check and mechanics."""
     engine = find_engine("mwan90")
-    assert engine.builtin_folder == FOLDER.name
+    assert engine.builtin_folder == builtin_folder.name
     assert engine.troop_model is Troop and engine.tables_model is Tables
     assert engine.check is check
     assert engine.mechanics is MWAN90Mechanics
@@ -73,8 +64,8 @@ def test_check_clean(rs: Ruleset) -> None:
     assert check(rs) == []
 
 
-def test_tables_accessor_rejects_other_engines() -> None:
-    other = load_ruleset(FOLDER.parent / "grown-slightly-bald")
+def test_tables_accessor_rejects_other_engines(builtin_folder: Path) -> None:
+    other = load_ruleset(builtin_folder.parent / "grown-slightly-bald")
     with pytest.raises(TypeError):
         tables(other)
 

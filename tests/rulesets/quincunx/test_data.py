@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.errors import RulesetError
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rules.scale import Scale
 from app.rules.schema import Category, Strict
@@ -21,19 +22,9 @@ from app.rulesets.quincunx import SCHEMA
 from app.rulesets.quincunx.checks import check
 from app.rulesets.quincunx.schema import Tables, Troop, tables
 
-ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "rulesets" / "quincunx"
+ROOT = Path(__file__).resolve().parents[3]
+FOLDER = BUILTIN_DIR / "quincunx"
 SEED = ROOT.parent / "shared" / "seeds" / "000_084c64a871873e7e.txt"
-
-
-@pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
 
 
 def troop(rs: Ruleset, troop_id: str) -> Troop:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from app.rules.errors import RulesetError
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, TableSize
 from app.rulesets import find_engine, load_ruleset
@@ -16,17 +18,7 @@ from app.rulesets.gsb.checks import check
 from app.rulesets.gsb.mechanics import GSBMechanics
 from app.rulesets.gsb.schema import Tables, Troop, tables
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
-
-
-@pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
+FOLDER = BUILTIN_DIR / "grown-slightly-bald"
 
 
 def troop(rs: Ruleset, tid: str) -> Troop:
@@ -59,10 +51,10 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") is None
 
 
-def test_engine_registration() -> None:
+def test_engine_registration(builtin_folder: Path) -> None:
     """The registry's line for this engine names its folder, models, check and mechanics."""
     engine = find_engine("gsb")
-    assert engine.builtin_folder == FOLDER.name
+    assert engine.builtin_folder == builtin_folder.name
     assert engine.troop_model is Troop and engine.tables_model is Tables
     assert engine.check is check
     assert engine.mechanics is GSBMechanics
@@ -84,8 +76,8 @@ def test_check_clean(rs: Ruleset) -> None:
     assert check(rs) == []
 
 
-def test_tables_accessor_rejects_other_engines(rs: Ruleset) -> None:
-    other = load_ruleset(FOLDER.parent / "mwan90")
+def test_tables_accessor_rejects_other_engines(rs: Ruleset, builtin_folder: Path) -> None:
+    other = load_ruleset(builtin_folder.parent / "mwan90")
     with pytest.raises(TypeError):
         tables(other)
 
@@ -216,9 +208,11 @@ def test_destroyed_unit_star(t: Tables) -> None:
     ("situation", "lose_on"),
     [("normal", 5), ("last_base", 4), ("fighting_elephants", 4)],
 )
-def test_morale(t: Tables, situation: str, lose_on: int) -> None:
+def test_morale(
+    t: Tables, situation: Literal["normal", "last_base", "fighting_elephants"], lose_on: int
+) -> None:
     assert t.morale.die == "d6"
-    assert t.morale.rows[situation].lose_on == lose_on  # type: ignore[index]
+    assert t.morale.rows[situation].lose_on == lose_on
 
 
 def test_morale_no_chain(t: Tables) -> None:
@@ -566,9 +560,9 @@ def test_broken_copy_is_refused(tmp_path: Path, case: str) -> None:
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
 
 
-def test_unbroken_copy_loads(tmp_path: Path) -> None:
+def test_unbroken_copy_loads(tmp_path: Path, builtin_folder: Path) -> None:
     folder = tmp_path / "gsb-copy"
-    shutil.copytree(FOLDER, folder)
+    shutil.copytree(builtin_folder, folder)
     assert load_ruleset(folder, builtin=False).id == "grown-slightly-bald"
 
 

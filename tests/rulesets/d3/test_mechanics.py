@@ -23,7 +23,6 @@ from app.rules.mechanics import (
     Combatant,
     Effects,
     LeaderView,
-    Mechanics,
     NotImplementedRule,
     Odds,
     Resolution,
@@ -35,6 +34,7 @@ from app.rules.mechanics import (
 )
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
+from app.rulesets.d3.mechanics import D3Mechanics
 from app.rulesets.d3.rules import (
     eliminations,
     halve,
@@ -50,26 +50,14 @@ from tests.rules.mechanics_harness import (
     combatant,
 )
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "d3-ancients"
 F = Fraction
 ZERO = F(0)
 
 
 @pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
-
-
-@pytest.fixture(scope="module")
-def mech(rs: Ruleset) -> Mechanics:
-    m = mechanics_for(rs)
-    assert type(m).__name__ == "D3Mechanics" and m.engine == "d3"
-    return m
+def mech(rs: Ruleset) -> D3Mechanics:
+    assert type(mechanics_for(rs)) is D3Mechanics and D3Mechanics.engine == "d3"
+    return D3Mechanics(rs)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -78,7 +66,7 @@ GENERAL = LeaderView("cmdr", "Scipio", "general")
 
 
 def unit(
-    mech: Mechanics,
+    mech: D3Mechanics,
     troop: str,
     side: Side = 0,
     uid: str | None = None,
@@ -146,7 +134,7 @@ def apply(view: TurnView, res: Resolution, sit: Situation | None = None) -> Turn
 
 
 def started(
-    mech: Mechanics,
+    mech: D3Mechanics,
     units: tuple[Combatant, ...],
     first: Side = 0,
     *,
@@ -208,7 +196,7 @@ def test_new_data_and_errata(rs: Ruleset, t: Tables) -> None:
     assert rs.errata_for("tables.sequence.first_turn_dice")
 
 
-def test_status_and_actions(mech: Mechanics) -> None:
+def test_status_and_actions(mech: D3Mechanics) -> None:
     s = mech.initial_status("heavy_infantry", 3, None)
     assert (s.strength, s.start_strength, s.hits) == (1, 1, 0)
     assert mech.strength_unit == "units"
@@ -253,7 +241,7 @@ def test_status_and_actions(mech: Mechanics) -> None:
     ],
 )  # fmt: skip
 def test_deck_swaps_worked_examples(
-    mech: Mechanics, army: str, quality: str, supply: bool, want: dict[str, int]
+    mech: D3Mechanics, army: str, quality: str, supply: bool, want: dict[str, int]
 ) -> None:
     """Chance Cards: Rome swaps an Initiative for a Rally, Carthage a Rally for an
     Initiative; a good commander a No Event for an Initiative, a poor one the reverse;
@@ -271,7 +259,7 @@ def test_deck_swaps_worked_examples(
     assert any("chance cards" in line for line in res.explanation)
 
 
-def test_first_turn_roll_off(mech: Mechanics) -> None:
+def test_first_turn_roll_off(mech: D3Mechanics) -> None:
     """Errata first-turn: each side rolls a D6, higher first, ties again."""
     view = make_view((), initiative=None)
     dice = ScriptedDice([("d6", (3,)), ("d6", (3,)), ("d6", (2,)), ("d6", (5,))])
@@ -280,14 +268,14 @@ def test_first_turn_roll_off(mech: Mechanics) -> None:
     assert any("roll again" in line for line in res.explanation)
 
 
-def test_commander_unit_recorded(mech: Mechanics) -> None:
+def test_commander_unit_recorded(mech: D3Mechanics) -> None:
     hi = unit(mech, "heavy_infantry", 0, "hastati", leader=GENERAL)
     view = started(mech, (hi, unit(mech, "light_infantry", 0, "velites")))
     assert view.sides[0]["commander_unit"] == "hastati"
     assert view.sides[0]["units_start"] == 2 and view.sides[1]["units_start"] == 0
 
 
-def test_draw_one_card_a_turn(mech: Mechanics) -> None:
+def test_draw_one_card_a_turn(mech: D3Mechanics) -> None:
     """One card per turn from the side's own deck, by a die over the cards left; the
     card lasts the turn and is gone from the deck."""
     view = started(mech, (), rome={"commander_quality": "good"})
@@ -303,7 +291,7 @@ def test_draw_one_card_a_turn(mech: Mechanics) -> None:
     assert "Rally" in res.explanation[0]
 
 
-def test_whole_deck_is_drawn_once(mech: Mechanics) -> None:
+def test_whole_deck_is_drawn_once(mech: D3Mechanics) -> None:
     """Fifteen draws empty the deck and give exactly its cards; the last needs no die."""
     view = started(mech, ())
     want = counts(view, 0)
@@ -318,7 +306,7 @@ def test_whole_deck_is_drawn_once(mech: Mechanics) -> None:
     assert "no chance cards left" in res.explanation[0]
 
 
-def test_draw_is_uniform(mech: Mechanics) -> None:
+def test_draw_is_uniform(mech: D3Mechanics) -> None:
     """Each face of the die picks one card: the first card's odds are its share."""
     view = started(mech, ())
     seen: Counter[str] = Counter()
@@ -332,21 +320,21 @@ def test_draw_is_uniform(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- card effects
 
 
-def test_confusion(mech: Mechanics) -> None:
+def test_confusion(mech: D3Mechanics) -> None:
     """Confusion: no unit moves this turn unless the commander is with it."""
     plain = unit(mech, "heavy_infantry", 0, "a")
     led = unit(mech, "heavy_infantry", 0, "b", leader=GENERAL)
     view = with_card(started(mech, (plain, led)), 0, "confusion", PHASE["movement"])
-    assert mech.confused(plain, view) and not mech.confused(led, view)  # type: ignore[attr-defined]
-    assert not mech.can_move(plain, view) and mech.can_move(led, view)  # type: ignore[attr-defined]
+    assert mech.confused(plain, view) and not mech.confused(led, view)
+    assert not mech.can_move(plain, view) and mech.can_move(led, view)
     assert mech.move_allowance(plain, view) == 0 and mech.move_allowance(led, view) == 6
     calm = with_card(view, 0, "no_event", PHASE["movement"])
-    assert mech.can_move(plain, calm)  # type: ignore[attr-defined]
-    assert not mech.can_move(plain, replace(calm, phase=PHASE["shooting"]))  # type: ignore[attr-defined]
-    assert not mech.can_move(plain, replace(calm, initiative=1))  # type: ignore[attr-defined]
+    assert mech.can_move(plain, calm)
+    assert not mech.can_move(plain, replace(calm, phase=PHASE["shooting"]))
+    assert not mech.can_move(plain, replace(calm, initiative=1))
 
 
-def test_ammunition_shortage(mech: Mechanics) -> None:
+def test_ammunition_shortage(mech: D3Mechanics) -> None:
     """Ammunition Shortage: the side's units cannot shoot this turn."""
     li = unit(mech, "light_infantry", 0, "velites")
     foe = unit(mech, "warband", 1, "gauls")
@@ -360,7 +348,7 @@ def test_ammunition_shortage(mech: Mechanics) -> None:
     assert res.outcome.defender.hits == 2 and res.outcome.attacker.markers_add == {"shot"}
 
 
-def test_initiative_card_extra_action(mech: Mechanics) -> None:
+def test_initiative_card_extra_action(mech: D3Mechanics) -> None:
     """Initiative: one unit may shoot (or move, or fight if engaged) as the card is drawn,
     and still act normally later; only one unit, once."""
     li = unit(mech, "light_infantry", 0, "velites")
@@ -390,15 +378,15 @@ def test_initiative_card_extra_action(mech: Mechanics) -> None:
         mech.resolve("shoot", Situation(li, foe, view=plain), ScriptedDice([]))
 
 
-def test_initiative_action_names_the_mover(mech: Mechanics) -> None:
+def test_initiative_action_names_the_mover(mech: D3Mechanics) -> None:
     hc = unit(mech, "heavy_cavalry", 0, "equites")
     hi = unit(mech, "heavy_infantry", 0, "hastati")
     view = with_card(started(mech, (hc, hi)), 0, "initiative", PHASE["chance_card"])
-    assert not mech.can_move(hc, view)  # type: ignore[attr-defined]
+    assert not mech.can_move(hc, view)
     res = mech.resolve("initiative", Situation(hc, view=view), ScriptedDice([]))
     view = apply(view, res)
     assert view.sides[0]["initiative_unit"] == "equites"
-    assert mech.can_move(hc, view) and not mech.can_move(hi, view)  # type: ignore[attr-defined]
+    assert mech.can_move(hc, view) and not mech.can_move(hi, view)
     with pytest.raises(ValueError, match="already been played"):
         mech.resolve("initiative", Situation(hi, view=view), ScriptedDice([]))
     with pytest.raises(ValueError, match="as the card is drawn"):
@@ -409,7 +397,7 @@ def test_initiative_action_names_the_mover(mech: Mechanics) -> None:
         )
 
 
-def test_initiative_melee_only_if_engaged(mech: Mechanics) -> None:
+def test_initiative_melee_only_if_engaged(mech: D3Mechanics) -> None:
     hi = unit(mech, "heavy_infantry", 0, "hastati", at=(0, 0))
     foe = unit(mech, "warband", 1, "gauls", at=(0, 3))
     far = unit(mech, "warband", 1, "gauls2", at=(40, 40))
@@ -420,7 +408,7 @@ def test_initiative_melee_only_if_engaged(mech: Mechanics) -> None:
         mech.resolve("melee", Situation(hi, far, view=view), ScriptedDice([]))
 
 
-def test_rally_card(mech: Mechanics) -> None:
+def test_rally_card(mech: D3Mechanics) -> None:
     """Rally: halve the hits of one unit, rounding down (7 hits become 3); once."""
     hi = unit(mech, "heavy_infantry", 0, "hastati", hits=7)
     view = with_card(started(mech, (hi,)), 0, "rally", PHASE["melee"])
@@ -441,7 +429,7 @@ def test_rally_card(mech: Mechanics) -> None:
         mech.resolve("rally", Situation(hi), ScriptedDice([]))
 
 
-def test_commander_lost_disables_rally_and_initiative(mech: Mechanics) -> None:
+def test_commander_lost_disables_rally_and_initiative(mech: D3Mechanics) -> None:
     """Commanders: once the commander's unit is eliminated, Rally, Initiative (and
     All-out Attack) cards have no effect for the rest of the game."""
     hi = unit(mech, "heavy_infantry", 0, "hastati", leader=GENERAL, hits=9)
@@ -459,11 +447,11 @@ def test_commander_lost_disables_rally_and_initiative(mech: Mechanics) -> None:
     view = apply(view, res)
     assert view.sides[0]["card"] == "rally" and view.sides[0]["card_active"] is False
     assert "no effect" in res.explanation[0]
-    assert mech.card_effect(0, view) == "none"  # type: ignore[attr-defined]
+    assert mech.card_effect(0, view) == "none"
     with pytest.raises(ValueError, match="no working Rally"):
         mech.resolve("rally", Situation(view.unit("velites"), view=view), ScriptedDice([]))
     # Confusion still bites
-    assert mech.card_effect(0, with_card(view, 0, "confusion", 1)) == "no_move_unless_commanded"  # type: ignore[attr-defined]
+    assert mech.card_effect(0, with_card(view, 0, "confusion", 1)) == "no_move_unless_commanded"
 
 
 # --------------------------------------------------------------------------- movement
@@ -483,25 +471,25 @@ def test_commander_lost_disables_rally_and_initiative(mech: Mechanics) -> None:
         ("catapults", 0),
     ],
 )
-def test_move_allowance(mech: Mechanics, troop: str, move: float) -> None:
+def test_move_allowance(mech: D3Mechanics, troop: str, move: float) -> None:
     """Movement: HI 6", LI, warbands and elephants 9", cavalry 12", catapults pivot only;
     a move wholly on a road adds 3"."""
     u = unit(mech, troop)
     assert mech.move_allowance(u) == move
-    road = mech.move_allowance(u, on_road=True)  # type: ignore[call-arg]
+    road = mech.move_allowance(u, on_road=True)
     assert road == (move + 3 if move else 0)
 
 
-def test_only_cavalry_leave_combat(mech: Mechanics) -> None:
+def test_only_cavalry_leave_combat(mech: D3Mechanics) -> None:
     hi = unit(mech, "heavy_infantry", 0, "hastati", at=(0, 0))
     hc = unit(mech, "heavy_cavalry", 0, "equites", at=(30, 0))
     foe = unit(mech, "warband", 1, "gauls", at=(0, 3))
     foe2 = unit(mech, "warband", 1, "gauls2", at=(30, 3))
     view = with_card(started(mech, (hi, hc, foe, foe2)), 0, "no_event", PHASE["movement"])
-    assert not mech.can_move(hi, view) and mech.can_move(hc, view)  # type: ignore[attr-defined]
+    assert not mech.can_move(hi, view) and mech.can_move(hc, view)
 
 
-def test_charge_restrictions(mech: Mechanics) -> None:
+def test_charge_restrictions(mech: D3Mechanics) -> None:
     """Charges: light troops charge only enemies already in combat; cavalry never charge
     elephants; a broken army may not advance."""
     lc = unit(mech, "light_infantry", 0, "velites", at=(0, 0))
@@ -510,7 +498,7 @@ def test_charge_restrictions(mech: Mechanics) -> None:
     el = unit(mech, "elephants", 1, "jumbos", at=(0, 20))
     wb = unit(mech, "warband", 1, "gauls", at=(60, 3))
     view = with_card(started(mech, (lc, hc, hi, el, wb)), 0, "no_event", PHASE["movement"])
-    may = mech.may_charge  # type: ignore[attr-defined]
+    may = mech.may_charge
     assert "elephants" in may(hc, el, view)
     assert "already in combat" in may(lc, el, view)
     assert may(hc, wb, view) is None  # the Gauls are fighting the hastati
@@ -522,7 +510,7 @@ def test_charge_restrictions(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- shooting
 
 
-def test_shooting_light_infantry_at_heavy_infantry(mech: Mechanics) -> None:
+def test_shooting_light_infantry_at_heavy_infantry(mech: D3Mechanics) -> None:
     """Shooting: D3-1 hits, halved rounding up against heavy infantry: 0, 1, 1."""
     odds = mech.odds(
         "shoot", Situation(unit(mech, "light_infantry"), unit(mech, "heavy_infantry", 1))
@@ -550,13 +538,13 @@ def test_shooting_light_infantry_at_heavy_infantry(mech: Mechanics) -> None:
     ],
 )
 def test_shooting_halving(
-    mech: Mechanics, shooter: str, target: str, terrain: str, want: dict[int, Fraction]
+    mech: D3Mechanics, shooter: str, target: str, terrain: str, want: dict[int, Fraction]
 ) -> None:
     sit = Situation(unit(mech, shooter), unit(mech, target, 1), options={"target_terrain": terrain})
     assert dist(mech.odds("shoot", sit)) == want
 
 
-def test_who_may_shoot(mech: Mechanics) -> None:
+def test_who_may_shoot(mech: D3Mechanics) -> None:
     """Only light infantry, light cavalry and catapults shoot; not after moving; not at
     units in combat; once a turn; not at friends."""
     foe = unit(mech, "heavy_infantry", 1)
@@ -574,7 +562,7 @@ def test_who_may_shoot(mech: Mechanics) -> None:
         mech.odds("shoot", Situation(li, unit(mech, "warband", 0)))
 
 
-def test_shooting_range_arc_and_contact(mech: Mechanics) -> None:
+def test_shooting_range_arc_and_contact(mech: D3Mechanics) -> None:
     """Light troops reach 12", catapults 24", measured between the closest points; the
     target must be in the front arc and not touching an enemy."""
     li = unit(mech, "light_infantry", 0, "velites", at=(0, 0))
@@ -610,7 +598,7 @@ def test_shooting_range_arc_and_contact(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- combat
 
 
-def test_heavy_infantry_attacks_heavy_infantry(mech: Mechanics) -> None:
+def test_heavy_infantry_attacks_heavy_infantry(mech: D3Mechanics) -> None:
     """Combat: heavy infantry score D3+1, halved (round up) against heavy infantry:
     2, 3, 4 -> 1, 2, 2."""
     sit = Situation(unit(mech, "heavy_infantry"), unit(mech, "heavy_infantry", 1))
@@ -622,7 +610,7 @@ def test_heavy_infantry_attacks_heavy_infantry(mech: Mechanics) -> None:
     assert "halved" in res.explanation[0]
 
 
-def test_commander_rolls_two_d3(mech: Mechanics) -> None:
+def test_commander_rolls_two_d3(mech: D3Mechanics) -> None:
     """Commanders: roll two D3 and keep the higher, then the troop's +1; halved against
     heavy infantry. Best of two D3: 1 1/9, 2 3/9, 3 5/9 -> hits 1 (1/9), 2 (8/9)."""
     attacker = unit(mech, "heavy_infantry", leader=GENERAL)
@@ -681,7 +669,7 @@ def test_commander_rolls_two_d3(mech: Mechanics) -> None:
     ],
 )  # fmt: skip
 def test_combat_hits(
-    mech: Mechanics,
+    mech: D3Mechanics,
     attacker: str,
     defender: str,
     options: dict[str, Scalar],
@@ -693,7 +681,7 @@ def test_combat_hits(
     assert dist(mech.odds("melee", sit)) == want
 
 
-def test_combat_refusals(mech: Mechanics) -> None:
+def test_combat_refusals(mech: D3Mechanics) -> None:
     """Catapults cannot attack; only the side whose turn it is scores hits; a unit that
     moved without charging, or turned to face, does not attack; one combat a turn."""
     hi, foe = unit(mech, "heavy_infantry"), unit(mech, "heavy_infantry", 1)
@@ -716,7 +704,7 @@ def test_combat_refusals(mech: Mechanics) -> None:
         mech.odds("melee", Situation(hi, foe, view=replace(view, phase=PHASE["shooting"])))
 
 
-def test_charge_and_aspect_from_the_table(mech: Mechanics) -> None:
+def test_charge_and_aspect_from_the_table(mech: D3Mechanics) -> None:
     """A unit that moved into contact charged and fights (errata moved-units-and-charges);
     the side attacked is read from the positions."""
     foe = unit(mech, "heavy_infantry", 1, "foe", at=(0, 10))  # faces -y
@@ -740,7 +728,7 @@ def test_charge_and_aspect_from_the_table(mech: Mechanics) -> None:
     assert dist(mech.odds("melee", rear_sit)) == {2: F(2, 3), 3: F(1, 3)}  # (D3+2)/2 up
 
 
-def test_initiative_is_one_action(mech: Mechanics) -> None:
+def test_initiative_is_one_action(mech: D3Mechanics) -> None:
     """The Initiative card gives one action: a unit that used it to move does not also
     fight."""
     hi = unit(mech, "heavy_infantry", 0, "hastati", at=(0, 0), markers=frozenset({"moved"}))
@@ -752,7 +740,7 @@ def test_initiative_is_one_action(mech: Mechanics) -> None:
         mech.odds("melee", Situation(hi, foe, view=view))
 
 
-def test_result_names_elimination(mech: Mechanics) -> None:
+def test_result_names_elimination(mech: D3Mechanics) -> None:
     """A unit taking its 9th hit is marked for the elimination step."""
     sit = Situation(unit(mech, "warband"), unit(mech, "light_infantry", 1, hits=6))
     results = {o.defender.hits: o.result for o in mech.odds("melee", sit)}
@@ -760,7 +748,7 @@ def test_result_names_elimination(mech: Mechanics) -> None:
     assert results[3] == "3 hits (9 in all: eliminated at the end of the turn)"
 
 
-def test_face_an_attack(mech: Mechanics) -> None:
+def test_face_an_attack(mech: D3Mechanics) -> None:
     """A unit attacked in flank or rear may turn to face unless engaged to its front; it
     then may not attack in its next turn."""
     hi = unit(mech, "heavy_infantry", 1, "spaniards", at=(0, 0))
@@ -777,7 +765,7 @@ def test_face_an_attack(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- elimination
 
 
-def test_eliminated_after_more_than_8_hits(mech: Mechanics) -> None:
+def test_eliminated_after_more_than_8_hits(mech: D3Mechanics) -> None:
     """Units are eliminated after taking more than 8 hits, in the last step of the
     turn: 8 hits stay, 9 go, whichever side they belong to."""
     a = unit(mech, "heavy_infantry", 0, "eight", hits=8)
@@ -797,7 +785,7 @@ def test_eliminated_after_more_than_8_hits(mech: Mechanics) -> None:
 @pytest.mark.parametrize(
     ("roll", "struck", "hits"), [(1, "friend", 2), (2, "enemy", 3), (3, None, 0)]
 )
-def test_berserk_table(mech: Mechanics, roll: int, struck: str | None, hits: int) -> None:
+def test_berserk_table(mech: D3Mechanics, roll: int, struck: str | None, hits: int) -> None:
     """Berserk elephants: D3 1 -> the nearest friendly unit within 12" takes D3 hits;
     2 -> the nearest enemy unit within 12"; 3 -> nothing. Then the elephants go."""
     el = unit(mech, "elephants", 1, "jumbos", at=(0, 0), hits=10)
@@ -834,7 +822,7 @@ def test_berserk_table(mech: Mechanics, roll: int, struck: str | None, hits: int
     }
 
 
-def test_berserk_nobody_within_12(mech: Mechanics) -> None:
+def test_berserk_nobody_within_12(mech: D3Mechanics) -> None:
     el = unit(mech, "elephants", 1, "jumbos", at=(0, 0))
     far = unit(mech, "heavy_infantry", 0, "far", at=(0, -16))  # 13" away
     odds = mech.odds("berserk", Situation(el, others=(far,)))
@@ -847,7 +835,7 @@ def test_berserk_nobody_within_12(mech: Mechanics) -> None:
         mech.odds("berserk", Situation(far))
 
 
-def test_berserk_chain(mech: Mechanics) -> None:
+def test_berserk_chain(mech: D3Mechanics) -> None:
     """Errata elimination-order: a unit berserk hits push past 8 goes in the same step;
     units going at the same time are not targets."""
     el = unit(mech, "elephants", 1, "jumbos", at=(0, 0), hits=9)
@@ -861,9 +849,9 @@ def test_berserk_chain(mech: Mechanics) -> None:
     assert after.sides[1]["resolve_broken"] is True
 
 
-def test_eliminations_pure_order() -> None:
+def test_eliminations_pure_order(builtin_folder: Path) -> None:
     """The pure loop tells each removal once, in order, and calls berserk per elephant."""
-    rs = load_ruleset(FOLDER)
+    rs = load_ruleset(builtin_folder)
     m = mechanics_for(rs)
     el = unit(m, "elephants", 0, "e1", hits=9)
     other = unit(m, "warband", 0, "w", hits=8)
@@ -891,11 +879,11 @@ def test_army_resolve_threshold(t: Tables, start: int, lost: int, broken: bool) 
     assert past_resolve(t, lost, start) is broken
 
 
-def army(mech: Mechanics, side: Side, n: int, hits: int = 0) -> tuple[Combatant, ...]:
+def army(mech: D3Mechanics, side: Side, n: int, hits: int = 0) -> tuple[Combatant, ...]:
     return tuple(unit(mech, "heavy_infantry", side, f"s{side}u{i}", hits=hits) for i in range(n))
 
 
-def test_resolve_breaks_and_loses(mech: Mechanics) -> None:
+def test_resolve_breaks_and_loses(mech: D3Mechanics) -> None:
     """The first army to lose its resolve loses the battle (errata victory); it may no
     longer advance."""
     rome = army(mech, 0, 6)
@@ -906,12 +894,12 @@ def test_resolve_breaks_and_loses(mech: Mechanics) -> None:
     after = apply(view, res)
     assert after.sides[1]["resolve_broken"] is True and after.sides[0]["resolve_broken"] is False
     assert any("resolve is broken" in line for line in res.explanation)
-    assert not mech.may_advance(after.unit("g5"), after)  # type: ignore[attr-defined]
+    assert not mech.may_advance(after.unit("g5"), after)
     v = mech.victory(after)
     assert v is not None and v.winner == 0 and "resolve" in v.reason
 
 
-def test_victory_rules(mech: Mechanics) -> None:
+def test_victory_rules(mech: D3Mechanics) -> None:
     base = started(mech, army(mech, 0, 6) + army(mech, 1, 6))
     # a side with no units left loses, even when resolve does not end the battle
     wiped = replace(
@@ -941,7 +929,7 @@ def test_victory_rules(mech: Mechanics) -> None:
     assert v is not None and v.winner is None and "draw" in v.reason
 
 
-def play_turn(mech: Mechanics, view: TurnView, dice: SeededDice) -> TurnView:
+def play_turn(mech: D3Mechanics, view: TurnView, dice: SeededDice) -> TurnView:
     """One player's turn: the five steps' begin and end hooks."""
     for phase in range(5):
         view = replace(view, phase=phase)
@@ -950,7 +938,7 @@ def play_turn(mech: Mechanics, view: TurnView, dice: SeededDice) -> TurnView:
     return replace(view, turn=view.turn + 1, phase=0)
 
 
-def test_fifteen_turns_each(mech: Mechanics) -> None:
+def test_fifteen_turns_each(mech: D3Mechanics) -> None:
     """The game lasts 15 turns: each side plays 15 turns (one card each), alternating;
     the battle ends after the second side's 15th (errata player-turns, victory)."""
     hi = unit(mech, "heavy_infantry", 0, "hastati")
@@ -977,7 +965,7 @@ def test_fifteen_turns_each(mech: Mechanics) -> None:
     assert v is not None and v.winner is None  # nobody lost anything: a draw
 
 
-def test_replay_gives_the_same_resolution(mech: Mechanics) -> None:
+def test_replay_gives_the_same_resolution(mech: D3Mechanics) -> None:
     """Redo and replay feed the recorded faces back: the same resolution follows."""
     sit = Situation(unit(mech, "heavy_infantry", leader=GENERAL), unit(mech, "warband", 1))
     seeded = SeededDice(99)
@@ -991,7 +979,7 @@ def test_replay_gives_the_same_resolution(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- geometry
 
 
-def test_geometry(mech: Mechanics) -> None:
+def test_geometry(mech: D3Mechanics) -> None:
     a = unit(mech, "heavy_infantry", 0, "a", at=(0, 0))
     b = unit(mech, "heavy_infantry", 1, "b", at=(0, 3))
     c = unit(mech, "heavy_infantry", 1, "c", at=(20, 0), facing=90)
@@ -1000,7 +988,8 @@ def test_geometry(mech: Mechanics) -> None:
     assert unit_distance(a, c) == pytest.approx(12.5)
     assert in_front_arc(a, b, 45) and not in_front_arc(a, c, 45)
     assert in_front_arc(a, unit(mech, "warband", 1, "d", at=(12, 10)), 45)
-    assert nearest(a, (c, b), 12)[0] is b  # type: ignore[index]
+    found = nearest(a, (c, b), 12)
+    assert found is not None and found[0] is b
     assert nearest(a, (c,), 12) is None
     assert halve(5, "up") == 3 and halve(5, "down") == 2 and halve(-1, "up") == 0
 
@@ -1047,7 +1036,7 @@ def test_attacker_lists_match_data(rs: Ruleset) -> None:
     seed=st.integers(0, 10_000),
 )
 def test_melee_odds_properties(
-    mech: Mechanics,
+    mech: D3Mechanics,
     attacker: str,
     defender: str,
     side: str,
@@ -1080,7 +1069,7 @@ def test_melee_odds_properties(
     seed=st.integers(0, 10_000),
 )
 def test_shoot_odds_properties(
-    mech: Mechanics, shooter: str, target: str, terrain: str, seed: int
+    mech: D3Mechanics, shooter: str, target: str, terrain: str, seed: int
 ) -> None:
     sit = Situation(unit(mech, shooter), unit(mech, target, 1), options={"target_terrain": terrain})
     odds = mech.odds("shoot", sit)
@@ -1089,7 +1078,7 @@ def test_shoot_odds_properties(
     assert mech.resolve("shoot", sit, SeededDice(seed)).outcome in odds
 
 
-def test_melee_frequencies(mech: Mechanics) -> None:
+def test_melee_frequencies(mech: D3Mechanics) -> None:
     """The resolver's frequencies over many seeded rolls match the exact odds."""
     cases = [
         Situation(unit(mech, "heavy_infantry", leader=GENERAL), unit(mech, "heavy_infantry", 1)),
@@ -1104,7 +1093,7 @@ def test_melee_frequencies(mech: Mechanics) -> None:
         assert_frequencies_match(mech, "melee", sit, n=3000, seed=i)
 
 
-def test_shoot_and_berserk_frequencies(mech: Mechanics) -> None:
+def test_shoot_and_berserk_frequencies(mech: D3Mechanics) -> None:
     shots = [
         Situation(unit(mech, "light_infantry"), unit(mech, "heavy_infantry", 1)),
         Situation(unit(mech, "catapults"), unit(mech, "elephants", 1),
@@ -1121,7 +1110,7 @@ def test_shoot_and_berserk_frequencies(mech: Mechanics) -> None:
     assert_frequencies_match(mech, "berserk", Situation(el, others=others), n=3000, seed=20)
 
 
-def test_initiative_odds_match_resolver(mech: Mechanics) -> None:
+def test_initiative_odds_match_resolver(mech: D3Mechanics) -> None:
     """With a battle view the Initiative action's outcome (no 'fought' marker) is what
     the odds count."""
     hi = unit(mech, "heavy_infantry", 0, "hastati")
@@ -1131,7 +1120,7 @@ def test_initiative_odds_match_resolver(mech: Mechanics) -> None:
     assert all(o.attacker.markers_add == frozenset() for o in odds)
 
 
-def test_odds_timing(mech: Mechanics) -> None:
+def test_odds_timing(mech: D3Mechanics) -> None:
     """PRODUCT.md: under 10 ms per matchup; the worst case here (commander, flank,
     terrain, a view with units to check) well inside a generous 50 ms."""
     hi = unit(mech, "heavy_infantry", 0, "hastati", at=(0, 0), leader=GENERAL)
@@ -1153,7 +1142,7 @@ def test_odds_timing(mech: Mechanics) -> None:
     assert time.perf_counter() - start < 0.05
 
 
-def test_deck_helper_agrees(t: Tables, mech: Mechanics) -> None:
+def test_deck_helper_agrees(t: Tables, mech: D3Mechanics) -> None:
     """start_battle deals exactly deck_for's cards (the other helper's builder)."""
     view = started(mech, (), rome={"commander_quality": "poor", "supply_problems": True})
     assert counts(view, 0) == Counter(

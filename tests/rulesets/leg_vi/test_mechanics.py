@@ -17,15 +17,15 @@ from app.rules.geometry import bearing
 from app.rules.mechanics import (
     Combatant,
     LeaderView,
-    Mechanics,
     Situation,
     Status,
     TurnView,
     mechanics_for,
 )
-from app.rules.registry import Registry
+from app.rules.ruleset import Ruleset
 from app.rulesets.leg_vi.combat_rules import combat_dice, hit_faces
 from app.rulesets.leg_vi.fates import elephant_fate_dist
+from app.rulesets.leg_vi.mechanics import LegVIMechanics
 from app.rulesets.leg_vi.schema import tables
 from app.rulesets.leg_vi.units import DpResult, IllegalAction, position_key, result_band, take_dps
 from tests.rules.mechanics_harness import (
@@ -38,13 +38,12 @@ COMMAND, SKIRMISH, MANOEUVRE, CHARGE, COMBAT, AFTER, RALLY = range(7)
 
 
 @pytest.fixture(scope="module")
-def mech(registry: Registry) -> Any:
-    m = mechanics_for(registry.get("leg-vi-carthago"))
-    assert type(m).__name__ == "LegVIMechanics"
-    return m
+def mech(rs: Ruleset) -> LegVIMechanics:
+    assert type(mechanics_for(rs)) is LegVIMechanics
+    return LegVIMechanics(rs)
 
 
-def unit(mech: Mechanics, troop: str, size: int, **kw: Any) -> Combatant:
+def unit(mech: LegVIMechanics, troop: str, size: int, **kw: Any) -> Combatant:
     return combatant(mech, troop, size, **kw)
 
 
@@ -90,7 +89,7 @@ def commander(**kw: Any) -> LeaderView:
     return LeaderView(id="mago", name="Mago", rank="commander", **kw)
 
 
-def melee(mech: Any, a: Combatant, d: Combatant, dice: ScriptedDice, **opts: Any) -> Any:
+def melee(mech: LegVIMechanics, a: Combatant, d: Combatant, dice: ScriptedDice, **opts: Any) -> Any:
     res = mech.resolve("melee", Situation(actor=a, target=d, options=opts), dice)
     assert dice.exhausted
     return res
@@ -99,7 +98,7 @@ def melee(mech: Any, a: Combatant, d: Combatant, dice: ScriptedDice, **opts: Any
 # --------------------------------------------------------------------------- set-up, DPs
 
 
-def test_initial_status(mech: Any) -> None:
+def test_initial_status(mech: LegVIMechanics) -> None:
     """Strength counts bases; a 10-base legion stands in three-line quincunx; light troops
     are always unformed; others start in line; elephants are always C grade."""
     leg = mech.initial_status("mi", 10, "B")
@@ -111,7 +110,7 @@ def test_initial_status(mech: Any) -> None:
     assert mech.strength_unit == "bases" and mech.engine == "leg-vi"
 
 
-def test_shaken_thresholds(mech: Any) -> None:
+def test_shaken_thresholds(mech: LegVIMechanics) -> None:
     """A unit is shaken at 5 DPs; a legion in quincunx one more for each line beyond the
     first (6 with two lines, 7 with three)."""
     t = mech.t
@@ -123,7 +122,7 @@ def test_shaken_thresholds(mech: Any) -> None:
     assert mech.u(in_line).shaken_at == t.dp_limits.shaken_at
 
 
-def test_dps_turn_into_casualties_once_shaken(mech: Any) -> None:
+def test_dps_turn_into_casualties_once_shaken(mech: LegVIMechanics) -> None:
     """Reaching the threshold makes a unit shaken; each further DP from shooting, combat or
     morale removes a base. Fatigue DPs stop at 3 DPs in all."""
     u = mech.u(unit(mech, "hi", 4, dps=4))
@@ -137,7 +136,7 @@ def test_dps_turn_into_casualties_once_shaken(mech: Any) -> None:
     assert take_dps(mech.u(unit(mech, "el", 1)), 3, "combat") == DpResult()
 
 
-def test_victory_is_declared_by_players(mech: Any) -> None:
+def test_victory_is_declared_by_players(mech: LegVIMechanics) -> None:
     """Leg VI has no victory rule."""
     assert mech.victory(view(unit(mech, "hi", 4))) is None
 
@@ -145,7 +144,7 @@ def test_victory_is_declared_by_players(mech: Any) -> None:
 # --------------------------------------------------------------------------- turn
 
 
-def test_initiative_rerolls_ties_and_resets_the_turn(mech: Any) -> None:
+def test_initiative_rerolls_ties_and_resets_the_turn(mech: LegVIMechanics) -> None:
     """Each turn opens with a D6 each for initiative, ties rolled again (errata
     'initiative-die'); last turn's markers and inspiration go, leaders' actions reset."""
     a = unit(
@@ -168,7 +167,7 @@ def test_initiative_rerolls_ties_and_resets_the_turn(mech: Any) -> None:
     assert mech.begin_phase(view(a, b, phase=SKIRMISH), script()).initiative is None
 
 
-def test_second_in_command_takes_over(mech: Any) -> None:
+def test_second_in_command_takes_over(mech: LegVIMechanics) -> None:
     """A killed leader's second in command takes his place the following turn with 1
     action: the side record says when, and the command phase of that turn brings him in."""
     v = view(unit(mech, "mi", 4), turn=3, sides=({"successor:scipio": 3}, {}))
@@ -182,7 +181,7 @@ def test_second_in_command_takes_over(mech: Any) -> None:
 # --------------------------------------------------------------------------- leaders
 
 
-def test_leader_action_budget(mech: Any) -> None:
+def test_leader_action_budget(mech: LegVIMechanics) -> None:
     """A General has 2 actions, a Commander 1, an exceptional leader one more; a wound costs
     one action, so a wounded commander can no longer steady or inspire."""
     assert mech.leader_budget(general(), {}) == 2
@@ -195,7 +194,7 @@ def test_leader_action_budget(mech: Any) -> None:
         mech.resolve("steady", Situation(actor=c, view=view(c)), script())
 
 
-def test_leader_move_spends_an_action(mech: Any) -> None:
+def test_leader_move_spends_an_action(mech: LegVIMechanics) -> None:
     """Move (1 action): up to 12 inches in the command phase; the core moves him."""
     c = unit(mech, "mi", 4, leader=general())
     res = mech.resolve("leader_move", Situation(actor=c, view=view(c)), script())
@@ -206,7 +205,7 @@ def test_leader_move_spends_an_action(mech: Any) -> None:
         mech.resolve("leader_move", Situation(actor=c2, view=view(c2, phase=MANOEUVRE)), script())
 
 
-def test_steady_removes_a_dp_and_ends_shaken(mech: Any) -> None:
+def test_steady_removes_a_dp_and_ends_shaken(mech: LegVIMechanics) -> None:
     """Steady (1 action): take 1 DP off the unit, even in combat; a shaken unit steadied is
     no longer shaken; unit and leader then stay halted in the move phases."""
     c = unit(mech, "hi", 4, dps=5, markers=frozenset({"shaken"}), leader=general())
@@ -218,7 +217,7 @@ def test_steady_removes_a_dp_and_ends_shaken(mech: Any) -> None:
     assert mech.move_allowance(Combatant("x", "x", "hi", 0, after)) == 0.0
 
 
-def test_no_steady_and_inspire_in_one_turn(mech: Any) -> None:
+def test_no_steady_and_inspire_in_one_turn(mech: LegVIMechanics) -> None:
     """A two-action leader may steady twice or inspire twice, but not both in one turn."""
     c = unit(mech, "hi", 4, dps=2, leader=general())
     v = view(c, sides=({"actions_used:scipio": 1, "leader_did:scipio": "steady"}, {}))
@@ -228,7 +227,7 @@ def test_no_steady_and_inspire_in_one_turn(mech: Any) -> None:
     assert res.sides[0]["actions_used:scipio"] == 2
 
 
-def test_inspire_adds_combat_dice_up_to_two(mech: Any) -> None:
+def test_inspire_adds_combat_dice_up_to_two(mech: LegVIMechanics) -> None:
     """Inspire: +1 combat die for each inspire action, at most +2, for this turn."""
     c = unit(mech, "mi", 4, grade="C", leader=general())
     res = mech.resolve("inspire", Situation(actor=c, view=view(c)), script())
@@ -254,7 +253,7 @@ def test_inspire_adds_combat_dice_up_to_two(mech: Any) -> None:
         ("el", None, "d6"),
     ],
 )
-def test_control_test_die(mech: Any, troop: str, grade: str | None, die: str) -> None:
+def test_control_test_die(mech: LegVIMechanics, troop: str, grade: str | None, die: str) -> None:
     """Roll 1 AvD for light troops and A grade units, 1 D6 for all others."""
     c = unit(mech, troop, 1 if troop == "el" else 4, grade=grade)
     faces = (3,) if die == "avd" else (4,)
@@ -273,14 +272,14 @@ def test_control_test_die(mech: Any, troop: str, grade: str | None, die: str) ->
         (6, "control_repeat"),
     ],
 )
-def test_control_test_bands(mech: Any, roll: int, marker: str) -> None:
+def test_control_test_bands(mech: LegVIMechanics, roll: int, marker: str) -> None:
     """1-2 halt for the turn (no charge), 3-4 act as wished, 5-6 repeat the last move."""
     c = unit(mech, "mi", 4, grade="C")
     res = mech.resolve("control_test", Situation(actor=c), script(("d6", (roll,))))
     assert res.outcome.attacker.markers_add == {marker}
 
 
-def test_control_test_modifiers(mech: Any) -> None:
+def test_control_test_modifiers(mech: LegVIMechanics) -> None:
     """+1 if charging, looting, routing or pursuing (off the table counts as the end band,
     errata 'control-test-range'); pursuit goes on only on 5 or more. An attached leader may
     shift the score by 1 after the roll."""
@@ -303,7 +302,7 @@ def test_control_test_modifiers(mech: Any) -> None:
     assert free == Fraction(4, 6)  # 2 (+1), 3, 4 and 5 (-1); a 1 or a 6 cannot reach 3-4
 
 
-def test_control_test_odds_match_resolver(mech: Any) -> None:
+def test_control_test_odds_match_resolver(mech: LegVIMechanics) -> None:
     c = unit(mech, "li", 4, grade="C", markers=frozenset({"routing", "shaken"}))
     assert_frequencies_match(mech, "control_test", Situation(actor=c), n=1500)
 
@@ -311,7 +310,7 @@ def test_control_test_odds_match_resolver(mech: Any) -> None:
 # --------------------------------------------------------------------------- movement
 
 
-def test_march_moves(mech: Any) -> None:
+def test_march_moves(mech: LegVIMechanics) -> None:
     """March move beyond 8 inches of enemy: 8 inches for infantry and elephants, 12 for
     cavalry; closer, dice decide; units halted by a control test do not move."""
     enemy = placed(unit(mech, "hi", 4, side=1, uid="e"), 0, 30)
@@ -340,7 +339,12 @@ def test_march_moves(mech: Any) -> None:
     ],
 )
 def test_dice_move_fatigue(
-    mech: Any, troop: str, formation: str | None, dps: int, faces: tuple[int, int], fatigue: int
+    mech: LegVIMechanics,
+    troop: str,
+    formation: str | None,
+    dps: int,
+    faces: tuple[int, int],
+    fatigue: int,
 ) -> None:
     """Dice moves: AvD + optional D6 inches. Fatigue: HI in line (not triarii) a DP per
     move die of 5-6, other formed troops in line or quincunx on a 6; nothing for elephants,
@@ -355,7 +359,7 @@ def test_dice_move_fatigue(
     assert "moved" in res.outcome.attacker.markers_add
 
 
-def test_cavalry_third_die_and_rout_bonus(mech: Any) -> None:
+def test_cavalry_third_die_and_rout_bonus(mech: LegVIMechanics) -> None:
     """Cavalry may add a third D6 only if it moved earlier in the turn; evade, rout, retire
     and pursue roll every die (errata 'maximum-dice'); first rout and retire moves add 1
     inch a die."""
@@ -393,7 +397,7 @@ def test_cavalry_third_die_and_rout_bonus(mech: Any) -> None:
     assert res.outcome.attacker.move == 'move 4"'
 
 
-def test_dice_move_odds(mech: Any) -> None:
+def test_dice_move_odds(mech: LegVIMechanics) -> None:
     c = unit(mech, "hi", 4)
     odds = mech.odds("dice_move", Situation(actor=c))
     assert_odds_sum_to_one(odds)
@@ -424,7 +428,13 @@ def test_dice_move_odds(mech: Any) -> None:
     ],
 )
 def test_manoeuvre_dps(
-    mech: Any, troop: str, size: int, status: dict[str, Any], kind: str, near: str, dps: int
+    mech: LegVIMechanics,
+    troop: str,
+    size: int,
+    status: dict[str, Any],
+    kind: str,
+    near: str,
+    dps: int,
 ) -> None:
     """Manoeuvres within 8 inches cost formed troops a DP where listed (wheel: HI not in
     column; change of formation: formed units; about face: formed cavalry; passage of
@@ -435,7 +445,7 @@ def test_manoeuvre_dps(
     assert mech.resolve("manoeuvre", sit, script()).outcome.attacker.dps == dps
 
 
-def test_manoeuvre_limits(mech: Any) -> None:
+def test_manoeuvre_limits(mech: LegVIMechanics) -> None:
     """Rough terrain is impassable to cavalry and elephants (errata
     'rough-usually-impassable'); side-steps are for A and B grade infantry; legions in
     quincunx open and close ranks."""
@@ -461,7 +471,7 @@ def test_manoeuvre_limits(mech: Any) -> None:
     assert res.outcome.attacker.formation == "column"
 
 
-def test_unattached_leader_captured(mech: Any) -> None:
+def test_unattached_leader_captured(mech: LegVIMechanics) -> None:
     """An unattached leader contacted by enemy is captured; units within 4 inches take the
     lost leader's morale DPs."""
     stand_in = placed(unit(mech, "mi", 1, uid="stand", leader=general()), 0, 0)
@@ -476,7 +486,7 @@ def test_unattached_leader_captured(mech: Any) -> None:
 # --------------------------------------------------------------------------- shooting
 
 
-def test_shooting_worked_example_formed_hi_frontally(mech: Any) -> None:
+def test_shooting_worked_example_formed_hi_frontally(mech: LegVIMechanics) -> None:
     """3 bases shoot at formed HI from the front: 3 dice halved, rounding up, to 2; each 6
     is a DP."""
     li = unit(mech, "li", 3, grade="C")
@@ -508,7 +518,7 @@ def test_shooting_worked_example_formed_hi_frontally(mech: Any) -> None:
     ],
 )
 def test_shooting_dice(
-    mech: Any, target: str, size: int, opts: dict[str, Any], shooter_dps: int, dice: int
+    mech: LegVIMechanics, target: str, size: int, opts: dict[str, Any], shooter_dps: int, dice: int
 ) -> None:
     """1 D6 per base in range; halve (once, round up) at LI, cover, formed HI from the front,
     a quincunx legion's front or flank; -1 die per shooter DP; +1 at elephants; min 1."""
@@ -518,7 +528,7 @@ def test_shooting_dice(
     assert n == dice
 
 
-def test_only_light_troops_shoot(mech: Any) -> None:
+def test_only_light_troops_shoot(mech: LegVIMechanics) -> None:
     with pytest.raises(IllegalAction, match="only light troops"):
         mech.resolve(
             "shoot",
@@ -527,7 +537,7 @@ def test_only_light_troops_shoot(mech: Any) -> None:
         )
 
 
-def test_shooting_at_shaken_unit_removes_bases(mech: Any) -> None:
+def test_shooting_at_shaken_unit_removes_bases(mech: LegVIMechanics) -> None:
     """A shaken unit loses a base for each further DP from shooting."""
     li = unit(mech, "lc", 4, grade="C")
     d = unit(mech, "mi", 4, side=1, dps=5, markers=frozenset({"shaken"}))
@@ -535,7 +545,7 @@ def test_shooting_at_shaken_unit_removes_bases(mech: Any) -> None:
     assert (res.outcome.defender.dps, res.outcome.defender.casualties) == (0, 2)
 
 
-def test_shooting_at_elephants_tests_critical_hits(mech: Any) -> None:
+def test_shooting_at_elephants_tests_critical_hits(mech: LegVIMechanics) -> None:
     """Elephants take no DPs: each 6 is a critical-hit test (1-2), and a critical rolls
     again: 1-2 destroyed, 3-6 rampage."""
     li = unit(mech, "li", 3, grade="C")
@@ -555,7 +565,7 @@ def test_shooting_at_elephants_tests_critical_hits(mech: Any) -> None:
     assert res.outcome.defender.eliminated
 
 
-def test_shooting_die_of_death(mech: Any) -> None:
+def test_shooting_die_of_death(mech: LegVIMechanics) -> None:
     """A leader whose unit takes a shooting DP rolls the die of death: on a 1 roll again,
     1 killed, 2-4 wounded, 5-6 a flesh wound. A killed leader costs his unit 1 morale DP
     (the General 2) and the second in command comes next turn."""
@@ -590,7 +600,7 @@ def test_shooting_die_of_death(mech: Any) -> None:
     assert res.leader_events[0].status == "killed"  # a second wound kills
 
 
-def test_shooting_odds(mech: Any) -> None:
+def test_shooting_odds(mech: LegVIMechanics) -> None:
     li = unit(mech, "li", 6, grade="C")
     hi = unit(mech, "hi", 4, side=1, leader=commander())
     odds = assert_frequencies_match(mech, "shoot", Situation(actor=li, target=hi), n=3000)
@@ -620,7 +630,7 @@ def test_shooting_odds(mech: Any) -> None:
         ("el", "mi", True),
     ],
 )
-def test_who_may_charge_whom(mech: Any, charger: str, target: str, ok: bool) -> None:
+def test_who_may_charge_whom(mech: LegVIMechanics, charger: str, target: str, ok: bool) -> None:
     """Light infantry charge only LI or elephants; light cavalry only cavalry or unformed
     troops; others anything."""
     a = unit(mech, charger, 1 if charger == "el" else 4)
@@ -645,7 +655,7 @@ def test_who_may_charge_whom(mech: Any, charger: str, target: str, ok: bool) -> 
         {"markers": frozenset({"reformed"})},
     ],
 )
-def test_barred_charges(mech: Any, status: dict[str, Any]) -> None:
+def test_barred_charges(mech: LegVIMechanics, status: dict[str, Any]) -> None:
     """No charge while shaken, in column, halted by a control test or re-formed this turn."""
     a = unit(mech, "mi", 4, **status)
     with pytest.raises(IllegalAction, match="cannot charge"):
@@ -654,7 +664,7 @@ def test_barred_charges(mech: Any, status: dict[str, Any]) -> None:
     mech.resolve("charge", Situation(actor=redressed, target=unit(mech, "mi", 4, side=1)), script())
 
 
-def test_evade_responses(mech: Any) -> None:
+def test_evade_responses(mech: LegVIMechanics) -> None:
     """Light troops and medium cavalry may evade (MC becoming unformed); others stand."""
     a = unit(mech, "mi", 4)
     with pytest.raises(IllegalAction, match="only stand"):
@@ -677,7 +687,7 @@ def test_evade_responses(mech: Any) -> None:
     assert res.outcome.attacker.move == 'charge on 3"'
 
 
-def test_evaders_caught_rout_and_take_a_free_hack(mech: Any) -> None:
+def test_evaders_caught_rout_and_take_a_free_hack(mech: LegVIMechanics) -> None:
     """Chargers whose target evaded roll all their move dice (with fatigue) and charge on;
     evaders caught rout, and the chargers get a free hack: a die per engaged base, a
     casualty on each 4+."""
@@ -694,7 +704,7 @@ def test_evaders_caught_rout_and_take_a_free_hack(mech: Any) -> None:
     assert res.outcome.attacker.dps == 1  # formed cavalry tires on the 6
 
 
-def test_a_b_infantry_may_halt_on_vacated_ground(mech: Any) -> None:
+def test_a_b_infantry_may_halt_on_vacated_ground(mech: LegVIMechanics) -> None:
     a = unit(mech, "mi", 4, grade="B")
     li = unit(mech, "li", 4, side=1)
     res = mech.resolve(
@@ -705,7 +715,7 @@ def test_a_b_infantry_may_halt_on_vacated_ground(mech: Any) -> None:
     assert res.outcome.attacker.move == "halt on the vacated ground"
 
 
-def test_elephants_charging_light_troops_and_open_ranks(mech: Any) -> None:
+def test_elephants_charging_light_troops_and_open_ranks(mech: LegVIMechanics) -> None:
     """Light troops receiving an elephant charge take 1 DP and are passed through; an
     elephant charging a legion with open ranks passes to its rear on 1-3, contacts on 4-6."""
     el = unit(mech, "el", 1)
@@ -718,7 +728,7 @@ def test_elephants_charging_light_troops_and_open_ranks(mech: Any) -> None:
     assert res.outcome.result == "contact"
 
 
-def test_free_hack_odds(mech: Any) -> None:
+def test_free_hack_odds(mech: LegVIMechanics) -> None:
     a = unit(mech, "mc", 3)
     d = unit(mech, "mi", 4, side=1, markers=frozenset({"routing", "shaken"}))
     odds = assert_frequencies_match(mech, "free_hack", Situation(actor=a, target=d), n=1500)
@@ -728,12 +738,12 @@ def test_free_hack_odds(mech: Any) -> None:
 # --------------------------------------------------------------------------- combat dice
 
 
-def dice_of(mech: Any, a: Combatant, d: Combatant, **opts: Any) -> tuple[int, int]:
+def dice_of(mech: LegVIMechanics, a: Combatant, d: Combatant, **opts: Any) -> tuple[int, int]:
     sa, sd = mech._melee_sides(Situation(actor=a, target=d, options=opts))
     return combat_dice(mech.t, sa)[0], combat_dice(mech.t, sd)[0]
 
 
-def test_worked_example_mi_charging_hi(mech: Any) -> None:
+def test_worked_example_mi_charging_hi(mech: LegVIMechanics) -> None:
     """4 bases of B grade MI charge D grade HI (4 bases) with 2 DPs: MI 4 + 1 (B) + 1 (MI
     charge) = 6 dice; HI 4 - 1 (D) + 2 (receiving a charge) - 2 (DPs) = 3 dice; both hit on
     5-6. 3 hits to 1: +2, a success (1 DP, follow up) against a set-back (2 DPs, fall back)."""
@@ -786,7 +796,7 @@ def test_worked_example_mi_charging_hi(mech: Any) -> None:
     ],
 )
 def test_combat_dice_and_factors(
-    mech: Any,
+    mech: LegVIMechanics,
     a: tuple[str, int, dict[str, Any]],
     d: tuple[str, int, dict[str, Any]],
     opts: dict[str, Any],
@@ -822,7 +832,7 @@ def test_combat_dice_and_factors(
     ],
 )
 def test_hit_numbers(
-    mech: Any,
+    mech: LegVIMechanics,
     a: tuple[str, int, dict[str, Any]],
     d: tuple[str, int, dict[str, Any]],
     opts: dict[str, Any],
@@ -839,7 +849,7 @@ def test_hit_numbers(
     assert got == hard
 
 
-def test_leader_automatic_hit_and_die_of_death(mech: Any) -> None:
+def test_leader_automatic_hit_and_die_of_death(mech: LegVIMechanics) -> None:
     """An attached leader adds one automatic hit; after the round he rolls the die of
     death (a 1, then 2-4: wounded, losing an action)."""
     a = unit(mech, "mi", 4, grade="C", leader=commander())
@@ -871,7 +881,9 @@ def test_leader_automatic_hit_and_die_of_death(mech: Any) -> None:
         (0, 4, ("Defeat", "Victory")),
     ],
 )
-def test_result_bands(mech: Any, hits_a: int, hits_d: int, bands: tuple[str, str]) -> None:
+def test_result_bands(
+    mech: LegVIMechanics, hits_a: int, hits_d: int, bands: tuple[str, str]
+) -> None:
     """4+ victory (0 DPs), +1..+3 success (1 DP), equal (1 DP each), -1..-3 set-back
     (2 DPs), -4 or worse defeat (2 DPs and a casualty)."""
     a = unit(mech, "mi", 6, grade="C")
@@ -891,7 +903,9 @@ def test_result_bands(mech: Any, hits_a: int, hits_d: int, bands: tuple[str, str
         assert (eff.dps, eff.casualties) == want[band]
 
 
-def fight(mech: Any, a: Combatant, d: Combatant, hits_a: int, hits_d: int, **opts: Any) -> Any:
+def fight(
+    mech: LegVIMechanics, a: Combatant, d: Combatant, hits_a: int, hits_d: int, **opts: Any
+) -> Any:
     """A round in which ``a`` scores ``hits_a`` and ``d`` ``hits_d`` (no leaders)."""
     sa, sd = mech._melee_sides(Situation(actor=a, target=d, options=opts))
     na, nd = combat_dice(mech.t, sa)[0], combat_dice(mech.t, sd)[0]
@@ -904,7 +918,7 @@ def fight(mech: Any, a: Combatant, d: Combatant, hits_a: int, hits_d: int, **opt
     return mech.resolve("melee", Situation(actor=a, target=d, options=opts), dice).outcome
 
 
-def test_victory_moves(mech: Any) -> None:
+def test_victory_moves(mech: LegVIMechanics) -> None:
     """Victory: A grade may halt; B grade formed infantry may halt if it did not charge;
     units facing only elephants or light troops may halt; others must pursue."""
     d = unit(mech, "mi", 4, side=1)
@@ -922,7 +936,7 @@ def test_victory_moves(mech: Any) -> None:
     assert o.attacker.move == "Halt or Pursue (player's choice)"
 
 
-def test_success_moves(mech: Any) -> None:
+def test_success_moves(mech: LegVIMechanics) -> None:
     """Success: formed infantry that stood against cavalry or elephants halts; cavalry that
     charged formed infantry retires; elephants pass through formed infantry, inflicting an
     extra DP; A grade infantry or units against light troops may halt; others follow up or
@@ -944,7 +958,7 @@ def test_success_moves(mech: Any) -> None:
     assert o.attacker.move == "Pursue"  # the enemy cavalry retires
 
 
-def test_inconclusive_moves(mech: Any) -> None:
+def test_inconclusive_moves(mech: LegVIMechanics) -> None:
     """Inconclusive: cavalry facing formed infantry retires; cavalry or elephants that
     charged cavalry or LI pass through (LI passed through by cavalry take an extra DP);
     others halt."""
@@ -956,7 +970,7 @@ def test_inconclusive_moves(mech: Any) -> None:
     assert o.attacker.move == 'Pass through 4"' and o.defender.dps == 1
 
 
-def test_set_back_moves_and_rout_when_shaken(mech: Any) -> None:
+def test_set_back_moves_and_rout_when_shaken(mech: LegVIMechanics) -> None:
     """Set-back: a shaken unit routs (no DPs); formed infantry charged by cavalry or
     elephants halts; cavalry facing formed infantry, or after a second round, retires;
     unformed troops retire; others fall back 1 inch."""
@@ -977,7 +991,7 @@ def test_set_back_moves_and_rout_when_shaken(mech: Any) -> None:
     assert "routing" in o.attacker.markers_add and o.defender.move == "Pursue"
 
 
-def test_defeat(mech: Any) -> None:
+def test_defeat(mech: LegVIMechanics) -> None:
     """Defeat: 2 DPs and a casualty; shaken or unformed units rout; a legion in three lines
     retires behind its triarii; others retire. A shaken unit's DPs become casualties."""
     o = fight(mech, unit(mech, "mi", 4, side=1), unit(mech, "hi", 8, side=0), 0, 4, charge="none")
@@ -995,7 +1009,7 @@ def test_defeat(mech: Any) -> None:
     assert "shaken" in o.attacker.markers_add
 
 
-def test_elephants_test_critical_hits_in_combat(mech: Any) -> None:
+def test_elephants_test_critical_hits_in_combat(mech: LegVIMechanics) -> None:
     """Elephants take no DPs or casualties in combat: a critical-hit test per DP, and an
     automatic critical hit for a casualty."""
     el = unit(mech, "el", 1)
@@ -1021,7 +1035,7 @@ def test_elephants_test_critical_hits_in_combat(mech: Any) -> None:
     assert res.outcome.attacker.eliminated
 
 
-def test_supports_share_dps_and_leader_loss_costs_morale(mech: Any) -> None:
+def test_supports_share_dps_and_leader_loss_costs_morale(mech: LegVIMechanics) -> None:
     """Supports share the DPs and move but not casualties; a leader killed or a unit
     routed costs friends within 4 inches morale DPs (1, the General 2; a rout 2)."""
     a = placed(unit(mech, "mi", 4, uid="a", leader=general()), 0, 0)
@@ -1048,7 +1062,7 @@ def test_supports_share_dps_and_leader_loss_costs_morale(mech: Any) -> None:
     assert res.sides[0] == {"successor:scipio": 3}
 
 
-def test_relieve_ranks(mech: Any) -> None:
+def test_relieve_ranks(mech: LegVIMechanics) -> None:
     """A legion in quincunx may relieve ranks once per line beyond the first: 1 DP off and
     the charge bonus in the next round."""
     leg = unit(mech, "mi", 10, dps=3)
@@ -1060,7 +1074,7 @@ def test_relieve_ranks(mech: Any) -> None:
         mech.resolve("relieve_ranks", Situation(actor=spent), script())
 
 
-def test_after_combat_move_blocked(mech: Any) -> None:
+def test_after_combat_move_blocked(mech: LegVIMechanics) -> None:
     """Units unable to fall back or retire stay and lose a base; routers unable to move
     surrender to enemy within 4 inches; a retiring HI or MI unit costs friends 1 DP."""
     a = placed(unit(mech, "mi", 4, uid="a"), 0, 0)
@@ -1089,7 +1103,7 @@ def test_after_combat_move_blocked(mech: Any) -> None:
 # --------------------------------------------------------------------------- elephants
 
 
-def test_rampage_and_stopping_it(mech: Any) -> None:
+def test_rampage_and_stopping_it(mech: LegVIMechanics) -> None:
     """Stopping a rampage: 5-6 on a D6 kills the elephant, +2 each later turn; otherwise a
     new direction is rolled for the manoeuvre phase. A rampage moves AvD + D6 inches in the
     rolled direction (errata 'rampage-diagram', 'rampage-speed'); formed troops burst
@@ -1117,14 +1131,14 @@ def test_rampage_and_stopping_it(mech: Any) -> None:
     assert len(mech.odds("rampage", Situation(actor=el))) == 6 * 9
 
 
-def test_command_phase_ends_with_stop_rampage_attempts(mech: Any) -> None:
+def test_command_phase_ends_with_stop_rampage_attempts(mech: LegVIMechanics) -> None:
     el = unit(mech, "el", 1, uid="el", markers=frozenset({"rampage"}))
     done = unit(mech, "el", 1, uid="done", markers=frozenset({"rampage", "rampage_tested"}))
     res = mech.end_phase(view(el, done), script(("d6", (6,))))
     assert [(c.unit_id, c.effects.eliminated) for c in res.others] == [("el", True)]
 
 
-def test_elephant_fate_distribution(mech: Any) -> None:
+def test_elephant_fate_distribution(mech: LegVIMechanics) -> None:
     t = mech.t
     one = elephant_fate_dist(t, 1)
     assert one == {
@@ -1151,7 +1165,7 @@ def test_elephant_fate_distribution(mech: Any) -> None:
         ("D", "no", 1),
     ],
 )
-def test_redress(mech: Any, grade: str, near: str, removed: int) -> None:
+def test_redress(mech: LegVIMechanics, grade: str, near: str, removed: int) -> None:
     """Redress ranks: A grade 1 DP plus 1 beyond 4 inches of enemy; B grade 1; C and D 1
     only beyond 4 inches; not when shaken or in combat."""
     c = unit(mech, "mi", 4, grade=grade, dps=3)
@@ -1162,7 +1176,7 @@ def test_redress(mech: Any, grade: str, near: str, removed: int) -> None:
         mech.resolve("redress", Situation(actor=shaken), script())
 
 
-def test_rally_phase(mech: Any) -> None:
+def test_rally_phase(mech: LegVIMechanics) -> None:
     """Shaken units that stayed halted all turn beyond 8 inches of unbroken enemy rally in
     the rally phase with 4 DPs (errata 'rally-with-4-dps')."""
     shaken = {"dps": 7, "markers": frozenset({"shaken"})}
@@ -1192,7 +1206,7 @@ def test_rally_phase(mech: Any) -> None:
     assert res.outcome.result == "does not rally"
 
 
-def test_reform(mech: Any) -> None:
+def test_reform(mech: LegVIMechanics) -> None:
     c = unit(mech, "mc", 4, formation="unformed", markers=frozenset({"evading"}))
     res = mech.resolve("reform", Situation(actor=c, options={"formation": "line"}), script())
     assert res.outcome.attacker.formation == "line"
@@ -1201,7 +1215,7 @@ def test_reform(mech: Any) -> None:
         mech.resolve("reform", Situation(actor=unit(mech, "li", 4)), script())
 
 
-def test_morale_action(mech: Any) -> None:
+def test_morale_action(mech: LegVIMechanics) -> None:
     c = unit(mech, "mi", 4, dps=4)
     res = mech.resolve("morale", Situation(actor=c, options={"event": "general_lost"}), script())
     assert (res.outcome.attacker.dps, res.outcome.attacker.casualties) == (1, 1)
@@ -1213,13 +1227,13 @@ def test_morale_action(mech: Any) -> None:
 # --------------------------------------------------------------------------- odds
 
 
-def mech_resolvers(mech: Any) -> set[str]:
+def mech_resolvers(mech: LegVIMechanics) -> set[str]:
     import sys
 
     return set(sys.modules[type(mech).__module__]._RESOLVERS)
 
 
-def test_derived_options(mech: Any) -> None:
+def test_derived_options(mech: LegVIMechanics) -> None:
     """The table fills in the options it decides: the side of the target the attacker is
     on, and who charged this turn (from the charge action's markers)."""
     a = placed(unit(mech, "mi", 4, uid="a", markers=frozenset({"charging"})), 3, 0, 0)
@@ -1240,7 +1254,7 @@ def test_derived_options(mech: Any) -> None:
     assert isinstance(mech.derive_options("charge", sit)["distance"], int)
 
 
-def test_every_action_is_resolvable(mech: Any) -> None:
+def test_every_action_is_resolvable(mech: LegVIMechanics) -> None:
     keys = {a.key for a in mech.actions()}
     assert {"melee", "shoot"} <= keys
     assert all(a.odds for a in mech.actions() if a.key in ("melee", "shoot"))
@@ -1287,7 +1301,7 @@ MELEE_TROOPS = [
     st.booleans(),
 )
 def test_melee_odds_sum_to_one(
-    mech: Any,
+    mech: LegVIMechanics,
     a: tuple[str, int],
     d: tuple[str, int],
     ga: str,
@@ -1333,7 +1347,7 @@ def test_melee_odds_sum_to_one(
     st.booleans(),
 )
 def test_shooting_odds_sum_to_one(
-    mech: Any,
+    mech: LegVIMechanics,
     s: tuple[str, int],
     d: tuple[str, int],
     dps: int,
@@ -1363,7 +1377,7 @@ def test_shooting_odds_sum_to_one(
     ],
 )
 def test_melee_frequencies_match_odds(
-    mech: Any, a: tuple[Any, ...], d: tuple[Any, ...], opts: dict[str, Any]
+    mech: LegVIMechanics, a: tuple[Any, ...], d: tuple[Any, ...], opts: dict[str, Any]
 ) -> None:
     leaders = {"general": general(), "commander": commander(), None: None}
     ua = unit(mech, a[0], a[1], grade=a[2], leader=leaders[a[3]], dps=1 if a[0] != "el" else 0)
@@ -1371,7 +1385,7 @@ def test_melee_frequencies_match_odds(
     assert_frequencies_match(mech, "melee", Situation(actor=ua, target=ud, options=opts), n=2500)
 
 
-def test_melee_odds_worked_example_distribution(mech: Any) -> None:
+def test_melee_odds_worked_example_distribution(mech: LegVIMechanics) -> None:
     """The B grade MI (6 dice at 5-6) against the D grade HI with 2 DPs (3 dice at 5-6):
     the bands' probabilities follow from the two binomial hit counts."""
     from app.rules.dice import binomial
@@ -1391,7 +1405,7 @@ def test_melee_odds_worked_example_distribution(mech: Any) -> None:
     assert {names[b]: v for b, v in want.items()} == got
 
 
-def test_odds_speed(mech: Any) -> None:
+def test_odds_speed(mech: LegVIMechanics) -> None:
     """Worst case: elephant against a led legion, both leaders at risk: under 50 ms."""
     el = unit(mech, "el", 1, leader=commander())
     leg = unit(mech, "mi", 10, side=1, leader=general(), dps=2)
@@ -1406,7 +1420,7 @@ def test_odds_speed(mech: Any) -> None:
     assert time.perf_counter() - start < 0.05
 
 
-def test_resolve_is_deterministic(mech: Any) -> None:
+def test_resolve_is_deterministic(mech: LegVIMechanics) -> None:
     """The same seed gives the same outcome and the same rolls (replay)."""
     a = unit(mech, "el", 1)
     d = unit(mech, "mi", 10, side=1, leader=general())
@@ -1424,7 +1438,7 @@ def test_resolve_is_deterministic(mech: Any) -> None:
 # --------------------------------------------------------------------------- forced moves
 
 
-def test_fall_back_is_made_on_the_table(mech: Any) -> None:
+def test_fall_back_is_made_on_the_table(mech: LegVIMechanics) -> None:
     """After Combat Moves: a unit told to fall back goes back 1 inch facing the enemy. The
     combat makes the move (``Effects.shift``): directly away from the enemy (from its
     centre through the loser's), the distance from the tables; the winner following up
@@ -1447,7 +1461,9 @@ def test_fall_back_is_made_on_the_table(mech: Any) -> None:
     assert o.attacker.shift == (180.0, back)
 
 
-def test_legion_that_may_relieve_ranks_falls_back_by_the_players_choice(mech: Any) -> None:
+def test_legion_that_may_relieve_ranks_falls_back_by_the_players_choice(
+    mech: LegVIMechanics,
+) -> None:
     """A legion relieving ranks stays instead of falling back, so the combat leaves its
     fall back to the player: the after-combat move makes it (1 inch to its rear, still
     facing the enemy). A unit whose fall back the combat already made is not moved again;
@@ -1486,7 +1502,9 @@ def test_legion_that_may_relieve_ranks_falls_back_by_the_players_choice(mech: An
     assert any("put it back" in line for line in res.explanation)
 
 
-def test_pass_through_and_retire_behind_the_triarii_are_made_on_the_table(mech: Any) -> None:
+def test_pass_through_and_retire_behind_the_triarii_are_made_on_the_table(
+    mech: LegVIMechanics,
+) -> None:
     """Pass through: 4 inches straight ahead through the enemy; a legion in three lines
     defeated retires behind its triarii, moving back its full depth. Moves of dice
     (retire, rout, pursue) and the player's choices stay in words."""
@@ -1509,7 +1527,7 @@ def test_pass_through_and_retire_behind_the_triarii_are_made_on_the_table(mech: 
     assert o.attacker.move.endswith("(player's choice)") and o.attacker.shift is None
 
 
-def test_supports_fall_back_with_the_unit_they_support(mech: Any) -> None:
+def test_supports_fall_back_with_the_unit_they_support(mech: LegVIMechanics) -> None:
     """Supports make the same move as the unit they back: the same shift."""
     a = placed(unit(mech, "mi", 4, uid="a"), 0, 0)
     sup = placed(unit(mech, "mi", 4, uid="s"), 0, -1.5)
@@ -1525,7 +1543,7 @@ def test_supports_fall_back_with_the_unit_they_support(mech: Any) -> None:
     assert support.unit_id == "s" and support.effects.shift == att.shift
 
 
-def test_melee_frequencies_match_odds_with_positions(mech: Any) -> None:
+def test_melee_frequencies_match_odds_with_positions(mech: LegVIMechanics) -> None:
     """With the units placed (the fall back's bearing depends on where they stand) the
     resolver's outcomes are still those of the exact odds."""
     a = placed(unit(mech, "mc", 4, uid="a"), 10, 10)
@@ -1535,7 +1553,7 @@ def test_melee_frequencies_match_odds_with_positions(mech: Any) -> None:
     assert any(o.attacker.shift or o.defender.shift for o in odds)
 
 
-def test_evaders_move_their_rolled_distance_away_from_the_chargers(mech: Any) -> None:
+def test_evaders_move_their_rolled_distance_away_from_the_chargers(mech: LegVIMechanics) -> None:
     """Evade with a full move away: the evaders' rolled move is made on the table,
     directly away from the chargers, whether they get away or are caught."""
     a = placed(unit(mech, "mi", 4), 0, 0)
@@ -1559,7 +1577,7 @@ def test_evaders_move_their_rolled_distance_away_from_the_chargers(mech: Any) ->
     assert d.move == 'evade 3", caught: rout' and d.shift == pytest.approx((0, 3))
 
 
-def test_rampage_is_made_on_the_table(mech: Any) -> None:
+def test_rampage_is_made_on_the_table(mech: LegVIMechanics) -> None:
     """A rampaging elephant moves the rolled inches in the rolled direction, read clockwise
     from its facing (it has turned to face the cause)."""
     el = placed(

@@ -11,6 +11,7 @@ import pytest
 
 from app.rules.dice import AVD_FACES
 from app.rules.errors import RulesetError
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
 from app.rulesets import find_engine, load_ruleset
@@ -19,17 +20,7 @@ from app.rulesets.leg_vi.mechanics import LegVIMechanics
 from app.rulesets.leg_vi.schema import Troop, tables, troops
 from app.rulesets.leg_vi.tables import Band, Tables
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "leg-vi-carthago"
-
-
-@pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
+FOLDER = BUILTIN_DIR / "leg-vi-carthago"
 
 
 def troop(rs: Ruleset, tid: str) -> Troop:
@@ -67,11 +58,11 @@ def test_meta(rs: Ruleset) -> None:
     assert rs.men_per_figure("1:10") is None
 
 
-def test_engine_registration() -> None:
+def test_engine_registration(builtin_folder: Path) -> None:
     """The registry's line for this engine names its folder, models, check and mechanics."""
     engine = find_engine("leg-vi")
     assert engine.name == "leg-vi"
-    assert engine.builtin_folder == "leg-vi-carthago" == FOLDER.name
+    assert engine.builtin_folder == "leg-vi-carthago" == builtin_folder.name
     assert engine.troop_model is Troop and engine.tables_model is Tables
     assert engine.check is check
     assert engine.mechanics is LegVIMechanics

@@ -10,24 +10,15 @@ from pathlib import Path
 import pytest
 
 from app.rules.errors import RulesetError
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, Strict
 from app.rulesets import find_engine, load_ruleset
 from app.rulesets.d3.checks import check, parse_faces
 from app.rulesets.d3.mechanics import D3Mechanics
-from app.rulesets.d3.schema import QUALITIES, Tables, Troop, army_deck, deck_for, tables
+from app.rulesets.d3.schema import QUALITIES, Quality, Tables, Troop, army_deck, deck_for, tables
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "d3-ancients"
-
-
-@pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
-
-
-@pytest.fixture(scope="module")
-def t(rs: Ruleset) -> Tables:
-    return tables(rs)
+FOLDER = BUILTIN_DIR / "d3-ancients"
 
 
 def troop(rs: Ruleset, tid: str) -> Troop:
@@ -49,10 +40,10 @@ def test_meta(rs: Ruleset) -> None:
     assert m.author is None and m.author_note
 
 
-def test_engine_registration() -> None:
+def test_engine_registration(builtin_folder: Path) -> None:
     """The registry's line for this engine names its folder, models, check and mechanics."""
     engine = find_engine("d3")
-    assert engine.builtin_folder == "d3-ancients" == FOLDER.name
+    assert engine.builtin_folder == "d3-ancients" == builtin_folder.name
     assert engine.troop_model is Troop and engine.tables_model is Tables
     assert engine.check is check
     assert engine.mechanics is D3Mechanics
@@ -383,13 +374,13 @@ def test_substitutions(
     ],
 )
 def test_army_decks(
-    rs: Ruleset, army: str, quality: str, supply: bool, changes: dict[str, int]
+    rs: Ruleset, army: str, quality: Quality, supply: bool, changes: dict[str, int]
 ) -> None:
     expected = {k: v for k, v in {**BASE_DECK, **changes}.items() if v > 0}
     deck = army_deck(
         rs,
         army,
-        commander_quality=quality,  # type: ignore[arg-type]
+        commander_quality=quality,
         supply_problems=supply,
     )
     assert deck == expected
@@ -613,9 +604,9 @@ def test_check_finds_broken_copy(tmp_path: Path, case: str) -> None:
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
 
 
-def test_unbroken_copy_loads(tmp_path: Path) -> None:
+def test_unbroken_copy_loads(tmp_path: Path, builtin_folder: Path) -> None:
     folder = tmp_path / "d3-copy"
-    shutil.copytree(FOLDER, folder)
+    shutil.copytree(builtin_folder, folder)
     assert check(load_ruleset(folder)) == []
 
 

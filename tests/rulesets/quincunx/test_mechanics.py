@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -31,8 +31,8 @@ from app.rules.mechanics import (
     Side,
     Situation,
     TurnView,
-    mechanics_for,
 )
+from app.rules.registry import BUILTIN_DIR
 from app.rulesets import find_engine, load_ruleset
 from app.rulesets.quincunx.geometry import (
     as_shift,
@@ -41,15 +41,19 @@ from app.rulesets.quincunx.geometry import (
     gap,
     in_arc,
 )
+from app.rulesets.quincunx.mechanics import QuincunxMechanics
 from app.rulesets.quincunx.rules import elephant_loss
 from app.rulesets.quincunx.schema import tables
+from tests.rules.mechanics_harness import (
+    assert_frequencies_match,
+    assert_odds_sum_to_one,
+    combatant,
+)
 
-from .mechanics_harness import assert_frequencies_match, assert_odds_sum_to_one, combatant
-
-ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "rulesets" / "quincunx"
+ROOT = Path(__file__).resolve().parents[3]
+FOLDER = BUILTIN_DIR / "quincunx"
 RS = load_ruleset(FOLDER)
-M: Any = mechanics_for(RS)
+M = QuincunxMechanics(RS)
 T = tables(RS)
 
 
@@ -68,8 +72,10 @@ def after(c: Combatant, effects: Effects) -> Combatant:
 
 
 def with_leader(c: Combatant, name: str = "Marcus", wounds: int = 0, bonus: int = 0) -> Combatant:
-    rank = "general" if name in ("Scipio", "Hannibal") else "commander"
-    return replace(c, leader=LeaderView(f"ldr-{name}", name, rank, bonus=bonus, wounds=wounds))  # type: ignore[arg-type]
+    rank: Literal["general", "commander"] = (
+        "general" if name in ("Scipio", "Hannibal") else "commander"
+    )
+    return replace(c, leader=LeaderView(f"ldr-{name}", name, rank, bonus=bonus, wounds=wounds))
 
 
 def run(
@@ -404,14 +410,14 @@ def test_horses_shy_from_elephants() -> None:
     run("melee", nlc, unit("elephants", 12, 0), [("d8", (3,)), ("d12", (3,))])
 
 
-def test_optional_victory_ring(tmp_path: Path) -> None:
+def test_optional_victory_ring(tmp_path: Path, builtin_folder: Path) -> None:
     """The author's optional rule (off by default): a victory forcing a recoil removes the
     victor's ring for that round."""
     h, c = unit("roman_hastati", 12, 0), unit("celtic_swordsmen", 16, 1)
     res = run("melee", c, h, [("d12", (9,)), ("d10", (3,))])
     assert res.outcome.attacker.rings == 1
     copy = tmp_path / "quincunx-house"
-    shutil.copytree(FOLDER, copy)
+    shutil.copytree(builtin_folder, copy)
     text = (copy / "tables.toml").read_text()
     (copy / "tables.toml").write_text(
         text.replace(

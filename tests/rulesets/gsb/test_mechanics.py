@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +24,6 @@ from app.rules.mechanics import (
     Combatant,
     Effects,
     LeaderView,
-    Mechanics,
     NotImplementedRule,
     Scalar,
     Side,
@@ -31,9 +31,11 @@ from app.rules.mechanics import (
     TurnView,
     mechanics_for,
 )
+from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
 from app.rulesets.gsb import rules as gsb_rules
+from app.rulesets.gsb.mechanics import GSBMechanics
 from app.rulesets.gsb.rules import hits_dist
 from app.rulesets.gsb.schema import tables
 from tests.rules.mechanics_harness import (
@@ -42,7 +44,7 @@ from tests.rules.mechanics_harness import (
     combatant,
 )
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "grown-slightly-bald"
+FOLDER = BUILTIN_DIR / "grown-slightly-bald"
 TROOPS = (
     "heavy_infantry",
     "medium_infantry",
@@ -58,17 +60,13 @@ Rolls = list[tuple[str, tuple[int, ...]]]
 
 
 @pytest.fixture(scope="module")
-def rs() -> Ruleset:
-    return load_ruleset(FOLDER)
+def mech(rs: Ruleset) -> GSBMechanics:
+    assert type(mechanics_for(rs)) is GSBMechanics
+    return GSBMechanics(rs)
 
 
-@pytest.fixture(scope="module")
-def mech(rs: Ruleset) -> Mechanics:
-    return mechanics_for(rs)
-
-
-def unit(mech: Mechanics, troop: str, side: Side = 0, **kw: object) -> Combatant:
-    return combatant(mech, troop, SIZE[troop], side=side, **kw)  # type: ignore[arg-type]
+def unit(mech: GSBMechanics, troop: str, side: Side = 0, **kw: Any) -> Combatant:
+    return combatant(mech, troop, SIZE[troop], side=side, **kw)
 
 
 def view(
@@ -95,7 +93,7 @@ def dice(*rolls: tuple[str, tuple[int, ...]]) -> ScriptedDice:
     return ScriptedDice(list(rolls))
 
 
-def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Mechanics:
+def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> GSBMechanics:
     """A house-rules copy of the ruleset with text edits (each must match once)."""
     folder = tmp_path / "gsb-copy"
     shutil.copytree(FOLDER, folder, ignore=shutil.ignore_patterns("mechanics.py", "__pycache__"))
@@ -105,13 +103,15 @@ def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Mechanics:
         text = path.read_text(encoding="utf-8")
         assert text.count(old) == 1, f"{old!r} must occur once in {file}"
         path.write_text(text.replace(old, new), encoding="utf-8")
-    return mechanics_for(load_ruleset(folder, builtin=False))
+    house = load_ruleset(folder, builtin=False)
+    assert type(mechanics_for(house)) is GSBMechanics
+    return GSBMechanics(house)
 
 
 # --------------------------------------------------------------------------- set-up
 
 
-def test_registered(mech: Mechanics) -> None:
+def test_registered(mech: GSBMechanics) -> None:
     assert type(mech).__name__ == "GSBMechanics"
     assert (mech.engine, mech.strength_unit) == ("gsb", "bases")
     keys = [a.key for a in mech.actions()]
@@ -119,7 +119,7 @@ def test_registered(mech: Mechanics) -> None:
     assert all(a.odds for a in mech.actions())
 
 
-def test_initial_status_counts_bases(mech: Mechanics) -> None:
+def test_initial_status_counts_bases(mech: GSBMechanics) -> None:
     """Units of 4 bases (elephants 1), no hits yet."""
     s = mech.initial_status("heavy_infantry", 4, None)
     assert (s.strength, s.start_strength, s.hits) == (4, 4, 0)
@@ -140,12 +140,12 @@ def test_initial_status_counts_bases(mech: Mechanics) -> None:
         ("light_cavalry", 4),
     ],
 )
-def test_move_allowance(mech: Mechanics, troop: str, move: int) -> None:
+def test_move_allowance(mech: GSBMechanics, troop: str, move: int) -> None:
     """HI move 1 UW, MI/elephants/LI 2, HC 3, LC 4 (allied infantry 2: errata)."""
     assert mech.move_allowance(unit(mech, troop)) == move
 
 
-def test_start_battle_records(mech: Mechanics) -> None:
+def test_start_battle_records(mech: GSBMechanics) -> None:
     """Victory stars start at 0; the enemy's units at the start set the stars needed."""
     rome = tuple(unit(mech, "heavy_infantry", 0, uid=f"r{i}") for i in range(12))
     carthage = tuple(unit(mech, "medium_infantry", 1, uid=f"c{i}") for i in range(11))
@@ -158,7 +158,7 @@ def test_start_battle_records(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- initiative
 
 
-def test_initiative_higher_d6_wins(mech: Mechanics) -> None:
+def test_initiative_higher_d6_wins(mech: GSBMechanics) -> None:
     """Both sides roll a d6; the higher plays first. Activation counts and the units'
     'activated' markers are cleared for the new turn."""
     acted = unit(mech, "heavy_infantry", markers=frozenset({"activated"}))
@@ -179,7 +179,7 @@ def test_initiative_higher_d6_wins(mech: Mechanics) -> None:
     ],
 )
 def test_initiative_ties_go_to_carthage(
-    mech: Mechanics, armies: tuple[str, str], names: tuple[str, str], winner: Side
+    mech: GSBMechanics, armies: tuple[str, str], names: tuple[str, str], winner: Side
 ) -> None:
     """Ties are won by the Carthaginian player (found by army id or side name)."""
     d = dice(("d6", (4,)), ("d6", (4,)))
@@ -187,13 +187,13 @@ def test_initiative_ties_go_to_carthage(
     assert res.initiative == winner and d.exhausted
 
 
-def test_initiative_tie_without_carthage_is_rolled_again(mech: Mechanics) -> None:
+def test_initiative_tie_without_carthage_is_rolled_again(mech: GSBMechanics) -> None:
     d = dice(("d6", (3,)), ("d6", (3,)), ("d6", (1,)), ("d6", (6,)))
     res = mech.begin_phase(view(armies=("a", "b"), names=("Rome", "Rome II")), d)
     assert res.initiative == 1 and d.exhausted
 
 
-def test_player_phases_explained(mech: Mechanics) -> None:
+def test_player_phases_explained(mech: GSBMechanics) -> None:
     res = mech.begin_phase(view(phase=2, initiative=0), dice())
     assert res.explanation and res.explanation[0].startswith("Carthage activates")
 
@@ -202,7 +202,7 @@ def test_player_phases_explained(mech: Mechanics) -> None:
 
 
 def act(
-    mech: Mechanics, activations: int, rolls: Rolls, actor: Combatant | None = None
+    mech: GSBMechanics, activations: int, rolls: Rolls, actor: Combatant | None = None
 ) -> tuple[bool, dict[str, Scalar] | None]:
     v = view(sides=({"activations": activations, "passed": False}, {}), phase=1, initiative=0)
     d = ScriptedDice(rolls)
@@ -212,13 +212,13 @@ def act(
     return res.outcome.result == "activated", dict(update) if update else None
 
 
-def test_two_free_activations(mech: Mechanics) -> None:
+def test_two_free_activations(mech: GSBMechanics) -> None:
     """Two units activate for free (no dice)."""
     assert act(mech, 0, []) == (True, {"activations": 1})
     assert act(mech, 1, []) == (True, {"activations": 2})
 
 
-def test_activation_ladder(mech: Mechanics) -> None:
+def test_activation_ladder(mech: GSBMechanics) -> None:
     """From the third unit a d10 read 0-9 must score 1 or better, then 2, ... A 0 fails the
     third; 1 passes it; the fourth needs 2."""
     assert act(mech, 2, [("d10z", (0,))]) == (False, {"passed": True})
@@ -228,18 +228,18 @@ def test_activation_ladder(mech: Mechanics) -> None:
     assert act(mech, 10, [("d10z", (9,))]) == (True, {"activations": 11})
 
 
-def test_activation_beyond_the_die_fails_without_rolling(mech: Mechanics) -> None:
+def test_activation_beyond_the_die_fails_without_rolling(mech: GSBMechanics) -> None:
     """The 12th activation would need 10 on a d10 read 0-9: it cannot succeed."""
     assert act(mech, 11, []) == (False, {"passed": True})
 
 
-def test_failed_roll_passes_play(mech: Mechanics) -> None:
+def test_failed_roll_passes_play(mech: GSBMechanics) -> None:
     v = view(sides=({"activations": 4, "passed": True}, {}), phase=1, initiative=0)
     with pytest.raises(ValueError, match="play has passed"):
         mech.resolve("activate", Situation(side=0, view=v), dice())
 
 
-def test_units_activate_once_per_turn(mech: Mechanics) -> None:
+def test_units_activate_once_per_turn(mech: GSBMechanics) -> None:
     hi = unit(mech, "heavy_infantry")
     v = view(sides=({"activations": 0}, {}), phase=1, initiative=0)
     res = mech.resolve("activate", Situation(actor=hi, view=v), dice())
@@ -249,7 +249,7 @@ def test_units_activate_once_per_turn(mech: Mechanics) -> None:
         mech.resolve("activate", Situation(actor=done, view=v), dice())
 
 
-def test_only_the_active_player_activates(mech: Mechanics) -> None:
+def test_only_the_active_player_activates(mech: GSBMechanics) -> None:
     """The initiative side plays first (phase 1), the other second (phase 2)."""
     v = view(phase=1, initiative=0)
     with pytest.raises(ValueError, match="Rome's turn"):
@@ -264,7 +264,7 @@ def test_only_the_active_player_activates(mech: Mechanics) -> None:
     ("nth", "p"),
     [(1, 1), (2, 1), (3, Fraction(9, 10)), (4, Fraction(8, 10)), (11, Fraction(1, 10)), (12, 0)],
 )
-def test_activation_odds(mech: Mechanics, nth: int, p: Fraction) -> None:
+def test_activation_odds(mech: GSBMechanics, nth: int, p: Fraction) -> None:
     odds = mech.odds("activate", Situation(side=0, options={"nth": nth}))
     assert_odds_sum_to_one(odds)
     got = sum((q for o, q in odds.items() if o.result == "activated"), Fraction(0))
@@ -274,7 +274,7 @@ def test_activation_odds(mech: Mechanics, nth: int, p: Fraction) -> None:
 # --------------------------------------------------------------------------- hit points, morale
 
 
-def test_base_lost_morale_five_removes_another(mech: Mechanics) -> None:
+def test_base_lost_morale_five_removes_another(mech: GSBMechanics) -> None:
     """A base is lost when its 4 hit points go; a morale d6 of 5 or 6 removes another."""
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=3)
@@ -287,7 +287,7 @@ def test_base_lost_morale_five_removes_another(mech: Mechanics) -> None:
     assert (after.strength, after.hits) == (2, 0)
 
 
-def test_base_lost_morale_four_holds(mech: Mechanics) -> None:
+def test_base_lost_morale_four_holds(mech: GSBMechanics) -> None:
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=2)
     d = dice(("3d6", (6, 5, 1)), ("d6", (4,)))
@@ -296,7 +296,7 @@ def test_base_lost_morale_four_holds(mech: Mechanics) -> None:
     assert (after.strength, after.hits) == (3, 0) and d.exhausted
 
 
-def test_last_base_morale_on_four(mech: Mechanics) -> None:
+def test_last_base_morale_on_four(mech: GSBMechanics) -> None:
     """4-6 removes the last base: the unit is destroyed and the enemy gets a victory star."""
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, strength=2, hits=3)
@@ -307,7 +307,7 @@ def test_last_base_morale_on_four(mech: Mechanics) -> None:
     assert res.sides == (None, {"stars": 3})
 
 
-def test_fighting_elephants_morale_on_four(mech: Mechanics) -> None:
+def test_fighting_elephants_morale_on_four(mech: GSBMechanics) -> None:
     """Fighting elephants, a morale roll of 4 also removes a base."""
     ele = unit(mech, "elephants", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=3)
@@ -316,7 +316,7 @@ def test_fighting_elephants_morale_on_four(mech: Mechanics) -> None:
     assert res.outcome.defender.casualties == 2 and d.exhausted
 
 
-def test_morale_losses_do_not_chain(mech: Mechanics) -> None:
+def test_morale_losses_do_not_chain(mech: GSBMechanics) -> None:
     """Errata morale-last-base: a base removed by morale calls for no further roll, but each
     base lost to hits does."""
     att = unit(mech, "heavy_infantry", 1)
@@ -329,7 +329,7 @@ def test_morale_losses_do_not_chain(mech: Mechanics) -> None:
     assert res.outcome.result == "target: 4 hits, destroyed"
 
 
-def test_lights_have_two_hit_points(mech: Mechanics) -> None:
+def test_lights_have_two_hit_points(mech: GSBMechanics) -> None:
     """Lights: 4 bases of 2 hit points; 2 hits take a base."""
     att = unit(mech, "light_cavalry", 1)
     dfn = unit(mech, "light_infantry", 0)
@@ -338,7 +338,7 @@ def test_lights_have_two_hit_points(mech: Mechanics) -> None:
     assert (res.outcome.defender.casualties, res.outcome.defender.hits) == (1, 0)
 
 
-def test_elephant_takes_four_hits(mech: Mechanics) -> None:
+def test_elephant_takes_four_hits(mech: GSBMechanics) -> None:
     """Elephants have one base of 4 hits; no morale roll when the last base goes."""
     hi = unit(mech, "heavy_infantry", 0)
     ele = unit(mech, "elephants", 1, hits=2)
@@ -354,13 +354,13 @@ def test_elephant_takes_four_hits(mech: Mechanics) -> None:
 
 
 @pytest.mark.parametrize("troop", ["heavy_infantry", "allied_infantry", "heavy_cavalry"])
-def test_only_medium_infantry_and_lights_shoot(mech: Mechanics, troop: str) -> None:
+def test_only_medium_infantry_and_lights_shoot(mech: GSBMechanics, troop: str) -> None:
     sit = Situation(actor=unit(mech, troop), target=unit(mech, "medium_infantry", 1))
     with pytest.raises(ValueError, match="cannot shoot"):
         mech.odds("shoot", sit)
 
 
-def test_shooting_two_dice_sixes(mech: Mechanics) -> None:
+def test_shooting_two_dice_sixes(mech: GSBMechanics) -> None:
     """Shooting: 2 dice, 6s hit (range 1 UW)."""
     li = unit(mech, "light_infantry", 1)
     hi = unit(mech, "heavy_infantry", 0)
@@ -372,7 +372,7 @@ def test_shooting_two_dice_sixes(mech: Mechanics) -> None:
 
 
 @pytest.mark.parametrize("troop", ["medium_infantry", "light_infantry", "light_cavalry"])
-def test_shooters(mech: Mechanics, troop: str) -> None:
+def test_shooters(mech: GSBMechanics, troop: str) -> None:
     odds = mech.odds("shoot", Situation(actor=unit(mech, troop), target=unit(mech, troop, 1)))
     assert_odds_sum_to_one(odds)
 
@@ -380,8 +380,8 @@ def test_shooters(mech: Mechanics, troop: str) -> None:
 # --------------------------------------------------------------------------- melee dice
 
 
-def strike_dice(mech: Mechanics, att: Combatant, dfn: Combatant, **options: Scalar) -> int:
-    return mech.melee_strike(Situation(actor=att, target=dfn, options=options)).dice  # type: ignore[attr-defined,no-any-return]
+def strike_dice(mech: GSBMechanics, att: Combatant, dfn: Combatant, **options: Scalar) -> int:
+    return mech.melee_strike(Situation(actor=att, target=dfn, options=options)).dice
 
 
 @pytest.mark.parametrize(
@@ -395,16 +395,16 @@ def strike_dice(mech: Mechanics, att: Combatant, dfn: Combatant, **options: Scal
         ("light_cavalry", 2),
     ],
 )
-def test_melee_dice_by_type(mech: Mechanics, troop: str, n: int) -> None:
+def test_melee_dice_by_type(mech: GSBMechanics, troop: str, n: int) -> None:
     assert strike_dice(mech, unit(mech, troop), unit(mech, "medium_infantry", 1)) == n
 
 
 @pytest.mark.parametrize(("opponent", "n"), [("light_infantry", 2), ("heavy_infantry", 4)])
-def test_elephants_roll_as_many_as_opponent(mech: Mechanics, opponent: str, n: int) -> None:
+def test_elephants_roll_as_many_as_opponent(mech: GSBMechanics, opponent: str, n: int) -> None:
     assert strike_dice(mech, unit(mech, "elephants", 1), unit(mech, opponent)) == n
 
 
-def test_elephant_against_elephant(mech: Mechanics) -> None:
+def test_elephant_against_elephant(mech: GSBMechanics) -> None:
     """Errata elephant-dice: elephants fighting elephants roll 3 each."""
     assert strike_dice(mech, unit(mech, "elephants", 1), unit(mech, "elephants")) == 3
 
@@ -419,12 +419,12 @@ def test_elephant_against_elephant(mech: Mechanics) -> None:
         ("light_cavalry", "flank", 3),
     ],
 )
-def test_flank_and_rear_dice(mech: Mechanics, troop: str, attack: str, n: int) -> None:
+def test_flank_and_rear_dice(mech: GSBMechanics, troop: str, attack: str, n: int) -> None:
     """Flank or rear: +1 die, heavy cavalry +2."""
     assert strike_dice(mech, unit(mech, troop), unit(mech, "heavy_infantry", 1), attack=attack) == n
 
 
-def test_general_adds_a_die(mech: Mechanics) -> None:
+def test_general_adds_a_die(mech: GSBMechanics) -> None:
     """Errata general-bonus: the general adds one die, but not the turn he joined the unit."""
     dfn = unit(mech, "heavy_infantry", 1)
     assert strike_dice(mech, unit(mech, "heavy_infantry", leader=GENERAL), dfn) == 5
@@ -447,20 +447,20 @@ def test_general_adds_a_die(mech: Mechanics) -> None:
     ],
 )
 def test_terrain_caps_before_extras(
-    mech: Mechanics, troop: str, options: dict[str, Scalar], n: int
+    mech: GSBMechanics, troop: str, options: dict[str, Scalar], n: int
 ) -> None:
     """In or into hills or woods: 2 dice at most, then flank and general dice as normal."""
     assert strike_dice(mech, unit(mech, troop), unit(mech, "medium_infantry", 1), **options) == n
 
 
 @pytest.mark.parametrize("target", TROOPS)
-def test_hits_on_five_or_six(mech: Mechanics, target: str) -> None:
+def test_hits_on_five_or_six(mech: GSBMechanics, target: str) -> None:
     """Errata hit-numbers: the promised table is missing; every type is hit on 5-6."""
     sit = Situation(actor=unit(mech, "heavy_infantry", 1), target=unit(mech, target))
-    assert mech.melee_strike(sit).need == 5  # type: ignore[attr-defined]
+    assert mech.melee_strike(sit).need == 5
 
 
-def test_only_the_active_unit_rolls(mech: Mechanics) -> None:
+def test_only_the_active_unit_rolls(mech: GSBMechanics) -> None:
     """Units fight only in their own turn: the target never strikes back."""
     odds = mech.odds(
         "melee",
@@ -485,7 +485,7 @@ def test_optional_heavy_cavalry_fives(tmp_path: Path) -> None:
     hc, hi = unit(mech, "heavy_cavalry", 1), unit(mech, "heavy_infantry")
 
     def need(**options: Scalar) -> int:
-        return mech.melee_strike(Situation(actor=hc, target=hi, options=options)).need  # type: ignore[attr-defined,no-any-return]
+        return mech.melee_strike(Situation(actor=hc, target=hi, options=options)).need
 
     assert need(attack="flank") == 6
     assert need(attack="flank", optional_hc_flank_rear_vs_hi=True) == 5
@@ -516,7 +516,7 @@ def test_numbers_come_from_the_data(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- elephants
 
 
-def test_elephant_terror_rolls_fours_again(mech: Mechanics) -> None:
+def test_elephant_terror_rolls_fours_again(mech: GSBMechanics) -> None:
     """Elephant terror: a 4 counts as a hit and is rolled again (errata: again and again)."""
     ele = unit(mech, "elephants", 1)
     hi = unit(mech, "heavy_infantry")
@@ -546,13 +546,13 @@ def test_terror_single_die_odds() -> None:
 
 def test_terror_without_reroll(tmp_path: Path) -> None:
     mech = copy(tmp_path, [("tables.toml", "terror_rerolls = true", "terror_rerolls = false")])
-    strike = mech.melee_strike(  # type: ignore[attr-defined]
+    strike = mech.melee_strike(
         Situation(actor=unit(mech, "elephants", 1), target=unit(mech, "heavy_infantry"))
     )
     assert strike.chances() == (Fraction(1, 2), 0)
 
 
-def test_rampage_hits_the_attacker(mech: Mechanics) -> None:
+def test_rampage_hits_the_attacker(mech: GSBMechanics) -> None:
     """Rampage: every hit on the elephant makes each unit within 1 UW (its attacker is in
     contact) roll a d6; a 6 is a hit on that unit."""
     hi = unit(mech, "heavy_infantry")
@@ -565,7 +565,7 @@ def test_rampage_hits_the_attacker(mech: Mechanics) -> None:
     assert res.outcome.result == "target: 2 hits; attacker (rampage): 1 hit"
 
 
-def test_rampage_bystanders_named_by_the_core(mech: Mechanics) -> None:
+def test_rampage_bystanders_named_by_the_core(mech: GSBMechanics) -> None:
     """Friend and foe within 1 UW roll (errata elephant-rampage); their hits are ordinary."""
     hi = unit(mech, "heavy_infantry", uid="hi")
     ele = unit(mech, "elephants", 1, uid="ele")
@@ -586,7 +586,7 @@ def test_rampage_bystanders_named_by_the_core(mech: Mechanics) -> None:
     assert (changes["foe"].casualties, changes["foe"].hits) == (1, -3)
 
 
-def test_rampage_bystanders_found_by_position(mech: Mechanics) -> None:
+def test_rampage_bystanders_found_by_position(mech: GSBMechanics) -> None:
     ele = unit(mech, "elephants", 1, uid="ele")
     ele = Combatant(**{**ele.__dict__, "x": 0.0, "y": 0.0, "width": 0.5, "depth": 0.5})
     hi = unit(mech, "heavy_infantry", uid="hi")
@@ -611,11 +611,11 @@ def test_rampage_can_spare_friends(tmp_path: Path) -> None:
     friend = unit(mech, "light_infantry", 1, uid="friend")
     foe = unit(mech, "medium_infantry", 0, uid="foe")
     hi = unit(mech, "heavy_infantry", uid="hi")
-    got = mech.rampage_bystanders(Situation(actor=hi, target=ele, others=(friend, foe)), ele)  # type: ignore[attr-defined]
+    got = mech.rampage_bystanders(Situation(actor=hi, target=ele, others=(friend, foe)), ele)
     assert [u.unit_id for u in got] == ["foe"]
 
 
-def test_shooting_an_elephant_rampages_on_the_shooter(mech: Mechanics) -> None:
+def test_shooting_an_elephant_rampages_on_the_shooter(mech: GSBMechanics) -> None:
     """The shooter is within 1 UW of its target (range = radius), so it rolls too."""
     li = unit(mech, "light_infantry", 0)
     ele = unit(mech, "elephants", 1)
@@ -630,7 +630,7 @@ def test_shooting_an_elephant_rampages_on_the_shooter(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- generals
 
 
-def test_general_killed_on_double_six(mech: Mechanics) -> None:
+def test_general_killed_on_double_six(mech: GSBMechanics) -> None:
     """When his unit is hit the general rolls 2d6 once per melee: a double six kills him,
     and a dead general is a victory star for the enemy."""
     att = unit(mech, "medium_infantry", 1)
@@ -644,7 +644,7 @@ def test_general_killed_on_double_six(mech: Mechanics) -> None:
     assert res.outcome.result == "target: 2 hits, general killed"
 
 
-def test_general_survives_other_rolls(mech: Mechanics) -> None:
+def test_general_survives_other_rolls(mech: GSBMechanics) -> None:
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, leader=GENERAL)
     d = dice(("3d6", (5, 6, 6)), ("2d6", (6, 5)))
@@ -652,7 +652,7 @@ def test_general_survives_other_rolls(mech: Mechanics) -> None:
     assert d.exhausted and not res.leader_events
 
 
-def test_no_death_test_without_hits(mech: Mechanics) -> None:
+def test_no_death_test_without_hits(mech: GSBMechanics) -> None:
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, leader=GENERAL)
     d = dice(("3d6", (1, 2, 3)))
@@ -660,7 +660,7 @@ def test_no_death_test_without_hits(mech: Mechanics) -> None:
     assert d.exhausted and res.outcome.defender == NO_EFFECT
 
 
-def test_general_dies_with_his_unit(mech: Mechanics) -> None:
+def test_general_dies_with_his_unit(mech: GSBMechanics) -> None:
     """A general whose unit is destroyed is killed too: two stars (unit and general)."""
     att = unit(mech, "heavy_infantry", 1)
     dfn = unit(mech, "light_infantry", 0, strength=1, hits=1, leader=GENERAL)
@@ -672,7 +672,7 @@ def test_general_dies_with_his_unit(mech: Mechanics) -> None:
     assert res.leader_events[0].status == "killed"
 
 
-def test_death_test_in_the_odds(mech: Mechanics) -> None:
+def test_death_test_in_the_odds(mech: GSBMechanics) -> None:
     """Odds: light cavalry (2 dice, 5-6) against a general's unit: he dies with chance
     P(at least one hit) x 1/36."""
     odds = mech.odds(
@@ -690,7 +690,7 @@ def test_death_test_in_the_odds(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- victory
 
 
-def battle(mech: Mechanics, stars: tuple[int, int], units: tuple[int, int]) -> TurnView:
+def battle(mech: GSBMechanics, stars: tuple[int, int], units: tuple[int, int]) -> TurnView:
     rome = tuple(unit(mech, "heavy_infantry", 0, uid=f"r{i}") for i in range(units[0]))
     carthage = tuple(unit(mech, "medium_infantry", 1, uid=f"c{i}") for i in range(units[1]))
     sides = (
@@ -700,32 +700,32 @@ def battle(mech: Mechanics, stars: tuple[int, int], units: tuple[int, int]) -> T
     return view(rome + carthage, sides=sides)
 
 
-def test_no_victory_yet(mech: Mechanics) -> None:
+def test_no_victory_yet(mech: GSBMechanics) -> None:
     assert mech.victory(battle(mech, (5, 5), (12, 11))) is None
 
 
-def test_carthage_wins_six_four(mech: Mechanics) -> None:
+def test_carthage_wins_six_four(mech: GSBMechanics) -> None:
     """The reported game: Carthage pulled away from 4-4 to win 6-4 against Rome's 12 units
     (half of 12 = 6)."""
     won = mech.victory(battle(mech, (4, 6), (12, 11)))
     assert won is not None and won.winner == 1 and "6 victory stars" in won.reason
 
 
-def test_half_rounded_up(mech: Mechanics) -> None:
+def test_half_rounded_up(mech: GSBMechanics) -> None:
     """Errata victory-rounding: against Carthage's 11 units Rome needs 6 stars, not 5.5."""
     assert mech.victory(battle(mech, (5, 0), (12, 11))) is None
     won = mech.victory(battle(mech, (6, 0), (12, 11)))
     assert won is not None and won.winner == 0
 
 
-def test_both_reach_victory(mech: Mechanics) -> None:
+def test_both_reach_victory(mech: GSBMechanics) -> None:
     won = mech.victory(battle(mech, (7, 6), (12, 12)))
     assert won is not None and won.winner == 0
     draw = mech.victory(battle(mech, (6, 6), (12, 12)))
     assert draw is not None and draw.winner is None
 
 
-def test_unknown_action(mech: Mechanics) -> None:
+def test_unknown_action(mech: GSBMechanics) -> None:
     with pytest.raises(NotImplementedRule):
         mech.odds("evade", Situation())
 
@@ -746,7 +746,7 @@ def test_unknown_action(mech: Mechanics) -> None:
     d_damage=st.integers(0, 15),
 )
 def test_melee_odds_sum_to_one(
-    mech: Mechanics,
+    mech: GSBMechanics,
     attacker: str,
     defender: str,
     attack: str,
@@ -769,13 +769,18 @@ def test_melee_odds_sum_to_one(
     odds = mech.odds("melee", Situation(actor=att, target=dfn, options=options))
     assert_odds_sum_to_one(odds)
     for outcome in odds:
+        # no outcome takes more bases than the unit has, or leaves a state GSB does not
+        # allow (hits on the current base reaching its hit points)
+        assert outcome.defender.casualties <= dfn.status.strength
+        assert outcome.attacker.casualties <= att.status.strength
         after = dfn.status.apply(outcome.defender)
-        assert after.strength >= 0 and after.hits < mech.gsb_troop(defender).hits_per_base  # type: ignore[attr-defined]
+        assert after.hits < mech.gsb_troop(defender).hits_per_base
+        assert mech.status_problem(defender, after) is None
 
 
-def damaged(mech: Mechanics, troop: str, side: Side, damage: int) -> Combatant:
+def damaged(mech: GSBMechanics, troop: str, side: Side, damage: int) -> Combatant:
     """A unit that has taken ``damage`` hit points (but still stands)."""
-    hp = mech.gsb_troop(troop).hits_per_base  # type: ignore[attr-defined]
+    hp = mech.gsb_troop(troop).hits_per_base
     total = SIZE[troop] * hp
     damage = min(damage, total - 1)
     return unit(mech, troop, side, strength=SIZE[troop] - damage // hp, hits=damage % hp)
@@ -789,7 +794,7 @@ def damaged(mech: Mechanics, troop: str, side: Side, damage: int) -> Combatant:
     general=st.booleans(),
 )
 def test_shoot_odds_sum_to_one(
-    mech: Mechanics, shooter: str, target: str, damage: int, general: bool
+    mech: GSBMechanics, shooter: str, target: str, damage: int, general: bool
 ) -> None:
     sit = Situation(
         actor=unit(mech, shooter, 1),
@@ -830,7 +835,7 @@ FREQUENCY_CASES: list[tuple[str, str, str, dict[str, Scalar], dict[str, object]]
 
 @pytest.mark.parametrize(("action", "att", "dfn", "options", "state"), FREQUENCY_CASES)
 def test_frequencies_match_exact_odds(
-    mech: Mechanics,
+    mech: GSBMechanics,
     action: str,
     att: str,
     dfn: str,
@@ -841,7 +846,7 @@ def test_frequencies_match_exact_odds(
     assert_frequencies_match(mech, action, sit, n=2500)
 
 
-def test_worst_case_odds_time(mech: Mechanics) -> None:
+def test_worst_case_odds_time(mech: GSBMechanics) -> None:
     """PRODUCT.md: exact odds under 10 ms a matchup; measured on a cold cache over every
     pair with every extra die (generous 50 ms bound for CI)."""
     worst = 0.0
@@ -865,7 +870,7 @@ def test_worst_case_odds_time(mech: Mechanics) -> None:
 
 @pytest.mark.parametrize("troop", TROOPS)
 def test_status_problem_hits_below_a_base_hit_points(
-    mech: Mechanics, rs: Ruleset, troop: str
+    mech: GSBMechanics, rs: Ruleset, troop: str
 ) -> None:
     """GSB, Hit points: ``hits`` are those on the current base, so at most one less than a
     base's hit points (the hit-points table); the generic limits still apply."""
@@ -880,7 +885,7 @@ def test_status_problem_hits_below_a_base_hit_points(
 
 
 @pytest.mark.parametrize("att", TROOPS)
-def test_every_melee_outcome_is_a_state_the_rules_allow(mech: Mechanics, att: str) -> None:
+def test_every_melee_outcome_is_a_state_the_rules_allow(mech: GSBMechanics, att: str) -> None:
     """Whatever a melee does to either unit (from a base already hit), the hook accepts the
     result: it refuses only states the rules never produce."""
     for dfn in TROOPS:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,14 +34,18 @@ from app.rules.mechanics import (
     TurnView,
     mechanics_for,
 )
+from app.rules.registry import BUILTIN_DIR
+from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
+from app.rulesets.mwan90.mechanics import MWAN90Mechanics
+from app.rulesets.mwan90.rules import Plan
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
     combatant,
 )
 
-FOLDER = Path(__file__).resolve().parents[2] / "rulesets" / "mwan90"
+FOLDER = BUILTIN_DIR / "mwan90"
 FORMED = (
     "heavy_infantry",
     "heavy_infantry_javelin",
@@ -57,12 +62,13 @@ BONUS = 'bonus move 4" (may start another melee)'
 
 
 @pytest.fixture(scope="module")
-def mech() -> Mechanics:
-    return mechanics_for(load_ruleset(FOLDER))
+def mech(rs: Ruleset) -> MWAN90Mechanics:
+    assert type(mechanics_for(rs)) is MWAN90Mechanics
+    return MWAN90Mechanics(rs)
 
 
-def unit(mech: Mechanics, troop: str, size: int, side: Side = 0, **kw: object) -> Combatant:
-    return combatant(mech, troop, size, side=side, **kw)  # type: ignore[arg-type]
+def unit(mech: MWAN90Mechanics, troop: str, size: int, side: Side = 0, **kw: Any) -> Combatant:
+    return combatant(mech, troop, size, side=side, **kw)
 
 
 def dice(*rolls: tuple[str, tuple[int, ...]]) -> ScriptedDice:
@@ -93,7 +99,7 @@ def view(
 
 
 def melee(
-    mech: Mechanics,
+    mech: MWAN90Mechanics,
     att: Combatant,
     dfn: Combatant,
     rolls: list[tuple[str, tuple[int, ...]]],
@@ -105,11 +111,13 @@ def melee(
     return res.outcome
 
 
-def plan(mech: Mechanics, action: str, att: Combatant, dfn: Combatant, **options: Scalar) -> object:
-    return mech.plan(action, Situation(actor=att, target=dfn, options=options))  # type: ignore[attr-defined]
+def plan(
+    mech: MWAN90Mechanics, action: str, att: Combatant, dfn: Combatant, **options: Scalar
+) -> Plan:
+    return mech.plan(action, Situation(actor=att, target=dfn, options=options))
 
 
-def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Mechanics:
+def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> MWAN90Mechanics:
     """A house-rules copy of the ruleset with text edits (each must match once)."""
     folder = tmp_path / "mwan90-copy"
     shutil.copytree(FOLDER, folder, ignore=shutil.ignore_patterns("mechanics.py", "__pycache__"))
@@ -119,13 +127,15 @@ def copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Mechanics:
         text = path.read_text(encoding="utf-8")
         assert text.count(old) == 1, f"{old!r} must occur once in {file}"
         path.write_text(text.replace(old, new), encoding="utf-8")
-    return mechanics_for(load_ruleset(folder, builtin=False))
+    house = load_ruleset(folder, builtin=False)
+    assert type(mechanics_for(house)) is MWAN90Mechanics
+    return MWAN90Mechanics(house)
 
 
 # --------------------------------------------------------------------------- set-up and turn
 
 
-def test_registered(mech: Mechanics) -> None:
+def test_registered(mech: MWAN90Mechanics) -> None:
     assert type(mech).__name__ == "MWAN90Mechanics"
     assert (mech.engine, mech.strength_unit) == ("mwan90", "figures")
     assert [a.key for a in mech.actions()] == [
@@ -138,19 +148,19 @@ def test_registered(mech: Mechanics) -> None:
     assert mech.action("morale_check").odds is False
 
 
-def test_initial_status(mech: Mechanics) -> None:
+def test_initial_status(mech: MWAN90Mechanics) -> None:
     """Strength in figures; skirmish infantry are never formed."""
     s = mech.initial_status("heavy_infantry", 12, None)
     assert (s.strength, s.formation) == (12, "formed")
     assert mech.initial_status("skirmish_sling", 8, None).formation == "skirmish"
 
 
-def test_no_victory_rule(mech: Mechanics) -> None:
+def test_no_victory_rule(mech: MWAN90Mechanics) -> None:
     """The article has no victory rule: a player declares the result."""
     assert mech.victory(view()) is None
 
 
-def test_initiative_higher_wins(mech: Mechanics) -> None:
+def test_initiative_higher_wins(mech: MWAN90Mechanics) -> None:
     res = mech.begin_phase(view(), dice(("d6", (2,)), ("d6", (5,))))
     assert res.initiative == 1
     assert res.sides == (
@@ -159,14 +169,14 @@ def test_initiative_higher_wins(mech: Mechanics) -> None:
     )
 
 
-def test_first_turn_tie_is_tossed_again(mech: Mechanics) -> None:
+def test_first_turn_tie_is_tossed_again(mech: MWAN90Mechanics) -> None:
     d = dice(("d6", (4,)), ("d6", (4,)), ("d6", (6,)), ("d6", (3,)))
     res = mech.begin_phase(view(turn=1), d)
     assert res.initiative == 0 and d.exhausted
 
 
 @pytest.mark.parametrize("loser", [0, 1])
-def test_later_tie_goes_to_last_turns_loser(mech: Mechanics, loser: Side) -> None:
+def test_later_tie_goes_to_last_turns_loser(mech: MWAN90Mechanics, loser: Side) -> None:
     """On later turns the player who lost the previous initiative wins ties."""
     sides = ({"lost_initiative": loser == 0}, {"lost_initiative": loser == 1})
     d = dice(("d6", (3,)), ("d6", (3,)))
@@ -175,7 +185,7 @@ def test_later_tie_goes_to_last_turns_loser(mech: Mechanics, loser: Side) -> Non
     assert res.sides[loser] == {"lost_initiative": False, "initiative_roll": 3}
 
 
-def test_missile_phase_fixes_the_figures(mech: Mechanics) -> None:
+def test_missile_phase_fixes_the_figures(mech: MWAN90Mechanics) -> None:
     """Missiles are simultaneous: units shoot with the figures they had when the phase began
     (noted in begin_phase, dropped in end_phase)."""
     sling = unit(mech, "skirmish_sling", 8, 1)
@@ -192,7 +202,7 @@ def test_missile_phase_fixes_the_figures(mech: Mechanics) -> None:
     assert done.others[0].effects.extra_remove == {"missile_figures"}
 
 
-def test_move_allowance_and_pinning(mech: Mechanics) -> None:
+def test_move_allowance_and_pinning(mech: MWAN90Mechanics) -> None:
     """8" moves (errata move-distances); a unit touching the enemy is pinned."""
     a = replace(unit(mech, "cavalry", 8), x=0.0, y=0.0, width=4.0, depth=4.0)
     b = replace(unit(mech, "cavalry", 8, 1), x=0.0, y=4.0, width=4.0, depth=4.0)
@@ -202,7 +212,7 @@ def test_move_allowance_and_pinning(mech: Mechanics) -> None:
     assert mech.move_allowance(a, view((a, far))) == 8
 
 
-def test_disorder_clears_out_of_contact(mech: Mechanics) -> None:
+def test_disorder_clears_out_of_contact(mech: MWAN90Mechanics) -> None:
     """Errata disorder: it ends when the unit is out of contact with the enemy."""
     dis = frozenset({"disordered"})
     a = replace(unit(mech, "cavalry", 8, markers=dis), x=0.0, y=0.0, width=4.0, depth=4.0)
@@ -218,7 +228,7 @@ def test_disorder_clears_out_of_contact(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- missiles
 
 
-def test_missiles_one_die_per_figure_sixes(mech: Mechanics) -> None:
+def test_missiles_one_die_per_figure_sixes(mech: MWAN90Mechanics) -> None:
     """Missiles: a die per figure with a clear shot, hit on 6; one hit, one figure."""
     sling = unit(mech, "skirmish_sling", 8, 1)
     hi = unit(mech, "heavy_infantry", 12)
@@ -235,7 +245,7 @@ def test_missiles_one_die_per_figure_sixes(mech: Mechanics) -> None:
     ("troop", "reach"),
     [("skirmish_javelin", '9"'), ("skirmish_bow", '15"'), ("light_cavalry", '9"')],
 )
-def test_missile_ranges(mech: Mechanics, troop: str, reach: str) -> None:
+def test_missile_ranges(mech: MWAN90Mechanics, troop: str, reach: str) -> None:
     d = dice(("6d6", faces(6, 0)))
     res = mech.resolve(
         "shoot", Situation(actor=unit(mech, troop, 6), target=unit(mech, "cavalry", 8, 1)), d
@@ -243,7 +253,7 @@ def test_missile_ranges(mech: Mechanics, troop: str, reach: str) -> None:
     assert any(reach in line for line in res.explanation)
 
 
-def test_clear_shots_only(mech: Mechanics) -> None:
+def test_clear_shots_only(mech: MWAN90Mechanics) -> None:
     d = dice(("3d6", (6, 1, 1)))
     sit = Situation(
         actor=unit(mech, "skirmish_javelin", 8),
@@ -253,7 +263,7 @@ def test_clear_shots_only(mech: Mechanics) -> None:
     assert mech.resolve("shoot", sit, d).outcome.defender.casualties == 1
 
 
-def test_formed_infantry_do_not_shoot_in_the_missile_phase(mech: Mechanics) -> None:
+def test_formed_infantry_do_not_shoot_in_the_missile_phase(mech: MWAN90Mechanics) -> None:
     """Javelin-armed formed infantry throw only just before a melee."""
     sit = Situation(
         actor=unit(mech, "heavy_infantry_javelin", 12), target=unit(mech, "cavalry", 8, 1)
@@ -262,7 +272,7 @@ def test_formed_infantry_do_not_shoot_in_the_missile_phase(mech: Mechanics) -> N
         mech.odds("shoot", sit)
 
 
-def test_units_in_melee_cannot_be_shot_at(mech: Mechanics) -> None:
+def test_units_in_melee_cannot_be_shot_at(mech: MWAN90Mechanics) -> None:
     sling = replace(unit(mech, "skirmish_sling", 8), x=0.0, y=-10.0, width=8.0, depth=1.0)
     cav = replace(unit(mech, "cavalry", 8, 1), x=0.0, y=0.0, width=8.0, depth=4.0)
     foe = replace(unit(mech, "cavalry", 8, 0, uid="foe"), x=0.0, y=4.0, width=8.0, depth=4.0)
@@ -272,14 +282,14 @@ def test_units_in_melee_cannot_be_shot_at(mech: Mechanics) -> None:
 
 
 @pytest.mark.parametrize(("share", "n"), [("cavalry", 5), ("support", 4), ("none", 9)])
-def test_dice_shared_against_supported_cavalry(mech: Mechanics, share: str, n: int) -> None:
+def test_dice_shared_against_supported_cavalry(mech: MWAN90Mechanics, share: str, n: int) -> None:
     """Against cavalry supported by medium infantry the dice are divided before tossing (the
     larger half at the cavalry: our reading of 'equitable')."""
     p = plan(mech, "shoot", unit(mech, "skirmish_bow", 9), unit(mech, "cavalry", 8, 1), split=share)
-    assert p.dice_a == n  # type: ignore[attr-defined]
+    assert p.dice_a == n
 
 
-def test_missiles_rout_a_formed_unit(mech: Mechanics) -> None:
+def test_missiles_rout_a_formed_unit(mech: MWAN90Mechanics) -> None:
     """Formed units reduced to 3 figures rout and are removed."""
     cav = unit(mech, "cavalry", 5, 1)
     res = mech.resolve(
@@ -297,32 +307,32 @@ def test_missiles_rout_a_formed_unit(mech: Mechanics) -> None:
 
 
 def melee_dice(
-    mech: Mechanics, att: Combatant, dfn: Combatant, **options: Scalar
+    mech: MWAN90Mechanics, att: Combatant, dfn: Combatant, **options: Scalar
 ) -> tuple[int, int]:
     p = plan(mech, "melee", att, dfn, **options)
-    return p.dice_a, p.dice_d  # type: ignore[attr-defined]
+    return p.dice_a, p.dice_d
 
 
-def test_two_ranks_in_contact(mech: Mechanics) -> None:
+def test_two_ranks_in_contact(mech: MWAN90Mechanics) -> None:
     """A die per figure in contact, two ranks deep (by default every figure)."""
     hi, mi = unit(mech, "heavy_infantry", 12), unit(mech, "medium_infantry", 10, 1)
     assert melee_dice(mech, hi, mi) == (12, 10)
     assert melee_dice(mech, hi, mi, a_front=4, d_front=3) == (8, 6)
 
 
-def test_greek_heavy_infantry_three_ranks(mech: Mechanics) -> None:
+def test_greek_heavy_infantry_three_ranks(mech: MWAN90Mechanics) -> None:
     greek = unit(mech, "greek_heavy_infantry", 18)
     assert melee_dice(mech, greek, unit(mech, "heavy_infantry", 12, 1), a_front=4) == (12, 12)
 
 
-def test_overlaps_and_support(mech: Mechanics) -> None:
+def test_overlaps_and_support(mech: MWAN90Mechanics) -> None:
     """+1 figure per flank overlapping the enemy; supporting medium infantry add their two
     ranks."""
     hi, mi = unit(mech, "heavy_infantry", 12), unit(mech, "medium_infantry", 12, 1)
     assert melee_dice(mech, hi, mi, a_overlaps=2, d_support=3) == (14, 18)
 
 
-def test_elephants_six_dice_each(mech: Mechanics) -> None:
+def test_elephants_six_dice_each(mech: MWAN90Mechanics) -> None:
     ele = unit(mech, "elephants", 3)
     assert melee_dice(mech, ele, unit(mech, "heavy_infantry", 12, 1)) == (18, 12)
     assert melee_dice(mech, ele, unit(mech, "heavy_infantry", 12, 1), a_front=2) == (12, 12)
@@ -340,32 +350,32 @@ def test_elephants_six_dice_each(mech: Mechanics) -> None:
         ("light_cavalry", 5),
     ],
 )
-def test_hits_by_target_class(mech: Mechanics, target: str, need: int) -> None:
+def test_hits_by_target_class(mech: MWAN90Mechanics, target: str, need: int) -> None:
     """Heavy (with elephants) hit on 6, light or medium on 5-6 (errata cavalry-hit-class)."""
     p = plan(mech, "melee", unit(mech, "medium_infantry", 12, 1), unit(mech, target, 8))
-    assert p.need_a == need  # type: ignore[attr-defined]
+    assert p.need_a == need
 
 
-def test_skirmishers_hit_on_four(mech: Mechanics) -> None:
+def test_skirmishers_hit_on_four(mech: MWAN90Mechanics) -> None:
     """Skirmish targets are hit on 4-6; skirmishers fight only enemy skirmishers."""
     a, b = unit(mech, "skirmish_javelin", 8), unit(mech, "skirmish_sling", 6, 1)
     p = plan(mech, "melee", a, b)
-    assert (p.need_a, p.dice_a, p.dice_d) == (4, 8, 6)  # type: ignore[attr-defined]
+    assert (p.need_a, p.dice_a, p.dice_d) == (4, 8, 6)
 
 
-def test_medium_as_skirmishers_keep_their_class(mech: Mechanics) -> None:
+def test_medium_as_skirmishers_keep_their_class(mech: MWAN90Mechanics) -> None:
     a = unit(mech, "light_cavalry", 8, formation="skirmish")
     b = unit(mech, "skirmish_javelin", 6, 1)
     p = plan(mech, "melee", b, a)
-    assert p.need_a == 5  # type: ignore[attr-defined]
+    assert p.need_a == 5
 
 
-def test_skirmishers_do_not_melee_formed_troops(mech: Mechanics) -> None:
+def test_skirmishers_do_not_melee_formed_troops(mech: MWAN90Mechanics) -> None:
     with pytest.raises(ValueError, match="disperse"):
         plan(mech, "melee", unit(mech, "heavy_infantry", 12), unit(mech, "skirmish_sling", 8, 1))
 
 
-def test_simultaneous_melee(mech: Mechanics) -> None:
+def test_simultaneous_melee(mech: MWAN90Mechanics) -> None:
     """Both sides roll at once: Roman heavy infantry (12 dice, medium target on 5-6) and
     Spanish medium infantry (10 dice, heavy target on 6)."""
     hi, mi = unit(mech, "heavy_infantry_javelin", 12), unit(mech, "medium_infantry_javelin", 10, 1)
@@ -374,7 +384,7 @@ def test_simultaneous_melee(mech: Mechanics) -> None:
     assert out.result == "attacker loses 2; defender loses 3"
 
 
-def test_flank_triples_the_attacked_heavy_units_dice(mech: Mechanics) -> None:
+def test_flank_triples_the_attacked_heavy_units_dice(mech: MWAN90Mechanics) -> None:
     """Errata flank-rear-triple, as written: a heavy unit attacked in flank or rear triples
     its own dice, and is disordered."""
     cav, hi = unit(mech, "cavalry", 8), unit(mech, "heavy_infantry", 12, 1)
@@ -383,7 +393,7 @@ def test_flank_triples_the_attacked_heavy_units_dice(mech: Mechanics) -> None:
     assert out.defender.markers_add == {"disordered"}
 
 
-def test_flank_on_medium_only_disorders(mech: Mechanics) -> None:
+def test_flank_on_medium_only_disorders(mech: MWAN90Mechanics) -> None:
     cav, mi = unit(mech, "cavalry", 8), unit(mech, "medium_infantry", 12, 1)
     assert melee_dice(mech, cav, mi, attack="flank") == (8, 12)
     assert all(
@@ -401,13 +411,13 @@ def test_flank_triple_other_reading(tmp_path: Path) -> None:
     assert melee_dice(house, cav, hi, attack="flank") == (24, 12)
 
 
-def test_elephants_disorder_cavalry(mech: Mechanics) -> None:
+def test_elephants_disorder_cavalry(mech: MWAN90Mechanics) -> None:
     ele, cav = unit(mech, "elephants", 2), unit(mech, "cavalry", 8, 1)
     out = melee(mech, ele, cav, [("12d6", faces(12, 0)), ("8d6", faces(8, 0))])
     assert out.defender.markers_add == {"disordered"}
 
 
-def test_rout_at_three_figures_and_bonus_move(mech: Mechanics) -> None:
+def test_rout_at_three_figures_and_bonus_move(mech: MWAN90Mechanics) -> None:
     """A formed unit reduced to 3 figures routs (removed); the victor gets a 4" bonus move."""
     hi, cav = unit(mech, "heavy_infantry", 12), unit(mech, "cavalry", 6, 1)
     out = melee(mech, hi, cav, [("12d6", faces(12, 3, hit=5)), ("6d6", faces(6, 1))])
@@ -415,7 +425,7 @@ def test_rout_at_three_figures_and_bonus_move(mech: Mechanics) -> None:
     assert (out.attacker.casualties, out.attacker.move) == (1, BONUS)
 
 
-def test_elephants_rout_at_one(mech: Mechanics) -> None:
+def test_elephants_rout_at_one(mech: MWAN90Mechanics) -> None:
     ele, hi = unit(mech, "elephants", 3, 1), unit(mech, "heavy_infantry", 12)
     out = melee(mech, hi, ele, [("12d6", faces(12, 1)), ("18d6", faces(18, 0))])
     assert out.defender.casualties == 1 and not out.defender.eliminated
@@ -423,32 +433,32 @@ def test_elephants_rout_at_one(mech: Mechanics) -> None:
     assert out.defender.eliminated and out.attacker.move == BONUS
 
 
-def test_unformed_units_do_not_rout(mech: Mechanics) -> None:
+def test_unformed_units_do_not_rout(mech: MWAN90Mechanics) -> None:
     a, b = unit(mech, "skirmish_javelin", 8), unit(mech, "skirmish_sling", 8, 1)
     out = melee(mech, a, b, [("8d6", faces(8, 6, hit=4)), ("8d6", faces(8, 0))])
     assert out.defender == Effects(casualties=6) and out.attacker.move is None
 
 
-def test_both_rout(mech: Mechanics) -> None:
+def test_both_rout(mech: MWAN90Mechanics) -> None:
     a, b = unit(mech, "cavalry", 6), unit(mech, "cavalry", 6, 1)
     out = melee(mech, a, b, [("6d6", faces(6, 4)), ("6d6", faces(6, 3))])
     assert out.attacker.eliminated and out.defender.eliminated
     assert out.attacker.move is None and out.defender.move is None
 
 
-def test_shield_wall_counts_heavy_while_immobile(mech: Mechanics) -> None:
+def test_shield_wall_counts_heavy_while_immobile(mech: MWAN90Mechanics) -> None:
     """Barbarians side by side in a shield wall count as heavy while they stay still."""
     rom = unit(mech, "heavy_infantry_javelin", 12)
     gauls = unit(mech, "barbarian_medium_infantry", 16, 1, formation="shield_wall")
-    assert plan(mech, "melee", rom, gauls).need_a == 6  # type: ignore[attr-defined]
-    assert plan(mech, "melee", rom, gauls, d_moved=True).need_a == 5  # type: ignore[attr-defined]
+    assert plan(mech, "melee", rom, gauls).need_a == 6
+    assert plan(mech, "melee", rom, gauls, d_moved=True).need_a == 5
     moved = replace(gauls, status=replace(gauls.status, markers=frozenset({"moved"})))
-    assert plan(mech, "melee", rom, moved).need_a == 5  # type: ignore[attr-defined]
+    assert plan(mech, "melee", rom, moved).need_a == 5
     with pytest.raises(ValueError, match="only barbarians"):
         plan(mech, "melee", gauls, rom, d_formation="shield_wall")
 
 
-def test_wedge_counts_its_supporter_and_has_no_flanks(mech: Mechanics) -> None:
+def test_wedge_counts_its_supporter_and_has_no_flanks(mech: MWAN90Mechanics) -> None:
     """A wedge counts all its figures plus its supporting barbarian unit's, and has no
     flanks: a flank attack is fought as frontal and the enemy's overlaps do not count."""
     wedge = unit(mech, "barbarian_medium_infantry", 12, 1, formation="wedge")
@@ -465,7 +475,7 @@ def test_wedge_counts_its_supporter_and_has_no_flanks(mech: Mechanics) -> None:
     assert out.defender == NO_EFFECT
 
 
-def test_supported_cavalry_splits_enemy_dice(mech: Mechanics) -> None:
+def test_supported_cavalry_splits_enemy_dice(mech: MWAN90Mechanics) -> None:
     hi, cav = unit(mech, "heavy_infantry", 11), unit(mech, "cavalry", 8, 1)
     assert melee_dice(mech, hi, cav, supported_cavalry="defender") == (6, 8)
     assert melee_dice(mech, cav, hi, supported_cavalry="attacker") == (8, 6)
@@ -473,7 +483,7 @@ def test_supported_cavalry_splits_enemy_dice(mech: Mechanics) -> None:
         melee_dice(mech, hi, cav, supported_cavalry="attacker")
 
 
-def test_disordered_unit_attacked_checks_morale(mech: Mechanics) -> None:
+def test_disordered_unit_attacked_checks_morale(mech: MWAN90Mechanics) -> None:
     """A unit already disordered that is attacked checks morale as if routed into: the log
     says so (the check itself is the morale_check action)."""
     hi = unit(mech, "heavy_infantry", 12)
@@ -486,21 +496,21 @@ def test_disordered_unit_attacked_checks_morale(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- javelins, dispersal
 
 
-def test_pre_melee_javelins(mech: Mechanics) -> None:
+def test_pre_melee_javelins(mech: MWAN90Mechanics) -> None:
     """Only the first rank of javelin-armed formed infantry throws, before the first round."""
     hastati = unit(mech, "heavy_infantry_javelin", 12)
     scutarii = unit(mech, "medium_infantry_javelin", 10, 1)
     gauls = unit(mech, "barbarian_medium_infantry", 16, 1)
     p = plan(mech, "javelins", hastati, scutarii)
-    assert (p.dice_a, p.dice_d, p.need_a) == (6, 5, 6)  # type: ignore[attr-defined]
+    assert (p.dice_a, p.dice_d, p.need_a) == (6, 5, 6)
     p = plan(mech, "javelins", hastati, gauls, a_front=4)
-    assert (p.dice_a, p.dice_d) == (4, 0)  # type: ignore[attr-defined]
+    assert (p.dice_a, p.dice_d) == (4, 0)
     d = dice(("6d6", faces(6, 2)), ("5d6", faces(5, 1)))
     out = mech.resolve("javelins", Situation(actor=hastati, target=scutarii), d).outcome
     assert (out.attacker.casualties, out.defender.casualties) == (1, 2) and d.exhausted
 
 
-def test_dispersal_of_skirmishers(mech: Mechanics) -> None:
+def test_dispersal_of_skirmishers(mech: MWAN90Mechanics) -> None:
     """Formed troops move through skirmishers, each of whom gets one shot (6 hits) and is
     removed."""
     hi, sk = unit(mech, "heavy_infantry", 12), unit(mech, "skirmish_javelin", 6, 1)
@@ -517,7 +527,7 @@ def test_dispersal_of_skirmishers(mech: Mechanics) -> None:
 # --------------------------------------------------------------------------- morale (truncated)
 
 
-def test_morale_table_incomplete_in_source(mech: Mechanics) -> None:
+def test_morale_table_incomplete_in_source(mech: MWAN90Mechanics) -> None:
     """The article breaks off at 'Unit in:': the check is refused, never invented, with a
     message saying how to supply the table."""
     sit = Situation(actor=unit(mech, "heavy_infantry", 12))
@@ -542,7 +552,7 @@ USER_ROWS = (
 
 
 @pytest.fixture
-def house(tmp_path: Path) -> Mechanics:
+def house(tmp_path: Path) -> MWAN90Mechanics:
     return copy(
         tmp_path,
         [
@@ -598,7 +608,7 @@ def test_frequencies_of_user_morale(house: Mechanics) -> None:
 # --------------------------------------------------------------------------- exact odds
 
 
-def test_melee_odds_are_the_product_of_binomials(mech: Mechanics) -> None:
+def test_melee_odds_are_the_product_of_binomials(mech: MWAN90Mechanics) -> None:
     """Cavalry 8 (5-6 against medium) against cavalry 8: each side's losses are binomial, cut
     off at the rout (5 hits)."""
     a, b = unit(mech, "cavalry", 8), unit(mech, "cavalry", 8, 1)
@@ -624,7 +634,7 @@ def test_melee_odds_are_the_product_of_binomials(mech: Mechanics) -> None:
     fronts=st.tuples(st.integers(0, 8), st.integers(0, 8)),
 )
 def test_melee_odds_sum_to_one(
-    mech: Mechanics,
+    mech: MWAN90Mechanics,
     pair: tuple[str, str],
     sizes: tuple[int, int],
     attack: str,
@@ -658,7 +668,7 @@ def test_melee_odds_sum_to_one(
     sizes=st.tuples(st.integers(1, 12), st.integers(2, 16)),
 )
 def test_shoot_and_javelin_odds_sum_to_one(
-    mech: Mechanics, shooter: str, target: str, sizes: tuple[int, int]
+    mech: MWAN90Mechanics, shooter: str, target: str, sizes: tuple[int, int]
 ) -> None:
     t_size = min(sizes[1], 4) if target == "elephants" else sizes[1]
     sit = Situation(actor=unit(mech, shooter, sizes[0]), target=unit(mech, target, t_size, 1))
@@ -681,7 +691,7 @@ FREQUENCY_CASES: list[tuple[str, str, int, str, int, dict[str, Scalar]]] = [
 
 @pytest.mark.parametrize(("action", "att", "a_size", "dfn", "d_size", "options"), FREQUENCY_CASES)
 def test_frequencies_match_exact_odds(
-    mech: Mechanics,
+    mech: MWAN90Mechanics,
     action: str,
     att: str,
     a_size: int,
@@ -695,7 +705,7 @@ def test_frequencies_match_exact_odds(
     assert_frequencies_match(mech, action, sit, n=2500)
 
 
-def test_worst_case_odds_time(mech: Mechanics) -> None:
+def test_worst_case_odds_time(mech: MWAN90Mechanics) -> None:
     """PRODUCT.md: exact odds under 10 ms a matchup; the biggest pools (a Greek phalanx of
     18 tripled in the rear against 4 elephants, with overlaps and support) on a cold cache,
     with a generous 50 ms bound for CI."""
