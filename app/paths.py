@@ -8,6 +8,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from app.rules.registry import BUILTIN_DIR, Registry
+from app.rulesets import find_engine
 
 
 def data_dir() -> Path:
@@ -25,4 +26,4 @@ def load_registry(only: set[str] | None = None) -> Registry:
     """Every ruleset (built-in, then the user's house rules), or just the built-in folders
     named in ``only``; ``Registry.load_more(BUILTIN_DIR, [user_rulesets_dir()])`` adds the
     rest."""
-    return Registry.load(BUILTIN_DIR, [user_rulesets_dir()], only=only)
+    return Registry.load(find_engine, BUILTIN_DIR, [user_rulesets_dir()], only=only)

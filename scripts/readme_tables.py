@@ -11,13 +11,14 @@ from pathlib import Path
 
 from app.rules.catalogue import replace_section
 from app.rules.registry import BUILTIN_DIR, Registry
+from app.rulesets import find_engine
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def main() -> int:
     text = README.read_text(encoding="utf-8")
-    fresh = replace_section(text, Registry.load(BUILTIN_DIR, []))
+    fresh = replace_section(text, Registry.load(find_engine, BUILTIN_DIR, []))
     if "--check" in sys.argv:
         if fresh != text:
             print("README.md catalogue is stale: run scripts/readme_tables.py", file=sys.stderr)

@@ -19,12 +19,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from app.rulesets import find_engine
 from tests.rules.test_odds_fixture import FIXTURE as OUT
 from tests.rules.test_odds_fixture import ask
 
 
 def matchups() -> list[list[str]]:
-    reg = Registry.load()
+    reg = Registry.load(find_engine)
     asked: list[list[str]] = []
     for rs in reg:
         mech = mechanics_for(rs)

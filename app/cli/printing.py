@@ -18,7 +18,6 @@ from app.core.roster import Roster
 from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
-DEFAULT_CHANCE_RULESET = "d3-ancients"
 
 
 def register(sub: Any) -> None:
@@ -49,8 +48,7 @@ def register(sub: Any) -> None:
     p.add_argument("--supply-problems", action="store_true", help="the side has supply problems")
     p.add_argument(
         "--ruleset",
-        default=DEFAULT_CHANCE_RULESET,
-        help=f"a D3 ruleset id (default {DEFAULT_CHANCE_RULESET})",
+        help="a ruleset with chance cards (default: the first built-in one, d3-ancients)",
     )
     _common(p)
     p.set_defaults(func=cmd_chance_cards)
@@ -72,6 +70,16 @@ def _common(p: argparse.ArgumentParser) -> None:
 def slug(text: str) -> str:
     """A file-name-safe form of ``text`` ("Legio II" -> "legio-ii")."""
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "castra"
+
+
+def _chance_card_ruleset() -> Ruleset:
+    """The first ruleset whose engine has chance cards, built-in ones first."""
+    found = sorted(
+        (rs for rs in registry() if rs.engine.has_chance_cards), key=lambda r: (not r.builtin, r.id)
+    )
+    if not found:
+        raise CliError("no loaded ruleset has chance cards")
+    return found[0]
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:
@@ -158,12 +166,13 @@ def cmd_roster(args: argparse.Namespace) -> int:
 
 
 def cmd_chance_cards(args: argparse.Namespace) -> int:
-    from app.export import NotD3Error, resolve_army, write_chance_cards
+    from app.export import NoChanceCardsError, resolve_army, write_chance_cards
+    from app.export.chance_cards import commander_quality
 
-    rs = _ruleset(args.ruleset)
+    rs = _ruleset(args.ruleset) if args.ruleset else _chance_card_ruleset()
     try:
         army = resolve_army(rs, args.side)
-    except (NotD3Error, ValueError) as exc:
+    except (NoChanceCardsError, ValueError) as exc:
         raise CliError(str(exc)) from None
     return _write(
         f"the {rs.army(army).side} chance cards",
@@ -173,7 +182,7 @@ def cmd_chance_cards(args: argparse.Namespace) -> int:
             rs,
             out,
             side=army,
-            commander=args.commander,
+            commander=commander_quality(args.commander),
             supply_problems=args.supply_problems,
             page_size=args.page_size,
             invariant=args.invariant,

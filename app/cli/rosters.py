@@ -15,6 +15,7 @@ from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
 from app.core.totals import roster_totals
 from app.core.validation import Report, Severity, validate
 from app.rules.ruleset import Ruleset
+from app.rules.scale import Scale
 
 
 def register(sub: Any) -> None:
@@ -26,7 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("--army", required=True, help="army list id (see `castra armies RULESET`)")
     p.add_argument("--name", required=True)
     p.add_argument("--side", help="side name (default: the army list's side)")
-    p.add_argument("--scale", choices=("1:10", "1:100"), help="figure scale")
+    p.add_argument("--scale", choices=[s.value for s in Scale], help="figure scale")
     p.add_argument(
         "--standard",
         action="store_true",

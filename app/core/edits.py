@@ -27,6 +27,7 @@ from app.core.roster import (
     roster_problems,
     unit_problems,
 )
+from app.rules.scale import Scale
 
 
 def _checked(roster: Roster, *fields: str) -> Roster:
@@ -152,7 +153,10 @@ class UpdateRoster:
         bad = set(self.changes) - allowed
         if bad:
             raise KeyError(f"cannot change {', '.join(sorted(bad))} of a roster")
-        return _checked(replace(roster, **dict(self.changes)), *self.changes)
+        changes = dict(self.changes)
+        if changes.get("scale") is not None:
+            changes["scale"] = Scale.parse(changes["scale"])
+        return _checked(replace(roster, **changes), *self.changes)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from app.rules.ruleset import Ruleset
+from app.rules.scale import Scale
 from app.rules.schema import ArmyList, StandardArmy
 
 
@@ -123,7 +124,7 @@ class Roster:
     ruleset: str
     army: str
     side: str
-    scale: str | None
+    scale: Scale | None
     units: tuple[Unit, ...] = ()
     leaders: tuple[Leader, ...] = ()
     commands: tuple[Command, ...] = ()
@@ -294,7 +295,7 @@ def new_roster(
     *,
     name: str,
     side: str | None = None,
-    scale: str | None = None,
+    scale: Scale | str | None = None,
     standard: bool = False,
 ) -> Roster:
     """A new roster for ``army_id``, empty or holding the list's standard army. A name or
@@ -311,7 +312,7 @@ def new_roster(
         ruleset=rs.id,
         army=army_id,
         side=side or army.side,
-        scale=scale,
+        scale=None if scale is None else Scale.parse(scale),
         data_version=rs.meta.data_version,
     )
     check(roster_problems(roster, ("name", "side")))
@@ -355,7 +356,7 @@ def _with_standard(roster: Roster, army: ArmyList, std: StandardArmy) -> Roster:
     return replace(roster, units=tuple(units), leaders=leaders, commands=commands)
 
 
-def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object) -> Unit:
+def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: Any) -> Unit:
     """A unit of ``entry_id`` at the list's default size and grade; ``changes`` override.
     A value out of bounds raises :class:`RosterValueError`."""
     entry = rs.army(army_id).entries.get(entry_id)
@@ -368,6 +369,6 @@ def unit_from_entry(rs: Ruleset, army_id: str, entry_id: str, **changes: object)
         size=entry.default_size,
         grade=entry.default_grade,
     )
-    unit = replace(unit, **changes)  # type: ignore[arg-type]
+    unit = replace(unit, **changes)
     check(unit_problems(unit))
     return unit

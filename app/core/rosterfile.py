@@ -51,6 +51,7 @@ from app.core.roster import (
 )
 from app.rules.errors import key_path
 from app.rules.registry import Registry
+from app.rules.scale import Scale
 
 FORMAT = "castra-roster"
 VERSION = 1
@@ -116,7 +117,9 @@ class RosterIn(_M):
     ruleset: Ident
     ruleset_data_version: str | None = None
     army: Ident
-    scale: Literal["1:10", "1:100"] | None = None
+    #: the file's text ("1:10") read into a Scale: lax for this field only, since strict mode
+    #: takes no text for an enum (a wrong value still names the scales)
+    scale: Annotated[Scale, Field(strict=False)] | None = None
     side: str | None = Field(default=None, max_length=MAX_SIDE)
     notes: str = Field(default="", max_length=MAX_ROSTER_NOTES)
     units: list[UnitIn] = Field(default_factory=list, max_length=MAX_UNITS)

@@ -9,7 +9,7 @@ target and its page count). This package imports no Qt: the GUI calls these func
 from app.export.cardsheet import CARD_SIZE, CardGrid, card_grid
 from app.export.chance_cards import (
     Deck,
-    NotD3Error,
+    NoChanceCardsError,
     build_deck,
     resolve_army,
     write_chance_cards,
@@ -24,7 +24,7 @@ __all__ = [
     "PAGE_SIZES",
     "CardGrid",
     "Deck",
-    "NotD3Error",
+    "NoChanceCardsError",
     "Written",
     "build_deck",
     "card_count",

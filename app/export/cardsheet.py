@@ -98,7 +98,7 @@ def card_grid(
     return grid
 
 
-class Card(Flowable):  # type: ignore[misc]
+class Card(Flowable):
     """One card: exactly card-sized, never split; ``painter(canvas, width, height)`` draws it
     in local coordinates (origin at the card's bottom-left corner)."""
 

@@ -1,6 +1,7 @@
-"""The D3 chance-card deck of one side, card-sized with cut marks: the base deck with the
-army, commander-quality and supply substitutions applied (D3 Chance Cards), one card per
-card in the deck."""
+"""The chance-card deck of one side, card-sized with cut marks, for a ruleset whose engine
+has chance cards (:attr:`~app.rules.engine.Engine.has_chance_cards`; the D3 Ancients
+tables give the deck): the base deck with the army, commander-quality and supply
+substitutions applied (D3 Chance Cards), one card per card in the deck."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from app.export.card_draw import band
 from app.export.cardsheet import Painter, render_cards
 from app.export.common import GUIDE, INK, MUTED, Target, Written, author_of, fit_text, write_bytes
 from app.export.fonts import COND, COND_BOLD, SANS, SANS_BOLD, register_fonts
-from app.rules.engines import d3
 from app.rules.ruleset import Ruleset
+from app.rulesets.d3 import schema as d3
 
 CARD_COLOURS: dict[str, Color] = {
     "none": HexColor("#707070"),
@@ -28,7 +29,20 @@ CARD_COLOURS: dict[str, Color] = {
 PAD = 9.0
 
 
-class NotD3Error(ValueError):
+#: a commander's quality, which swaps cards of the deck (D3 Chance Cards)
+Quality = d3.Quality
+QUALITIES = d3.QUALITIES
+
+
+def commander_quality(text: str) -> Quality:
+    """The quality ``text`` names; ``ValueError`` naming the qualities otherwise."""
+    for quality in QUALITIES:
+        if quality == text:
+            return quality
+    raise ValueError(f"commander quality {text!r} is not one of {', '.join(QUALITIES)}")
+
+
+class NoChanceCardsError(ValueError):
     """Chance cards were asked of a ruleset that has none."""
 
 
@@ -57,13 +71,10 @@ class Deck:
 
 def resolve_army(rs: Ruleset, side: str) -> str:
     """The army-list id ``side`` names: an army id (``roman``) or a side name (``Rome``),
-    either case. Raises :class:`NotD3Error` for a ruleset without chance cards and
+    either case. Raises :class:`NoChanceCardsError` for a ruleset without chance cards and
     ``ValueError`` naming the choices for an unknown or ambiguous side."""
-    if rs.meta.engine != "d3":
-        raise NotD3Error(
-            f"ruleset {rs.id!r} ({rs.meta.short_name}) has no chance cards; they belong to "
-            "D3 Ancients"
-        )
+    if not rs.engine.has_chance_cards:
+        raise NoChanceCardsError(f"ruleset {rs.id!r} ({rs.meta.short_name}) has no chance cards")
     key = side.strip().casefold()
     if key in rs.armies:
         return key
@@ -82,7 +93,7 @@ def resolve_army(rs: Ruleset, side: str) -> str:
 def build_deck(
     rs: Ruleset, army: str, *, commander: d3.Quality = "average", supply_problems: bool = False
 ) -> Deck:
-    """The deck of ``army`` with the substitutions applied (``app.rules.engines.d3``)."""
+    """The deck of ``army`` with the substitutions applied (``app.rulesets.d3.schema``)."""
     cards = d3.army_deck(rs, army, commander_quality=commander, supply_problems=supply_problems)
     return Deck(army, rs.army(army).side, commander, supply_problems, cards)
 

@@ -79,8 +79,10 @@ def unprintable(texts: Iterable[str]) -> list[str]:
     Japanese or Korean script, emoji, ...): they would print blank. Castra warns rather than
     bundle a fallback font for every script; spaces and line breaks are not counted."""
     register_fonts()
-    face = pdfmetrics.getFont(SANS).face
-    glyphs = face.charToGlyph
+    font = pdfmetrics.getFont(SANS)
+    if not isinstance(font, TTFont):  # registered above as a TrueType font
+        raise TypeError(f"{SANS} is not a TrueType font")
+    glyphs = font.face.charToGlyph
     missing = {ch for text in texts for ch in text if not ch.isspace() and ord(ch) not in glyphs}
     return sorted(missing)
 

@@ -9,7 +9,6 @@ decreasing levels of detail (prose shortened first, tables never below 8 pt) unt
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -44,6 +43,8 @@ from app.export.common import (
     styles,
     write_bytes,
 )
+from app.export.rulesets import module_for
+from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 
 MAX_PAGES = 2
@@ -180,9 +181,11 @@ class Ctx:
             item = rest.pop(0)
             if isinstance(item, KeepTogether):
                 # never nest KeepTogether: it reports a huge height to force a split
-                lead.extend(item._content)
+                # (its flowables and a table's rows are reportlab attributes its stubs omit)
+                lead.extend(item._content)  # type: ignore[attr-defined]
                 break
-            if isinstance(item, Table) and len(item._cellvalues) > SHORT_TABLE_ROWS:
+            rows = len(item._cellvalues) if isinstance(item, Table) else 0  # type: ignore[attr-defined]
+            if rows > SHORT_TABLE_ROWS:
                 # a long table may split (its header repeats): keep a few rows with the title
                 return [CondPageBreak(22 * mm), *lead, item, *rest]
             lead.append(item)
@@ -367,9 +370,8 @@ def title_block(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
 Story = Callable[[Ruleset, Ctx], list[Flowable]]
 
 
-def _engine_story(engine: str) -> Story:
-    module = importlib.import_module(f"app.export.refsheet_{engine.replace('-', '_')}")
-    story: Story = module.story
+def _engine_story(engine: Engine) -> Story:
+    story: Story = module_for(engine).story
     return story
 
 
@@ -426,7 +428,7 @@ def column_width(pagesize: tuple[float, float]) -> float:
 
 
 def _story(rs: Ruleset, ctx: Ctx, title: list[Flowable]) -> list[Flowable]:
-    body = _engine_story(rs.meta.engine)(rs, ctx)
+    body = _engine_story(rs.engine)(rs, ctx)
     return [
         NextPageTemplate("cols"),
         *title,

@@ -146,7 +146,8 @@ def _units(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flowab
         if grouped:
             title = name if name is not None else f"Without a {group_name}"
             r = len(rows)
-            rows.append([Paragraph(f"<b>{esc(title)}</b>", st.cell)] + [""] * (len(columns) - 1))
+            heading: list[Cell] = [Paragraph(f"<b>{esc(title)}</b>", st.cell)]
+            rows.append(heading + [""] * (len(columns) - 1))
             extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), GROUP_BG)]
         rows += [[c[2](ut) for c in columns] for ut in lines]
         if grouped and len(groups) > 1:
@@ -212,12 +213,13 @@ def _commands(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flo
             ("Wounds", 0.08, lambda ld: str(ld.wounds)),
             ("Leads / with", 0.32, lambda ld: _placement(roster, ld)),
         ]
-        rows = [[c[0] for c in cols]] + [[c[2](ld) for c in cols] for ld in roster.leaders]
+        leader_rows: list[list[Cell]] = [[c[0] for c in cols]]
+        leader_rows += [[c[2](ld) for c in cols] for ld in roster.leaders]
         total = sum(c[1] for c in cols)
         out += [
             para("Leaders", st.h1),
             data_table(
-                rows,
+                leader_rows,
                 [width * c[1] / total for c in cols],
                 st=st,
                 center_from=1,
@@ -268,9 +270,9 @@ def _validation(report: Report, st: Styles, width: float) -> list[Flowable]:
         return [*out, para("No messages: the roster follows the army list.", st.body)]
     rows: list[list[Cell]] = [["Severity", "Concerns", "Message", "Rule"]]
     for m in report.messages:
-        colour = SEVERITY_COLOURS[m.severity].hexval()[2:]
+        hexcolour = SEVERITY_COLOURS[m.severity].hexval()[2:]
         severity = Paragraph(
-            f"<font color='#{colour}'><b>{esc(m.severity.value)}</b></font>", st.cell
+            f"<font color='#{hexcolour}'><b>{esc(m.severity.value)}</b></font>", st.cell
         )
         rows.append([severity, str(m.subject), m.text, m.rule])
     widths = [width * f for f in (0.1, 0.2, 0.45, 0.25)]

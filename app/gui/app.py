@@ -33,6 +33,7 @@ from app.gui.main_window import MainWindow
 from app.gui.printing import Document
 from app.paths import data_dir, load_registry, user_rulesets_dir
 from app.rules.registry import BUILTIN_DIR, Registry
+from app.rulesets import find_engine
 
 if TYPE_CHECKING:
     from app.store import Store
@@ -84,7 +85,7 @@ def run() -> int:
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
-    window = MainWindow(Registry(), None, _settings(), loading=True)
+    window = MainWindow(Registry(find_engine), None, _settings(), loading=True)
     window.show()
     QTimer.singleShot(0, lambda: _finish_start(app, window))
     return int(app.exec())
@@ -161,7 +162,7 @@ class _RulesetLoader(QObject):
 
     def start(self, skip: set[str]) -> None:
         def work() -> None:
-            rest = Registry()
+            rest = Registry(find_engine)
             rest._seen |= {BUILTIN_DIR / name for name in skip}
             rest.load_more(BUILTIN_DIR, [user_rulesets_dir()])
             self.loaded.emit(rest)

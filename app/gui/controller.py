@@ -32,6 +32,10 @@ from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
 
+#: The sample a newcomer sees on a first start: the Quincunx Roman model legion, the army
+#: the README's pictures show (a choice of the app, not a rule).
+FIRST_SAMPLE = ("quincunx", "Rome")
+
 if TYPE_CHECKING:
     from app.store import Store
 
@@ -258,7 +262,7 @@ class Builder(QObject):
             return
         if seeded:
             samples = [live[i] for i in seeded if i in live]
-            preferred = [s for s in samples if s.ruleset == "quincunx" and s.side == "Rome"]
+            preferred = [s for s in samples if (s.ruleset, s.side) == FIRST_SAMPLE]
             choices = preferred or samples
             choice = choices[0] if choices else None
             if choice is not None and self.open_roster(choice.id):

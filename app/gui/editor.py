@@ -237,7 +237,7 @@ class RosterEditor(QWidget):
         self.scale_combo.setVisible(counts_figures)
         self.scale_combo.clear()
         for scale in rs.meta.scales:
-            self.scale_combo.addItem(scale, scale)
+            self.scale_combo.addItem(scale.value, scale.value)
 
     def _fit_columns(self) -> None:
         """Each column as wide as its contents; where the tree is too narrow for all of

@@ -111,7 +111,7 @@ class NewRosterDialog(QDialog):
         if rs is not None and rs.counts_figures:
             for scale in rs.meta.scales:
                 self.scale_combo.addItem(
-                    f"{scale}  (one figure is {scale.split(':')[1]} men)", scale
+                    f"{scale}  (one figure is {scale.men_per_figure} men)", scale.value
                 )
             default = self.scale_combo.findData(rs.meta.default_scale)
             self.scale_combo.setCurrentIndex(max(default, 0))

@@ -99,6 +99,7 @@ def write(
         write_roster_sheet,
         write_unit_cards,
     )
+    from app.export.chance_cards import commander_quality
 
     rs = registry.get(job.ruleset)
     if job.document is Document.REFSHEET:
@@ -110,7 +111,7 @@ def write(
             rs,
             job.path,
             side=job.side,
-            commander=job.commander,  # type: ignore[arg-type]
+            commander=commander_quality(job.commander),
             supply_problems=job.supply_problems,
             page_size=job.page_size,
         ).pages
@@ -251,9 +252,9 @@ class PrintDialog(QDialog):
         if needs_roster and self.roster is not None:
             self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(self.roster.ruleset)))
         if deck:
-            d3 = next((r for r in self.registry if r.meta.engine == "d3"), None)
-            if d3 is not None and rs.meta.engine != "d3":
-                self.ruleset.setCurrentIndex(self.ruleset.findData(d3.id))
+            decks = next((r for r in self.registry if r.engine.has_chance_cards), None)
+            if decks is not None and not rs.engine.has_chance_cards:
+                self.ruleset.setCurrentIndex(self.ruleset.findData(decks.id))
                 return  # _refresh runs again from the ruleset change
             self._fill_sides(rs)
         for field, visible in ((self.side, deck), (self.commander, deck), (self.supply, deck)):
@@ -275,8 +276,8 @@ class PrintDialog(QDialog):
         problem = ""
         if needs_roster and self.roster is None:
             problem = "Open a roster to print its cards or its roster sheet."
-        elif deck and rs.meta.engine != "d3":
-            problem = "Chance cards belong to the D3 Ancient Rules."
+        elif deck and not rs.engine.has_chance_cards:
+            problem = "None of the loaded rulesets has chance cards."
         self.problem.setText(problem)
         self.problem.setVisible(bool(problem))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)

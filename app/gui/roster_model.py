@@ -279,6 +279,8 @@ class RosterTreeModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, group.gid)
 
+    # PySide6's stub gives parent() two overloads (QObject.parent() too); this model only
+    # answers the index one
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()

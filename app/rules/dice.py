@@ -3,10 +3,13 @@ for a d10 read 0-9), and their exact probability distributions."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 #: Leg VI Carthago's average die: a six-sided die marked 2, 3, 3, 4, 4, 5.
@@ -104,6 +107,65 @@ def binomial(n: int, p: Fraction) -> Dist:
     for k in range(n + 1):
         out[k] = Fraction(comb(n, k)) * p**k * (1 - p) ** (n - k)
     return out
+
+
+@lru_cache(maxsize=1024)
+def capped_binomial(n: int, p: Fraction, cap: int) -> Dist:
+    """Successes of ``n`` trials, every count of ``cap`` or more counted as ``cap`` (hits
+    past what a unit has left change nothing). Only the terms below ``cap`` are computed;
+    ``cap`` takes the rest, so the sum is exactly 1."""
+    if cap >= n:
+        return binomial(n, p)
+    q = 1 - p
+    out: Dist = {}
+    for k in range(cap):
+        out[k] = comb(n, k) * p**k * q ** (n - k)
+    out[cap] = 1 - sum(out.values(), Fraction(0))
+    return out
+
+
+def capped(dist: Dist, cap: int) -> Dist:
+    """``dist`` with every value above ``cap`` counted as ``cap``."""
+    out: Dist = {}
+    for v, p in dist.items():
+        k = min(v, cap)
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+def power_capped(one: Dist, n: int, cap: int) -> Dist:
+    """The sum of ``n`` independent values distributed as ``one``, capped at ``cap``.
+    Convolved in whole numbers over the common denominator (much faster than Fractions),
+    then turned back into exact Fractions."""
+    den = math.lcm(*(p.denominator for p in one.values()))
+    weights = {v: int(p * den) for v, p in one.items() if p}
+    total = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for a, wa in total.items():
+            for b, wb in weights.items():
+                k = min(a + b, cap)
+                nxt[k] = nxt.get(k, 0) + wa * wb
+        total = nxt
+    scale = den**n
+    return {v: Fraction(w, scale) for v, w in total.items()}
+
+
+def chance_at_least(die: str, need: int, bonus: int = 0, exclude: Iterable[int] = ()) -> Fraction:
+    """Chance that one ``die`` scores ``need`` or more after adding ``bonus`` (faces in
+    ``exclude`` do not count)."""
+    faces = parse_dice(die).faces
+    skip = set(exclude)
+    good = sum(1 for f in faces if f not in skip and f + bonus >= need)
+    return Fraction(good, len(faces))
+
+
+def chance_of_any(die: str, wanted: Iterable[int]) -> Fraction:
+    """Chance that one ``die`` shows one of the faces ``wanted`` (each face counted as often
+    as the die bears it: the AvD's 3 and 4 twice)."""
+    d = faces_dist(parse_dice(die).faces)
+    chosen = set(wanted)
+    return sum((p for v, p in d.items() if v in chosen), Fraction(0))
 
 
 def expectation(a: Dist) -> Fraction:

@@ -2,14 +2,15 @@
 base-edge distances, and where one unit stands relative to another's front.
 
 Angles are degrees; a facing or bearing of 0 looks towards +y, 90 towards +x (clockwise when
-+y is up). Distances are in the ruleset's unit of measure."""
++y is up). Distances are in the ruleset's unit of measure. Every ruleset measures with these
+(the arcs of fire differ by rules, and stay with each ruleset)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 Aspect = Literal["front", "flank", "rear"]
 Point = tuple[float, float]
@@ -20,6 +21,12 @@ def heading_vector(degrees: float) -> Point:
     """Unit vector of a facing or bearing (0 = +y, 90 = +x)."""
     rad = math.radians(degrees)
     return (math.sin(rad), math.cos(rad))
+
+
+def axes(facing: float) -> tuple[Point, Point]:
+    """(forward, right) unit vectors of ``facing`` (0 = +y, clockwise)."""
+    fx, fy = heading_vector(facing)
+    return (fx, fy), (fy, -fx)
 
 
 @dataclass(frozen=True)
@@ -40,8 +47,7 @@ class Footprint:
         """Front-left, front-right, rear-right, rear-left; one point when it has no size."""
         if self.width <= 0 and self.depth <= 0:
             return ((self.x, self.y),)
-        fx, fy = heading_vector(self.facing)
-        rx, ry = fy, -fx  # to the right of the facing
+        (fx, fy), (rx, ry) = axes(self.facing)
         hw, hd = self.width / 2, self.depth / 2
         return tuple(
             (self.x + fx * along + rx * across, self.y + fy * along + ry * across)
@@ -125,3 +131,37 @@ def aspect(target: Footprint, attacker_x: float, attacker_y: float) -> Aspect:
     if 180 - half <= rel <= 180 + half:
         return "rear"
     return "flank"
+
+
+# --------------------------------------------------------------------------- units
+
+
+class Placed(Protocol):
+    """A unit on the table, as the geometry reads it (a mechanics ``Combatant``)."""
+
+    @property
+    def x(self) -> float: ...
+
+    @property
+    def y(self) -> float: ...
+
+    @property
+    def facing(self) -> float: ...
+
+    @property
+    def footprint(self) -> Footprint: ...
+
+
+def unit_distance(a: Placed, b: Placed) -> float:
+    """Base edge to base edge between two units (0 when they touch or overlap): ranges,
+    contact and "within" distances in every ruleset."""
+    return edge_distance(a.footprint, b.footprint)
+
+
+def away_bearing(source: Placed, unit: Placed) -> float:
+    """The bearing that carries ``unit`` directly away from ``source`` (a recoil, a rout, an
+    evade): from the source's centre through the unit's, or the unit's rear when the two
+    centres coincide."""
+    if abs(unit.x - source.x) <= 1e-9 and abs(unit.y - source.y) <= 1e-9:
+        return (unit.facing + 180.0) % 360
+    return bearing(source.x, source.y, unit.x, unit.y)

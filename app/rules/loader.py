@@ -1,8 +1,8 @@
 """Read a ruleset folder into a typed :class:`~app.rules.ruleset.Ruleset`, failing with every
 problem named by file and key path.
 
-Reading is TOML only: nothing in a ruleset folder is executed here (a mechanics module is
-imported only for built-in rulesets, by the mechanics registry, never from a user folder).
+Reading is TOML only: nothing in a ruleset folder is executed (a ruleset's code lives in
+``app.rulesets``; a folder only names the engine it uses).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError, create_model
 
-from app.rules.engines import engine_schema
+from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError, key_path
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
@@ -58,6 +58,9 @@ def _validate(
 
 
 def _troops_model(troop_model: type[TroopBase]) -> type[Strict]:
+    """``[troops.<id>]`` tables of the engine's own troop model. The model is made when the
+    engine is known, at load time, so no static type names it: the two ignores below (here
+    and where its ``troops`` are read) are for that."""
     return create_model(
         "TroopsFile",
         __base__=Strict,
@@ -127,9 +130,10 @@ def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
                 )
 
 
-def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
-    """Load and validate one ruleset folder. Raises :class:`RulesetError` listing every
-    problem (file, key path, message)."""
+def load_ruleset(folder: Path, find_engine: EngineLookup, *, builtin: bool = True) -> Ruleset:
+    """Load and validate one ruleset folder, whose ``ruleset.toml`` names its engine among
+    those ``find_engine`` knows (:func:`app.rulesets.find_engine`). Raises
+    :class:`RulesetError` listing every problem (file, key path, message)."""
     folder = Path(folder)
     name = folder.name
     problems: list[Problem] = []
@@ -153,7 +157,8 @@ def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
         raise RulesetError(name, problems)
     name = head.ruleset.id
     try:
-        schema = engine_schema(head.ruleset.engine)
+        engine = find_engine(head.ruleset.engine)
+        schema = engine.schema
     except (LookupError, ImportError) as exc:
         problems.append(Problem("ruleset.toml", "ruleset.engine", str(exc)))
         raise RulesetError(name, problems) from None
@@ -175,6 +180,7 @@ def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
         organisation=head.organisation,
         troops=troops.troops,  # type: ignore[attr-defined]
         tables=tables,
+        engine=engine,
         armies=armies.armies,
         errata=errata.errata,
         folder=folder,

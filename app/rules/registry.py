@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
@@ -15,8 +16,10 @@ BUILTIN_DIR = Path(__file__).resolve().parents[2] / "rulesets"
 
 @dataclass
 class Registry:
-    """Rulesets by id, plus the folders that failed (``failures``: folder name -> error)."""
+    """Rulesets by id, plus the folders that failed (``failures``: folder name -> error).
+    ``find_engine`` finds the engine a folder names (:func:`app.rulesets.find_engine`)."""
 
+    find_engine: EngineLookup
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     failures: dict[str, RulesetError] = field(default_factory=dict)
 
@@ -25,6 +28,7 @@ class Registry:
     @classmethod
     def load(
         cls,
+        find_engine: EngineLookup,
         builtin: Path | None = BUILTIN_DIR,
         user: Iterable[Path] = (),
         *,
@@ -36,7 +40,7 @@ class Registry:
 
         ``only`` names built-in folders to load now (the app opens the roster of one ruleset
         before it loads the others); :meth:`load_more` adds the rest later."""
-        reg = cls()
+        reg = cls(find_engine)
         reg.load_more(builtin, user, only=only)
         return reg
 
@@ -77,7 +81,7 @@ class Registry:
     def _add(self, folder: Path, builtin: bool) -> None:
         key = folder.name if builtin else f"{folder.name} ({folder.parent})"
         try:
-            rs = load_ruleset(folder, builtin=builtin)
+            rs = load_ruleset(folder, self.find_engine, builtin=builtin)
         except RulesetError as exc:
             self.failures[key] = exc
             return

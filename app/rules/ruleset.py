@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.rules.engine import Engine
+from app.rules.scale import Scale
 from app.rules.schema import (
-    SCALE_MEN_PER_FIGURE,
     ArmyEntry,
     ArmyList,
     Erratum,
@@ -24,7 +25,8 @@ from app.rules.schema import (
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Everything a ruleset folder says, typed. ``tables`` is the engine's own tables model."""
+    """Everything a ruleset folder says, typed. ``tables`` is the engine's own tables model;
+    ``engine`` the engine ``meta.engine`` names (its code and capabilities)."""
 
     meta: Meta
     turn: TurnSequence
@@ -32,6 +34,7 @@ class Ruleset:
     organisation: Organisation
     troops: Mapping[str, TroopBase]
     tables: BaseModel
+    engine: Engine
     armies: Mapping[str, ArmyList]
     errata: tuple[Erratum, ...]
     folder: Path
@@ -82,12 +85,12 @@ class Ruleset:
             if any(a == prefix or a.startswith(prefix + ".") for a in e.applies_to)
         )
 
-    def men_per_figure(self, scale: str | None) -> int | None:
+    def men_per_figure(self, scale: Scale | str | None) -> int | None:
         """Men one figure represents: 10 at 1:10, 100 at 1:100; None for base-counting
         rulesets or when no scale is chosen."""
         if not self.counts_figures or scale is None:
             return None
-        return SCALE_MEN_PER_FIGURE[scale]
+        return Scale.parse(scale).men_per_figure
 
     @property
     def credit(self) -> str:

@@ -20,14 +20,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.rules.scale import Scale
+
 Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", min_length=1, max_length=64)]
 Text = Annotated[str, Field(min_length=1)]
-Scale = Literal["1:10", "1:100"]
 #: A dice expression: ``d10``, ``2d6``, ``d3+1``, ``d3-1``, ``d12+2``, ``d10z`` (a d10 read
 #: 0-9) or ``avd`` (Leg VI's average die, faces 2,3,3,4,4,5). Parsed by
 #: :func:`app.rules.dice.parse_dice`.
 DiceExpr = Annotated[str, Field(pattern=r"^(avd|\d*d\d+z?([+-]\d+)?)$")]
-SCALE_MEN_PER_FIGURE: dict[str, int] = {"1:10": 10, "1:100": 100}
 
 
 class Strict(BaseModel):
@@ -262,7 +262,9 @@ class TableSize(Strict):
 
 class Meta(Strict):
     id: Id
-    engine: Literal["quincunx", "leg-vi", "gsb", "mwan90", "d3"]
+    #: the engine whose code plays this ruleset (``app.rulesets.find_engine``); the loader
+    #: refuses a name it does not know
+    engine: Id
     name: Text
     short_name: Text
     author: str | None = None

@@ -30,6 +30,7 @@ from app.core.roster import (
     Unit,
     new_roster,
 )
+from app.rules.scale import Scale
 from app.store.engine import Store
 from app.store.models import (
     AppMeta,
@@ -202,7 +203,7 @@ def load_roster(store: Store, *, roster_id: int) -> Roster:
             ruleset=row.ruleset,
             army=row.army,
             side=row.side,
-            scale=row.scale,
+            scale=Scale.parse(row.scale) if row.scale else None,
             units=tuple(_unit(u) for u in units),
             leaders=tuple(_leader(ld) for ld in leaders),
             commands=tuple(_command(c) for c in commands),
@@ -286,7 +287,7 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
             ruleset=row.ruleset,
             army=row.army,
             side=row.side,
-            scale=row.scale,
+            scale=Scale.parse(row.scale) if row.scale else None,
             units=int(count),
             updated_at=row.updated_at,
             deleted=row.deleted_at is not None,

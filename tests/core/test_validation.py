@@ -19,6 +19,7 @@ from app.core.roster import Command, Leader, LeaderStatus, Roster, new_roster, u
 from app.core.validation import Severity, validate
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
+from app.rules.scale import Scale
 
 
 def add(rs: Ruleset, roster: Roster, entry: str, **kw: object) -> Roster:
@@ -320,11 +321,19 @@ def test_unknown_entry_is_kept_and_flagged(registry: Registry) -> None:
 
 
 def test_scale_must_be_one_of_the_rulesets(registry: Registry) -> None:
+    """A roster at a scale its ruleset does not list (a house copy that plays only 1:10) is
+    an error of validation, never a refused edit; a text that is no figure scale at all is
+    refused by the edit, naming the scales."""
     rs = registry.get("quincunx")
     roster = new_roster(rs, "roman", name="r")
     assert "scale.invalid" not in codes(rs, roster)
-    bad = UpdateRoster({"scale": "1:50"}).apply(roster)
-    assert "scale.invalid" in codes(rs, bad, Severity.ERROR)
+    at_100 = UpdateRoster({"scale": "1:100"}).apply(roster)
+    assert at_100.scale is Scale.ONE_TO_HUNDRED
+    assert "scale.invalid" not in codes(rs, at_100)
+    only_10 = replace(rs, meta=rs.meta.model_copy(update={"scales": (Scale.ONE_TO_TEN,)}))
+    assert "scale.invalid" in codes(only_10, at_100, Severity.ERROR)
+    with pytest.raises(ValueError, match="scale '1:50' is not one of 1:10, 1:100"):
+        UpdateRoster({"scale": "1:50"}).apply(roster)
 
 
 def test_empty_roster_is_a_note_and_valid(registry: Registry) -> None:

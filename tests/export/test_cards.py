@@ -15,13 +15,15 @@ from app.core.battle import new_battle
 from app.core.roster import Roster, new_roster, unit_from_entry
 from app.core.totals import unit_strength
 from app.export import CARD_SIZE, card_grid, card_painters, write_unit_cards
-from app.export.card_faces import attrition_marks, shaken_at
 from app.export.cardsheet import render_cards
-from app.rules.engines import leg_vi, quincunx
-from app.rules.engines.leg_vi_rules import leg_unit
+from app.export.rulesets.leg_vi import shaken_at
+from app.export.rulesets.quincunx import attrition_marks
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
+from app.rulesets.leg_vi import schema as leg_vi
+from app.rulesets.leg_vi.units import leg_unit
+from app.rulesets.quincunx import schema as quincunx
 from tests.export.pdf import font_file_kinds, fonts, page_texts, reader
 
 

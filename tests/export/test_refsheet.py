@@ -10,9 +10,13 @@ import pytest
 from app.export import render_refsheet, write_refsheet
 from app.export.common import MIN_TABLE_PT, styles
 from app.export.refsheet import LEVELS, first_sentence, plays_at_table
-from app.rules.engines import d3, gsb, leg_vi, mwan90, quincunx
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
+from app.rulesets.d3 import schema as d3
+from app.rulesets.gsb import schema as gsb
+from app.rulesets.leg_vi import schema as leg_vi
+from app.rulesets.mwan90 import schema as mwan90
+from app.rulesets.quincunx import schema as quincunx
 from tests.export.pdf import font_file_kinds, fonts, page_texts
 
 RULESETS = ["quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"]

@@ -13,15 +13,15 @@ from app.core.roster import Roster
 from app.core.totals import roster_totals
 from app.core.validation import validate
 from app.export import (
-    NotD3Error,
+    NoChanceCardsError,
     build_deck,
     card_grid,
     resolve_army,
     write_chance_cards,
     write_roster_sheet,
 )
-from app.rules.engines import d3
 from app.rules.registry import Registry
+from app.rulesets.d3 import schema as d3
 from tests.export.pdf import fonts, page_texts
 
 
@@ -171,7 +171,7 @@ def test_sides_and_errors(registry: Registry) -> None:
     assert resolve_army(rs, "CARTHAGINIAN") == "carthaginian"
     with pytest.raises(ValueError, match="no army or side 'gauls'"):
         resolve_army(rs, "gauls")
-    with pytest.raises(NotD3Error, match="no chance cards"):
+    with pytest.raises(NoChanceCardsError, match="no chance cards"):
         resolve_army(registry.get("quincunx"), "roman")
 
 

@@ -16,6 +16,7 @@ from app.gui.actions import SPECS, ActionKey
 from app.gui.controller import Builder
 from app.gui.main_window import MainWindow
 from app.rules.registry import Registry
+from app.rulesets import find_engine
 from app.store import list_rosters, open_store
 
 
@@ -73,7 +74,7 @@ def test_second_start_opens_its_roster_first_and_loads_the_other_rulesets_after(
         real_attach(self, registry, *a)  # type: ignore[arg-type]
 
     monkeypatch.setattr(MainWindow, "attach", attach)
-    window = MainWindow(Registry(), None, gui_app._settings(), loading=True)
+    window = MainWindow(Registry(find_engine), None, gui_app._settings(), loading=True)
     qtbot.addWidget(window)
     gui_app._finish_start(qapp, window)
     assert seen == [["quincunx"]]  # only the reopened roster's ruleset before it opens

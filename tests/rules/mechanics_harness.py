@@ -40,7 +40,7 @@ def combatant(
         name=mech.troop_name(troop),
         troop=troop,
         side=side,
-        status=Status(**fields),  # type: ignore[arg-type]
+        status=Status(**fields),
         leader=leader,
     )
 

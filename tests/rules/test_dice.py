@@ -5,11 +5,16 @@ import pytest
 from app.rules.dice import (
     AVD_FACES,
     binomial,
+    capped,
+    capped_binomial,
+    chance_at_least,
+    chance_of_any,
     check_total,
     dist_of,
     expectation,
     max_of,
     parse_dice,
+    power_capped,
 )
 
 
@@ -75,3 +80,33 @@ def test_d10_read_zero_to_nine() -> None:
     spec = parse_dice("d10z")
     assert spec.faces == tuple(range(10))
     assert min(dist_of(spec)) == 0 and max(dist_of(spec)) == 9
+
+
+def test_chance_at_least_with_bonus_and_excluded_faces() -> None:
+    assert chance_at_least("d6", 5) == Fraction(1, 3)
+    assert chance_at_least("d6", 5, bonus=1) == Fraction(1, 2)
+    # GSB elephant terror: the 4 counts on its own, so a plain hit on 4+ excludes it
+    assert chance_at_least("d6", 4, exclude=(4,)) == Fraction(1, 3)
+    assert chance_at_least("d10z", 1) == Fraction(9, 10)
+
+
+def test_chance_of_any_counts_repeated_faces() -> None:
+    assert chance_of_any("d6", (5, 6)) == Fraction(1, 3)
+    assert chance_of_any("avd", (3,)) == Fraction(1, 3)  # the AvD bears two 3s
+
+
+def test_capped_binomial_lumps_the_tail() -> None:
+    """Hits past ``cap`` change nothing: they count as ``cap``; the sum stays one."""
+    full = binomial(6, Fraction(1, 3))
+    got = capped_binomial(6, Fraction(1, 3), 2)
+    assert got == {0: full[0], 1: full[1], 2: sum(full[k] for k in range(2, 7))}
+    assert got == capped(full, 2)
+    assert capped_binomial(3, Fraction(1, 2), 5) == binomial(3, Fraction(1, 2))
+    check_total(got)
+
+
+def test_power_capped_is_the_capped_sum_of_independent_values() -> None:
+    two_d6 = dist_of("2d6")
+    assert power_capped(dist_of("d6"), 2, 100) == two_d6
+    assert power_capped(dist_of("d6"), 2, 10) == capped(two_d6, 10)
+    assert power_capped({0: Fraction(1)}, 5, 3) == {0: Fraction(1)}

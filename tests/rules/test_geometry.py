@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-from app.rules.geometry import Footprint, aspect, bearing, edge_distance, polygon_distance
+from app.rules.geometry import (
+    Footprint,
+    aspect,
+    away_bearing,
+    axes,
+    bearing,
+    edge_distance,
+    heading_vector,
+    polygon_distance,
+    unit_distance,
+)
 
 
 def test_edge_to_edge_distance() -> None:
@@ -51,3 +63,38 @@ def test_bearing_is_clockwise_from_plus_y() -> None:
     assert bearing(0, 0, 0, 5) == pytest.approx(0)
     assert bearing(0, 0, 5, 0) == pytest.approx(90)
     assert bearing(0, 0, 0, -5) == pytest.approx(180)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Anything placed on the table (the mechanics pass a ``Combatant``)."""
+
+    x: float
+    y: float
+    facing: float = 0.0
+    width: float = 4.0
+    depth: float = 2.0
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.x, self.y, self.facing, self.width, self.depth)
+
+
+def test_unit_distance_is_base_edge_to_base_edge() -> None:
+    """Two 4x2 units 10 apart centre to centre, front to back: 8 between their edges."""
+    assert unit_distance(Unit(0, 0), Unit(0, 10)) == pytest.approx(8)
+    assert unit_distance(Unit(0, 0), Unit(3, 1)) == 0  # they overlap
+    assert unit_distance(Unit(0, 0, width=0, depth=0), Unit(0, 10)) == pytest.approx(9)
+
+
+def test_away_bearing_runs_from_the_source_through_the_unit() -> None:
+    assert away_bearing(Unit(0, 0), Unit(0, 5)) == pytest.approx(0)
+    assert away_bearing(Unit(0, 0), Unit(-5, 0)) == pytest.approx(270)
+    # centres together: straight back from the unit's own facing
+    assert away_bearing(Unit(1, 1), Unit(1, 1, facing=90)) == pytest.approx(270)
+
+
+def test_axes_are_forward_and_right() -> None:
+    forward, right = axes(90)
+    assert forward == pytest.approx((1, 0)) and right == pytest.approx((0, -1))
+    assert axes(0) == (heading_vector(0), (1.0, -0.0))

@@ -4,13 +4,16 @@ problem, and the other rulesets still load."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from app.rules.errors import RulesetError
-from app.rules.loader import MAX_FILE_BYTES, load_ruleset
+from app.rules.loader import MAX_FILE_BYTES
+from app.rules.mechanics import Combatant, Situation, mechanics_for
 from app.rules.registry import BUILTIN_DIR, Registry
+from app.rulesets import find_engine, load_ruleset
 
 
 @pytest.fixture
@@ -34,7 +37,7 @@ def problems(folder: Path) -> list[tuple[str, str, str]]:
 
 
 def test_every_builtin_ruleset_loads() -> None:
-    reg = Registry.load(BUILTIN_DIR, [])
+    reg = Registry.load(find_engine, BUILTIN_DIR, [])
     assert sorted(reg.rulesets) == [
         "d3-ancients",
         "grown-slightly-bald",
@@ -123,9 +126,14 @@ def test_unknown_troop_reference(copy: Path) -> None:
 
 
 def test_unknown_engine(copy: Path) -> None:
+    """An engine is a name the registry knows; an unknown one is a load problem that names
+    the file, the key path and the known engines."""
     edit(copy, "ruleset.toml", 'engine = "quincunx"', 'engine = "chess"')
-    file, path, _ = problems(copy)[0]
+    file, path, msg = problems(copy)[0]
     assert (file, path) == ("ruleset.toml", "ruleset.engine")
+    assert msg == "unknown engine 'chess' (known: quincunx, leg-vi, gsb, mwan90, d3)"
+    with pytest.raises(LookupError, match="known: quincunx, leg-vi, gsb, mwan90, d3"):
+        find_engine("chess")
 
 
 def test_errata_must_name_real_data(copy: Path) -> None:
@@ -161,7 +169,7 @@ def test_a_broken_folder_does_not_stop_the_others(tmp_path: Path) -> None:
         "[",
         "[[",
     )
-    reg = Registry.load(root, [])
+    reg = Registry.load(find_engine, root, [])
     assert list(reg.rulesets) == ["d3-ancients"]
     assert list(reg.failures) == ["quincunx"]
     assert reg.failure_lines()[0].startswith("quincunx: tables.toml")
@@ -172,12 +180,12 @@ def test_a_broken_folder_does_not_stop_the_others(tmp_path: Path) -> None:
 def test_user_variant_needs_its_own_id(tmp_path: Path) -> None:
     user = tmp_path / "user"
     shutil.copytree(BUILTIN_DIR / "d3-ancients", user / "d3-ancients")
-    reg = Registry.load(BUILTIN_DIR, [user])
+    reg = Registry.load(find_engine, BUILTIN_DIR, [user])
     assert reg.get("d3-ancients").builtin
     ((_key, err),) = reg.failures.items()
     assert "give the copy a new id" in str(err)
     edit(user / "d3-ancients", "ruleset.toml", 'id = "d3-ancients"', 'id = "d3-house"')
-    reg = Registry.load(BUILTIN_DIR, [user])
+    reg = Registry.load(find_engine, BUILTIN_DIR, [user])
     assert not reg.failures and not reg.get("d3-house").builtin
 
 
@@ -185,7 +193,7 @@ def test_loading_one_ruleset_first_then_the_rest(tmp_path: Path) -> None:
     user = tmp_path / "user"
     shutil.copytree(BUILTIN_DIR / "d3-ancients", user / "house")
     edit(user / "house", "ruleset.toml", 'id = "d3-ancients"', 'id = "d3-house"')
-    reg = Registry.load(BUILTIN_DIR, [user], only={"quincunx"})
+    reg = Registry.load(find_engine, BUILTIN_DIR, [user], only={"quincunx"})
     assert list(reg.rulesets) == ["quincunx"]
     reg.load_more(BUILTIN_DIR, [user])
     assert sorted(reg.rulesets) == [
@@ -200,3 +208,34 @@ def test_loading_one_ruleset_first_then_the_rest(tmp_path: Path) -> None:
     quincunx = reg.get("quincunx")
     reg.load_more(BUILTIN_DIR, [user])  # nothing is loaded twice
     assert reg.get("quincunx") is quincunx and not reg.failures
+
+
+def test_a_user_folder_never_runs_code(tmp_path: Path) -> None:
+    """A house-rules folder names its engine and brings numbers only: Python files put in it
+    are never imported, neither when it loads nor when its mechanics play; the code is the
+    engine's own package in app.rulesets."""
+    user = tmp_path / "user"
+    folder = user / "house"
+    shutil.copytree(BUILTIN_DIR / "quincunx", folder)
+    edit(folder, "ruleset.toml", 'id = "quincunx"', 'id = "house-q"')
+    ran = tmp_path / "ran"
+    for name in ("mechanics.py", "__init__.py", "schema.py", "rules.py"):
+        (folder / name).write_text(f"open({str(ran)!r}, 'a').write({name!r})\n")
+    reg = Registry.load(find_engine, BUILTIN_DIR, [user])
+    assert not reg.failures, reg.failure_lines()
+    house = reg.get("house-q")
+    assert not house.builtin and house.engine is find_engine("quincunx")
+    mech = mechanics_for(house)
+    assert type(mech) is find_engine("quincunx").mechanics
+    assert type(mech).__module__ == "app.rulesets.quincunx.mechanics"
+    hastati = Combatant(
+        "a", "Hastati", "roman_hastati", 0, mech.initial_status("roman_hastati", 12, None)
+    )
+    celts = Combatant(
+        "b", "Celts", "celtic_swordsmen", 1, mech.initial_status("celtic_swordsmen", 16, None)
+    )
+    assert sum(mech.odds("melee", Situation(actor=hastati, target=celts)).values()) == 1
+    assert not ran.exists()
+    assert not any(
+        str(tmp_path) in str(getattr(m, "__file__", "") or "") for m in list(sys.modules.values())
+    )

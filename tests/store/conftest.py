@@ -28,6 +28,7 @@ from app.rules.schema import (
     TroopBase,
     TurnSequence,
 )
+from app.rulesets import find_engine
 from app.store import Store, open_store
 
 
@@ -131,6 +132,7 @@ def _ruleset(rs_id: str, short: str, *, figures: bool, armies: dict[str, ArmyLis
         organisation=Organisation(),
         troops={"foot": troop},
         tables=Strict(),
+        engine=find_engine(meta.engine),
         armies=armies,
         errata=(),
         folder=Path("/nonexistent") / rs_id,
@@ -179,4 +181,4 @@ def tiny_registry() -> Registry:
     beta = _ruleset(
         "beta", "Beta", figures=False, armies={"punic": _army("Punic", "Carthage", punic)}
     )
-    return Registry(rulesets={"beta": beta, "alpha": alpha})
+    return Registry(find_engine, rulesets={"beta": beta, "alpha": alpha})

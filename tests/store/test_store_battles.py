@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,48 @@ def test_real_mechanics_are_loaded_for_a_stored_battle(store: Store, registry: R
     session = BattleSession(rs, mech, new_battle(rs, mech, rosters(registry)), seed=3)
     bid = create_battle(store, session=session, rosters=rosters(registry))
     assert type(load_battle(store, battle_id=bid, registry=registry).mechanics) is type(mech)
+
+
+def test_a_battle_stored_with_d3_keys_in_every_side_record_still_plays(
+    store: Store, registry: Registry
+) -> None:
+    """Before the rulesets kept their own side records, every battle's sides carried D3's
+    ``commander_quality`` and ``supply_problems``. Such a stored Quincunx battle loads,
+    replays every step to its recorded state and redoes with the recorded rolls."""
+    rs = registry.get("quincunx")
+    mech = mechanics_for(rs)
+    made = []
+    for army in ("roman", "carthaginian"):
+        r = new_roster(rs, army, name=army)
+        for entry in list(rs.army(army).entries)[:2]:
+            r = AddUnit(unit_from_entry(rs, army, entry)).apply(r)
+        made.append(r)
+    pair = (made[0], made[1])
+    state = new_battle(rs, mech, pair)
+    old = {"commander_quality": "average", "supply_problems": False}
+    state = replace(
+        state,
+        sides=(
+            replace(state.sides[0], record={**state.sides[0].record, **old}),
+            replace(state.sides[1], record={**state.sides[1].record, **old}),
+        ),
+    )
+    session = BattleSession(rs, mech, state, seed=11, name="Old Quincunx")
+    bid = create_battle(store, session=session, rosters=pair)
+    for cmd in (StartBattle(), NextPhase(), NextPhase(), Act("melee", "A1", "B1"), NextPhase()):
+        session.do(cmd)
+        save_step(store, battle_id=bid, session=session)
+
+    again = load_battle(store, battle_id=bid, registry=registry)
+    assert again.state == session.state and again.steps == session.steps
+    assert again.state.sides[0].record["commander_quality"] == "average"
+    for k in range(len(again.steps) + 1):
+        assert again.replay(k) == (again.steps[k - 1].state if k else again.initial)
+    while again.can_undo():
+        again.undo()
+    while again.can_redo():
+        again.redo()  # re-executes with the recorded rolls; a divergence would raise
+    assert again.state == session.state
 
 
 def test_delete_battle(store: Store, registry: Registry) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from app.core.roster import new_roster
 from app.rules.registry import Registry
+from app.rulesets import find_engine
 from app.store import (
     Store,
     delete_roster,
@@ -58,12 +59,12 @@ def test_seeded_state_survives_reopening(db_path: Path, tiny_registry: Registry)
 
 def test_nothing_to_seed_leaves_it_for_later(store: Store, tiny_registry: Registry) -> None:
     """A first start where no ruleset loaded must not use up the samples."""
-    assert seed_samples(store, registry=Registry()) == []
+    assert seed_samples(store, registry=Registry(find_engine)) == []
     assert len(seed_samples(store, registry=tiny_registry)) == 2
 
 
 def test_seed_from_the_real_rulesets(store: Store) -> None:
-    registry = Registry.load()
+    registry = Registry.load(find_engine)
     standard = sorted(
         (rs.id, army_id)
         for rs in registry

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from app.core.battle.state import BattleState, BattleUnit
+from app.rules.geometry import heading_vector
 from app.rules.mechanics import Combatant, Effects, Mechanics, Resolution, Victory
 
 
@@ -46,9 +46,9 @@ def describe_effects(name: str, e: Effects, strength_unit: str) -> str | None:
 
 def _shifted(state: BattleState, unit: BattleUnit, bearing: float, distance: float) -> BattleUnit:
     """The unit moved ``distance`` along ``bearing`` (kept on the table), leader with it."""
-    a = math.radians(bearing)
-    x = min(max(unit.x + math.sin(a) * distance, 0.0), state.width)
-    y = min(max(unit.y + math.cos(a) * distance, 0.0), state.height)
+    vx, vy = heading_vector(bearing)
+    x = min(max(unit.x + vx * distance, 0.0), state.width)
+    y = min(max(unit.y + vy * distance, 0.0), state.height)
     return replace(unit, x=x, y=y)
 
 

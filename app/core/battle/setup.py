@@ -3,25 +3,16 @@ lines facing each other, with its leaders, ready for :class:`StartBattle`."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
-from app.core.roster import Roster, Unit
-from app.rules.mechanics import Mechanics, Scalar, Side
+from app.core.roster import Roster
+from app.rules.measure import MM_PER, mm_per_unit
+from app.rules.mechanics import LeaderView, Mechanics, Scalar, Side
 from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry, TableSize
-
-#: millimetres in each unit a ruleset or a table size may be given in (unit conversions,
-#: not rules numbers; a unit width is the ruleset's own ``meta.unit_width_mm``), exact so
-#: that 6 feet are 72 inches, not 72.00000000000001
-MM_PER: dict[str, Fraction] = {
-    "inch": Fraction("25.4"),
-    "cm": Fraction(10),
-    "ft": Fraction("304.8"),
-}
+from app.rules.schema import TableSize
 
 #: The app's table for a ruleset whose source gives no table size: 6 by 4 feet, a common
 #: wargames table. Not a rules number (no source says it); a battle may be set up on any table.
@@ -38,59 +29,8 @@ def default_table(rs: Ruleset) -> Table:
     """The table the ruleset's source gives (``meta.table``; GSB: 150 x 90 cm), else the
     app's default (:data:`APP_DEFAULT_TABLE`), in the ruleset's unit of measure."""
     size = rs.meta.table or APP_DEFAULT_TABLE
-    mm, per = MM_PER[size.unit], _mm_per_unit(rs)
+    mm, per = MM_PER[size.unit], mm_per_unit(rs)
     return Table(float(Fraction(size.width) * mm / per), float(Fraction(size.height) * mm / per))
-
-
-def _mm_per_unit(rs: Ruleset) -> Fraction:
-    """Millimetres in one of the ruleset's units of measure."""
-    if rs.meta.unit_of_measure == "unit_width":
-        if rs.meta.unit_width_mm is None:  # the schema requires it; kept for the type checker
-            raise ValueError(f"{rs.meta.short_name} measures in unit widths but gives no width")
-        return Fraction(rs.meta.unit_width_mm)
-    return MM_PER[rs.meta.unit_of_measure]
-
-
-def _from_mm(rs: Ruleset, mm: float) -> float:
-    return mm / float(_mm_per_unit(rs))
-
-
-def _ranks(troop: object) -> int:
-    """Ranks a unit of singly based figures stands in: the troop type's ``ranks`` (MWAN #90),
-    the deepest of its formed ranks (Quincunx ``ranks_formed``), else two (a layout default
-    for the map, not a rules number)."""
-    ranks = getattr(troop, "ranks", None)
-    if isinstance(ranks, int) and ranks > 0:
-        return ranks
-    formed = getattr(troop, "ranks_formed", ())
-    if formed:
-        return max(1, max(int(r) for r in formed))
-    return 2
-
-
-def footprint(rs: Ruleset, entry: ArmyEntry, unit: Unit) -> tuple[float, float]:
-    """Width and depth of one unit on the table, from the ruleset's basing: bases side by side
-    in one line (a multi-line unit has as many lines as the entry gives); figures based singly
-    stand in the troop type's ranks (two where the data gives none)."""
-    troop = rs.troop(entry.troop)
-    b = troop.basing
-    if rs.counts_figures:
-        if b.per == "base" and b.figures_per_base:
-            bases = math.ceil(unit.size / b.figures_per_base)
-            return (_from_mm(rs, bases * b.frontage_mm), _from_mm(rs, b.depth_mm))
-        ranks = _ranks(troop)
-        files = math.ceil(unit.size / ranks)
-        return (_from_mm(rs, files * b.frontage_mm), _from_mm(rs, ranks * b.depth_mm))
-    if entry.lines:
-        front = max(line.bases for line in entry.lines)
-        return (_from_mm(rs, front * b.frontage_mm), _from_mm(rs, len(entry.lines) * b.depth_mm))
-    if rs.meta.unit_of_measure == "unit_width":
-        # GSB measures in unit widths: a unit is one unit width wide, its bases set as many
-        # abreast as fit (errata: four 40 mm bases two wide and two deep make the 8 cm unit)
-        files = max(1, min(unit.size, int(_mm_per_unit(rs) // Fraction(b.frontage_mm))))
-        ranks = math.ceil(unit.size / files)
-        return (_from_mm(rs, files * b.frontage_mm), _from_mm(rs, ranks * b.depth_mm))
-    return (_from_mm(rs, unit.size * b.frontage_mm), _from_mm(rs, b.depth_mm))
 
 
 def _expand(rs: Ruleset, mech: Mechanics, roster: Roster, side: Side) -> list[BattleUnit]:
@@ -104,7 +44,7 @@ def _expand(rs: Ruleset, mech: Mechanics, roster: Roster, side: Side) -> list[Ba
                 f"{roster.name}: unit {unit.name} names entry {unit.entry!r}, which the "
                 f"{rs.meta.short_name} data no longer has"
             )
-        width, depth = footprint(rs, entry, unit)
+        width, depth = mech.footprint(entry, unit.size)
         for i in range(unit.count):
             n = len(out) + 1
             name = unit.name if unit.count == 1 else f"{unit.name} {i + 1}"
@@ -163,7 +103,10 @@ def new_battle(
     records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
 ) -> BattleState:
     """The battle before its first command: both rosters deployed, leaders with their units.
-    ``records`` adds to each side's record (e.g. D3 ``supply_problems``)."""
+    Each side's record holds its ``army`` and ``side_name``, what the ruleset keeps there
+    from the start (:meth:`Mechanics.side_record`), then ``records`` (e.g. D3
+    ``supply_problems``). Each unit's footprint is the ruleset's
+    (:meth:`Mechanics.footprint`)."""
     for roster in rosters:
         if roster.ruleset != rs.id:
             raise ValueError(f"roster {roster.name!r} is for {roster.ruleset}, not {rs.id}")
@@ -200,7 +143,18 @@ def new_battle(
                     y=attached.y if attached else (2.0 if side == 0 else table.height - 2.0),
                 )
             )
-        quality = (general.quality if general and general.quality else None) or "average"
+        view = None
+        if general is not None:
+            view = LeaderView(
+                general.id,
+                general.name,
+                general.rank,
+                bonus=general.bonus or 0,
+                wounds=general.wounds,
+                quality=general.quality,
+                exceptional=general.exceptional,
+                side=side,
+            )
         sides.append(
             SideInfo(
                 name=roster.side,
@@ -209,8 +163,7 @@ def new_battle(
                 record={
                     "army": roster.army,
                     "side_name": roster.side,
-                    "commander_quality": quality,
-                    "supply_problems": False,
+                    **mech.side_record(roster.army, view),
                     **records[side_index],
                 },
             )

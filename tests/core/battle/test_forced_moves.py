@@ -12,10 +12,10 @@ import pytest
 from app.core.battle import Act, BattleSession, BattleState, MoveUnit, StartBattle, new_battle
 from app.core.edits import AddLeader, AddUnit, UpdateUnit
 from app.core.roster import Leader, Roster, new_roster, unit_from_entry
-from app.rules.engines.quincunx import tables
 from app.rules.geometry import bearing
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from app.rulesets.quincunx.schema import tables
 
 
 def roster(registry: Registry, army: str, entry: str, general: str | None = None) -> Roster:

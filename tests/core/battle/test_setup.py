@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from app.core.battle import default_table, new_battle
-from app.core.battle.setup import APP_DEFAULT_TABLE, footprint
-from app.core.edits import AddUnit
-from app.core.roster import Roster, new_roster, unit_from_entry
+from app.core.battle.setup import APP_DEFAULT_TABLE
+from app.core.edits import AddLeader, AddUnit
+from app.core.roster import Leader, Roster, new_roster, unit_from_entry
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
@@ -65,9 +65,67 @@ def test_gsb_footprint_in_its_unit_width(registry: Registry) -> None:
     rs = registry.get("grown-slightly-bald")
     unit = _one_unit(rs, "rome", "heavy_infantry").units[0]
     entry = rs.army("rome").entries["heavy_infantry"]
-    assert footprint(rs, entry, unit) == (1.0, 40 / 80)
+    assert mechanics_for(rs).footprint(entry, unit.size) == (1.0, 40 / 80)
     wide = with_meta(rs, unit_width_mm=160.0)
-    assert footprint(wide, entry, unit) == (1.0, 20 / 160)
+    assert mechanics_for(wide).footprint(entry, unit.size) == (1.0, 20 / 160)
+
+
+def test_figures_stand_in_the_ranks_their_ruleset_gives(registry: Registry) -> None:
+    """Singly based figures stand in ranks of 20 mm figures: a Quincunx phalanx of 36 in the
+    four ranks it forms in, 9 files; an MWAN #90 citizen phalanx of 12 in its three
+    fighting ranks, 4 files; Quincunx troops that give no ranks in two."""
+    inch = 25.4
+    q = registry.get("quincunx")
+    mech = mechanics_for(q)
+    phalanx = q.army("carthaginian").entries["carthaginian_phalanx"]
+    assert mech.figure_ranks(phalanx.troop) == 4
+    assert mech.footprint(phalanx, 36) == pytest.approx((9 * 20 / inch, 4 * 20 / inch))
+    slingers = q.army("carthaginian").entries["balearic_slingers"]
+    assert mech.footprint(slingers, 12) == pytest.approx((6 * 20 / inch, 2 * 20 / inch))
+    m = registry.get("mwan90")
+    citizens = m.army("carthaginian").entries["citizen_phalanx"]
+    assert mechanics_for(m).footprint(citizens, 12) == pytest.approx((4 * 20 / inch, 3 * 20 / inch))
+
+
+def test_a_legion_stands_in_its_lines(registry: Registry) -> None:
+    """Leg VI: a legion's 10 bases stand as hastati 4, principes 4, triarii 2, one line
+    behind another: four 20 mm bases wide, three deep."""
+    rs = registry.get("leg-vi-carthago")
+    legion = rs.army("roman").entries["roman_legion"]
+    assert mechanics_for(rs).footprint(legion, 10) == pytest.approx((80 / 25.4, 60 / 25.4))
+
+
+def test_only_d3_keeps_chance_card_conditions_in_the_side_records(registry: Registry) -> None:
+    """A side's record starts with its army and side name, then what its ruleset keeps
+    there: D3 the commander's quality (the general's, else average) and supply problems
+    for its chance cards; the others nothing more."""
+    for rid in ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90"):
+        rs = registry.get(rid)
+        armies = list(rs.armies)
+        rosters = (_one_unit(rs, armies[0], next(iter(rs.army(armies[0]).entries))),) * 2
+        state = new_battle(rs, mechanics_for(rs), (rosters[0], rosters[1]))
+        for side in state.sides:
+            assert set(side.record) == {"army", "side_name"}, rid
+    rs = registry.get("d3-ancients")
+    rome = AddLeader(Leader(id="c", name="Scipio", rank="general", quality="good")).apply(
+        _one_unit(rs, "roman", "legionaries")
+    )
+    carthage = _one_unit(rs, "carthaginian", next(iter(rs.army("carthaginian").entries)))
+    state = new_battle(rs, mechanics_for(rs), (rome, carthage), records=({}, {"extra": 1}))
+    assert state.sides[0].record == {
+        "army": "roman",
+        "side_name": rome.side,
+        "commander_quality": "good",
+        "supply_problems": False,
+    }
+    assert state.sides[1].record == {
+        "army": "carthaginian",
+        "side_name": carthage.side,
+        "commander_quality": "average",
+        "supply_problems": False,
+        "extra": 1,
+    }
+    assert list(state.sides[1].record)[-1] == "extra"
 
 
 def test_a_unit_whose_entry_is_gone_is_refused(registry: Registry) -> None:

@@ -1,0 +1,109 @@
+"""An engine: one family of rules (``quincunx``, ``leg-vi``, ``gsb``, ``mwan90``, ``d3``),
+described by a small value that the registry of engines (:data:`app.rulesets.ENGINES`)
+lists, one line each (python-chess's ``VARIANTS`` and ``find_variant`` are the model).
+
+A ruleset folder names its engine in ``ruleset.toml``; a house-rules copy keeps the engine
+and changes its ``id``. The engine's code lives in its package (``app.rulesets.<name>``),
+imported on first use, so start-up and loading one ruleset import only that ruleset's code:
+the package itself gives :class:`EngineSchema` (``SCHEMA``: its troop and tables models and
+the cross-check of its data), its ``mechanics`` module the :class:`Mechanics` subclass whose
+``engine`` is the engine's name. Nothing is ever imported from a ruleset folder.
+
+This module knows no engine by name: the registry passes its look-up to the loader
+(:func:`app.rules.loader.load_ruleset`), so the contract layer stays below the rulesets.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from app.rules.mechanics import Mechanics
+from app.rules.schema import Strict, TroopBase
+
+if TYPE_CHECKING:
+    from app.rules.errors import Problem
+    from app.rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class EngineSchema:
+    """What a ruleset package exports as ``SCHEMA``: the models its ``troops.toml`` and
+    ``tables.toml`` are read into, and the cross-checks the data alone cannot express."""
+
+    troop_model: type[TroopBase]
+    tables_model: type[Strict]
+    check: Callable[[Ruleset], list[Problem]] | None = None
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One engine: its ``name`` (as ``ruleset.toml`` spells it), its ``package`` (the module
+    path of its code), the built-in ruleset folder that uses it, and what it can do beyond
+    the common contract (capability flags, so that the export, the window and the command
+    line never test an engine's name)."""
+
+    name: str
+    package: str
+    builtin_folder: str
+    #: a deck of chance cards per side, printed as a document of its own (D3 Ancients)
+    has_chance_cards: bool = False
+
+    @property
+    def package_name(self) -> str:
+        """The last part of :attr:`package` (``leg_vi``): the name of the engine's module in
+        other layers (its printed parts are ``app.export.rulesets.<package_name>``)."""
+        return self.package.rpartition(".")[2]
+
+    @property
+    def schema(self) -> EngineSchema:
+        """The package's ``SCHEMA`` (imports the package, not its mechanics)."""
+        return _schema(self.package)
+
+    @property
+    def troop_model(self) -> type[TroopBase]:
+        return self.schema.troop_model
+
+    @property
+    def tables_model(self) -> type[Strict]:
+        return self.schema.tables_model
+
+    @property
+    def check(self) -> Callable[[Ruleset], list[Problem]] | None:
+        return self.schema.check
+
+    @property
+    def mechanics(self) -> type[Mechanics]:
+        """The engine's mechanics class, from its package's ``mechanics`` module."""
+        return _mechanics(self.package, self.name)
+
+
+EngineLookup = Callable[[str], Engine]
+"""Finds an engine by name or raises ``LookupError`` naming the known ones
+(:func:`app.rulesets.find_engine`)."""
+
+
+@cache
+def _schema(package: str) -> EngineSchema:
+    module = importlib.import_module(package)
+    schema = getattr(module, "SCHEMA", None)
+    if not isinstance(schema, EngineSchema):
+        raise LookupError(f"engine package {package!r} defines no SCHEMA")
+    return schema
+
+
+@cache
+def _mechanics(package: str, engine: str) -> type[Mechanics]:
+    module = importlib.import_module(f"{package}.mechanics")
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, Mechanics)
+            and value.__module__ == module.__name__
+            and value.engine == engine
+        ):
+            return value
+    raise LookupError(f"{module.__name__} defines no Mechanics subclass with engine = {engine!r}")

@@ -1,0 +1,107 @@
+"""D3 Ancient Rules mechanics: what every part shares (the tables, troop types, the steps of
+the sequence, a planned attack, refusals in words).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.rules.dice import DiceSpec
+from app.rules.mechanics import (
+    ActionSpec,
+    Dice,
+    LeaderView,
+    Mechanics,
+    Scalar,
+    Side,
+    Status,
+    TurnView,
+)
+from app.rules.ruleset import Ruleset
+from app.rulesets.d3.rules import CombatSteps, Rounding, action_specs, halve
+from app.rulesets.d3.schema import Tables, Troop, tables
+
+# The ids of the sequence steps (tables.sequence.steps) this module acts on.
+CHANCE_CARD, MOVEMENT, SHOOTING, MELEE, ELIMINATION = (
+    "chance_card",
+    "movement",
+    "shooting",
+    "melee",
+    "elimination",
+)
+TURN_MARKERS = frozenset({"moved", "charged", "shot", "fought", "faced"})
+OPEN = "open"
+
+
+class D3Refusal(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+
+def hits_text(n: int) -> str:
+    return "no hits" if n == 0 else "1 hit" if n == 1 else f"{n} hits"
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """One shot or attack, ready to roll: the dice (``keep`` > 1: best of that many dice),
+    the combat steps or the shooting halving, the marker it leaves, and the words."""
+
+    verb: str
+    spec: DiceSpec
+    keep: int
+    steps: CombatSteps | None
+    halving: Rounding | None
+    mark: str
+    notes: list[str]
+    extra: bool
+
+    def hits(self, raw: int) -> int:
+        if self.steps is not None:
+            return self.steps.apply(raw)
+        return halve(raw, self.halving) if self.halving is not None else raw
+
+
+def roll_total(dice: Dice, spec: DiceSpec, purpose: str) -> tuple[int, tuple[int, ...]]:
+    faces = dice.roll(spec.text, purpose)
+    return sum(faces) + spec.modifier, faces
+
+
+class D3Base(Mechanics):
+    """The D3 tables and troop types, the sequence steps and a unit's starting state."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self.t: Tables = tables(ruleset)
+        self._actions = action_specs(self.t)
+
+    # ----------------------------------------------------------------------- basics
+
+    def troop(self, troop_id: str) -> Troop:
+        tr = self.ruleset.troop(troop_id)
+        if not isinstance(tr, Troop):
+            raise TypeError(f"{troop_id!r} is not a D3 troop")
+        return tr
+
+    def _step(self, phase: int) -> str:
+        steps = self.t.sequence.steps
+        return steps[phase] if 0 <= phase < len(steps) else ""
+
+    @staticmethod
+    def _name(view: TurnView, side: Side) -> str:
+        return str(view.sides[side].get("side_name") or view.side_names[side])
+
+    def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
+        """D3, Unit Types: a unit of three bases is one piece; its damage is its hits."""
+        self.troop(troop)
+        return Status(strength=1, start_strength=1, grade=grade)
+
+    def actions(self) -> Sequence[ActionSpec]:
+        return self._actions
+
+    def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
+        """D3, Chance cards: a good or poor commander and supply problems change a side's
+        deck; the commander's quality is the general's (average when none is given), and no
+        side has supply problems unless the battle is created with them."""
+        quality = (general.quality if general and general.quality else None) or "average"
+        return {"commander_quality": quality, "supply_problems": False}

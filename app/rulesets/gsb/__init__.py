@@ -1,0 +1,10 @@
+"""Grown Slightly Bald (five minute Punic War rules): its schema (``schema``, ``checks``),
+rules helpers and mechanics (``mechanics``). Importing the package loads its schema only
+(``SCHEMA``, read by :class:`app.rules.engine.Engine`); the mechanics load when a battle, a
+card or the odds need them."""
+
+from app.rules.engine import EngineSchema
+from app.rulesets.gsb.checks import check
+from app.rulesets.gsb.schema import Tables, Troop
+
+SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables, check=check)

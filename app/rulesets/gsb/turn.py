@@ -1,0 +1,215 @@
+"""Grown Slightly Bald mechanics: the battle's set-up, the turn (initiative, Carthage
+winning ties) and the activation ladder (two free activations, then a d10 read 0-9).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from app.rules.dice import chance_at_least
+from app.rules.mechanics import (
+    Combatant,
+    Dice,
+    Effects,
+    Odds,
+    Outcome,
+    Resolution,
+    Scalar,
+    Side,
+    SideUpdate,
+    Situation,
+    TurnView,
+    UnitChange,
+    add_odds,
+    normalise,
+)
+from app.rulesets.gsb.base import ACTIVATED, BOTH, GENERAL_MOVED, GSBBase, other_side
+from app.rulesets.gsb.rules import read_from
+
+
+class TurnRules(GSBBase):
+    """GSB, Initiative and Activation."""
+
+    def start_battle(self, view: TurnView, dice: Dice) -> Resolution:
+        """GSB, Victory: each side starts with no stars; the enemy's unit count at the start
+        sets the stars needed (the general is not a unit)."""
+        lines = tuple(
+            f"{view.side_names[s]} wins with {self._stars_needed(view, s)} victory stars"
+            for s in BOTH
+        )
+        return Resolution(
+            sides=(self._fresh_record(view, 0), self._fresh_record(view, 1)), explanation=lines
+        )
+
+    def _fresh_record(self, view: TurnView, side: Side) -> dict[str, Scalar]:
+        return {
+            "stars": 0,
+            "units_at_start": len(view.side_units(side)),
+            "activations": 0,
+            "passed": False,
+        }
+
+    # -- turn -----------------------------------------------------------------------------
+
+    def _phase_id(self, view: TurnView) -> str:
+        phases = self.ruleset.turn.phases
+        return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
+
+    def _active_side(self, view: TurnView) -> Side | None:
+        """Whose activations the phase is: the initiative side first, then the other."""
+        pid = self._phase_id(view)
+        if view.initiative is None or pid not in ("first_player", "second_player"):
+            return None
+        first = view.initiative
+        return first if pid == "first_player" else other_side(first)
+
+    def begin_phase(self, view: TurnView, dice: Dice) -> Resolution:
+        """GSB, Turn order: initiative opens each turn; then each player's activations."""
+        if self._phase_id(view) == "initiative":
+            return self._initiative(view, dice)
+        side = self._active_side(view)
+        if side is None:
+            return Resolution()
+        free = self.t.activation.free
+        return Resolution(
+            explanation=(
+                f"{view.side_names[side]} activates units: {free} free, then a d10 (0-9) "
+                f"needing {self.t.activation.first_needed}+, rising by "
+                f"{self.t.activation.step} after each success",
+            )
+        )
+
+    def _ties_side(self, view: TurnView) -> Side | None:
+        """The side that wins initiative ties (Carthage), found by army id, army name or
+        side name; None when neither or both sides match."""
+        key = self.t.initiative.ties_to
+        names = {key.casefold()}
+        army = self.ruleset.armies.get(key)
+        if army is not None:
+            names |= {army.side.casefold(), army.name.casefold()}
+        hits: list[Side] = [
+            s
+            for s in BOTH
+            if view.armies[s].casefold() in names or view.side_names[s].casefold() in names
+        ]
+        return hits[0] if len(hits) == 1 else None
+
+    def _initiative(self, view: TurnView, dice: Dice) -> Resolution:
+        """GSB, Turn order: both sides roll a d6; the higher chooses who plays first
+        (Castra gives the initiative, i.e. the first activations, to the winner); Carthage
+        wins ties. If neither side (or both) is Carthage a tie is rolled again. Each side's
+        activation count starts afresh and units may act again."""
+        die = self.t.initiative.die
+        lines: list[str] = []
+        while True:
+            a = dice.roll(die, f"initiative for {view.side_names[0]}")[0]
+            b = dice.roll(die, f"initiative for {view.side_names[1]}")[0]
+            lines.append(f"initiative: {view.side_names[0]} {a}, {view.side_names[1]} {b}")
+            if a != b:
+                winner: Side = 0 if a > b else 1
+                break
+            tie = self._ties_side(view)
+            if tie is not None:
+                winner = tie
+                lines.append(f"a tie goes to {view.side_names[tie]}")
+                break
+            lines.append("a tie, and neither side is the one that wins ties: roll again")
+        lines.append(f"{view.side_names[winner]} has the initiative and plays first")
+        reset: dict[str, Scalar] = {"activations": 0, "passed": False}
+        cleared = tuple(
+            UnitChange(u.unit_id, Effects(markers_remove=frozenset({ACTIVATED, GENERAL_MOVED})))
+            for u in view.units
+            if u.status.has(ACTIVATED) or u.status.has(GENERAL_MOVED)
+        )
+        return Resolution(
+            others=cleared,
+            sides=(dict(reset), dict(reset)),
+            initiative=winner,
+            explanation=tuple(lines),
+        )
+
+    def move_allowance(self, unit: Combatant, view: TurnView | None = None) -> float | None:
+        """GSB, Movement: unit widths per troop type (HI 1, MI/elephants/LI 2, HC 3, LC 4)."""
+        return float(self.t.movement.rows[unit.troop].move)
+
+    # -- activation -----------------------------------------------------------------------
+
+    def _activation_number(self, sit: Situation, side: Side) -> int:
+        nth = sit.number("nth", 0)
+        if nth:
+            return nth
+        record = sit.view.sides[side] if sit.view is not None else {}
+        return int(record.get("activations", 0)) + 1
+
+    def _activation_side(self, sit: Situation) -> Side:
+        if sit.side is not None:
+            return sit.side
+        return sit.attacker.side
+
+    def _activate_check(self, sit: Situation, side: Side) -> None:
+        view = sit.view
+        if view is not None:
+            if view.sides[side].get("passed"):
+                raise ValueError(
+                    f"{view.side_names[side]} failed an activation roll: play has passed"
+                )
+            active = self._active_side(view)
+            if active is not None and active != side:
+                raise ValueError(f"it is {view.side_names[active]}'s turn to activate units")
+        if sit.actor is not None and sit.actor.status.has(ACTIVATED):
+            raise ValueError(f"{sit.actor.name} has already acted this turn")
+
+    def _activation_outcome(self, sit: Situation, ok: bool) -> Outcome:
+        if not ok:
+            return Outcome(result="fails: play passes")
+        marker = Effects(markers_add=frozenset({ACTIVATED})) if sit.actor is not None else Effects()
+        return Outcome(attacker=marker, result="activated")
+
+    def _activate(self, sit: Situation, dice: Dice) -> Resolution:
+        """GSB, Turn order: two units activate free; from the third a d10 read 0-9 must
+        score 1+, then 2+, ... (one more after each success). A failed roll passes play to
+        the other player. A unit acts once a turn."""
+        side = self._activation_side(sit)
+        self._activate_check(sit, side)
+        act = self.t.activation
+        n = self._activation_number(sit, side)
+        need = act.needed(n)
+        who = sit.actor.name if sit.actor is not None else "a unit"
+        if need is None:
+            ok, line = True, f"activation {n} ({who}) is free"
+        elif need > act.face_max:
+            ok, line = False, f"activation {n} would need {need}+ on a d10 (0-9): impossible"
+        else:
+            spec = read_from(act.die, act.face_min, act.face_max)
+            face = dice.roll(spec, f"activation {n} ({who}), needs {need}+")[0]
+            ok = face >= need
+            line = f"activation {n} ({who}): rolled {face}, needs {need}+: " + (
+                "succeeds" if ok else "fails"
+            )
+        update: dict[str, Scalar] = {"activations": n} if ok else {"passed": True}
+        lines = [line]
+        if not ok:
+            lines.append("play passes to the other player")
+        sides: list[SideUpdate] = [None, None]
+        sides[side] = update
+        return Resolution(
+            outcome=self._activation_outcome(sit, ok),
+            sides=(sides[0], sides[1]),
+            explanation=tuple(lines),
+        )
+
+    def _activate_odds(self, sit: Situation) -> Odds:
+        """Exact odds of :meth:`_activate`: free, or a d10 read 0-9 at or above the score
+        needed."""
+        side = self._activation_side(sit)
+        act = self.t.activation
+        need = act.needed(self._activation_number(sit, side))
+        if need is None:
+            p = Fraction(1)
+        else:
+            die = read_from(act.die, act.face_min, act.face_max)
+            p = chance_at_least(die, need) if need <= act.face_max else Fraction(0)
+        odds: Odds = {}
+        add_odds(odds, self._activation_outcome(sit, True), p)
+        add_odds(odds, self._activation_outcome(sit, False), 1 - p)
+        return normalise(odds)

@@ -1,0 +1,275 @@
+"""Leg VI Carthago: every action a player can take, its options and labels built from the
+tables (a house-rules copy shows its own numbers).
+"""
+
+from __future__ import annotations
+
+from app.rules.mechanics import ActionSpec, OptionSpec
+from app.rulesets.leg_vi.base import AUTO, inches
+from app.rulesets.leg_vi.tables import Tables
+
+# --------------------------------------------------------------------------- actions
+
+
+def _opt(key: str, label: str, default: bool, help: str = "") -> OptionSpec:
+    return OptionSpec(key, label, "bool", default, help=help)
+
+
+def _int(key: str, label: str, default: int, lo: int, hi: int, help: str = "") -> OptionSpec:
+    return OptionSpec(key, label, "int", default, minimum=lo, maximum=hi, help=help)
+
+
+def _choice(key: str, label: str, choices: tuple[str, ...], help: str = "") -> OptionSpec:
+    return OptionSpec(key, label, "choice", choices[0], choices=choices, help=help)
+
+
+_GRADES = ("unit", "A", "B", "C", "D")
+
+
+def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
+    """Every action, its labels built from the tables (a house-rules copy shows its
+    own numbers)."""
+    rng = int(t.charges.range)
+    return (
+        ActionSpec(
+            "melee",
+            "Combat",
+            "pair",
+            (
+                _choice(
+                    "charge",
+                    "Who charged",
+                    ("attacker", "defender", "both", "none"),
+                    "This round's charge; 'none' for a combat that goes on",
+                ),
+                _choice(
+                    "follow_up",
+                    "Who followed up or pursued into contact",
+                    ("none", "attacker", "defender"),
+                ),
+                _choice("aspect", "Where the charged unit was struck", ("front", "flank", "rear")),
+                _choice(
+                    "ground",
+                    "Advantage of ground",
+                    ("none", "attacker", "defender"),
+                    "Defending a wood edge, higher ground or field works",
+                ),
+                _opt("a_supported", "Attacker supported", False),
+                _opt("d_supported", "Defender supported", False),
+                _int("a_bases", "Attacker engaged bases (0 = from formation)", 0, 0, 20),
+                _int("d_bases", "Defender engaged bases (0 = from formation)", 0, 0, 20),
+                _choice("a_grade", "Attacker grade (average of several units)", _GRADES),
+                _choice("d_grade", "Defender grade (average of several units)", _GRADES),
+                _choice(
+                    "countercharged",
+                    "Infantry that charged and was charged by cavalry or elephants",
+                    ("none", "attacker", "defender"),
+                ),
+                _int("round", "Round of this combat", 1, 1, 20),
+            ),
+            odds=True,
+            help="Resolve a round of combat between two units.",
+        ),
+        ActionSpec(
+            "shoot",
+            "Shoot",
+            "pair",
+            (
+                _int("bases", "Shooting bases in range (0 = all)", 0, 0, t.unit_sizes.max_bases),
+                _opt("cover", "Target in cover", False),
+                _choice("aspect", "Side of the target shot at", ("front", "flank", "rear")),
+            ),
+            odds=True,
+            help=f"Light troops shoot at the nearest enemy within {inches(t.shooting.range)}.",
+        ),
+        ActionSpec(
+            "charge",
+            "Charge",
+            "pair",
+            (
+                _choice("response", "Target's response", ("stand", "evade")),
+                _opt("mutual", "Target charged too (meet half way)", False),
+                _int(
+                    "distance", "Inches between the units when the charge is declared", rng, 0, rng
+                ),
+                _opt("halt_on_vacated", "A/B formed infantry halt on the vacated ground", False),
+                _int(
+                    "engaged_bases", "Bases hacking evaders caught (0 = from formation)", 0, 0, 20
+                ),
+            ),
+            help=f"Charge an enemy within {inches(t.charges.range)}; the target responds.",
+        ),
+        ActionSpec(
+            "free_hack",
+            "Free hack",
+            "pair",
+            (_int("engaged_bases", "Engaged bases (0 = from formation)", 0, 0, 20),),
+            odds=True,
+            help="Pursuers or chargers catch routing or evading enemy: a free hack.",
+        ),
+        ActionSpec(
+            "leader_move",
+            "Leader: move",
+            "unit",
+            help=f"Move the leader up to {inches(t.command.actions['move'].move or 0)}.",
+        ),
+        ActionSpec("steady", "Leader: steady", "unit", help="Take a DP off the leader's unit."),
+        ActionSpec(
+            "inspire",
+            "Leader: inspire",
+            "unit",
+            help=f"Combat dice this turn (at most +{t.command.inspire_max_dice}).",
+        ),
+        ActionSpec(
+            "control_test",
+            "Control test",
+            "unit",
+            (
+                _opt("impetus", "Charging, looting, routing or pursuing", False),
+                _choice(
+                    "prefer",
+                    "Result the attached leader aims for",
+                    ("free", "halt", "repeat", "none"),
+                ),
+            ),
+            odds=True,
+            help="A unit out of control, or stopping rout, pursuit or looting, tests.",
+        ),
+        ActionSpec(
+            "dice_move",
+            "Dice move",
+            "unit",
+            (
+                _choice(
+                    "kind",
+                    "Kind of move",
+                    ("move", "charge_on", "evade", "rout", "retire", "pursue"),
+                ),
+                _opt("extra_d6", "Add the optional D6", True),
+                _opt("third_d6", "Cavalry: add the third D6 (moved earlier)", False),
+                _opt("moved_earlier", "The unit moved earlier this turn", False),
+                _opt("first", "First rout or retire move (+1 inch a die)", True),
+            ),
+            odds=True,
+            help=f"A move within {inches(t.movement.march_beyond)} of enemy; evade, rout, pursue.",
+        ),
+        ActionSpec(
+            "redress",
+            "Redress ranks",
+            "unit",
+            (
+                _choice("enemy_near", f"Enemy within {inches(t.redress.enemy_distance)}", AUTO),
+                _opt("in_combat", "The unit is in combat", False),
+            ),
+            help="Stand still to remove DPs (not shaken units).",
+        ),
+        ActionSpec(
+            "rally",
+            "Rally",
+            "unit",
+            (
+                _choice("halted_all_turn", "Halted the whole turn", AUTO),
+                _choice(
+                    "enemy_beyond",
+                    f"Beyond {inches(t.rally.halted_beyond)} of unbroken enemy",
+                    AUTO,
+                ),
+            ),
+            help=f"A shaken unit rallies with {t.rally.dps_after} DPs (the rally phase does it).",
+        ),
+        ActionSpec(
+            "reform",
+            "Reform",
+            "unit",
+            (_choice("formation", "New formation", ("line", "column", "quincunx")),),
+            help="Unformed troops reform once the cause has passed (a full move).",
+        ),
+        ActionSpec("relieve_ranks", "Relieve ranks", "unit", help="Legion: bring up a fresh line."),
+        ActionSpec(
+            "manoeuvre",
+            "Manoeuvre or rough terrain",
+            "unit",
+            (
+                _choice(
+                    "kind",
+                    "Manoeuvre",
+                    (
+                        "wheel",
+                        "change_formation",
+                        "about_face",
+                        "passage_of_lines",
+                        "side_step",
+                        "open_ranks",
+                        "rough_terrain",
+                        "light_cover",
+                    ),
+                ),
+                _choice("enemy_near", f"Enemy within {inches(t.manoeuvres.dp_range)}", AUTO),
+                _opt("exempt", "Passage: one unit unformed or stationary, none routing", False),
+            ),
+            help=f"Manoeuvre DPs within {inches(t.manoeuvres.dp_range)} of enemy; rough terrain.",
+        ),
+        ActionSpec(
+            "leader_captured",
+            "Leader captured",
+            "unit",
+            help="An unattached leader contacted by enemy troops is captured.",
+        ),
+        ActionSpec(
+            "after_combat_move",
+            "After-combat move",
+            "unit",
+            (
+                _choice(
+                    "move",
+                    "Move",
+                    (
+                        "halt",
+                        "fall_back",
+                        "follow_up",
+                        "pass_through",
+                        "retire",
+                        "retire_behind_triarii",
+                        "rout",
+                        "pursue",
+                    ),
+                ),
+                _opt("blocked", "Unable to make the move", False),
+            ),
+            help="Make (or choose) the move a combat result calls for.",
+        ),
+        ActionSpec(
+            "morale",
+            "Morale DPs",
+            "unit",
+            (
+                _choice(
+                    "event",
+                    "Cause",
+                    (
+                        "friend_routed",
+                        "friend_retiring",
+                        "leader_lost",
+                        "general_lost",
+                        "elephant_burst",
+                    ),
+                ),
+                _int("count", "How many times", 1, 1, 10),
+            ),
+            help="DPs for friends routed or retiring, leaders lost, elephants bursting through.",
+        ),
+        ActionSpec(
+            "rampage",
+            "Elephant rampage",
+            "unit",
+            odds=True,
+            help="Roll the rampaging elephant's direction and move.",
+        ),
+        ActionSpec(
+            "stop_rampage",
+            "Stop a rampage",
+            "unit",
+            odds=True,
+            help="The mahout tries to kill a rampaging elephant.",
+        ),
+    )

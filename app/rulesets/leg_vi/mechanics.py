@@ -1,0 +1,140 @@
+"""Leg VI Carthago battle mechanics (engine ``leg-vi``).
+
+Strength is counted in bases; wear in DPs (``Status.dps``); a legion records its number of
+lines in ``Status.extra["lines"]`` and stands in ``"quincunx"``. Markers (``shaken``,
+``routing``, ``control_halt``, ``rampage``, ...) are named in
+:mod:`app.rulesets.leg_vi.units`; every number comes from ``tables.toml``.
+
+The class is assembled from one mixin per chapter of the rules: ``turn`` (set-up and the
+phases), ``command`` (leader actions, control tests), ``movement`` (dice moves, fatigue,
+redress, rally, manoeuvres, after-combat moves), ``shooting``, ``charges``, ``combat``,
+``leaders`` (risk to leaders) and ``elephants`` (rampage), over ``base`` (shared helpers and
+morale DPs); ``action_specs`` lists the actions and their options.
+
+What the core must know (the contract leaves these to the ruleset):
+
+* A unit that moves should get the ``moved`` marker (``dice_move`` and ``charge`` add it
+  themselves); the rally check also compares the unit's position with the one recorded in
+  ``extra["turn_start"]`` when the command phase began.
+* Leader actions (``leader_move``, ``steady``, ``inspire``) read the leader from
+  ``actor.leader``; for a detached leader moving alone the core may pass a stand-in
+  combatant carrying him (only ``.leader`` and ``.side`` are read). Actions used this turn are
+  kept in the side record as ``actions_used:<leader id>`` and ``leader_did:<leader id>``.
+* ``LeaderView.actions`` is read as the leader's actions per turn before wounds (0: 2 for the
+  General, 1 for a Commander, +1 if ``exceptional``); a side record
+  ``leader_actions:<leader id>`` overrides it (the second in command's 1 action).
+* A killed leader: a ``LeaderEvent("killed")`` now, and ``successor:<leader id>`` = the turn
+  his second in command takes over in the side record. When that turn's command phase
+  begins, ``begin_phase`` returns ``LeaderEvent(<leader id>, "fit", 0, ...)`` and sets
+  ``leader_actions:<leader id>`` to 1: the core should then bring the leader back (as the
+  successor, no wounds, attached where the player puts him).
+* ``Situation.others`` of ``melee`` are the engaged units' supports (same side as the actor
+  or the target); of ``rampage`` the units the elephant bursts through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from app.rules.mechanics import (
+    ActionSpec,
+    Dice,
+    NotImplementedRule,
+    Odds,
+    Resolution,
+    Scalar,
+    Situation,
+    TurnView,
+    Victory,
+    normalise,
+)
+from app.rules.ruleset import Ruleset
+from app.rulesets.leg_vi.action_specs import build_actions
+from app.rulesets.leg_vi.charges import ChargeRules
+from app.rulesets.leg_vi.combat import CombatRules
+from app.rulesets.leg_vi.command import CommandRules
+from app.rulesets.leg_vi.shooting import ShootingRules
+from app.rulesets.leg_vi.turn import TurnRules
+from app.rulesets.leg_vi.units import CHARGING
+
+
+class LegVIMechanics(TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules):
+    """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
+    dice moves with fatigue, shooting, charges and evades, combat with result bands,
+    elephant critical hits and rampage, redress and rally, the die of death."""
+
+    engine: ClassVar[str] = "leg-vi"
+    strength_unit: ClassVar[str] = "bases"
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self._actions = build_actions(self.t)
+
+    # ------------------------------------------------------------------ actions
+
+    def actions(self) -> Sequence[ActionSpec]:
+        return self._actions
+
+    def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
+        handler = _RESOLVERS.get(action)
+        if handler is None:
+            self.action(action)  # raises NotImplementedRule naming the known actions
+            raise NotImplementedRule(f"Leg VI: {action}")
+        return handler(self, sit, dice)
+
+    def odds(self, action: str, sit: Situation) -> Odds:
+        handler = _ODDS.get(action)
+        if handler is None:
+            raise NotImplementedRule(f"Leg VI: odds of {action}")
+        return normalise(handler(self, sit))
+
+    def derive_options(self, action: str, sit: Situation) -> dict[str, Scalar]:
+        """The base's reading of the table (the target's ``aspect``, the ``distance``), and
+        for a combat who charged this turn, from the ``charging`` markers the charge action
+        leaves (none: a combat going on from an earlier turn)."""
+        out = super().derive_options(action, sit)
+        if action == "melee" and sit.actor is not None and sit.target is not None:
+            a, d = sit.actor.status.has(CHARGING), sit.target.status.has(CHARGING)
+            out["charge"] = "both" if a and d else "attacker" if a else "defender" if d else "none"
+        return out
+
+    def victory(self, view: TurnView) -> Victory | None:
+        """Leg VI has no victory rule: the players declare the result."""
+        return None
+
+
+Handler = Callable[[LegVIMechanics, Situation, Dice], Resolution]
+OddsHandler = Callable[[LegVIMechanics, Situation], Odds]
+
+_RESOLVERS: dict[str, Handler] = {
+    "melee": LegVIMechanics._melee,
+    "shoot": LegVIMechanics._shoot,
+    "charge": LegVIMechanics._charge,
+    "free_hack": LegVIMechanics._free_hack,
+    "leader_move": LegVIMechanics._leader_move,
+    "steady": LegVIMechanics._steady,
+    "inspire": LegVIMechanics._inspire,
+    "control_test": LegVIMechanics._control_test,
+    "dice_move": LegVIMechanics._dice_move,
+    "redress": LegVIMechanics._redress,
+    "rally": LegVIMechanics._rally,
+    "reform": LegVIMechanics._reform,
+    "relieve_ranks": LegVIMechanics._relieve_ranks,
+    "manoeuvre": LegVIMechanics._manoeuvre,
+    "leader_captured": LegVIMechanics._leader_captured,
+    "after_combat_move": LegVIMechanics._after_combat_move,
+    "morale": LegVIMechanics._morale,
+    "rampage": LegVIMechanics._rampage,
+    "stop_rampage": LegVIMechanics._stop_rampage,
+}
+
+_ODDS: dict[str, OddsHandler] = {
+    "melee": LegVIMechanics._melee_odds,
+    "shoot": LegVIMechanics._shoot_odds,
+    "free_hack": LegVIMechanics._free_hack_odds,
+    "control_test": LegVIMechanics._control_odds,
+    "dice_move": LegVIMechanics._dice_move_odds,
+    "rampage": LegVIMechanics._rampage_odds,
+    "stop_rampage": LegVIMechanics._stop_odds,
+}

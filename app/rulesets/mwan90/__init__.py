@@ -1,0 +1,10 @@
+"""The MWAN #90 Punic rules (1997): its schema (``schema``, ``checks``), rules helpers and
+mechanics (``mechanics``). Importing the package loads its schema only (``SCHEMA``, read by
+:class:`app.rules.engine.Engine`); the mechanics load when a battle, a card or the odds need
+them."""
+
+from app.rules.engine import EngineSchema
+from app.rulesets.mwan90.checks import check
+from app.rulesets.mwan90.schema import Tables, Troop
+
+SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables, check=check)

@@ -1,0 +1,113 @@
+"""MWAN #90 Punic rules mechanics: what every part shares (the tables and troop types, a
+unit's formation and hit class, when it routs, and what hits do to it).
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.rules.geometry import unit_distance
+from app.rules.mechanics import Combatant, Effects, Mechanics, TurnView
+from app.rulesets.mwan90.rules import (
+    AS_UNIT,
+    CONTACT,
+    FORMATIONS,
+    FORMED,
+    ROUTED,
+    SHIELD_WALL,
+    SKIRMISH,
+    WEDGE,
+)
+from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
+
+
+class MWAN90Base(Mechanics):
+    """The MWAN #90 tables and troop types; formations, hit classes, rout thresholds and the
+    losses hits cause."""
+
+    # -- data -----------------------------------------------------------------------------
+
+    @property
+    def t(self) -> Tables:
+        return tables(self.ruleset)
+
+    def mw_troop(self, troop: str) -> Troop:
+        tr = self.ruleset.troop(troop)
+        if not isinstance(tr, Troop):
+            raise TypeError(f"{troop!r} is not an MWAN #90 troop type")
+        return tr
+
+    def formation(self, unit: Combatant, option: str = AS_UNIT) -> str:
+        """The unit's formation: the option when set, else its Status, else by its type."""
+        troop = self.mw_troop(unit.troop)
+        form = option if option != AS_UNIT else unit.status.formation
+        if form is None:
+            form = SKIRMISH if troop.formed == "never" else FORMED
+        if form not in FORMATIONS:
+            raise ValueError(f"formation must be one of {', '.join(FORMATIONS)}")
+        if form == SKIRMISH and troop.formed == "always":
+            raise ValueError(f"{troop.name} are always formed")
+        if form != SKIRMISH and troop.formed == "never":
+            raise ValueError(f"{troop.name} are never formed")
+        if form in (SHIELD_WALL, WEDGE) and not troop.barbarian:
+            raise ValueError(f"only barbarians form a {form.replace('_', ' ')}")
+        return form
+
+    def formed(self, unit: Combatant, option: str = AS_UNIT) -> bool:
+        """MWAN #90, Movement 2: skirmish infantry are never formed; medium infantry and light
+        cavalry acting as skirmishers are unformed too."""
+        return self.formation(unit, option) != SKIRMISH
+
+    def hit_class(self, unit: Combatant, form: str, moved: bool) -> str:
+        """MWAN #90, Melee 5 and 7: the target's class; an immobile shield wall is heavy."""
+        if form == SHIELD_WALL and not moved:
+            return self.t.formations.shield_wall.while_immobile_counts_as
+        return self.mw_troop(unit.troop).hit_class
+
+    def rout_at(self, unit: Combatant, form: str) -> int | None:
+        """MWAN #90, Morale 1-2: formed units rout at 3 figures (elephants at 1); unformed
+        units do not."""
+        if form == SKIRMISH:
+            return None
+        return rout_threshold(self.t, self.mw_troop(unit.troop))
+
+    def _in_contact(self, unit: Combatant, view: TurnView) -> bool | None:
+        """Whether the unit touches an enemy; None when footprints are unknown."""
+        enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
+        if unit.width <= 0 or any(u.width <= 0 for u in enemies):
+            return None
+        return any(unit_distance(unit, u) <= CONTACT for u in enemies)
+
+    def figure_ranks(self, troop: str) -> int:
+        """MWAN #90, Melee: a unit stands in the ranks whose figures fight (``ranks``)."""
+        ranks = self.mw_troop(troop).ranks
+        return ranks if ranks > 0 else super().figure_ranks(troop)
+
+    # -- casualties -----------------------------------------------------------------------
+
+    def losses(self, unit: Combatant, form: str, hits: int) -> Effects:
+        """MWAN #90, Melee 5 and Morale 2: each hit removes a figure (an elephant); a formed
+        unit reduced to 3 figures (an elephant unit to 1) routs and is removed."""
+        s = unit.status.strength
+        lost = min(s, hits * self.t.melee.figures_lost_per_hit)
+        if lost == 0:
+            return Effects()
+        if lost == s:
+            return Effects(casualties=s, eliminated=True)
+        limit = self.rout_at(unit, form)
+        if limit is not None and s - lost <= limit:
+            removed = self.t.morale.routed_removed
+            return Effects(
+                casualties=s if removed else lost,
+                eliminated=removed,
+                markers_add=frozenset({ROUTED}),
+            )
+        return Effects(casualties=lost)
+
+    def hit_cap(self, unit: Combatant, form: str) -> int:
+        """Hits past which nothing changes: the unit has routed or is gone."""
+        s = unit.status.strength
+        limit = self.rout_at(unit, form)
+        removed = self.t.morale.routed_removed
+        need = s if limit is None or not removed else min(s, max(1, s - limit))
+        return math.ceil(need / self.t.melee.figures_lost_per_hit)

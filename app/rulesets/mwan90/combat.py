@@ -1,0 +1,350 @@
+"""MWAN #90 Punic rules mechanics: the dice of missiles, pre-melee javelins, melee and
+dispersal as plans (who rolls how many dice, needing what), their outcome, and the rolls.
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.rules.dice import chance_at_least
+from app.rules.mechanics import Combatant, Dice, Effects, Outcome, Resolution, Situation
+from app.rules.schema import Category
+from app.rulesets.mwan90.base import MWAN90Base
+from app.rulesets.mwan90.rules import (
+    AS_UNIT,
+    ATTACKS,
+    DISORDERED,
+    MISSILE_FIGURES,
+    MOVED,
+    SKIRMISH,
+    SUPPORTED,
+    WEDGE,
+    Plan,
+    describe,
+    roll_hits,
+    routed,
+    split,
+    with_,
+)
+
+
+class CombatRules(MWAN90Base):
+    """MWAN #90, Missiles and Melee: plans, outcomes, rolls and their aftermath."""
+
+    # -- plans ----------------------------------------------------------------------------
+
+    def plan(self, action: str, sit: Situation) -> Plan:
+        if action == "shoot":
+            return self.shoot_plan(sit)
+        if action == "javelins":
+            return self.javelin_plan(sit)
+        if action == "disperse":
+            return self.disperse_plan(sit)
+        return self.melee_plan(sit)
+
+    def _hits_need(self, cls: str) -> int:
+        return self.t.hits.rows[cls].hit_on
+
+    def shoot_plan(self, sit: Situation) -> Plan:
+        """MWAN #90, Missiles: one die per figure with a clear shot (all the figures the
+        unit had when the missile phase began, unless told fewer), hitting on 6 whatever
+        the target; bows and slings reach 15", javelins 9". Against cavalry supported by
+        medium infantry the dice are shared out, the larger half at the cavalry. Units in
+        melee cannot be shot at (checked when the footprints are known)."""
+        m = self.t.missiles
+        att, dfn = sit.attacker, sit.defender
+        troop = self.mw_troop(att.troop)
+        if not troop.shoots or not troop.weapons:
+            raise ValueError(f"{att.name} ({troop.name}) have no missiles")
+        if m.no_shooting_at_units_in_melee and sit.view and self._in_contact(dfn, sit.view):
+            raise ValueError(f"{dfn.name} is in melee: units in melee cannot be shot at")
+        weapon = troop.weapons[0].name
+        figures = int(att.status.extra.get(MISSILE_FIGURES, att.status.strength))
+        shooters = min(sit.number("shooters", 0) or figures, figures)
+        dice = shooters * m.dice_per_figure
+        why = [f'{shooters} figure(s) shooting, {weapon} ({m.ranges[weapon]:g}" range)']
+        dice, more = split(dice, sit.choice("split", "none"), "cavalry", "support")
+        why += more
+        form_d = self.formation(dfn)
+        return Plan(
+            kind="shoot",
+            dice_a=dice,
+            p_a=chance_at_least(m.die, m.hit_on),
+            need_a=m.hit_on,
+            die=m.die,
+            cap_d=self.hit_cap(dfn, form_d),
+            form_d=form_d,
+            form_a=self.formation(att),
+            why=(f"{att.name} shoots at {dfn.name}: {dice} dice hitting on {m.hit_on}+", *why),
+        )
+
+    def _javelin_dice(self, sit: Situation, unit: Combatant, prefix: str) -> int:
+        """MWAN #90, Missiles and Melee 2: only the first rank of javelin-armed formed
+        infantry throws, just before the first round of a melee."""
+        troop = self.mw_troop(unit.troop)
+        if not troop.pre_melee_javelins or not self.formed(unit):
+            return 0
+        pj = self.t.missiles.pre_melee_javelins
+        front = self._front(sit, unit, prefix, troop.ranks)
+        return min(unit.status.strength, front * pj.ranks) * pj.dice_per_figure
+
+    def javelin_plan(self, sit: Situation) -> Plan:
+        """MWAN #90, Melee 2: pre-melee javelins, both sides at once, hitting on 6 (our
+        reading: the missile score)."""
+        m = self.t.missiles
+        att, dfn = sit.attacker, sit.defender
+        fa, fd = self.formation(att), self.formation(dfn)
+        da, dd = self._javelin_dice(sit, att, "a"), self._javelin_dice(sit, dfn, "d")
+        p = chance_at_least(m.die, m.hit_on)
+        return Plan(
+            kind="javelins",
+            dice_a=da,
+            p_a=p,
+            need_a=m.hit_on,
+            dice_d=dd,
+            p_d=p,
+            need_d=m.hit_on,
+            die=m.die,
+            cap_a=self.hit_cap(att, fa),
+            cap_d=self.hit_cap(dfn, fd),
+            form_a=fa,
+            form_d=fd,
+            why=(f"pre-melee javelins: {att.name} {da} dice, {dfn.name} {dd} dice, 6s hit",),
+        )
+
+    def disperse_plan(self, sit: Situation) -> Plan:
+        """MWAN #90, Melee 1: formed troops that reach skirmishers move on through them; each
+        skirmisher passed gets one shot (6s hit) and is removed."""
+        d = self.t.dispersal
+        att, dfn = sit.attacker, sit.defender
+        fa, fd = self.formation(att), self.formation(dfn)
+        if fa == SKIRMISH or fd != SKIRMISH:
+            raise ValueError("only formed troops disperse, and only skirmishers are dispersed")
+        n = min(sit.number("skirmishers", 0) or dfn.status.strength, dfn.status.strength)
+        return Plan(
+            kind="disperse",
+            dice_d=n * d.shots_per_skirmisher,
+            p_d=chance_at_least(self.t.missiles.die, d.hit_on),
+            need_d=d.hit_on,
+            die=self.t.missiles.die,
+            cap_a=self.hit_cap(att, fa),
+            form_a=fa,
+            form_d=fd,
+            dispersed=n if d.skirmishers_removed else 0,
+            why=(f"{att.name} moves through {n} of {dfn.name}: one shot each, then removed",),
+        )
+
+    def _front(self, sit: Situation, unit: Combatant, prefix: str, ranks: int) -> int:
+        """Figures of the front rank in contact (option; 0 = the whole front rank)."""
+        return sit.number(f"{prefix}_front", 0) or math.ceil(unit.status.strength / ranks)
+
+    def _figure_dice(
+        self, sit: Situation, unit: Combatant, form: str, prefix: str, opp_form: str
+    ) -> tuple[int, str]:
+        """MWAN #90, Melee 2 and 4: formed troops count the figures in contact to their front
+        in two ranks (Greek heavy infantry three), plus the two ranks of supporting medium
+        infantry and one figure per flank overlapping the enemy; a wedge counts all its
+        figures and its supporter's and has no flanks; skirmishers count only figures
+        touching enemy skirmishers; elephants roll 6 dice each."""
+        t = self.t
+        troop = self.mw_troop(unit.troop)
+        s = unit.status.strength
+        if form == SKIRMISH:
+            if opp_form != SKIRMISH:
+                return 0, f"{unit.name}: skirmishers fight only enemy skirmishers"
+            figures = min(s, sit.number(f"{prefix}_front", 0) or s)
+            why = f"{figures} skirmisher(s) in contact"
+        elif form == WEDGE:
+            extra = sit.number(f"{prefix}_wedge_support", 0)
+            extra = extra if t.formations.wedge.counts_supporter_figures else 0
+            figures = s + extra
+            why = f"wedge: {s} figures + {extra} of its supporter"
+        else:
+            front = self._front(sit, unit, prefix, troop.ranks)
+            figures = min(s, front * troop.ranks)
+            why = (
+                f"{figures} in contact"
+                if troop.ranks == 1
+                else f"{figures} figures ({front} in front, {troop.ranks} ranks)"
+            )
+            overlaps = sit.number(f"{prefix}_overlaps", 0)
+            if opp_form == WEDGE and t.formations.wedge.no_flanks:
+                overlaps = 0
+            if overlaps:
+                figures += overlaps * t.melee.overlap_figures_per_flank
+                why += f", +{overlaps * t.melee.overlap_figures_per_flank} overlapping"
+            support = sit.number(f"{prefix}_support", 0)
+            if support:
+                figures += support * t.melee.support_mi_ranks
+                why += f", +{support * t.melee.support_mi_ranks} supporting medium infantry"
+        dice = figures * troop.dice_per_figure * t.melee.dice_per_figure
+        if troop.dice_per_figure != 1:
+            why += f" x {troop.dice_per_figure} dice each"
+        return dice, f"{unit.name}: {dice} dice ({why})"
+
+    def melee_plan(self, sit: Situation) -> Plan:
+        """MWAN #90, Melee 3-5: both sides roll at once. On a flank or rear attack the
+        attacked unit is disordered and, if heavy, its own dice are tripled (as written;
+        errata). Elephants attacking cavalry disorder it. Hits by the target's class: heavy
+        (elephants, an immobile shield wall) 6, light or medium 5-6, skirmish 4-6. Against
+        cavalry supported by medium infantry the dice are shared out."""
+        t = self.t
+        att, dfn = sit.attacker, sit.defender
+        fa = self.formation(att, sit.choice("a_formation", AS_UNIT))
+        fd = self.formation(dfn, sit.choice("d_formation", AS_UNIT))
+        if (fa == SKIRMISH) != (fd == SKIRMISH):
+            raise ValueError(
+                "skirmishers may not close with formed troops, and formed troops that reach "
+                "skirmishers disperse them: use the disperse action"
+            )
+        moved_a = sit.flag("a_moved") or att.status.has(MOVED)
+        moved_d = sit.flag("d_moved") or dfn.status.has(MOVED)
+        cls_a, cls_d = self.hit_class(att, fa, moved_a), self.hit_class(dfn, fd, moved_d)
+        da, why_a = self._figure_dice(sit, att, fa, "a", fd)
+        dd, why_d = self._figure_dice(sit, dfn, fd, "d", fa)
+        attack = sit.choice("attack", "front")
+        if attack not in ATTACKS:
+            raise ValueError(f"attack must be one of {', '.join(ATTACKS)}")
+        flanked = attack != "front" and not (fd == WEDGE and t.formations.wedge.no_flanks)
+        fr = t.melee.flank_rear
+        why = [why_a, why_d]
+        if attack != "front" and not flanked:
+            why.append(f"{dfn.name} is a wedge and has no flanks")
+        if flanked and cls_d in fr.only_if_attacked:
+            if fr.multiplied_side == "attacked":
+                dd *= fr.multiplier
+                why.append(f"{dfn.name} is heavy and attacked in the {attack}: its dice x3 = {dd}")
+            else:
+                da *= fr.multiplier
+                why.append(
+                    f"{dfn.name} is heavy and attacked in the {attack}: {att.name}'s dice x3"
+                )
+        supported = sit.choice("supported_cavalry", "none")
+        if supported not in SUPPORTED:
+            raise ValueError(f"supported_cavalry must be one of {', '.join(SUPPORTED)}")
+        if supported != "none":
+            cav = att if supported == "attacker" else dfn
+            if not self.mw_troop(cav.troop).category.mounted:
+                raise ValueError(f"{cav.name} is not cavalry")
+            if supported == "defender":
+                da, more = split(da, "cavalry", "cavalry", "support")
+            else:
+                dd, more = split(dd, "cavalry", "cavalry", "support")
+            why += more
+        disorder = flanked and fr.attacked_disordered
+        if self.mw_troop(att.troop).disorders_cavalry and self.mw_troop(dfn.troop).category.mounted:
+            disorder = True
+            why.append(f"{dfn.name} are cavalry attacked by elephants: disordered")
+        need_a, need_d = self._hits_need(cls_d), self._hits_need(cls_a)
+        why.append(f"{att.name} hit on {need_a}+ ({cls_d}), {dfn.name} on {need_d}+ ({cls_a})")
+        if dfn.status.has(DISORDERED) and t.melee.disordered_attacked_tests_as_routed_into:
+            why.append(
+                f"{dfn.name} was already disordered: it checks morale as if routed into "
+                "(the morale_check action)"
+            )
+        die = t.melee.die
+        return Plan(
+            kind="melee",
+            dice_a=da,
+            p_a=chance_at_least(die, need_a),
+            need_a=need_a,
+            dice_d=dd,
+            p_d=chance_at_least(die, need_d),
+            need_d=need_d,
+            die=die,
+            cap_a=self.hit_cap(att, fa),
+            cap_d=self.hit_cap(dfn, fd),
+            form_a=fa,
+            form_d=fd,
+            disorder_d=disorder,
+            why=(f"{att.name} attacks {dfn.name} ({attack})", *why),
+        )
+
+    # -- outcomes -------------------------------------------------------------------------
+
+    def outcome(self, plan: Plan, sit: Situation, on_a: int, on_d: int) -> Outcome:
+        """The effects of ``on_a`` hits on the attacker and ``on_d`` on the defender."""
+        ea = self.losses(sit.attacker, plan.form_a, on_a)
+        return self.outcome_of(plan, ea, self.defender_effects(plan, sit, on_d))
+
+    def defender_effects(self, plan: Plan, sit: Situation, on_d: int) -> Effects:
+        """The defender's losses, its disorder (flank or rear, or cavalry attacked by
+        elephants), or, for skirmishers passed through, their removal."""
+        if plan.dispersed:
+            gone = plan.dispersed >= sit.defender.status.strength
+            return Effects(casualties=plan.dispersed, eliminated=gone)
+        ed = self.losses(sit.defender, plan.form_d, on_d)
+        if plan.disorder_d and not ed.eliminated:
+            ed = with_(ed, markers_add=ed.markers_add | {DISORDERED})
+        return ed
+
+    def outcome_of(self, plan: Plan, ea: Effects, ed: Effects) -> Outcome:
+        """The outcome from each side's effects. MWAN #90, Melee 6: a unit that routs its
+        opponent (or destroys it) gets a 4" bonus move, and may use it to start another
+        melee."""
+        if plan.kind == "melee" and ea.eliminated != ed.eliminated:
+            bonus = self.t.melee.post_melee_bonus_move
+            text = f'bonus move {bonus:g}"' + (
+                " (may start another melee)" if self.t.melee.bonus_move_may_charge else ""
+            )
+            if ed.eliminated and not ea.eliminated:
+                ea = with_(ea, move=text)
+            if ea.eliminated and not ed.eliminated:
+                ed = with_(ed, move=text)
+        return Outcome(attacker=ea, defender=ed, result=self._label(plan, ea, ed))
+
+    def _label(self, plan: Plan, ea: Effects, ed: Effects) -> str:
+        if plan.kind == "shoot":
+            return f"target {describe(ed)}"
+        if plan.kind == "disperse":
+            return f"formed unit {describe(ea)}; skirmishers {describe(ed)}"
+        return f"attacker {describe(ea)}; defender {describe(ed)}"
+
+    def _roll(self, plan: Plan, sit: Situation, dice: Dice) -> Resolution:
+        att, dfn = sit.attacker, sit.defender
+        lines = list(plan.why)
+        on_d = on_a = 0
+        if plan.dice_a:
+            on_d, faces = roll_hits(
+                dice, plan.die, plan.dice_a, plan.need_a, f"{att.name} {plan.kind}"
+            )
+            lines.append(f"{att.name}: {faces}: {on_d} hit(s)")
+        if plan.dice_d:
+            on_a, faces = roll_hits(
+                dice, plan.die, plan.dice_d, plan.need_d, f"{dfn.name} {plan.kind}"
+            )
+            lines.append(f"{dfn.name}: {faces}: {on_a} hit(s)")
+        outcome = self.outcome(plan, sit, min(on_a, plan.cap_a), min(on_d, plan.cap_d))
+        for unit, eff in ((att, outcome.attacker), (dfn, outcome.defender)):
+            lines += self._aftermath(sit, unit, eff)
+        return Resolution(outcome=outcome, explanation=tuple(lines))
+
+    def _aftermath(self, sit: Situation, unit: Combatant, eff: Effects) -> list[str]:
+        """MWAN #90, Morale 2-3: a routed unit is removed; friendly formed units within 6" of
+        its rout path (away from the victor, towards the table edge) must check morale,
+        subtracting 3 if the routers are elephants."""
+        lines: list[str] = []
+        if eff.move:
+            lines.append(f"{unit.name}: {eff.move}")
+        if not routed(eff):
+            return lines
+        m = self.t.morale
+        lines.append(f"{unit.name} routs and is removed; its rout path runs {m.rout_path}")
+        near = []
+        if sit.view is not None:
+            near = [
+                u.name
+                for u in sit.view.units
+                if u.side == unit.side
+                and u.unit_id != unit.unit_id
+                and not u.status.eliminated
+                and self.formed(u)
+                and math.hypot(u.x - unit.x, u.y - unit.y) <= m.check_within
+            ]
+        elephants = self.mw_troop(unit.troop).category is Category.ELEPHANT
+        lines.append(
+            f'friendly formed units within {m.check_within:g}" of the rout path check morale'
+            + (f" ({m.routing_elephants_modifier:+d} for routing elephants)" if elephants else "")
+            + (f"; near it now: {', '.join(near)}" if near else "")
+        )
+        return lines

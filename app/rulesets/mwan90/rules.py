@@ -1,0 +1,299 @@
+"""MWAN #90 Punic rules: pure helpers for the battle mechanics (rulesets/mwan90).
+
+Names of formations and markers, dice counting and exact distributions, the plan of dice of
+one action, the words of outcomes, and the actions' option lists. Every number comes from the
+typed tables (:mod:`app.rulesets.mwan90.schema`); nothing here imports the battle core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from app.rules.dice import dist_of, parse_dice
+from app.rules.mechanics import (
+    ActionSpec,
+    Combatant,
+    Dice,
+    Effects,
+    NotImplementedRule,
+    OptionSpec,
+    Outcome,
+    Side,
+)
+from app.rules.ruleset import Ruleset
+from app.rulesets.mwan90.schema import MoraleRow, Tables
+
+BOTH: tuple[Side, Side] = (0, 1)
+DISORDERED = "disordered"
+ROUTED = "routed"
+MOVED = "moved"
+MISSILE_FIGURES = "missile_figures"
+FORMED, SKIRMISH, SHIELD_WALL, WEDGE = "formed", "skirmish", "shield_wall", "wedge"
+FORMATIONS = (FORMED, SKIRMISH, SHIELD_WALL, WEDGE)
+AS_UNIT = "unit"
+ATTACKS = ("front", "flank", "rear")
+SPLITS = ("none", "cavalry", "support")
+SUPPORTED = ("none", "attacker", "defender")
+#: two footprints closer than this (in inches) are in contact
+CONTACT = 1e-6
+
+
+def roll_hits(dice: Dice, die: str, n: int, need: int, purpose: str) -> tuple[int, str]:
+    """Roll ``n`` dice of ``die`` (each ``"d6"``), counting those at ``need`` or more."""
+    if n <= 0:
+        return 0, "no dice"
+    spec = parse_dice(die)
+    faces = dice.roll(f"{n}d{spec.sides}", purpose)
+    return sum(1 for f in faces if f >= need), " ".join(map(str, faces))
+
+
+UNFORMED = "unformed: no morale check"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Dice of one action, both ways: the attacker's ``dice_a`` hit the defender on
+    ``need_a``, the defender's ``dice_d`` hit the attacker on ``need_d``; hits past
+    ``cap_a``/``cap_d`` change nothing (routed or gone)."""
+
+    kind: str
+    die: str
+    form_a: str
+    form_d: str
+    why: tuple[str, ...]
+    dice_a: int = 0
+    p_a: Fraction = Fraction(0)
+    need_a: int = 0
+    dice_d: int = 0
+    p_d: Fraction = Fraction(0)
+    need_d: int = 0
+    cap_a: int = 0
+    cap_d: int = 0
+    disorder_d: bool = False
+    dispersed: int = 0
+
+
+def row_for(rows: Sequence[MoraleRow], score: int) -> MoraleRow | None:
+    for row in rows:
+        if row.rolls[0] <= score <= row.rolls[1]:
+            return row
+    return None
+
+
+def routed(e: Effects) -> bool:
+    return ROUTED in e.markers_add
+
+
+def with_(e: Effects, **changes: Any) -> Effects:
+    return replace(e, **changes)
+
+
+def describe(e: Effects) -> str:
+    if routed(e):
+        text = "routs"
+    elif e.eliminated:
+        text = "is destroyed"
+    elif e.casualties:
+        text = f"loses {e.casualties}"
+    else:
+        text = "no losses"
+    if DISORDERED in e.markers_add:
+        text += ", disordered"
+    if e.move:
+        text += f", {e.move}"
+    return text
+
+
+def split(dice: int, share: str, larger: str, smaller: str) -> tuple[int, list[str]]:
+    """MWAN #90, Missiles and Melee 5: dice against cavalry supported by medium infantry are
+    shared out before rolling: the larger half at the cavalry (our reading of
+    'equitable'), the rest at the supporter."""
+    if share == "none":
+        return dice, []
+    if share not in (larger, smaller):
+        raise ValueError(f"split must be none, {larger} or {smaller}")
+    big, small = dice - dice // 2, dice // 2
+    mine, rest = (big, small) if share == larger else (small, big)
+    return mine, [f"dice shared with the supported cavalry: {mine} here, {rest} at the other"]
+
+
+def action_specs(t: Tables) -> tuple[ActionSpec, ...]:
+    """MWAN #90's actions with their options (the counts default to the unit's figures)."""
+
+    def side_opts(p: str, who: str) -> tuple[OptionSpec, ...]:
+        return (
+            OptionSpec(
+                f"{p}_front",
+                f"{who}: front-rank figures in contact (0 = all)",
+                "int",
+                0,
+                minimum=0,
+                help="For elephants, the elephants in contact; for skirmishers, the figures "
+                "touching enemy skirmishers.",
+            ),
+            OptionSpec(
+                f"{p}_overlaps", f"{who}: flanks overlapping", "int", 0, minimum=0, maximum=2
+            ),
+            OptionSpec(
+                f"{p}_support",
+                f"{who}: supporting medium infantry, figures in its front rank",
+                "int",
+                0,
+                minimum=0,
+                help=f"Each adds {t.melee.support_mi_ranks} (its ranks).",
+            ),
+            OptionSpec(
+                f"{p}_formation", f"{who}: formation", "choice", AS_UNIT, (AS_UNIT, *FORMATIONS)
+            ),
+            OptionSpec(
+                f"{p}_moved", f"{who}: moved this turn (a shield wall is not heavy)", "bool", False
+            ),
+            OptionSpec(
+                f"{p}_wedge_support",
+                f"{who}: figures of the barbarian unit behind a wedge",
+                "int",
+                0,
+                minimum=0,
+            ),
+        )
+
+    melee = ActionSpec(
+        "melee",
+        "Melee",
+        "pair",
+        options=(
+            OptionSpec("attack", "Attacking", "choice", "front", ATTACKS),
+            *side_opts("a", "Attacker"),
+            *side_opts("d", "Defender"),
+            OptionSpec(
+                "supported_cavalry",
+                "Cavalry supported by medium infantry (its enemy's dice are shared)",
+                "choice",
+                "none",
+                SUPPORTED,
+            ),
+        ),
+        odds=True,
+        help="Both sides roll at once, a die per figure in contact.",
+    )
+    shoot = ActionSpec(
+        "shoot",
+        "Shoot",
+        "pair",
+        options=(
+            OptionSpec("shooters", "Figures with a clear shot (0 = all)", "int", 0, minimum=0),
+            OptionSpec(
+                "split", "Target shares the dice with its support", "choice", "none", SPLITS
+            ),
+        ),
+        odds=True,
+        help='A die per figure, 6s hit; bows and slings 15", javelins 9".',
+    )
+    javelins = ActionSpec(
+        "javelins",
+        "Pre-melee javelins",
+        "pair",
+        options=(
+            OptionSpec(
+                "a_front", "Attacker: front-rank figures in contact (0 = all)", "int", 0, minimum=0
+            ),
+            OptionSpec(
+                "d_front", "Defender: front-rank figures in contact (0 = all)", "int", 0, minimum=0
+            ),
+        ),
+        odds=True,
+        help="Javelin-armed formed infantry, front rank only, before the first melee round.",
+    )
+    disperse = ActionSpec(
+        "disperse",
+        "Move through skirmishers",
+        "pair",
+        options=(
+            OptionSpec("skirmishers", "Skirmishers passed through (0 = all)", "int", 0, minimum=0),
+        ),
+        odds=True,
+        help="Formed troops scatter skirmishers; each gets one shot as he is removed.",
+    )
+    m = t.morale
+    units_in = tuple(dict.fromkeys(r.unit_in for r in m.rows))
+    morale_opts: tuple[OptionSpec, ...] = (
+        OptionSpec("routing_elephants", "The routers are elephants", "bool", False),
+    )
+    if units_in:
+        morale_opts = (
+            OptionSpec("unit_in", "Unit in", "choice", units_in[0], units_in),
+            *morale_opts,
+        )
+    morale = ActionSpec(
+        "morale_check",
+        "Morale check",
+        "unit",
+        options=morale_opts,
+        odds=m.complete,
+        help="INCOMPLETE IN SOURCE: only your own rows are used."
+        if not m.complete
+        else "From your own table (the source's is lost).",
+    )
+    return (shoot, javelins, melee, disperse, morale)
+
+
+# --------------------------------------------------------------------------- morale
+
+
+def morale_missing(rs: Ruleset) -> str:
+    """MWAN #90, Morale 3: the article breaks off at 'Unit in:'. What to tell a player who
+    asks for a check: the table is incomplete in the source, and how to supply it."""
+    m = rs.tables.morale if isinstance(rs.tables, Tables) else None
+    cut = m.source_breaks_off_at if m is not None else "Unit in:"
+    try:
+        how = rs.erratum("morale-table-truncated").override
+    except KeyError:
+        how = None
+    return (
+        f"{rs.meta.short_name} morale check: the results table is incomplete in the source "
+        f"(the article breaks off at '{cut}') and Castra does not invent it. Settle the check "
+        "between the players, or supply the table yourself. "
+        + (how or "In a copy of the ruleset, fill rows under [morale] and set complete = true.")
+    )
+
+
+def morale_rows(
+    t: Tables, unit_in: str, routing_elephants: bool
+) -> tuple[str, int, tuple[MoraleRow, ...]]:
+    """The user's rows for ``unit_in`` (the first situation when empty) and the die
+    modifier, checked to cover every score the die can give."""
+    m = t.morale
+    if not m.rows or m.die is None:
+        raise NotImplementedRule("the morale table has no rows")
+    unit_in = unit_in or m.rows[0].unit_in
+    rows = tuple(r for r in m.rows if r.unit_in == unit_in)
+    if not rows:
+        known = ", ".join(sorted({r.unit_in for r in m.rows}))
+        raise ValueError(f"no morale rows for {unit_in!r} (rows: {known})")
+    mod = m.routing_elephants_modifier if routing_elephants else 0
+    for score in sorted(dist_of(m.die)):
+        if row_for(rows, score + mod) is None:
+            raise NotImplementedRule(
+                f"the morale rows for {unit_in!r} do not cover a score of {score + mod}; "
+                "add a row for it in tables.toml under [morale]"
+            )
+    return unit_in, mod, rows
+
+
+def morale_outcome(t: Tables, unit: Combatant, row: MoraleRow) -> Outcome:
+    """The effect of a user's morale row on the checking unit."""
+    if row.outcome == "disordered":
+        eff = Effects(markers_add=frozenset({DISORDERED}))
+    elif row.outcome == "routs":
+        removed = t.morale.routed_removed
+        eff = Effects(
+            casualties=unit.status.strength if removed else 0,
+            eliminated=removed,
+            markers_add=frozenset({ROUTED}),
+        )
+    else:
+        eff = Effects()
+    return Outcome(attacker=eff, result=f"{row.outcome}: {row.result}")
