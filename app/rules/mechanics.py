@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from app.rules.actions import Action
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.values import (
@@ -187,9 +189,30 @@ class Mechanics:
 
     # -- actions ------------------------------------------------------------------------
 
-    def actions(self) -> Sequence[ActionSpec]:
-        """Every action this ruleset resolves."""
+    def declare(self) -> Sequence[Action[Any]]:
+        """Every action this ruleset resolves, each declared once (:mod:`app.rules.actions`):
+        its options, a ``prepare`` step without dice and a ``play`` function throwing the
+        dice. :meth:`resolve` and :meth:`odds` both run that ``play``, so they agree."""
         return ()
+
+    @cached_property
+    def _declared(self) -> dict[str, Action[Any]]:
+        return {a.key: a for a in self.declare()}
+
+    def declared(self, key: str) -> Action[Any]:
+        """The declaration of action ``key``; :class:`NotImplementedRule` naming the known
+        actions when this ruleset has no such action."""
+        try:
+            return self._declared[key]
+        except KeyError:
+            known = ", ".join(self._declared) or "none"
+            raise NotImplementedRule(
+                f"{self.ruleset.meta.short_name} has no action {key!r} (actions: {known})"
+            ) from None
+
+    def actions(self) -> Sequence[ActionSpec]:
+        """Every action this ruleset resolves, as players see it."""
+        return tuple(a.spec for a in self._declared.values())
 
     def derive_options(self, action: str, sit: Situation) -> dict[str, Scalar]:
         """Options the table itself decides, filled in before the player edits them: by
@@ -225,12 +248,13 @@ class Mechanics:
         )
 
     def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
-        """Resolve ``action`` with ``dice``."""
-        raise NotImplementedRule(f"{self.ruleset.meta.short_name}: {action}")
+        """Resolve ``action`` with ``dice``: its declaration's ``play`` with real dice."""
+        return self.declared(action).resolve(sit, dice)
 
     def odds(self, action: str, sit: Situation) -> Odds:
-        """The exact distribution of ``Outcome`` for ``action`` (sums to 1)."""
-        raise NotImplementedRule(f"{self.ruleset.meta.short_name}: odds of {action}")
+        """The exact distribution of ``Outcome`` for ``action`` (sums to 1): its
+        declaration's ``play`` run with every throw, or its tested closed form."""
+        return normalise(self.declared(action).exact_odds(sit))
 
     # -- the end ------------------------------------------------------------------------
 

@@ -26,7 +26,16 @@ from app.rules.actions import (
     explore_roll,
 )
 from app.rules.dice import ScriptedDice, SeededDice
-from app.rules.mechanics import Effects, Outcome, Resolution, Situation
+from app.rules.mechanics import (
+    Combatant,
+    Effects,
+    NotImplementedRule,
+    Outcome,
+    Resolution,
+    Situation,
+    Status,
+)
+from app.rules.registry import Registry
 
 DIE = st.sampled_from(["d3", "d4", "d6", "d8", "d10", "d12", "d10z", "avd"])
 
@@ -249,3 +258,25 @@ def test_closed_form_is_used_and_can_be_checked() -> None:
     sit = Situation(options={"dice": 4})
     assert action.exact_odds(sit) == action.explored_odds(sit) == VOLLEY.exact_odds(sit)
     assert action.spec.key == "volley" and action.spec.odds
+
+
+# --------------------------------------------------------------------------- the base class
+
+
+def test_mechanics_run_their_declared_actions(registry: Registry) -> None:
+    """The base class lists, resolves and counts the odds of each declared action from its
+    one declaration, and refuses an action it does not declare."""
+    from tests.core.battle.toy import ToyMechanics
+
+    mech = ToyMechanics(registry.get("d3-ancients"))
+    assert [(a.key, a.odds) for a in mech.actions()] == [("melee", True), ("rally", False)]
+    a = Combatant("A1", "A", "heavy_infantry", 0, Status(1, 1))
+    d = Combatant("B1", "B", "heavy_infantry", 1, Status(1, 1))
+    sit = Situation(actor=a, target=d, options={"bonus": 1})
+    odds = mech.odds("melee", sit)
+    assert sum(odds.values()) == 1
+    assert odds[Outcome(result="no effect")] == Fraction(5, 36)
+    res = mech.resolve("melee", sit, ScriptedDice([("d6", (3,)), ("d6", (4,))]))
+    assert res.outcome == Outcome(result="no effect")
+    with pytest.raises(NotImplementedRule, match="has no action 'charge'"):
+        mech.odds("charge", sit)

@@ -1,18 +1,15 @@
-"""A toy mechanics over the real D3 ruleset data, to test the battle core on its own: melee
-rolls a d6 per side, the lower side takes the difference in hits; a unit with 4 or more hits
-is out. Victory: a side with no units left loses."""
+"""A toy mechanics over the real D3 ruleset data, to test the battle core on its own (and the
+base class running declared actions): melee rolls a d6 per side, the lower side takes the
+difference in hits; a unit with 4 or more hits is out. Victory: a side with no units left
+loses."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from app.rules.dice import dist_of
+from app.rules.actions import Action, Throws, Total
 from app.rules.mechanics import (
-    ActionSpec,
     Dice,
     Effects,
     Mechanics,
-    Odds,
     OptionSpec,
     Outcome,
     Resolution,
@@ -21,7 +18,6 @@ from app.rules.mechanics import (
     TurnView,
     UnitChange,
     Victory,
-    add_odds,
 )
 
 
@@ -32,19 +28,19 @@ class ToyMechanics(Mechanics):
     def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
         return Status(strength=1, start_strength=1, grade=grade)
 
-    def actions(self) -> tuple[ActionSpec, ...]:
+    def declare(self) -> tuple[Action[None], ...]:
         return (
-            ActionSpec(
+            Action(
                 "melee",
                 "Melee",
                 "pair",
-                (
+                play=self._melee,
+                options=(
                     OptionSpec("flank", "Flank", "bool", False),
                     OptionSpec("bonus", "Bonus", "int", 0, minimum=0, maximum=3),
                 ),
-                odds=True,
             ),
-            ActionSpec("rally", "Rally", "side"),
+            Action("rally", "Rally", "side", play=self._rally, odds=False),
         )
 
     def _outcome(self, a: int, d: int, sit: Situation) -> Outcome:
@@ -69,33 +65,26 @@ class ToyMechanics(Mechanics):
             )
         return Outcome(result="no effect")
 
-    def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
-        if action == "rally":
-            assert sit.view is not None and sit.side is not None
-            changes = tuple(
-                UnitChange(u.unit_id, Effects(hits=-1))
-                for u in sit.view.side_units(sit.side)
-                if u.status.hits
-            )
-            n = int(sit.view.sides[sit.side].get("rallies", 0))
-            return Resolution(
-                others=changes,
-                sides=({"rallies": n + 1}, None) if sit.side == 0 else (None, {"rallies": n + 1}),
-                explanation=("Rally!",),
-            )
-        (a,) = dice.roll("d6", f"{sit.attacker.name} melee die")
-        (d,) = dice.roll("d6", f"{sit.defender.name} melee die")
+    def _rally(self, sit: Situation, plan: None, th: Throws) -> Resolution:
+        assert sit.view is not None and sit.side is not None
+        changes = tuple(
+            UnitChange(u.unit_id, Effects(hits=-1))
+            for u in sit.view.side_units(sit.side)
+            if u.status.hits
+        )
+        n = int(sit.view.sides[sit.side].get("rallies", 0))
+        return Resolution(
+            others=changes,
+            sides=({"rallies": n + 1}, None) if sit.side == 0 else (None, {"rallies": n + 1}),
+            explanation=("Rally!",),
+        )
+
+    def _melee(self, sit: Situation, plan: None, th: Throws) -> Resolution:
+        a, _ = th.throw(Total("d6", f"{sit.attacker.name} melee die"))
+        d, _ = th.throw(Total("d6", f"{sit.defender.name} melee die"))
         return Resolution(
             outcome=self._outcome(a, d, sit), explanation=(f"attacker {a}, defender {d}",)
         )
-
-    def odds(self, action: str, sit: Situation) -> Odds:
-        out: Odds = {}
-        for a, pa in dist_of("d6").items():
-            for d, pd in dist_of("d6").items():
-                add_odds(out, self._outcome(a, d, sit), pa * pd)
-        assert sum(out.values(), Fraction(0)) == 1
-        return out
 
     def begin_phase(self, view: TurnView, dice: Dice) -> Resolution:
         if view.phase != 0:
