@@ -34,12 +34,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.gui.app import run  # Qt is loaded only when the window is wanted
 
         return run()
-    parser = build_parser()
-    args = parser.parse_args(args_list)
-    if args.command is None:
-        parser.print_help()
-        return 2
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = common.EscapingWriter(out), common.EscapingWriter(err)
     try:
+        return _main(args_list)
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(args_list: list[str]) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            parser.print_help()
+            return 2
         return int(args.func(args))
     except common.CliError as exc:
         print(f"castra: {exc}", file=sys.stderr)

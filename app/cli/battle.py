@@ -13,7 +13,18 @@ import random
 import sys
 from typing import Any
 
-from app.cli.common import CliError, print_json, registry, resolve_roster, store, table
+from app.cli.common import (
+    MAX_COORD,
+    MAX_ID,
+    MAX_SMALL,
+    CliError,
+    number,
+    print_json,
+    registry,
+    resolve_roster,
+    store,
+    table,
+)
 from app.cli.odds import odds_rows, parse_sets, print_odds
 from app.core.battle import (
     Act,
@@ -34,6 +45,8 @@ from app.core.battle.state import BattleState
 from app.core.validation import Severity, validate
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
+BATTLE_ID = number("BATTLE", 1, MAX_ID)
+
 
 def register(sub: Any) -> None:
     battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
@@ -43,7 +56,7 @@ def register(sub: Any) -> None:
     p.add_argument("roster_a", metavar="ROSTER_A")
     p.add_argument("roster_b", metavar="ROSTER_B")
     p.add_argument("--name")
-    p.add_argument("--seed", type=int, help="dice seed (default: random)")
+    p.add_argument("--seed", type=number("--seed", 0, MAX_ID), help="dice seed (default: random)")
     p.add_argument(
         "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
     )
@@ -55,32 +68,32 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_list)
 
     p = bsub.add_parser("show", help="turn, phase, initiative, units, leaders, sides")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
     p = bsub.add_parser("actions", help="the ruleset's actions and their options")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
     p = bsub.add_parser("move", help="move (and turn) a unit")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
-    p.add_argument("x", type=float)
-    p.add_argument("y", type=float)
-    p.add_argument("--facing", type=float)
+    p.add_argument("x", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("y", type=number("Y", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("--facing", type=number("--facing", -MAX_COORD, MAX_COORD, whole=False))
     p.set_defaults(func=cmd_move)
 
     for name, text in (("shoot", "shoot at a unit"), ("melee", "fight a melee")):
         p = bsub.add_parser(name, help=text)
-        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
         p.add_argument("unit", metavar="UNIT")
         p.add_argument("target", metavar="TARGET")
         p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
         p.set_defaults(func=cmd_pair, action=name)
 
     p = bsub.add_parser("act", help="any action of the ruleset (see `battle actions`)")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("action", metavar="ACTION")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.add_argument("target", metavar="TARGET", nargs="?")
@@ -89,7 +102,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_act)
 
     p = bsub.add_parser("odds", help="exact odds of an action in the battle's current state")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("action", metavar="ACTION")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.add_argument("target", metavar="TARGET", nargs="?")
@@ -104,37 +117,37 @@ def register(sub: Any) -> None:
         ("redo", "redo with the recorded rolls"),
     ):
         p = bsub.add_parser(name, help=text)
-        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
         p.set_defaults(func={"next": cmd_next, "undo": cmd_undo, "redo": cmd_redo}[name])
 
     p = bsub.add_parser("adjust", help="correct a unit by hand: strength, hits, rings, dps, marker")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
     p.add_argument("field", choices=("strength", "hits", "rings", "dps", "marker"))
     p.add_argument("value", help="a number, or +marker / -marker")
     p.set_defaults(func=cmd_adjust)
 
     p = bsub.add_parser("attach", help="attach a leader to a unit (no unit: detach)")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("leader", metavar="LEADER")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.set_defaults(func=cmd_attach)
 
     p = bsub.add_parser("end", help="declare the result")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--winner", choices=("a", "b", "0", "1", "draw"), required=True)
     p.add_argument("--reason", default="declared by the players")
     p.set_defaults(func=cmd_end)
 
     p = bsub.add_parser("log", help="the battle's log in words, with the dice")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--no-rolls", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_log)
 
     p = bsub.add_parser("replay", help="the state after step K, rebuilt from the recorded rolls")
-    p.add_argument("battle", metavar="BATTLE", type=int)
-    p.add_argument("--step", type=int, required=True)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
+    p.add_argument("--step", type=number("--step", 0, MAX_SMALL), required=True)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
 

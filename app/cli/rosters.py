@@ -7,9 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import CliError, fmt, print_json, registry, store, table
+from app.cli.common import CliError, fmt, number, print_json, registry, store, table
 from app.core.edits import AddUnit
-from app.core.roster import Roster, new_roster, roster_name_problem, unit_from_entry
+from app.core.roster import (
+    MAX_COUNT,
+    MAX_SIZE,
+    MIN_COUNT,
+    MIN_SIZE,
+    Roster,
+    new_roster,
+    roster_name_problem,
+    unit_from_entry,
+)
 from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
 from app.core.totals import roster_totals
 from app.core.validation import Report, Severity, validate
@@ -37,8 +46,12 @@ def register(sub: Any) -> None:
     p = rsub.add_parser("add", help="add units of an army-list entry to a roster")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("entry", metavar="ENTRY", help="army-list entry id")
-    p.add_argument("--count", type=int, default=1)
-    p.add_argument("--size", type=int, help="figures or bases (default from the list)")
+    p.add_argument("--count", type=number("--count", MIN_COUNT, MAX_COUNT), default=1)
+    p.add_argument(
+        "--size",
+        type=number("--size", MIN_SIZE, MAX_SIZE),
+        help="figures or bases (default from the list)",
+    )
     p.add_argument("--grade")
     p.add_argument("--command", dest="command_id", help="command id")
     p.add_argument("--name")

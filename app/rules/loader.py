@@ -7,7 +7,7 @@ imported only for built-in rulesets, by the mechanics registry, never from a use
 
 from __future__ import annotations
 
-import tomllib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from app.rules.engines import engine_schema
 from app.rules.errors import Problem, RulesetError, key_path
+from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
 
@@ -26,34 +27,38 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def _read_toml(folder: Path, name: str, problems: list[Problem]) -> dict[str, Any] | None:
+    """The file's TOML as plain data, or None with its problems recorded: only a regular file
+    of at most :data:`MAX_FILE_BYTES` is read, and extreme numbers, deep nesting, control
+    characters and dates are refused with their key path (:mod:`app.rules.inputs`)."""
     path = folder / name
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         problems.append(Problem(name, "", "file is missing"))
         return None
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        problems.append(
-            Problem(name, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
-        )
-        return None
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        problems.append(Problem(name, "", f"not valid TOML: {exc}"))
-    except UnicodeDecodeError as exc:
-        problems.append(Problem(name, "", f"not UTF-8 text: {exc}"))
-    return None
+        data = loads_toml(decode_utf8(read_regular_file(path, MAX_FILE_BYTES)))
+    except InputError as exc:
+        problems.append(Problem(name, "", str(exc)))
+        return None
+    found = data_problems(data)
+    if found:
+        problems.extend(Problem(name, where, message) for where, message in found)
+        return None
+    return data
 
 
 def _validate(
     model: type[M], data: Mapping[str, Any], file: str, problems: list[Problem]
 ) -> M | None:
+    """Validate in pydantic's strict JSON mode: a string is never taken for a number ("12"
+    for 12) nor a number for a string, as roster files are read; TOML's arrays and strings
+    are JSON's, so strict loses nothing a ruleset can hold."""
     try:
-        return model.model_validate(data)
+        return model.model_validate_json(json.dumps(data, ensure_ascii=False), strict=True)
     except ValidationError as exc:
         for err in exc.errors():
-            problems.append(Problem(file, key_path(err["loc"]), err["msg"]))
+            problems.append(
+                Problem(file, key_path(err["loc"]), err["msg"].removeprefix("Value error, "))
+            )
         return None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +11,15 @@ from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def _has_head(folder: Path) -> bool:
+    """Whether ``folder`` is a ruleset folder (holds a ``ruleset.toml``); an unreadable
+    entry counts as one, so its failure is reported rather than skipped."""
+    try:
+        return (folder / "ruleset.toml").exists() or (folder / "ruleset.toml").is_symlink()
+    except OSError:
+        return True
 
 
 @dataclass
@@ -46,9 +55,11 @@ class Registry:
         user: Iterable[Path] = (),
         *,
         only: Iterable[str] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         """Load the folders not loaded (or failed) yet; with ``only``, just those built-in
-        folders and no user folder."""
+        folders and no user folder. ``stop`` is asked between folders (a worker thread
+        stops early when the app quits)."""
         wanted = None if only is None else set(only)
         sources: list[tuple[Path, bool]] = []
         if builtin is not None:
@@ -56,9 +67,18 @@ class Registry:
         if wanted is None:
             sources.extend((Path(u), False) for u in user)
         for root, is_builtin in sources:
-            if not root.is_dir():
+            try:
+                if not root.is_dir():
+                    continue
+                folders = sorted(p for p in root.iterdir() if _has_head(p))
+            except OSError as exc:  # an unreadable user folder: say so, load the others
+                self.failures[str(root)] = RulesetError(
+                    root.name, [Problem("", "", f"cannot read the folder {root}: {exc}")]
+                )
                 continue
-            for folder in sorted(p for p in root.iterdir() if (p / "ruleset.toml").is_file()):
+            for folder in folders:
+                if stop is not None and stop():
+                    return
                 if folder in self._seen or (wanted is not None and folder.name not in wanted):
                     continue
                 self._seen.add(folder)
@@ -80,6 +100,14 @@ class Registry:
             rs = load_ruleset(folder, builtin=builtin)
         except RulesetError as exc:
             self.failures[key] = exc
+            return
+        except Exception as exc:  # any failure stays with its folder
+            # Whatever a folder holds (an extreme value, an unexpected type, a bug it
+            # provokes), the failure is confined to that folder and named, never a crash.
+            self.failures[key] = RulesetError(
+                folder.name,
+                [Problem("", "", f"could not be loaded ({type(exc).__name__}: {exc})"[:500])],
+            )
             return
         if rs.id in self.rulesets:
             other = self.rulesets[rs.id].folder

@@ -1350,7 +1350,7 @@ def test_odds_with_a_troop_id_takes_the_lists_size(cli: Cli) -> None:
         (
             ["odds", "quincunx", "--attacker", "hastati", "--defender", "hastati", "--size-d", "0"],
             1,
-            "--size-d must be at least 1",
+            "--size-d 0 is out of range",
         ),
         (
             [
@@ -1364,7 +1364,7 @@ def test_odds_with_a_troop_id_takes_the_lists_size(cli: Cli) -> None:
                 "-1",
             ],
             1,
-            "--rings-a cannot be negative",
+            "--rings-a -1 is out of range",
         ),
         (
             [

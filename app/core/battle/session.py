@@ -15,6 +15,7 @@ caller asks for ``trust_recorded``: the recorded rolls and states are what happe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,6 +26,28 @@ from app.core.battle.state import BattleState
 from app.rules.fingerprint import fingerprint
 from app.rules.mechanics import Mechanics, Odds, Scalar, Side
 from app.rules.ruleset import Ruleset
+
+
+def nonfinite_problem(state: BattleState) -> str | None:
+    """What of ``state`` is not a finite number (a unit's or leader's position or facing,
+    the table), or None. Checked after every command: a NaN that entered a battle would make
+    its redo and replay fail for good, since NaN equals nothing, itself included."""
+    for u in state.units:
+        for what, value in (
+            ("x", u.x),
+            ("y", u.y),
+            ("facing", u.facing),
+            ("width", u.width),
+            ("depth", u.depth),
+        ):
+            if not math.isfinite(value):
+                return f"{u.name} ({u.id}) would get a {what} of {value}"
+    for ld in state.leaders:
+        if not (math.isfinite(ld.x) and math.isfinite(ld.y)):
+            return f"{ld.name} would get a position of ({ld.x}, {ld.y})"
+    if not (math.isfinite(state.width) and math.isfinite(state.height)):
+        return "the table would not have a finite size"
+    return None
 
 
 class ReplayError(RuntimeError):
@@ -223,6 +246,9 @@ class BattleSession:
         dice = fresh_dice(self.seed, self.serial)
         state = self.state
         done = command.execute(state, Context(self.ruleset, self.mechanics, dice))
+        problem = nonfinite_problem(done.state)
+        if problem is not None:
+            raise CommandError(f"{command.label}: {problem}; the battle is unchanged")
         step = Step(command, tuple(dice.rolls), done.lines, state.turn, state.phase, done.state)
         self.serial += 1
         del self.steps[self.cursor :]
