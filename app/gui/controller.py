@@ -31,7 +31,7 @@ from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
-    from app.store import Store
+    from app.store import RosterSummary, Store
 
 
 def _file_name(name: str) -> str:
@@ -238,15 +238,18 @@ class Builder(QObject):
         self.library.refresh()
         return self.open_roster(rid)
 
-    def start(self, seeded: list[int]) -> None:
+    def start(self, seeded: list[int], summaries: list[RosterSummary] | None = None) -> None:
         """At start: reopen the roster open last time; on first start open a sample so a
-        newcomer sees a working army at once."""
+        newcomer sees a working army at once. ``summaries``: the live rosters, already read
+        at start (else read here)."""
         last = self.settings.last_roster()
         if self.store is None:
             return
-        from app.store import list_rosters
+        if summaries is None:
+            from app.store import list_rosters
 
-        live = {s.id: s for s in list_rosters(self.store)}
+            summaries = list_rosters(self.store)
+        live = {s.id: s for s in summaries}
         if last is not None and last in live and self.open_roster(last):
             return
         if seeded:

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 ROSTER_ROLE = Qt.ItemDataRole.UserRole + 1
 DELETED_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
+#: a ruleset group's ruleset id; a roster row's RosterSummary
+RULESET_ROLE = Qt.ItemDataRole.UserRole + 4
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 5
 DELETED_GROUP = "Deleted"
 
 Index = QModelIndex | QPersistentModelIndex
@@ -136,9 +139,9 @@ class LibraryPanel(QWidget):
 
     # ------------------------------------------------------------------ contents
 
-    def set_store(self, store: Store | None) -> None:
+    def set_store(self, store: Store | None, summaries: list[RosterSummary] | None = None) -> None:
         self.store = store
-        self.refresh()
+        self.refresh(summaries)
 
     def _ruleset_name(self, ruleset_id: str) -> str:
         if ruleset_id in self.registry:
@@ -152,8 +155,9 @@ class LibraryPanel(QWidget):
                 return army.name
         return s.army
 
-    def refresh(self) -> None:
-        """Reload from the store, keeping the selection and what is collapsed."""
+    def refresh(self, summaries: list[RosterSummary] | None = None) -> None:
+        """Reload from the store (or show ``summaries``, the store's list already read),
+        keeping the selection and what is collapsed."""
         current = self.selected_roster()
         self.model.clear()
         self.model.setHorizontalHeaderLabels(["Roster", "Units"])
@@ -167,7 +171,8 @@ class LibraryPanel(QWidget):
             return
         from app.store import list_rosters  # loaded after the window is shown (app.gui.app)
 
-        summaries = list_rosters(self.store, include_deleted=True)
+        if summaries is None:
+            summaries = list_rosters(self.store, include_deleted=True)
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
         groups: dict[tuple[str, str], QStandardItem] = {}
@@ -176,6 +181,7 @@ class LibraryPanel(QWidget):
             top = tops.get(s.ruleset)
             if top is None:
                 top = self._group_item(self._ruleset_name(s.ruleset))
+                top.setData(s.ruleset, RULESET_ROLE)
                 tops[s.ruleset] = top
                 self.model.appendRow([top, self._blank()])
             side = groups.get((s.ruleset, s.side))
@@ -202,6 +208,26 @@ class LibraryPanel(QWidget):
             self.select_roster(current)
         self._update_buttons()
 
+    def update_names(self) -> None:
+        """Name the rulesets and army lists loaded since the library was built (the app
+        loads the other rulesets after the reopened roster is in view), without reading
+        the store or rebuilding the tree."""
+        for row in range(self.model.rowCount()):
+            top = self.model.item(row)
+            ruleset = top.data(RULESET_ROLE)
+            if ruleset is not None:
+                top.setText(self._ruleset_name(str(ruleset)))
+            self._rename_rows(top)
+
+    def _rename_rows(self, parent: QStandardItem) -> None:
+        for row in range(parent.rowCount()):
+            item = parent.child(row)
+            summary = item.data(SUMMARY_ROLE)
+            if summary is not None:
+                self._describe(item, summary)
+            else:
+                self._rename_rows(item)
+
     def _group_item(self, text: str) -> QStandardItem:
         item = QStandardItem(text)
         item.setEditable(False)
@@ -217,16 +243,12 @@ class LibraryPanel(QWidget):
         return item
 
     def _roster_row(self, s: RosterSummary, *, deleted: bool = False) -> list[QStandardItem]:
-        army = self._army_name(s)
-        ruleset = self._ruleset_name(s.ruleset)
         name = QStandardItem(s.name)
         name.setData(s.id, ROSTER_ROLE)
         name.setData(deleted, DELETED_ROLE)
-        name.setData(f"{s.name} {army} {ruleset} {s.side}", SEARCH_ROLE)
+        name.setData(s, SUMMARY_ROLE)
         name.setEditable(not deleted)
-        when = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        scale = f" · {s.scale}" if s.scale else ""
-        name.setToolTip(f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}")
+        self._describe(name, s)
         units = QStandardItem(str(s.units))
         units.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         row = [name, units]
@@ -239,6 +261,15 @@ class LibraryPanel(QWidget):
             for item in row:
                 item.setForeground(grey)
         return row
+
+    def _describe(self, item: QStandardItem, s: RosterSummary) -> None:
+        """The search text and tooltip of a roster row, which name its ruleset and army."""
+        army = self._army_name(s)
+        ruleset = self._ruleset_name(s.ruleset)
+        item.setData(f"{s.name} {army} {ruleset} {s.side}", SEARCH_ROLE)
+        when = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        scale = f" · {s.scale}" if s.scale else ""
+        item.setToolTip(f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}")
 
     def _filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())
