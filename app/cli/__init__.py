@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from app.cli import battle, common, odds, printing, rosters, rulesets
+from app.cli import battle, common, odds, printing, rosters, rulesets, storecmd
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     printing.register(sub)
     odds.register(sub)
     battle.register(sub)
+    storecmd.register(sub)
     return parser
 
 
@@ -62,3 +63,10 @@ def _main(args_list: list[str]) -> int:
     except ArithmeticError as exc:  # last resort: a number too large for the store or a sum
         print(f"castra: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        from app.store.engine import StoreError
+
+        if isinstance(exc, StoreError):  # locked, read-only, full, damaged: one line
+            print(f"castra: {exc}", file=sys.stderr)
+            return 1
+        raise

@@ -15,6 +15,7 @@ from app.core.roster import (
     MIN_COUNT,
     MIN_SIZE,
     Roster,
+    Unit,
     new_roster,
     roster_name_problem,
     unit_from_entry,
@@ -224,37 +225,49 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.store import save_roster
+    """Read, change and write the roster in one transaction holding the write lock: two
+    processes adding units at once both keep their units (issue 13)."""
+    from app.store import update_roster
 
     st = store()
-    rid, roster = _load(st, args.roster)
-    rs = _ruleset(roster.ruleset)
-    if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
-        known = ", ".join(c.id for c in roster.commands) or "none"
-        raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
-    changes: dict[str, object] = {"count": args.count}
-    for field, value in (
-        ("size", args.size),
-        ("grade", args.grade),
-        ("command", args.command_id),
-        ("name", args.name),
-    ):
-        if value is not None:
-            changes[field] = value
+    rid = _find(st, args.roster)
+    added: list[Unit] = []
+
+    def change(roster: Roster) -> Roster:
+        rs = _ruleset(roster.ruleset)
+        if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
+            known = ", ".join(c.id for c in roster.commands) or "none"
+            raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
+        changes: dict[str, object] = {"count": args.count}
+        for field, value in (
+            ("size", args.size),
+            ("grade", args.grade),
+            ("command", args.command_id),
+            ("name", args.name),
+        ):
+            if value is not None:
+                changes[field] = value
+        try:
+            unit = unit_from_entry(rs, roster.army, args.entry, **changes)
+        except KeyError as exc:
+            entries = ", ".join(rs.army(roster.army).entries)
+            raise CliError(f"{exc.args[0]} (entries: {entries})") from None
+        except ValueError as exc:  # a value out of bounds (RosterValueError)
+            raise CliError(str(exc)) from None
+        try:
+            changed = AddUnit(unit).apply(roster)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        added.append(unit)
+        return changed
+
     try:
-        unit = unit_from_entry(rs, roster.army, args.entry, **changes)
+        roster = update_roster(st, roster_id=rid, change=change)
     except KeyError as exc:
-        entries = ", ".join(rs.army(roster.army).entries)
-        raise CliError(f"{exc.args[0]} (entries: {entries})") from None
-    except ValueError as exc:  # a value out of bounds (RosterValueError)
-        raise CliError(str(exc)) from None
-    try:
-        roster = AddUnit(unit).apply(roster)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    save_roster(st, roster=roster, roster_id=rid)
+        raise CliError(str(exc.args[0])) from None
+    unit = added[-1]
     print(f"added {unit.count} x {unit.name} ({unit.size}) to {roster.name}")
-    for m in validate(rs, roster).for_subject("unit", unit.id):
+    for m in validate(_ruleset(roster.ruleset), roster).for_subject("unit", unit.id):
         print(f"{m.severity.value}: {m.text} [{m.rule}]")
     return 0
 

@@ -111,11 +111,13 @@ class Builder(QObject):
             return True
         if self.store is None:
             return False
-        # app.store is imported once the window is shown (app.gui.app): sqlmodel is slow.
-        from app.store import load_roster
+        from app.store import StoreError, load_roster_versioned
 
         try:
-            roster = load_roster(self.store, roster_id=roster_id)
+            roster, version = load_roster_versioned(self.store, roster_id=roster_id)
+        except StoreError as exc:  # damaged content, a busy or unreadable store
+            dialogs.error(self.window, "Cannot open roster", str(exc))
+            return False
         except KeyError:
             self.message.emit(f"Roster {roster_id} is no longer in the store")
             self.settings.remove_recent(roster_id)
@@ -125,7 +127,7 @@ class Builder(QObject):
             return False
         if not self.close_roster(forget=False):
             return False
-        self._start_session(roster, roster_id)
+        self._start_session(roster, roster_id, version)
         self.settings.add_recent(roster_id)
         self.settings.set_last_roster(roster_id)
         self.library.select_roster(roster_id)
@@ -153,17 +155,21 @@ class Builder(QObject):
             return False
         return True
 
-    def _start_session(self, roster: Roster, roster_id: int | None) -> None:
+    def _start_session(
+        self, roster: Roster, roster_id: int | None, version: int | None = None
+    ) -> None:
         session = RosterSession(
             ruleset=self.registry.get(roster.ruleset),
             roster=roster,
             store=self.store,
             roster_id=roster_id,
+            version=version,
             parent=self,
         )
         session.changed.connect(self._roster_changed)
         session.saved.connect(self._saved)
         session.refused.connect(self.message)
+        session.stale.connect(self._reload_stale)
         self.session = session
         self._in_library = (roster.name, roster.unit_count())
         self.editor.set_session(session)
@@ -172,6 +178,23 @@ class Builder(QObject):
         self.update_actions()
         self.session_changed.emit()
         self.editor.tree.setFocus()
+
+    def _reload_stale(self, text: str) -> None:
+        """The open roster was changed elsewhere: our edit was refused, so show the stored
+        roster instead of overwriting it (issue 13: two writers must not lose a write)."""
+        session = self.session
+        if session is None or session.roster_id is None:
+            return
+        roster_id = session.roster_id
+        session.history.mark_saved()  # the refused edit is given up, not saved on close
+        self.session = None
+        self.editor.set_session(None)
+        self.army_list.set_session(None)
+        self.validation.set_session(None)
+        session.deleteLater()
+        if self.open_roster(roster_id):
+            self.message.emit(f"Not saved: {text}")
+        self.library.refresh()
 
     def close_roster(self, *, forget: bool = True) -> bool:
         """Close the open roster (it is already saved; a failed save asks first). With

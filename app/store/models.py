@@ -46,6 +46,8 @@ class RosterRow(SQLModel, table=True):
     created_at: datetime
     updated_at: datetime
     deleted_at: datetime | None = None
+    #: writes so far: a write from a copy of an older version is refused (schema 0004)
+    version: int = 0
 
 
 class RosterUnitRow(SQLModel, table=True):
@@ -139,6 +141,8 @@ class BattleRow(SQLModel, table=True):
     updated_at: datetime
     data_version: str | None = None
     data_fingerprint: str | None = None
+    #: writes so far: a write from a copy of an older version is refused (schema 0004)
+    version: int = 0
 
 
 class BattleStepRow(SQLModel, table=True):

@@ -1,0 +1,41 @@
+"""The window never overwrites a write made elsewhere (issue 13.6): when the open roster was
+changed by another window or the command line, the window's next edit is refused, the
+roster is reloaded from the store, and the status bar says so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.core.edits import UpdateRoster
+from app.core.roster import Roster, Unit
+from app.gui.main_window import MainWindow
+from app.rules.registry import Registry
+from app.store import Store, load_roster, load_roster_versioned, save_roster, write_roster
+
+
+def test_a_stale_edit_is_refused_and_the_roster_reloaded(
+    make_window: object, store: Store, registry: Registry
+) -> None:
+    rs = registry.get("quincunx")
+    roster = Roster("Shared", rs.id, "roman", "Rome", "1:100", data_version=rs.meta.data_version)
+    rid = save_roster(store, roster=roster)
+    window: MainWindow = make_window()  # type: ignore[operator]
+    assert window.builder.open_roster(rid)
+    # the command line adds a unit meanwhile
+    current, version = load_roster_versioned(store, roster_id=rid)
+    theirs = replace(current, units=(Unit("u-cli", "hastati", "From the command line", 12),))
+    write_roster(store, roster=theirs, roster_id=rid, expected_version=version)
+    # the window, still on its old copy, renames the roster
+    session = window.builder.session
+    assert session is not None
+    session.apply(UpdateRoster({"name": "Renamed in the window"}, "Rename"))
+    stored = load_roster(store, roster_id=rid)
+    assert stored.name == "Shared" and [u.name for u in stored.units] == ["From the command line"]
+    reloaded = window.builder.session
+    assert reloaded is not None and reloaded is not session
+    assert [u.name for u in reloaded.roster.units] == ["From the command line"]
+    assert "changed elsewhere" in window.statusBar().currentMessage()
+    # and the window's next edit, on the fresh copy, is saved
+    reloaded.apply(UpdateRoster({"name": "Renamed after reload"}, "Rename"))
+    assert load_roster(store, roster_id=rid).name == "Renamed after reload"
+    assert [u.name for u in load_roster(store, roster_id=rid).units] == ["From the command line"]
