@@ -11,6 +11,8 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from app.cli.common import (
@@ -162,6 +164,7 @@ def _side(text: str | None) -> Side | None:
 
 
 def _load(battle_id: int) -> tuple[Any, BattleSession]:
+    """The battle for a command that only reads it (no write lock, no ORM)."""
     from app.store.battles import load_battle
 
     st = store()
@@ -191,15 +194,28 @@ def _replay_failed(exc: ReplayError, session: BattleSession) -> CliError:
     return CliError(f"{exc}; {why} (the battle is unchanged)")
 
 
-def _run(battle_id: int, command: BattleCommand) -> int:
-    from app.store.battles import save_step
+@contextmanager
+def _updating(battle_id: int) -> Iterator[BattleSession]:
+    """The battle for a command that changes it: loaded, changed and saved in one
+    transaction holding the store's write lock (another writer waits; no step is lost)."""
+    from app.store.battles import battle_for_update
 
-    st, session = _load(battle_id)
     try:
-        step = session.do(command)
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    save_step(st, battle_id=battle_id, session=session)
+        with battle_for_update(store(), battle_id=battle_id, registry=registry()) as session:
+            yield session
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def _run(battle_id: int, command: BattleCommand | Callable[[BattleSession], BattleCommand]) -> int:
+    """Execute ``command`` (or the one built from the loaded session: its options need the
+    ruleset's mechanics) on the battle and save the step; the battle is loaded once."""
+    with _updating(battle_id) as session:
+        cmd = command(session) if callable(command) else command
+        try:
+            step = session.do(cmd)
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
     for line in step.lines:
         print(line)
     for roll in step.rolls:
@@ -382,24 +398,26 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    _, session = _load(args.battle)
-    options = _sets(session, args.action, args.set)
     return _run(
-        args.battle, Act(action=args.action, actor=args.unit, target=args.target, options=options)
+        args.battle,
+        lambda session: Act(
+            action=args.action,
+            actor=args.unit,
+            target=args.target,
+            options=_sets(session, args.action, args.set),
+        ),
     )
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    _, session = _load(args.battle)
-    options = _sets(session, args.action, args.set)
     return _run(
         args.battle,
-        Act(
+        lambda session: Act(
             action=args.action,
             actor=args.unit,
             target=args.target,
             side=_side(args.side),
-            options=options,
+            options=_sets(session, args.action, args.set),
         ),
     )
 
@@ -426,30 +444,24 @@ def cmd_next(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from app.store.battles import save_cursor
-
-    st, session = _load(args.battle)
-    try:
-        step = session.undo()
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    save_cursor(st, battle_id=args.battle, session=session)
+    with _updating(args.battle) as session:
+        try:
+            step = session.undo()
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
     print(f"undid: {step.command.label}")
     return 0
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
-    from app.store.battles import save_cursor
-
-    st, session = _load(args.battle)
-    changed = _warn_if_data_changed(session)
-    try:
-        step = session.redo(trust_recorded=changed)
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    except ReplayError as exc:
-        raise _replay_failed(exc, session) from None
-    save_cursor(st, battle_id=args.battle, session=session)
+    with _updating(args.battle) as session:
+        changed = _warn_if_data_changed(session)
+        try:
+            step = session.redo(trust_recorded=changed)
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
+        except ReplayError as exc:
+            raise _replay_failed(exc, session) from None
     if session.last_divergence is not None:
         print(
             f"castra: warning: with the current data, {session.last_divergence}; "

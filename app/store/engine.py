@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 #: The Alembic folder (``env.py``, ``versions/``), found from this file, not the current dir.
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "db"
 BUSY_TIMEOUT_MS = 5000
@@ -65,6 +65,10 @@ class StoreDamaged(StoreError):
 class StaleWrite(StoreError):
     """A write based on a copy that was changed elsewhere since it was read (another window,
     the command line): refused, nothing written; the caller reloads."""
+
+
+#: Stores this process has open (its own locks are invisible to it: see :func:`_unclean`).
+_OPEN_HERE: dict[Path, int] = {}
 
 
 def describe_failure(path: Path, exc: BaseException) -> str:
@@ -117,6 +121,9 @@ class Store:
     backup: Path | None = None
     _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _OPEN_HERE[self.path.resolve()] = _OPEN_HERE.get(self.path.resolve(), 0) + 1
 
     @property
     def engine(self) -> Engine:
@@ -174,6 +181,8 @@ class Store:
             if self._engine is not None:
                 self._engine.dispose()
             self._closed = True
+            key = self.path.resolve()
+            _OPEN_HERE[key] = _OPEN_HERE.get(key, 1) - 1
 
 
 # --------------------------------------------------------------------------- engines
@@ -266,8 +275,12 @@ def _probe(path: Path, *, check: bool = False) -> list[str] | None:
         size = path.stat().st_size
         if size == 0:
             return None
-        with path.open("rb") as fh:
-            header = fh.read(len(_SQLITE_MAGIC))
+        header = _SQLITE_MAGIC
+        if _OPEN_HERE.get(path.resolve(), 0) == 0:
+            # Closing any descriptor of a file drops every POSIX lock this process holds on
+            # it, SQLite's included: read the header only when we have no connection open.
+            with path.open("rb") as fh:
+                header = fh.read(len(_SQLITE_MAGIC))
     except OSError as exc:
         raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
     if header != _SQLITE_MAGIC:
@@ -346,6 +359,8 @@ def _unclean(path: Path) -> bool:
             return False
     except OSError:
         return True
+    if _OPEN_HERE.get(path.resolve(), 0) > 0:  # POSIX locks do not show our own
+        return False
     shm = path.with_name(path.name + "-shm")
     try:
         import fcntl
@@ -367,13 +382,13 @@ def _unclean(path: Path) -> bool:
 
 def _reader(path: Path) -> sqlite3.Connection:
     """A connection that cannot change the main file. Where a ``-wal`` file holds content
-    (a crash, or another program writing), open read-only so that closing cannot fold it into
-    the file. Otherwise a read-only *query* connection: SQLite then removes the ``-wal`` and
-    ``-shm`` files it made when it closes (a ``mode=ro`` connection would leave them behind)."""
-    wal = path.with_name(path.name + "-wal")
-    if wal.exists() and wal.stat().st_size > 0:
+    left by a process that is gone (a crash), open read-only so that closing cannot fold it
+    into the file. Otherwise a read-only *query* connection: SQLite then removes the
+    ``-wal`` and ``-shm`` files it made when it closes, and it reads safely beside other
+    processes writing (a ``mode=ro`` connection there fails with a disk I/O error)."""
+    if _unclean(path):
         return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    con = sqlite3.connect(path)
+    con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
     con.execute("PRAGMA query_only=ON")
     return con
 

@@ -1668,14 +1668,9 @@ def test_a_divergence_with_unchanged_data_is_one_line_not_a_traceback(
     battle("undo")
     before = battle.state()
     con = sqlite3.connect(store_file)
-    [(text,)] = con.execute(
-        "SELECT state FROM battle_step WHERE battle_id = ? AND n = 0", (battle.id,)
-    ).fetchall()
-    state = json.loads(text)
-    state["turn"] += 5
+    # the recorded digest of step 1 no longer matches what executing it again gives
     con.execute(
-        "UPDATE battle_step SET state = ? WHERE battle_id = ? AND n = 0",
-        (json.dumps(state), battle.id),
+        "UPDATE battle_step SET digest = ? WHERE battle_id = ? AND n = 0", ("f" * 64, battle.id)
     )
     con.commit()
     for args in (("redo",), ("replay", "--step", "1")):
