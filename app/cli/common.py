@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.rules.inputs import control_problem, escape_controls
-from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.core.roster import Roster
+    from app.rules.registry import Registry
 
 Handler = Callable[[Any], int]
 
@@ -95,14 +95,20 @@ _registry: Registry | None = None
 
 
 def registry() -> Registry:
-    """The rulesets, loaded once per run; failures are reported on stderr."""
+    """The rulesets, each loaded when first asked for (``castra odds quincunx`` reads one
+    folder); failures are reported on stderr once every folder has been read."""
     global _registry
     if _registry is None:
-        from app.paths import load_registry
+        from app.paths import cache_dir, user_rulesets_dir
+        from app.rules.registry import BUILTIN_DIR, LazyRegistry
 
-        _registry = load_registry()
-        for line in _registry.failure_lines():
-            print(f"castra: warning: ruleset {line}", file=sys.stderr)
+        def warn(reg: Registry) -> None:
+            for key, err in sorted(reg.failures.items()):
+                print(f"castra: warning: ruleset {key}: {err.first}", file=sys.stderr)
+
+        _registry = LazyRegistry(
+            BUILTIN_DIR, [user_rulesets_dir()], on_load=warn, cache_dir=cache_dir()
+        )
     return _registry
 
 

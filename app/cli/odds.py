@@ -10,7 +10,6 @@ from fractions import Fraction
 from typing import Any
 
 from app.cli.common import MAX_SMALL, CliError, number, print_json, registry, table
-from app.core.roster import MAX_BONUS, MAX_SIZE, MIN_BONUS, MIN_SIZE
 from app.rules.inputs import control_problem
 from app.rules.mechanics import (
     Combatant,
@@ -25,7 +24,8 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry
+from app.rules.schema import MAX_BONUS, MIN_BONUS, ArmyEntry
+from app.rules.schema import MAX_UNIT_SIZE as MAX_SIZE
 
 
 def register(sub: Any) -> None:
@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
         name = "attacker" if who == "a" else "defender"
         p.add_argument(
             f"--size-{who}",
-            type=number(f"--size-{who}", MIN_SIZE, MAX_SIZE),
+            type=number(f"--size-{who}", 1, MAX_SIZE),
             help=f"{name}'s size (default: the list's)",
         )
         p.add_argument(

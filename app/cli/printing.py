@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, registry, resolve_roster
-from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
 DEFAULT_CHANCE_RULESET = "d3-ancients"

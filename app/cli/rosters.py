@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, fmt, number, print_json, registry, store, table
-from app.core.edits import AddUnit
 from app.core.roster import (
     MAX_COUNT,
     MAX_SIZE,
@@ -20,10 +19,10 @@ from app.core.roster import (
     roster_name_problem,
     unit_from_entry,
 )
-from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
-from app.core.totals import roster_totals
-from app.core.validation import Report, Severity, validate
-from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # the heavy modules load in the commands that use them
+    from app.core.validation import Report
+    from app.rules.ruleset import Ruleset
 
 
 def register(sub: Any) -> None:
@@ -112,6 +111,8 @@ def _load(st: Any, key: str) -> tuple[int, Roster]:
 
 
 def _read(path: str) -> Roster:
+    from app.core.rosterfile import RosterFileError, read_file
+
     try:
         return read_file(Path(path), registry())
     except RosterFileError as exc:
@@ -120,6 +121,8 @@ def _read(path: str) -> Roster:
 
 def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
     """The documented JSON of ``castra validate`` and ``castra roster show --json``."""
+    from app.core.totals import roster_totals
+
     totals = roster_totals(rs, roster)
     return {
         "valid": report.valid,
@@ -162,6 +165,8 @@ def excluded_note(excluded: int) -> str:
 
 
 def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
+    from app.core.totals import roster_totals
+
     totals = roster_totals(rs, roster)
     scale = f" at {roster.scale}" if roster.scale else ""
     print(
@@ -227,6 +232,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     """Read, change and write the roster in one transaction holding the write lock: two
     processes adding units at once both keep their units (issue 13)."""
+    from app.core.edits import AddUnit
+    from app.core.validation import validate
     from app.store import update_roster
 
     st = store()
@@ -273,6 +280,8 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from app.core.validation import validate
+
     st = store()
     _, roster = _load(st, args.roster)
     rs = _ruleset(roster.ruleset)
@@ -323,6 +332,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from app.core.rosterfile import dumps, export_file
+
     st = store()
     _, roster = _load(st, args.roster)
     if args.output:
@@ -339,6 +350,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from app.core.validation import Severity, validate
     from app.store import save_roster
 
     roster = _read(args.file)
@@ -359,6 +371,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from app.core.validation import validate
+
     roster = _read(args.file)
     rs = _ruleset(roster.ruleset)
     report = validate(rs, roster)

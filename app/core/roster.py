@@ -6,15 +6,16 @@ keeps undo and redo exact and lets the store, the file format and the GUI share 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from app.rules.inputs import control_problem
-from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyList, StandardArmy
+
+if TYPE_CHECKING:  # annotations only: reading a stored roster needs no schema
+    from app.rules.ruleset import Ruleset
+    from app.rules.schema import ArmyList, StandardArmy
 
 
 class LeaderStatus(StrEnum):
@@ -71,6 +72,8 @@ def check(problems: list[str]) -> None:
 
 def new_id(prefix: str) -> str:
     """A short id, unique within a roster (``u-3f2a9c1b``)."""
+    import uuid  # only when an id is made: reading a roster needs none
+
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 

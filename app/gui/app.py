@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
 from app.gui.printing import Document
-from app.paths import data_dir, load_registry, user_rulesets_dir
+from app.paths import cache_dir, data_dir, load_registry, user_rulesets_dir
 from app.rules.registry import BUILTIN_DIR, Registry
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ def open_store_or_error() -> tuple[Store | None, str | None]:
 def run() -> int:
     """Show the window at once, then load the rulesets and open the store (SQLAlchemy and
     sqlmodel take a third of a second to import) and open the roster."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; saves a scan
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANISATION)
@@ -205,7 +206,7 @@ class _RulesetLoader(QObject):
     def start(self, skip: set[str]) -> None:
         def work() -> None:
             try:
-                rest = Registry()
+                rest = Registry(cache_dir=cache_dir())
                 rest._seen |= {BUILTIN_DIR / name for name in skip}
                 rest.load_more(BUILTIN_DIR, [user_rulesets_dir()], stop=self._stop.is_set)
             except BaseException as exc:  # reported in the window, never a traceback

@@ -22,7 +22,6 @@ import math
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Mapping
 from datetime import date, datetime, time
 from pathlib import Path
@@ -252,6 +251,8 @@ def loads_toml(text: str) -> dict[str, Any]:
         raise InputError(
             f"line {line}: a number of {len(long.group()):,} digits is too large to read"
         )
+    import tomllib  # only when TOML is read: a cached ruleset needs none
+
     try:
         return tomllib.loads(text, parse_float=_parse_toml_float)
     except tomllib.TOMLDecodeError as exc:

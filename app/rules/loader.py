@@ -14,6 +14,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError, create_model
 
+from app.rules.cache import fingerprint_of, read_cache, write_cache
+from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.engines import engine_schema
 from app.rules.errors import Problem, RulesetError, key_path
 from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
@@ -132,17 +134,29 @@ def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
                 )
 
 
-def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
+def load_ruleset(folder: Path, *, builtin: bool = True, cache_dir: Path | None = None) -> Ruleset:
     """Load and validate one ruleset folder. Raises :class:`RulesetError` listing every
-    problem (file, key path, message)."""
+    problem (file, key path, message). With ``cache_dir`` the parsed TOML is taken from (and
+    kept in) :mod:`app.rules.cache` while the files are unchanged; it is validated all the
+    same."""
     folder = Path(folder)
     name = folder.name
     problems: list[Problem] = []
+    fingerprint = fingerprint_of(folder) if cache_dir is not None else None
+    cached = read_cache(cache_dir, fingerprint, FILES) if cache_dir and fingerprint else None
+    if cached is not None and cached.get("validated"):
+        try:
+            return _rebuild(cached, folder, builtin)
+        except (CacheMismatch, KeyError, TypeError, LookupError, ImportError):
+            cached = None  # validate the files instead
     raw: dict[str, dict[str, Any]] = {}
-    for file in FILES:
-        data = _read_toml(folder, file, problems)
-        if data is not None:
-            raw[file] = data
+    if cached is not None:
+        raw = cached["files"]
+    else:
+        for file in FILES:
+            data = _read_toml(folder, file, problems)
+            if data is not None:
+                raw[file] = data
     if "ruleset.toml" not in raw:
         raise RulesetError(name, problems)
 
@@ -191,4 +205,36 @@ def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
         problems.extend(schema.check(rs))
     if problems:
         raise RulesetError(name, problems)
+    if cache_dir is not None and fingerprint is not None:
+        parts = {"head": head, "troops": troops, "tables": tables, "armies": armies}
+        validated: dict[str, Any] | None = {k: dump(v) for k, v in parts.items()}
+        validated["errata"] = dump(errata)  # type: ignore[index]
+        try:
+            if _rebuild({"files": raw, "validated": validated}, folder, builtin) != rs:
+                validated = None
+        except (CacheMismatch, KeyError, TypeError, LookupError, ImportError):
+            validated = None
+        write_cache(cache_dir, fingerprint, raw, validated)
     return rs
+
+
+def _rebuild(cached: Mapping[str, Any], folder: Path, builtin: bool) -> Ruleset:
+    """The ruleset from a cache's validated dumps, without validating again
+    (:mod:`app.rules.construct`)."""
+    v = cached["validated"]
+    head = construct(RulesetFile, v["head"])
+    schema = engine_schema(head.ruleset.engine)
+    troops = construct(_troops_model(schema.troop_model), v["troops"])
+    return Ruleset(
+        meta=head.ruleset,
+        turn=head.turn,
+        leaders=head.leaders,
+        organisation=head.organisation,
+        troops=troops.troops,
+        tables=construct(schema.tables_model, v["tables"]),
+        armies=construct(ArmiesFile, v["armies"]).armies,
+        errata=construct(ErrataFile, v["errata"]).errata,
+        folder=folder,
+        builtin=builtin,
+        raw=cached["files"],
+    )

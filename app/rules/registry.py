@@ -29,6 +29,9 @@ class Registry:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     failures: dict[str, RulesetError] = field(default_factory=dict)
 
+    #: where parsed TOML is cached (:mod:`app.rules.cache`); None: no cache
+    cache_dir: Path | None = None
+
     _seen: set[Path] = field(default_factory=set, repr=False)
 
     @classmethod
@@ -38,6 +41,7 @@ class Registry:
         user: Iterable[Path] = (),
         *,
         only: Iterable[str] | None = None,
+        cache_dir: Path | None = None,
     ) -> Registry:
         """Load every ruleset folder under ``builtin`` and each ``user`` directory. A folder
         that fails is recorded in ``failures``; the others still load. A user folder may not
@@ -45,7 +49,7 @@ class Registry:
 
         ``only`` names built-in folders to load now (the app opens the roster of one ruleset
         before it loads the others); :meth:`load_more` adds the rest later."""
-        reg = cls()
+        reg = cls(cache_dir=cache_dir)
         reg.load_more(builtin, user, only=only)
         return reg
 
@@ -97,7 +101,7 @@ class Registry:
     def _add(self, folder: Path, builtin: bool) -> None:
         key = folder.name if builtin else f"{folder.name} ({folder.parent})"
         try:
-            rs = load_ruleset(folder, builtin=builtin)
+            rs = load_ruleset(folder, builtin=builtin, cache_dir=self.cache_dir)
         except RulesetError as exc:
             self.failures[key] = exc
             return
@@ -144,6 +148,75 @@ class Registry:
                     extra = f"; it failed to load: {err.first}"
             raise KeyError(f"unknown ruleset {ruleset_id!r} (loaded: {known}){extra}") from None
 
+    def ensure(self, ruleset_id: str) -> None:
+        """Make sure ``ruleset_id`` is loaded if it can be (a no-op here; see
+        :class:`LazyRegistry`)."""
+
     def failure_lines(self) -> list[str]:
         """One line per failed folder, for the app's status bar and the CLI."""
         return [f"{key}: {err.first}" for key, err in sorted(self.failures.items())]
+
+
+class LazyRegistry(Registry):
+    """A registry that loads a ruleset when it is first asked for: the built-in folder of
+    that name alone when there is one, else every folder (a house-rules id is found only by
+    reading the folders). Iterating, counting or listing failures loads everything. The
+    command line uses it so that ``castra odds quincunx`` reads one ruleset, not five."""
+
+    def __init__(
+        self,
+        builtin: Path | None = BUILTIN_DIR,
+        user: Iterable[Path] = (),
+        on_load: Callable[[Registry], None] | None = None,
+        cache_dir: Path | None = None,
+    ) -> None:
+        super().__init__(cache_dir=cache_dir)
+        self._builtin = builtin
+        self._user = list(user)
+        self._all = False
+        self._on_load = on_load
+
+    def load_all(self) -> None:
+        if not self._all:
+            self._all = True
+            self.load_more(self._builtin, self._user)
+            # the order a full load gives: built-in folders by name, then the user's
+            ordered = sorted(self.rulesets.values(), key=lambda r: (not r.builtin, str(r.folder)))
+            self.rulesets = {r.id: r for r in ordered}
+            if self._on_load is not None:
+                self._on_load(self)
+
+    def ensure(self, ruleset_id: str) -> None:
+        if ruleset_id in self.rulesets or self._all:
+            return
+        if self._builtin is not None and "/" not in ruleset_id and ruleset_id not in (".", ".."):
+            try:
+                present = (self._builtin / ruleset_id / "ruleset.toml").is_file()
+            except (OSError, ValueError):
+                present = False
+            if present:
+                self.load_more(self._builtin, only={ruleset_id})
+                if ruleset_id in self.rulesets:
+                    return
+        self.load_all()
+
+    def get(self, ruleset_id: str) -> Ruleset:
+        self.ensure(ruleset_id)
+        return super().get(ruleset_id)
+
+    def __contains__(self, ruleset_id: object) -> bool:
+        if isinstance(ruleset_id, str):
+            self.ensure(ruleset_id)
+        return super().__contains__(ruleset_id)
+
+    def __iter__(self) -> Iterator[Ruleset]:
+        self.load_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.load_all()
+        return super().__len__()
+
+    def failure_lines(self) -> list[str]:
+        self.load_all()
+        return super().failure_lines()

@@ -83,7 +83,9 @@ SCALE_MEN_PER_FIGURE: dict[str, int] = {"1:10": 10, "1:100": 100}
 class Strict(BaseModel):
     """Base of every schema model: unknown keys are errors (a typo must not pass silently)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True
+    )
 
 
 # --------------------------------------------------------------------------- troop types

@@ -18,7 +18,6 @@ disk, damaged content) become :class:`StoreError` with one line saying what happ
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -450,6 +449,8 @@ def _backup(path: Path, revision: str | None) -> Path:
                     raise StoreError(
                         f"{path} is in use by another program; close it and start Castra again"
                     )
+                import shutil
+
                 shutil.copyfile(path, partial)
             finally:
                 con.execute("ROLLBACK")

@@ -136,10 +136,10 @@ def test_an_unexpected_exception_stays_with_its_folder(
 
     real = registry_module.load_ruleset
 
-    def explode(folder: Path, *, builtin: bool = True) -> object:
+    def explode(folder: Path, **kwargs: object) -> object:
         if folder.name == "house":
             raise KeyError("an engine bug provoked by odd data")
-        return real(folder, builtin=builtin)
+        return real(folder, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(registry_module, "load_ruleset", explode)
     reg = Registry.load(BUILTIN_DIR, [house.parent])
@@ -165,3 +165,15 @@ def test_cli_names_the_broken_house_folder_and_runs(
     assert "Quincunx" in out and "FAILED house" in out
     assert "troops.toml" in out and "nan is not a finite number" in out
     assert "warning: ruleset house" in err and "Traceback" not in err
+
+
+def test_schema_bounds_are_the_roster_bounds() -> None:
+    """A standard army always makes a roster that can be saved and exported."""
+    from app.core import roster
+    from app.rules import schema
+
+    assert schema.MAX_UNIT_SIZE == roster.MAX_SIZE
+    assert schema.MAX_UNIT_COUNT == roster.MAX_COUNT
+    assert schema.MAX_UNITS == roster.MAX_UNITS
+    assert schema.MAX_LINE_BASES == roster.MAX_LINE_BASES
+    assert (schema.MIN_BONUS, schema.MAX_BONUS) == (roster.MIN_BONUS, roster.MAX_BONUS)
