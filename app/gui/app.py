@@ -174,11 +174,24 @@ def _open_everything(window: MainWindow) -> None:
 
 
 def _seed(store: Store | None, registry: Registry) -> list[int]:
+    """Give the sample rosters of armies not given yet. Which were given is read without
+    the ORM, so a start with nothing new to give imports no SQLAlchemy at all."""
     if store is None:
         return []
-    from app.store import seed_samples
+    from app.store.read import seeded_samples
 
     try:
+        done = seeded_samples(store)
+        wanted = {
+            f"{rs.id}/{army_id}"
+            for rs in registry
+            for army_id, army in rs.armies.items()
+            if army.standard is not None
+        }
+        if wanted <= done:
+            return []
+        from app.store import seed_samples
+
         return seed_samples(store, registry=registry)
     except Exception as exc:
         print(f"castra: could not add the sample rosters: {exc}", file=sys.stderr)

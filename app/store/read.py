@@ -289,3 +289,19 @@ def _command(row: tuple[Any, ...], at: str) -> Command:
         leader=_opt_text(leader, f"{where} leader"),
         kind=cast(CommandKind | None, kind),
     )
+
+
+def seeded_samples(store: Store) -> set[str]:
+    """The ``ruleset/army`` keys whose sample roster was already given (``app_meta``), so
+    the window can tell without the ORM whether a newly loaded ruleset brings a sample."""
+    with reading(store) as con:
+        row = con.execute("SELECT value FROM app_meta WHERE key = 'samples_seeded'").fetchone()
+    if row is None:
+        return set()
+    try:
+        keys = json.loads(row[0])
+        if not isinstance(keys, list):
+            raise ValueError("not a list")
+    except ValueError:
+        raise StoreDamaged(f"app_meta samples_seeded holds {str(row[0])[:40]!r}") from None
+    return {str(k) for k in keys}
