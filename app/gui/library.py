@@ -53,6 +53,16 @@ class _LibraryModel(QStandardItemModel):
         super().__init__(panel)
         self.panel = panel
 
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """A roster's tooltip and search text are made when asked for (by the view, for the
+        rows in sight; by the search box's filter), not for each of thousands of rosters
+        when the library is built, and they name rulesets loaded since."""
+        if role in (Qt.ItemDataRole.ToolTipRole, SEARCH_ROLE) and index.column() == 0:
+            summary = super().data(index, SUMMARY_ROLE)
+            if summary is not None:
+                return self.panel.describe(summary, tooltip=role != SEARCH_ROLE)
+        return super().data(index, role)
+
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         rid = index.data(ROSTER_ROLE)
         if role == Qt.ItemDataRole.EditRole and rid is not None:
@@ -209,24 +219,14 @@ class LibraryPanel(QWidget):
         self._update_buttons()
 
     def update_names(self) -> None:
-        """Name the rulesets and army lists loaded since the library was built (the app
-        loads the other rulesets after the reopened roster is in view), without reading
-        the store or rebuilding the tree."""
+        """Name the rulesets loaded since the library was built (the app loads the other
+        rulesets after the reopened roster is in view), without reading the store or
+        rebuilding the tree (rows describe themselves when asked: ``_LibraryModel.data``)."""
         for row in range(self.model.rowCount()):
             top = self.model.item(row)
             ruleset = top.data(RULESET_ROLE)
             if ruleset is not None:
                 top.setText(self._ruleset_name(str(ruleset)))
-            self._rename_rows(top)
-
-    def _rename_rows(self, parent: QStandardItem) -> None:
-        for row in range(parent.rowCount()):
-            item = parent.child(row)
-            summary = item.data(SUMMARY_ROLE)
-            if summary is not None:
-                self._describe(item, summary)
-            else:
-                self._rename_rows(item)
 
     def _group_item(self, text: str) -> QStandardItem:
         item = QStandardItem(text)
@@ -248,7 +248,6 @@ class LibraryPanel(QWidget):
         name.setData(deleted, DELETED_ROLE)
         name.setData(s, SUMMARY_ROLE)
         name.setEditable(not deleted)
-        self._describe(name, s)
         units = QStandardItem(str(s.units))
         units.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         row = [name, units]
@@ -262,14 +261,15 @@ class LibraryPanel(QWidget):
                 item.setForeground(grey)
         return row
 
-    def _describe(self, item: QStandardItem, s: RosterSummary) -> None:
-        """The search text and tooltip of a roster row, which name its ruleset and army."""
+    def describe(self, s: RosterSummary, *, tooltip: bool) -> str:
+        """A roster row's tooltip, or its search text (name, army list, ruleset, side)."""
         army = self._army_name(s)
         ruleset = self._ruleset_name(s.ruleset)
-        item.setData(f"{s.name} {army} {ruleset} {s.side}", SEARCH_ROLE)
+        if not tooltip:
+            return f"{s.name} {army} {ruleset} {s.side}"
         when = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         scale = f" · {s.scale}" if s.scale else ""
-        item.setToolTip(f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}")
+        return f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}"
 
     def _filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())
