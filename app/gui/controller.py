@@ -321,9 +321,12 @@ class Builder(QObject):
         if self.session is not None and self.session.roster_id == roster_id:
             self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
         elif self.store is not None:
-            from app.store import rename_roster
+            from app.store import StoreError, rename_roster
 
-            rename_roster(self.store, roster_id=roster_id, name=name)
+            try:
+                rename_roster(self.store, roster_id=roster_id, name=name)
+            except (StoreError, ValueError, KeyError) as exc:
+                self.message.emit(f"Not renamed: {exc}")
         self.library.refresh()
 
     def _roster_deleted(self, roster_id: int) -> None:

@@ -4,6 +4,7 @@ from which they can be restored or deleted for good)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -182,7 +183,15 @@ class LibraryPanel(QWidget):
         from app.store import list_rosters  # loaded after the window is shown (app.gui.app)
 
         if summaries is None:
-            summaries = list_rosters(self.store, include_deleted=True)
+            from app.store import StoreError
+
+            try:
+                summaries = list_rosters(self.store, include_deleted=True)
+            except StoreError as exc:  # busy, damaged: say so, keep the window
+                self.status.setText(f"The library cannot be read: {exc}")
+                self.message.emit(str(exc))
+                self._update_buttons()
+                return
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
         groups: dict[tuple[str, str], QStandardItem] = {}
@@ -358,9 +367,12 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None:
             return
+        store = self.store
         from app.store import duplicate_roster
 
-        new = duplicate_roster(self.store, roster_id=rid)
+        new = self._store_call(lambda: duplicate_roster(store, roster_id=rid))
+        if not isinstance(new, int):
+            return
         self.refresh()
         self.select_roster(new)
         self.message.emit("Duplicated the roster")
@@ -379,6 +391,7 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None:
             return
+        store = self.store
         from app.store import delete_roster, purge_roster
 
         name = str(self._selected_index().data(Qt.ItemDataRole.DisplayRole))
@@ -389,7 +402,8 @@ class LibraryPanel(QWidget):
                 f"Delete “{name}” for good? This cannot be undone.",
                 "Delete for good",
             ):
-                purge_roster(self.store, roster_id=rid)
+                if self._store_call(lambda: purge_roster(store, roster_id=rid)) is None:
+                    return
                 self.refresh()
                 self.message.emit(f"Deleted “{name}” for good")
             return
@@ -401,7 +415,8 @@ class LibraryPanel(QWidget):
             "Delete",
         ):
             return
-        delete_roster(self.store, roster_id=rid)
+        if self._store_call(lambda: delete_roster(store, roster_id=rid)) is None:
+            return
         self.roster_deleted.emit(rid)
         self.refresh()
         self.message.emit(f"Deleted “{name}”; restore it from the Deleted group")
@@ -410,12 +425,28 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None or not self.selected_is_deleted():
             return
+        store = self.store
         from app.store import restore_roster
 
-        restore_roster(self.store, roster_id=rid)
+        if self._store_call(lambda: restore_roster(store, roster_id=rid)) is None:
+            return
         self.refresh()
         self.select_roster(rid)
         self.message.emit("Restored the roster")
+
+    def _store_call(self, call: Callable[[], object]) -> object | None:
+        """Run a store write; a store failure (busy, read-only, full) is told in the status
+        bar and returns None (a success returns True or the call's result)."""
+        from app.store import StoreError
+
+        try:
+            result = call()
+        except (StoreError, KeyError) as exc:
+            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            self.message.emit(f"Not done: {text}")
+            self.refresh()
+            return None
+        return True if result is None else result
 
     def _context_menu(self, pos: Any) -> None:
         index = self.view.indexAt(pos)

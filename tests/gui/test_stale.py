@@ -39,3 +39,30 @@ def test_a_stale_edit_is_refused_and_the_roster_reloaded(
     reloaded.apply(UpdateRoster({"name": "Renamed after reload"}, "Rename"))
     assert load_roster(store, roster_id=rid).name == "Renamed after reload"
     assert [u.name for u in load_roster(store, roster_id=rid).units] == ["From the command line"]
+
+
+def test_a_store_failure_in_the_library_is_a_message(
+    make_window: object, store: Store, monkeypatch: object
+) -> None:
+    import pytest
+
+    import app.store.repo as repo
+    from app.gui import dialogs
+    from app.store import StoreError
+
+    mp: pytest.MonkeyPatch = monkeypatch  # type: ignore[assignment]
+    rid = save_roster(store, roster=Roster("Kept", "quincunx", "roman", "Rome", "1:100"))
+    window: MainWindow = make_window()  # type: ignore[operator]
+    messages: list[str] = []
+    window.library.message.connect(messages.append)
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise StoreError("the store x is busy: another Castra window or command is writing")
+
+    mp.setattr(repo, "delete_roster", busy)
+    mp.setattr(dialogs, "confirm", lambda *a, **k: True)
+    assert window.library.select_roster(rid)
+    window.library.delete_selected()
+    assert messages and messages[-1].startswith("Not done: the store x is busy")
+    assert window.library.select_roster(rid)  # still listed, not in the bin
+    assert not window.library.selected_is_deleted()
