@@ -252,7 +252,7 @@ def _big_battle(db: Path, steps: int) -> int:
 
 
 MEMORY = """
-import resource, sys
+import sys
 from pathlib import Path
 from app.paths import load_registry
 from app.store import open_store
@@ -262,9 +262,13 @@ with open_store(Path(sys.argv[1])) as st:
     session = load_battle(st, battle_id=1, registry=reg)
 session.replay(len(session.steps))
 session.state
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+print(next(int(ln.split()[1]) for ln in open("/proc/self/status") if ln.startswith("VmHWM")) / 1024)
 """
-BARE_MEMORY = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+#: peak resident memory of this process (VmHWM; ru_maxrss would count the forking parent's)
+BARE_MEMORY = (
+    "print(next(int(ln.split()[1]) for ln in open('/proc/self/status') "
+    "if ln.startswith('VmHWM')) / 1024)"
+)
 
 
 def battle_rows() -> list[Row]:

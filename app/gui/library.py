@@ -42,6 +42,8 @@ SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
 RULESET_ROLE = Qt.ItemDataRole.UserRole + 4
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 5
 DELETED_GROUP = "Deleted"
+#: computed once: combining Qt flags costs an enum call, thousands of times in a big library
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -194,30 +196,38 @@ class LibraryPanel(QWidget):
                 return
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
+        # The tree is built detached and added whole: appending rows one by one to items
+        # already in the model sends each through the filter proxy (slow at 3,000 rosters).
         groups: dict[tuple[str, str], QStandardItem] = {}
         tops: dict[str, QStandardItem] = {}
+        rows: list[list[QStandardItem]] = []
         for s in live:
             top = tops.get(s.ruleset)
             if top is None:
                 top = self._group_item(self._ruleset_name(s.ruleset))
                 top.setData(s.ruleset, RULESET_ROLE)
                 tops[s.ruleset] = top
-                self.model.appendRow([top, self._blank()])
+                rows.append([top, self._blank()])
             side = groups.get((s.ruleset, s.side))
             if side is None:
                 side = self._group_item(s.side)
                 groups[(s.ruleset, s.side)] = side
                 top.appendRow([side, self._blank()])
             side.appendRow(self._roster_row(s))
+        bin_item = None
         if dead:
             bin_item = self._group_item(f"{DELETED_GROUP} ({len(dead)})")
             bin_item.setData(True, DELETED_ROLE)
             bin_item.setToolTip("Deleted rosters: restore one, or delete it for good")
-            self.model.appendRow([bin_item, self._blank()])
+            rows.append([bin_item, self._blank()])
             for s in dead:
                 bin_item.appendRow(self._roster_row(s, deleted=True))
+        self.proxy.setSourceModel(None)  # one reset of the view, not one per group
+        for row in rows:
+            self.model.appendRow(row)
+        self.proxy.setSourceModel(self.model)
         self.view.expandAll()
-        if dead:
+        if bin_item is not None:
             self.view.collapse(self.proxy.mapFromSource(self.model.indexFromItem(bin_item)))
         n = len(live)
         self.status.setText(
@@ -258,7 +268,7 @@ class LibraryPanel(QWidget):
         name.setData(s, SUMMARY_ROLE)
         name.setEditable(not deleted)
         units = QStandardItem(str(s.units))
-        units.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        units.setTextAlignment(_RIGHT)
         row = [name, units]
         for item in row[1:]:
             item.setEditable(False)
