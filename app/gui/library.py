@@ -98,6 +98,8 @@ class LibraryPanel(QWidget):
         self.search.setPlaceholderText("Search rosters (name, army list, ruleset)")
         self.search.setClearButtonEnabled(True)
         self.model = _LibraryModel(self)
+        #: what the proxy shows while the tree is rebuilt
+        self._empty = QStandardItemModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setRecursiveFilteringEnabled(True)
@@ -174,10 +176,7 @@ class LibraryPanel(QWidget):
         current = self.selected_roster()
         self.model.clear()
         self.model.setHorizontalHeaderLabels(["Roster", "Units"])
-        header = self.view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self._header_modes()
         if self.store is None:
             self.status.setText("No store is open: rosters cannot be listed or saved.")
             self._update_buttons()
@@ -222,10 +221,11 @@ class LibraryPanel(QWidget):
             rows.append([bin_item, self._blank()])
             for s in dead:
                 bin_item.appendRow(self._roster_row(s, deleted=True))
-        self.proxy.setSourceModel(None)  # one reset of the view, not one per group
+        self.proxy.setSourceModel(self._empty)  # one reset of the view, not one per group
         for row in rows:
             self.model.appendRow(row)
         self.proxy.setSourceModel(self.model)
+        self._header_modes()  # the reset above forgets them
         self.view.expandAll()
         if bin_item is not None:
             self.view.collapse(self.proxy.mapFromSource(self.model.indexFromItem(bin_item)))
@@ -236,6 +236,12 @@ class LibraryPanel(QWidget):
         if current is not None:
             self.select_roster(current)
         self._update_buttons()
+
+    def _header_modes(self) -> None:
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
 
     def update_names(self) -> None:
         """Name the rulesets loaded since the library was built (the app loads the other

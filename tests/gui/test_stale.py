@@ -66,3 +66,17 @@ def test_a_store_failure_in_the_library_is_a_message(
     assert messages and messages[-1].startswith("Not done: the store x is busy")
     assert window.library.select_roster(rid)  # still listed, not in the bin
     assert not window.library.selected_is_deleted()
+
+
+def test_the_library_keeps_its_column_layout_after_a_refresh(
+    make_window: object, store: Store
+) -> None:
+    """The tree is rebuilt behind a detached proxy; the name column still takes the room."""
+    from PySide6.QtWidgets import QHeaderView
+
+    save_roster(store, roster=Roster("One", "quincunx", "roman", "Rome", "1:100"))
+    window: MainWindow = make_window()  # type: ignore[operator]
+    window.library.refresh()
+    header = window.library.view.header()
+    assert header.sectionResizeMode(0) == QHeaderView.ResizeMode.Stretch
+    assert header.sectionResizeMode(1) == QHeaderView.ResizeMode.ResizeToContents
