@@ -8,14 +8,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QBrush, QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QHelpEvent,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QToolTip,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -55,16 +65,6 @@ class _LibraryModel(QStandardItemModel):
     def __init__(self, panel: LibraryPanel) -> None:
         super().__init__(panel)
         self.panel = panel
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """A roster's tooltip and search text are made when asked for (by the view, for the
-        rows in sight; by the search box's filter), not for each of thousands of rosters
-        when the library is built, and they name rulesets loaded since."""
-        if role in (Qt.ItemDataRole.ToolTipRole, SEARCH_ROLE) and index.column() == 0:
-            summary = super().data(index, SUMMARY_ROLE)
-            if summary is not None:
-                return self.panel.describe(summary, tooltip=role != SEARCH_ROLE)
-        return super().data(index, role)
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         rid = index.data(ROSTER_ROLE)
@@ -117,6 +117,9 @@ class LibraryPanel(QWidget):
         self.view.activated.connect(self._activated)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
+        # A roster's tooltip is made when it is hovered, not for each of thousands of rows
+        # when the library is built (and it names rulesets loaded since).
+        self.view.viewport().installEventFilter(self)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -246,12 +249,22 @@ class LibraryPanel(QWidget):
     def update_names(self) -> None:
         """Name the rulesets loaded since the library was built (the app loads the other
         rulesets after the reopened roster is in view), without reading the store or
-        rebuilding the tree (rows describe themselves when asked: ``_LibraryModel.data``)."""
+        rebuilding the tree: the group names and the rows' search text."""
         for row in range(self.model.rowCount()):
             top = self.model.item(row)
             ruleset = top.data(RULESET_ROLE)
             if ruleset is not None:
                 top.setText(self._ruleset_name(str(ruleset)))
+            self._research(top)
+
+    def _research(self, parent: QStandardItem) -> None:
+        for row in range(parent.rowCount()):
+            item = parent.child(row)
+            summary = item.data(SUMMARY_ROLE)
+            if summary is not None:
+                item.setData(self.describe(summary, tooltip=False), SEARCH_ROLE)
+            else:
+                self._research(item)
 
     def _group_item(self, text: str) -> QStandardItem:
         item = QStandardItem(text)
@@ -272,6 +285,7 @@ class LibraryPanel(QWidget):
         name.setData(s.id, ROSTER_ROLE)
         name.setData(deleted, DELETED_ROLE)
         name.setData(s, SUMMARY_ROLE)
+        name.setData(self.describe(s, tooltip=False), SEARCH_ROLE)
         name.setEditable(not deleted)
         units = QStandardItem(str(s.units))
         units.setTextAlignment(_RIGHT)
@@ -285,6 +299,16 @@ class LibraryPanel(QWidget):
             for item in row:
                 item.setForeground(grey)
         return row
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and watched is self.view.viewport():
+            assert isinstance(event, QHelpEvent)
+            index = self.view.indexAt(event.pos()).siblingAtColumn(0)
+            summary = index.data(SUMMARY_ROLE) if index.isValid() else None
+            if summary is not None:
+                QToolTip.showText(event.globalPos(), self.describe(summary, tooltip=True))
+                return True
+        return super().eventFilter(watched, event)
 
     def describe(self, s: RosterSummary, *, tooltip: bool) -> str:
         """A roster row's tooltip, or its search text (name, army list, ruleset, side)."""
