@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from platformdirs import user_data_dir
 
-from app.rules.registry import BUILTIN_DIR, Registry
-from app.rulesets import find_engine
+if TYPE_CHECKING:
+    from app.rules.registry import Registry
 
 
 def data_dir() -> Path:
@@ -22,8 +23,18 @@ def user_rulesets_dir() -> Path:
     return data_dir() / "rulesets"
 
 
+def cache_dir() -> Path:
+    """Where parsed ruleset files are cached (``<data folder>/cache/rulesets``)."""
+    return data_dir() / "cache" / "rulesets"
+
+
 def load_registry(only: set[str] | None = None) -> Registry:
     """Every ruleset (built-in, then the user's house rules), or just the built-in folders
     named in ``only``; ``Registry.load_more(BUILTIN_DIR, [user_rulesets_dir()])`` adds the
     rest."""
-    return Registry.load(find_engine, BUILTIN_DIR, [user_rulesets_dir()], only=only)
+    from app.rules.registry import BUILTIN_DIR, Registry  # pydantic: loaded when needed
+    from app.rulesets import find_engine
+
+    return Registry.load(
+        find_engine, BUILTIN_DIR, [user_rulesets_dir()], only=only, cache_dir=cache_dir()
+    )

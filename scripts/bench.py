@@ -1,46 +1,59 @@
-"""Castra's speed figures against the bars in PRODUCT.md, each beside a bare baseline measured
-in the same run (a bare PySide6 window, bare reportlab), so a slow machine shows as a slow
-baseline rather than a failed bar.
+"""Castra's speed figures against the bars in PRODUCT.md and issue 14. Every figure is the
+median of at least five runs and is shown beside a baseline measured in the same run (a bare
+PySide6 window with three docks, a bare ``python -c pass``, bare reportlab, ...), so a slow or
+busy machine shows as a slow baseline rather than a failed bar.
 
     make bench          # or: QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/bench.py
 
-Prints one line per figure and exits 1 if a figure misses its bar.
+Prints one line per figure (measured, baseline, ratio, bar) and exits 1 if a figure misses
+its bar. ``--quick`` skips the 1,000-step battle (which takes about a minute to build).
+
+Each section is its own function returning rows, so sections can be added or changed apart.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-BARE_WINDOW = """
-import time, os
-t0 = time.perf_counter()
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMainWindow
-app = QApplication([])
-w = QMainWindow(); w.resize(900, 600); w.show()
-def done():
-    print(f"{time.time() - float(os.environ['T0']):.3f}")
-    app.quit()
-QTimer.singleShot(0, done)
-app.exec()
-"""
+RUNS = 5
 
 
-def best_of(n: int, fn: Callable[[], float]) -> float:
-    return min(fn() for _ in range(n))
+@dataclass(frozen=True)
+class Row:
+    """One figure: ``value`` in ``unit``; ``bar`` on the value (``ratio=False``) or on
+    value / baseline (``ratio=True``)."""
+
+    name: str
+    value: float
+    baseline: float | None
+    bar: float
+    unit: str
+    ratio: bool = False
+    note: str = ""
+
+    @property
+    def measured_ratio(self) -> float | None:
+        return self.value / self.baseline if self.baseline else None
+
+    @property
+    def ok(self) -> bool:
+        checked = self.measured_ratio if self.ratio else self.value
+        return checked is not None and checked <= self.bar
 
 
 def median_ms(n: int, fn: Callable[[], object]) -> float:
@@ -52,19 +65,73 @@ def median_ms(n: int, fn: Callable[[], object]) -> float:
     return statistics.median(times)
 
 
+def median_of(n: int, fn: Callable[[], float]) -> float:
+    return statistics.median(fn() for _ in range(n))
+
+
+def whole_process(args: Sequence[str], env: dict[str, str] | None = None) -> float:
+    """Seconds of one whole process (start to exit)."""
+    start = time.perf_counter()
+    subprocess.run(
+        list(args),
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    return time.perf_counter() - start
+
+
+def paired(runs: int, a: Callable[[], float], b: Callable[[], float]) -> tuple[float, float]:
+    """Medians of ``a`` and ``b`` run in turn (A B A B ...), so drift hits both alike."""
+    xs, ys = [], []
+    for _ in range(runs):
+        xs.append(a())
+        ys.append(b())
+    return statistics.median(xs), statistics.median(ys)
+
+
+# --------------------------------------------------------------------------- start-up
+
+BARE_WINDOW = """
+import os
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTreeView, QTextEdit
+app = QApplication([])
+w = QMainWindow(); w.resize(1280, 800)
+w.setCentralWidget(QTextEdit())
+for title, area in (("Library", Qt.DockWidgetArea.LeftDockWidgetArea),
+                    ("Army list", Qt.DockWidgetArea.LeftDockWidgetArea),
+                    ("Validation", Qt.DockWidgetArea.BottomDockWidgetArea)):
+    dock = QDockWidget(title, w); dock.setWidget(QTreeView()); w.addDockWidget(area, dock)
+w.show()
+def done():
+    app.processEvents()  # as Castra does before it reports the window usable
+    with open("/proc/self/stat") as fh:
+        start = int(fh.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as fh:
+        print(f"{float(fh.read().split()[0]) - start:.3f}")
+    app.quit()
+QTimer.singleShot(0, done)
+app.exec()
+"""
+
+
 def bare_window() -> float:
-    env = {**os.environ, "T0": repr(time.time())}
     out = subprocess.run(
-        [sys.executable, "-c", BARE_WINDOW], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", BARE_WINDOW], capture_output=True, text=True, check=True
     )
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def castra_window(tmp: Path) -> float:
+def castra_window(home: Path) -> float:
+    """Seconds from the process start until the window is usable with the last roster open
+    (the app's own CASTRA_QUIT_AFTER_SHOW report)."""
     env = {
         **os.environ,
-        "CASTRA_DB": str(tmp / "bench.sqlite3"),
-        "CASTRA_HOME": str(tmp),
+        "CASTRA_DB": str(home / "bench.sqlite3"),
+        "CASTRA_HOME": str(home),
         "CASTRA_QUIT_AFTER_SHOW": "1",
     }
     out = subprocess.run(
@@ -74,118 +141,317 @@ def castra_window(tmp: Path) -> float:
     return float(line.split("roster open")[1].split()[0])
 
 
-def main() -> int:
+def _many_rosters(db: Path, total: int) -> None:
+    """Copies of the first roster (and its units) until the store holds ``total``."""
+    con = sqlite3.connect(db)
+    with con:
+        have = con.execute("SELECT count(*) FROM roster").fetchone()[0]
+        cols = [r[1] for r in con.execute("PRAGMA table_info(roster)") if r[1] != "id"]
+        ucols = [r[1] for r in con.execute("PRAGMA table_info(roster_unit)")]
+        ucols = [c for c in ucols if c not in ("id", "roster_id")]
+        for i in range(total - have):
+            cur = con.execute(
+                f"INSERT INTO roster ({', '.join(cols)}) SELECT "
+                + ", ".join("name || ' " + str(i) + "'" if c == "name" else c for c in cols)
+                + " FROM roster WHERE id = 1"
+            )
+            new = cur.lastrowid
+            con.execute(
+                f"INSERT INTO roster_unit (roster_id, {', '.join(ucols)}) SELECT ?, "
+                f"{', '.join(ucols)} FROM roster_unit WHERE roster_id = 1",
+                (new,),
+            )
+    con.close()
+
+
+def startup_rows() -> list[Row]:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        castra_window(home)  # first start: the store, the samples, the ruleset cache
+        window, bare = paired(RUNS, lambda: castra_window(home), bare_window)
+        _many_rosters(home / "bench.sqlite3", 3000)
+        many, bare_many = paired(RUNS, lambda: castra_window(home), bare_window)
+    return [
+        Row("window usable, last roster reopened (s)", window, bare, 2.5, "s", ratio=True),
+        Row("same, 3,000 rosters in the store (s)", many, bare_many, 3.0, "s", ratio=True),
+    ]
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def cli_rows() -> list[Row]:
+    castra = [sys.executable, "-m", "app"]
+    bare = [sys.executable, "-c", "pass"]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"CASTRA_DB": f"{tmp}/c.sqlite3", "CASTRA_HOME": tmp}
+        whole_process(
+            [
+                *castra,
+                "roster",
+                "new",
+                "--ruleset",
+                "quincunx",
+                "--army",
+                "roman",
+                "--name",
+                "R",
+                "--standard",
+            ],
+            env,
+        )
+        odds = [*castra, "odds", "quincunx", "--attacker", "hastati", "--defender", "elephants"]
+        whole_process(odds, env)  # fills the ruleset cache
+        lst, b1 = paired(
+            RUNS,
+            lambda: whole_process([*castra, "roster", "list"], env),
+            lambda: whole_process(bare),
+        )
+        od, b2 = paired(RUNS, lambda: whole_process(odds, env), lambda: whole_process(bare))
+    return [
+        Row("castra roster list, whole process (s)", lst, b1, 10.0, "s", ratio=True),
+        Row("castra odds, whole process (s)", od, b2, 10.0, "s", ratio=True),
+    ]
+
+
+# --------------------------------------------------------------------------- battles
+
+
+def _big_battle(db: Path, steps: int) -> int:
+    """A battle of 1,000 units (500 a side) played for ``steps`` steps, stored."""
+    from app.core.battle import BattleSession, MoveUnit, NextPhase, StartBattle
+    from app.core.battle.setup import new_battle
+    from app.core.roster import new_roster, unit_from_entry
+    from app.paths import load_registry
+    from app.rules.mechanics import mechanics_for
+    from app.store import open_store
+    from app.store.battles import create_battle
+
+    rs = load_registry(only={"quincunx"}).get("quincunx")
+    mech = mechanics_for(rs)
+
+    def side(army: str, entry: str) -> Any:
+        r = new_roster(rs, army, name=army)
+        unit = unit_from_entry(rs, army, entry)
+        return replace(r, units=tuple(replace(unit, id=f"u{i}", count=10) for i in range(50)))
+
+    rosters = (side("roman", "hastati"), side("carthaginian", "elephants"))
+    s = BattleSession(rs, mech, new_battle(rs, mech, rosters), seed=1, name="Big")
+    s.do(StartBattle())
+    while len(s.steps) < steps:
+        i = len(s.steps)
+        if i % 50 == 0:
+            s.do(NextPhase())
+            continue
+        u = s.state.units[(i * 7) % len(s.state.units)]
+        x = min(max(u.x + 0.5, 0.0), s.state.width)
+        y = min(max(u.y, 0.0), s.state.height)
+        s.do(MoveUnit(unit=u.id, x=x, y=y, facing=(u.facing + 5) % 360))
+    with open_store(db) as st:
+        return create_battle(st, session=s, rosters=rosters)
+
+
+MEMORY = """
+import sys
+from pathlib import Path
+from app.paths import load_registry
+from app.store import open_store
+from app.store.battles import load_battle
+reg = load_registry(only={"quincunx"})
+with open_store(Path(sys.argv[1])) as st:
+    session = load_battle(st, battle_id=1, registry=reg)
+session.replay(len(session.steps))
+session.state
+print(next(int(ln.split()[1]) for ln in open("/proc/self/status") if ln.startswith("VmHWM")) / 1024)
+"""
+#: peak resident memory of this process (VmHWM; ru_maxrss would count the forking parent's)
+BARE_MEMORY = (
+    "print(next(int(ln.split()[1]) for ln in open('/proc/self/status') "
+    "if ln.startswith('VmHWM')) / 1024)"
+)
+
+
+def battle_rows() -> list[Row]:
+    from app.core.battle.serialize import state_to_dict
+    from app.paths import load_registry
+    from app.store import open_store
+    from app.store.battles import load_battle
+
+    castra = [sys.executable, "-m", "app"]
+    with tempfile.TemporaryDirectory() as tmp:
+        big, small = Path(tmp) / "big.sqlite3", Path(tmp) / "small.sqlite3"
+        _big_battle(big, 1000)
+        _big_battle(small, 10)
+
+        def move(db: Path) -> float:
+            work = Path(tmp) / "work.sqlite3"
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(work) + suffix).unlink(missing_ok=True)
+            work.write_bytes(db.read_bytes())
+            env = {"CASTRA_DB": str(work), "CASTRA_HOME": tmp}
+            return whole_process([*castra, "battle", "move", "1", "A1", "10", "10"], env)
+
+        move(small)  # the ruleset cache
+        at_1000, at_10 = paired(RUNS, lambda: move(big), lambda: move(small))
+        env = {"CASTRA_DB": str(big), "CASTRA_HOME": tmp}
+        replay, bare = paired(
+            RUNS,
+            lambda: whole_process([*castra, "battle", "replay", "1", "--step", "1000"], env),
+            lambda: whole_process([sys.executable, "-c", "pass"]),
+        )
+
+        def rss(*args: str) -> float:
+            out = subprocess.run(
+                [sys.executable, "-c", MEMORY if args else BARE_MEMORY, *args],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=ROOT,
+                env={**os.environ, "CASTRA_HOME": tmp},
+            )
+            return float(out.stdout.strip().splitlines()[-1])
+
+        memory, bare_memory = paired(RUNS, lambda: rss(str(big)), lambda: rss())
+        con = sqlite3.connect(big)
+        stored = con.execute(
+            "SELECT sum(length(command) + length(rolls) + length(lines) + length(digest) "
+            "+ length(delta) + coalesce(length(snapshot), 0)) / count(*) FROM battle_step"
+        ).fetchone()[0]
+        con.close()
+        with open_store(big) as st:
+            session = load_battle(st, battle_id=1, registry=load_registry(only={"quincunx"}))
+        whole_state = len(json.dumps(state_to_dict(session.state)))
+    return [
+        Row(
+            "battle move at step 1,000, 1,000 units (s)",
+            at_1000,
+            at_10,
+            2.0,
+            "s",
+            ratio=True,
+            note="baseline: the same move at step 10",
+        ),
+        Row(
+            "replay to step 1,000, whole process (s)",
+            replay,
+            bare,
+            2.0,
+            "s",
+            note="baseline: python -c pass",
+        ),
+        Row(
+            "memory of that battle replayed (MB)",
+            memory,
+            bare_memory,
+            250.0,
+            "MB",
+            note="baseline: a bare python process",
+        ),
+        Row(
+            "stored size per step (KB)",
+            stored / 1000,
+            whole_state / 1000,
+            20.0,
+            "KB",
+            note="baseline: one whole state, as every step stored before",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- editing
+
+
+def edit_rows() -> list[Row]:
+    """One edit of a 1,000-unit roster in the window, autosave included."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.core.edits import UpdateUnit
+    from app.core.roster import new_roster, unit_from_entry
+    from app.gui.main_window import MainWindow
+    from app.paths import load_registry
+    from app.store import open_store, save_roster
+
+    app = QApplication.instance() or QApplication([])
+    reg = load_registry(only={"quincunx"})
+    rs = reg.get("quincunx")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(Path(tmp) / "e.sqlite3")
+        roster = new_roster(rs, "roman", name="Thousand")
+        unit = unit_from_entry(rs, "roman", "hastati")
+        roster = replace(roster, units=tuple(replace(unit, id=f"u{i}") for i in range(1000)))
+        rid = save_roster(store, roster=roster)
+        window = MainWindow(reg, store, QSettings(f"{tmp}/s.ini", QSettings.Format.IniFormat))
+        window.show()
+        assert window.builder.open_roster(rid)
+        session = window.builder.session
+        assert session is not None
+        sizes = iter(range(10**6))
+
+        def edit() -> None:
+            session.apply(UpdateUnit(f"u{next(sizes) % 1000}", {"notes": f"n{next(sizes)}"}))
+            app.processEvents()
+
+        edit()  # the first write imports the ORM
+        took = median_ms(max(RUNS, 9), edit)
+        con = sqlite3.connect(Path(tmp) / "e.sqlite3", isolation_level=None)
+
+        def floor() -> None:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("UPDATE roster_unit SET notes = 'x' WHERE uid = 'u1'")
+            con.execute("COMMIT")
+
+        bare = median_ms(max(RUNS, 9), floor)
+        con.close()
+        window.builder.close_roster(forget=True)
+        window.close()
+        store.close()
+    return [
+        Row(
+            "one edit of a 1,000-unit roster, autosave (ms)",
+            took,
+            bare,
+            50.0,
+            "ms",
+            note="baseline: one bare sqlite row update",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- rules and print
+
+
+def validation_rows() -> list[Row]:
     from app.core.edits import AddUnit
     from app.core.roster import new_roster, unit_from_entry
     from app.core.validation import validate
     from app.paths import load_registry
-    from app.rules.mechanics import Combatant, Situation, mechanics_for
 
-    reg = load_registry()
-    rows: list[tuple[str, float, float | None, float, str]] = []
-
-    # 1. Window usable (roster open) within 1 s of launch.
-    with tempfile.TemporaryDirectory() as tmp:
-        castra_window(Path(tmp))  # first start: creates the store and the samples
-        window = best_of(3, lambda: castra_window(Path(tmp)))
-    bare = best_of(3, bare_window)
-    rows.append(("window usable (s)", window, bare, 1.0, "s"))
-
-    # 2. Validation of a 1:100 Cannae-size roster under 20 ms.
-    rs = reg.get("quincunx")
+    rs = load_registry(only={"quincunx"}).get("quincunx")
     roster = new_roster(rs, "roman", name="Cannae", scale="1:100", standard=True)
     for entry in ("allied_hastati", "allied_principes", "allied_lights"):
         roster = AddUnit(unit_from_entry(rs, "roman", entry, count=6)).apply(roster)
     roster = replace(
         roster, units=tuple(replace(u, id=f"{u.id}-{i}") for i in range(2) for u in roster.units)
     )
-    rows.append(
-        (
-            "validate Cannae roster (ms)",
-            median_ms(50, lambda: validate(rs, roster)),
-            None,
+    value = median_ms(50, lambda: validate(rs, roster))
+    bare = median_ms(50, lambda: [u.count * u.size for u in roster.units])
+    return [
+        Row(
+            "validate a Cannae-size roster (ms)",
+            value,
+            bare,
             20.0,
             "ms",
+            note="baseline: a bare pass over its units",
         )
-    )
-
-    # 3. 100 unit cards under 1 s (beside bare reportlab drawing 100 card outlines).
-    from reportlab.lib.pagesizes import A4
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-
-    from app.export.unit_cards import write_unit_cards
-
-    cards = new_roster(rs, "carthaginian", name="Cards", standard=True)
-    cards = replace(cards, units=cards.units * 4)  # 100+ cards
-    n_cards = sum(u.count for u in cards.units)
-
-    def bare_cards() -> None:
-        c = Canvas(io.BytesIO(), pagesize=A4)
-        for i in range(n_cards):
-            x, y = 10 * mm + (i % 3) * 63 * mm, 10 * mm + (i // 3 % 3) * 88 * mm
-            c.rect(x, y, 63 * mm, 88 * mm)
-            c.drawString(x + 3 * mm, y + 80 * mm, f"Card {i}")
-            if i % 9 == 8:
-                c.showPage()
-        c.save()
-
-    card_ms = median_ms(3, lambda: write_unit_cards(rs, cards, io.BytesIO(), leaders=False))
-    rows.append((f"{n_cards} unit cards (ms)", card_ms, median_ms(3, bare_cards), 1000.0, "ms"))
-
-    # 4. Exact odds for a matchup under 10 ms (the slowest of a sample per ruleset).
-    worst = 0.0
-    for rid, a_troop, d_troop in (
-        ("quincunx", "carthaginian_phalanx", "roman_hastati"),
-        ("leg-vi-carthago", "el", "mi"),
-        ("grown-slightly-bald", "elephants", "heavy_infantry"),
-        ("mwan90", "greek_heavy_infantry", "greek_heavy_infantry"),
-        ("d3-ancients", "heavy_infantry", "warband"),
-    ):
-        r = reg.get(rid)
-        mech = mechanics_for(r)
-        size_a = next(
-            e.default_size
-            for a in r.armies.values()
-            for e in a.entries.values()
-            if e.troop == a_troop
-        )
-        size_d = next(
-            e.default_size
-            for a in r.armies.values()
-            for e in a.entries.values()
-            if e.troop == d_troop
-        )
-        a = Combatant("A1", "a", a_troop, 0, mech.initial_status(a_troop, size_a, "B"))
-        d = Combatant("B1", "d", d_troop, 1, mech.initial_status(d_troop, size_d, "B"))
-        spec = mech.action("melee")
-        sit = Situation(actor=a, target=d, side=0, options=spec.defaults())
-        worst = max(worst, median_ms(20, lambda m=mech, s=sit: m.odds("melee", s)))
-    rows.append(("exact melee odds, worst sample (ms)", worst, None, 10.0, "ms"))
-
-    rows.extend(builder_rows(reg))
-
-    failed = False
-    print(f"{'figure':40} {'value':>10} {'baseline':>10} {'ratio':>7} {'bar':>8}")
-    for name, value, base, bar, unit in rows:
-        ratio = f"{value / base:6.1f}x" if base else "      -"
-        ok = value <= bar
-        failed |= not ok
-        base_text = f"{base:10.3f}" if base is not None else f"{'-':>10}"
-        print(
-            f"{name:40} {value:10.3f} {base_text} {ratio} {bar:7g}{unit[:2]:2} "
-            f"{'ok' if ok else 'MISSED'}"
-        )
-    print("map with 500 units redraw: not measured (the battle map is a later issue)")
-    return 1 if failed else 0
+    ]
 
 
 # ---------------------------------------------------------------------------- the army builder
 # Opening a 1,000-unit roster in the editor (< 300 ms) and printing 512 unit cards (< 1 s),
 # each beside a bare baseline measured here: a QTreeWidget filled with the same number of
 # rows, and bare reportlab drawing as many card outlines.
-
-Row = tuple[str, float, float | None, float, str]
 
 
 def big_roster(reg: object, lines: int = 1000) -> object:
@@ -296,15 +562,137 @@ def cards_512_ms(reg: object) -> tuple[float, float]:
     return cards, median_ms(5, bare)
 
 
-def builder_rows(reg: object) -> list[Row]:
+def builder_rows() -> list[Row]:
+    from app.paths import load_registry
+
+    reg = load_registry(only={"quincunx"})
     with tempfile.TemporaryDirectory() as tmp:
         opened, bare = editor_open_ms(reg, Path(tmp))
     cards, bare_cards = cards_512_ms(reg)
     return [
-        ("open a 1,000-unit roster in the editor (ms)", opened, bare, 300.0, "ms"),
-        ("512 unit cards (ms)", cards, bare_cards, 1000.0, "ms"),
+        Row(
+            "open a 1,000-unit roster in the editor (ms)",
+            opened,
+            bare,
+            300.0,
+            "ms",
+            note="baseline: a bare QTreeWidget of 1,000 rows",
+        ),
+        Row(
+            "512 unit cards (ms)",
+            cards,
+            bare_cards,
+            1000.0,
+            "ms",
+            note="baseline: bare reportlab card outlines",
+        ),
     ]
 
 
+Troop = tuple[str, int]
+
+
+def _odds_ms(
+    mech: Any, action: str, pair: tuple[Troop, Troop], options: dict[str, Any], runs: int = 1
+) -> float:
+    """Milliseconds of one exact-odds computation (0 where the matchup has no odds)."""
+    from app.rules.mechanics import Combatant, NotImplementedRule, Situation
+
+    (ta, sa), (td, sd) = pair
+    try:
+        a = Combatant("A1", "a", ta, 0, mech.initial_status(ta, sa, None))
+        d = Combatant("B1", "d", td, 1, mech.initial_status(td, sd, None))
+        sit = Situation(actor=a, target=d, side=0, options=options)
+        return median_ms(runs, lambda: mech.odds(action, sit))
+    except (NotImplementedRule, ValueError, KeyError, LookupError):
+        return 0.0
+
+
+def odds_rows() -> list[Row]:
+    """The slowest exact odds per ruleset and action, searched over every pair of army-list
+    entries at their largest list size (default options), then over every option of the
+    slowest pair (each bool on, each int at its extremes, each choice)."""
+    from app.paths import load_registry
+    from app.rules.mechanics import mechanics_for
+
+    reg = load_registry()
+    rows: list[Row] = []
+    for rs in sorted(reg, key=lambda r: r.id):
+        if not rs.builtin:
+            continue
+        mech = mechanics_for(rs)
+        entries = sorted(
+            {(e.troop, max(e.sizes)) for a in rs.armies.values() for e in a.entries.values()}
+        )
+        for action in (a for a in mech.actions() if a.odds and a.targets == "pair"):
+            defaults = action.defaults()
+            pairs = [(x, y) for x in entries for y in entries]
+            timed = {p: _odds_ms(mech, action.key, p, defaults) for p in pairs}
+            slowest = max(pairs, key=lambda p: timed[p])
+            variants = [defaults]
+            for o in action.options:
+                if o.kind == "bool":
+                    values: list[Any] = [True]
+                elif o.kind == "int":
+                    values = [v for v in (o.minimum, o.maximum) if v is not None]
+                else:
+                    values = list(o.choices)
+                variants += [{**defaults, o.key: v} for v in values]
+            costs = [_odds_ms(mech, action.key, slowest, opts) for opts in variants]
+            worst = variants[costs.index(max(costs))]
+            value = _odds_ms(mech, action.key, slowest, worst, RUNS)
+            (ta, sa), (td, sd) = slowest
+            changed = {k: v for k, v in worst.items() if defaults.get(k) != v}
+            rows.append(
+                Row(
+                    f"odds {rs.id} {action.key}, worst case (ms)",
+                    value,
+                    None,
+                    10.0,
+                    "ms",
+                    note=f"{ta} {sa} v {td} {sd} {changed or ''} ({len(pairs)} pairs searched)",
+                )
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    quick = "--quick" in argv
+    sections: list[Callable[[], list[Row]]] = [
+        startup_rows,
+        cli_rows,
+        edit_rows,
+        validation_rows,
+        builder_rows,
+        odds_rows,
+    ]
+    if not quick:
+        sections.insert(2, battle_rows)
+    rows: list[Row] = []
+    for section in sections:
+        found = section()
+        rows += found
+        for row in found:
+            _print(row)
+    missed = [r for r in rows if not r.ok]
+    print(f"\n{len(rows) - len(missed)} of {len(rows)} figures within their bars")
+    return 1 if missed else 0
+
+
+def _print(row: Row) -> None:
+    ratio = row.measured_ratio
+    base = f"{row.baseline:10.3f}" if row.baseline is not None else f"{'-':>10}"
+    ratio_text = f"{ratio:7.2f}x" if ratio is not None else f"{'-':>8}"
+    bar = f"<= {row.bar:g}x" if row.ratio else f"<= {row.bar:g} {row.unit}"
+    print(
+        f"{row.name:48} {row.value:10.3f} {base} {ratio_text}  {bar:14} "
+        f"{'ok' if row.ok else 'MISSED'}  {row.note}",
+        flush=True,
+    )
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

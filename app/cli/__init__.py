@@ -7,24 +7,40 @@ Exit codes: 0 ok, 1 invalid input or an invalid roster, 2 usage. A package rathe
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 from collections.abc import Sequence
 
-from app.cli import battle, common, odds, printing, rosters, rulesets
+from app.cli import common
+
+#: the module of each command, imported only when that command runs (``castra roster list``
+#: must not pay for the battle code, the PDF code or pydantic)
+MODULES = {
+    "rulesets": "rulesets",
+    "armies": "rulesets",
+    "roster": "rosters",
+    "validate": "rosters",
+    "print": "printing",
+    "odds": "odds",
+    "battle": "battle",
+    "store": "storecmd",
+}
+_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "storecmd")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` (the first word of the command line) only that
+    command's module is imported and registered."""
     parser = argparse.ArgumentParser(
         prog="castra",
         description="Army builder, battle runner and campaign manager for Second Punic War "
         "miniature wargames. With no command, opens the app.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    rulesets.register(sub)
-    rosters.register(sub)
-    printing.register(sub)
-    odds.register(sub)
-    battle.register(sub)
+    wanted = [MODULES[command]] if command in MODULES else list(_ORDER)
+    for name in wanted:
+        importlib.import_module(f"app.cli.{name}").register(sub)
     return parser
 
 
@@ -34,12 +50,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.gui.app import run  # Qt is loaded only when the window is wanted
 
         return run()
-    parser = build_parser()
-    args = parser.parse_args(args_list)
-    if args.command is None:
-        parser.print_help()
-        return 2
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = common.EscapingWriter(out), common.EscapingWriter(err)
     try:
+        return _main(args_list)
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(args_list: list[str]) -> int:
+    # Pydantic looks for plugins in every installed package's metadata on first use (some
+    # tens of milliseconds); Castra uses none.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    parser = build_parser(args_list[0])
+    try:
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            parser.print_help()
+            return 2
         return int(args.func(args))
     except common.CliError as exc:
         print(f"castra: {exc}", file=sys.stderr)
@@ -52,3 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArithmeticError as exc:  # last resort: a number too large for the store or a sum
         print(f"castra: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        from app.store.engine import StoreError
+
+        if isinstance(exc, StoreError):  # locked, read-only, full, damaged: one line
+            print(f"castra: {exc}", file=sys.stderr)
+            return 1
+        raise

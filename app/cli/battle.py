@@ -11,9 +11,22 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from app.cli.common import CliError, print_json, registry, resolve_roster, store, table
+from app.cli.common import (
+    MAX_COORD,
+    MAX_ID,
+    MAX_SMALL,
+    CliError,
+    number,
+    print_json,
+    registry,
+    resolve_roster,
+    store,
+    table,
+)
 from app.cli.odds import odds_rows, parse_sets, print_odds
 from app.core.battle import (
     Act,
@@ -34,6 +47,8 @@ from app.core.battle.state import BattleState
 from app.core.validation import Severity, validate
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
+BATTLE_ID = number("BATTLE", 1, MAX_ID)
+
 
 def register(sub: Any) -> None:
     battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
@@ -43,7 +58,7 @@ def register(sub: Any) -> None:
     p.add_argument("roster_a", metavar="ROSTER_A")
     p.add_argument("roster_b", metavar="ROSTER_B")
     p.add_argument("--name")
-    p.add_argument("--seed", type=int, help="dice seed (default: random)")
+    p.add_argument("--seed", type=number("--seed", 0, MAX_ID), help="dice seed (default: random)")
     p.add_argument(
         "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
     )
@@ -55,32 +70,32 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_list)
 
     p = bsub.add_parser("show", help="turn, phase, initiative, units, leaders, sides")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
     p = bsub.add_parser("actions", help="the ruleset's actions and their options")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
     p = bsub.add_parser("move", help="move (and turn) a unit")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
-    p.add_argument("x", type=float)
-    p.add_argument("y", type=float)
-    p.add_argument("--facing", type=float)
+    p.add_argument("x", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("y", type=number("Y", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("--facing", type=number("--facing", -MAX_COORD, MAX_COORD, whole=False))
     p.set_defaults(func=cmd_move)
 
     for name, text in (("shoot", "shoot at a unit"), ("melee", "fight a melee")):
         p = bsub.add_parser(name, help=text)
-        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
         p.add_argument("unit", metavar="UNIT")
         p.add_argument("target", metavar="TARGET")
         p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
         p.set_defaults(func=cmd_pair, action=name)
 
     p = bsub.add_parser("act", help="any action of the ruleset (see `battle actions`)")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("action", metavar="ACTION")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.add_argument("target", metavar="TARGET", nargs="?")
@@ -89,7 +104,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_act)
 
     p = bsub.add_parser("odds", help="exact odds of an action in the battle's current state")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("action", metavar="ACTION")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.add_argument("target", metavar="TARGET", nargs="?")
@@ -104,37 +119,37 @@ def register(sub: Any) -> None:
         ("redo", "redo with the recorded rolls"),
     ):
         p = bsub.add_parser(name, help=text)
-        p.add_argument("battle", metavar="BATTLE", type=int)
+        p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
         p.set_defaults(func={"next": cmd_next, "undo": cmd_undo, "redo": cmd_redo}[name])
 
     p = bsub.add_parser("adjust", help="correct a unit by hand: strength, hits, rings, dps, marker")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
     p.add_argument("field", choices=("strength", "hits", "rings", "dps", "marker"))
     p.add_argument("value", help="a number, or +marker / -marker")
     p.set_defaults(func=cmd_adjust)
 
     p = bsub.add_parser("attach", help="attach a leader to a unit (no unit: detach)")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("leader", metavar="LEADER")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.set_defaults(func=cmd_attach)
 
     p = bsub.add_parser("end", help="declare the result")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--winner", choices=("a", "b", "0", "1", "draw"), required=True)
     p.add_argument("--reason", default="declared by the players")
     p.set_defaults(func=cmd_end)
 
     p = bsub.add_parser("log", help="the battle's log in words, with the dice")
-    p.add_argument("battle", metavar="BATTLE", type=int)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("--no-rolls", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_log)
 
     p = bsub.add_parser("replay", help="the state after step K, rebuilt from the recorded rolls")
-    p.add_argument("battle", metavar="BATTLE", type=int)
-    p.add_argument("--step", type=int, required=True)
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
+    p.add_argument("--step", type=number("--step", 0, MAX_SMALL), required=True)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
 
@@ -149,6 +164,7 @@ def _side(text: str | None) -> Side | None:
 
 
 def _load(battle_id: int) -> tuple[Any, BattleSession]:
+    """The battle for a command that only reads it (no write lock, no ORM)."""
     from app.store.battles import load_battle
 
     st = store()
@@ -178,15 +194,28 @@ def _replay_failed(exc: ReplayError, session: BattleSession) -> CliError:
     return CliError(f"{exc}; {why} (the battle is unchanged)")
 
 
-def _run(battle_id: int, command: BattleCommand) -> int:
-    from app.store.battles import save_step
+@contextmanager
+def _updating(battle_id: int) -> Iterator[BattleSession]:
+    """The battle for a command that changes it: loaded, changed and saved in one
+    transaction holding the store's write lock (another writer waits; no step is lost)."""
+    from app.store.battles import battle_for_update
 
-    st, session = _load(battle_id)
     try:
-        step = session.do(command)
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    save_step(st, battle_id=battle_id, session=session)
+        with battle_for_update(store(), battle_id=battle_id, registry=registry()) as session:
+            yield session
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def _run(battle_id: int, command: BattleCommand | Callable[[BattleSession], BattleCommand]) -> int:
+    """Execute ``command`` (or the one built from the loaded session: its options need the
+    ruleset's mechanics) on the battle and save the step; the battle is loaded once."""
+    with _updating(battle_id) as session:
+        cmd = command(session) if callable(command) else command
+        try:
+            step = session.do(cmd)
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
     for line in step.lines:
         print(line)
     for roll in step.rolls:
@@ -369,24 +398,26 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    _, session = _load(args.battle)
-    options = _sets(session, args.action, args.set)
     return _run(
-        args.battle, Act(action=args.action, actor=args.unit, target=args.target, options=options)
+        args.battle,
+        lambda session: Act(
+            action=args.action,
+            actor=args.unit,
+            target=args.target,
+            options=_sets(session, args.action, args.set),
+        ),
     )
 
 
 def cmd_act(args: argparse.Namespace) -> int:
-    _, session = _load(args.battle)
-    options = _sets(session, args.action, args.set)
     return _run(
         args.battle,
-        Act(
+        lambda session: Act(
             action=args.action,
             actor=args.unit,
             target=args.target,
             side=_side(args.side),
-            options=options,
+            options=_sets(session, args.action, args.set),
         ),
     )
 
@@ -413,30 +444,24 @@ def cmd_next(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from app.store.battles import save_cursor
-
-    st, session = _load(args.battle)
-    try:
-        step = session.undo()
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    save_cursor(st, battle_id=args.battle, session=session)
+    with _updating(args.battle) as session:
+        try:
+            step = session.undo()
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
     print(f"undid: {step.command.label}")
     return 0
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
-    from app.store.battles import save_cursor
-
-    st, session = _load(args.battle)
-    changed = _warn_if_data_changed(session)
-    try:
-        step = session.redo(trust_recorded=changed)
-    except CommandError as exc:
-        raise CliError(str(exc)) from None
-    except ReplayError as exc:
-        raise _replay_failed(exc, session) from None
-    save_cursor(st, battle_id=args.battle, session=session)
+    with _updating(args.battle) as session:
+        changed = _warn_if_data_changed(session)
+        try:
+            step = session.redo(trust_recorded=changed)
+        except CommandError as exc:
+            raise CliError(str(exc)) from None
+        except ReplayError as exc:
+            raise _replay_failed(exc, session) from None
     if session.last_divergence is not None:
         print(
             f"castra: warning: with the current data, {session.last_divergence}; "

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
+import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.rules.registry import Registry
+from app.rules.inputs import control_problem, escape_controls
 
 if TYPE_CHECKING:
     from app.core.roster import Roster
+    from app.rules.registry import Registry
 
 Handler = Callable[[Any], int]
 
@@ -22,6 +27,61 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+#: Largest id the store can hold (SQLite's INTEGER).
+MAX_ID = 2**63 - 1
+#: Bound of a coordinate or distance typed on the command line: far beyond any table.
+MAX_COORD = 1_000_000.0
+#: Bound of a count typed on the command line (steps, rings, hits, ...).
+MAX_SMALL = 1_000_000
+
+
+_NUMBER = re.compile(r"[+-]?[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?")
+
+
+def number(
+    what: str, low: float, high: float, *, whole: bool = True
+) -> Callable[[str], int | float]:
+    """An argparse ``type`` for a bounded number: a whole number (``whole``) or a finite
+    decimal. A value out of range, NaN, infinity or a number of thousands of digits raises
+    :class:`CliError` (exit 1, one line), which argparse lets through to :func:`main`: it
+    is bad input, not bad usage. Text that is no number at all is a usage error (exit 2)."""
+
+    def parse(text: str) -> int | float:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        bad = control_problem(what, text)
+        if bad:
+            raise CliError(bad)
+        if len(text) > 40:
+            if _NUMBER.fullmatch(text.strip()):
+                raise CliError(f"{what}: a number of {len(text.strip()):,} characters is too large")
+            raise argparse.ArgumentTypeError(f"not a number: {shown!r}")
+        try:
+            number_value = float(text)
+        except ValueError:
+            kind = "a whole number" if whole else "a number"
+            # not a number at all: a usage error (exit 2), as argparse's own types give
+            raise argparse.ArgumentTypeError(f"expected {kind}, not {shown!r}") from None
+        value: int | float = number_value
+        if whole:
+            try:
+                value = int(text)
+            except ValueError:  # NaN, infinity, 2.5: a number, but not a whole one
+                raise CliError(f"{what} must be a whole number, not {shown!r}") from None
+        if not math.isfinite(value):
+            raise CliError(f"{what} must be a finite number, not {shown!r}")
+        if not low <= value <= high:
+            raise CliError(f"{what} {_n(value)} is out of range ({_n(low)} to {_n(high)})")
+        return value
+
+    parse.__name__ = "whole number" if whole else "number"
+    return parse
+
+
+def _n(value: float) -> str:
+    """``1,000,000`` rather than ``1e+06``."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
 
 
 def os_error_text(exc: OSError) -> str:
@@ -35,14 +95,21 @@ _registry: Registry | None = None
 
 
 def registry() -> Registry:
-    """The rulesets, loaded once per run; failures are reported on stderr."""
+    """The rulesets, each loaded when first asked for (``castra odds quincunx`` reads one
+    folder); failures are reported on stderr once every folder has been read."""
     global _registry
     if _registry is None:
-        from app.paths import load_registry
+        from app.paths import cache_dir, user_rulesets_dir
+        from app.rules.registry import BUILTIN_DIR, LazyRegistry
+        from app.rulesets import find_engine
 
-        _registry = load_registry()
-        for line in _registry.failure_lines():
-            print(f"castra: warning: ruleset {line}", file=sys.stderr)
+        def warn(reg: Registry) -> None:
+            for key, err in sorted(reg.failures.items()):
+                print(f"castra: warning: ruleset {key}: {err.first}", file=sys.stderr)
+
+        _registry = LazyRegistry(
+            find_engine, BUILTIN_DIR, [user_rulesets_dir()], on_load=warn, cache_dir=cache_dir()
+        )
     return _registry
 
 
@@ -88,6 +155,39 @@ def resolve_roster(text: str) -> Roster:
         raise CliError(message) from None
     finally:
         st.close()
+
+
+class EscapingWriter(io.TextIOBase):
+    """A text stream that writes through to ``stream`` with control characters escaped
+    (:func:`app.rules.inputs.escape_controls`): a roster or unit name holding ESC or BEL,
+    stored before Castra refused them or read from a file being refused, cannot move the
+    cursor, ring the bell or recolour the user's terminal. Bytes written to ``buffer`` (a
+    PDF to standard output) pass unchanged."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(escape_controls(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    @property
+    def buffer(self) -> Any:
+        return self._stream.buffer
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self._stream, "encoding", "utf-8"))
+
+    def isatty(self) -> bool:
+        return bool(self._stream.isatty())
+
+    def fileno(self) -> int:
+        return int(self._stream.fileno())
 
 
 def print_json(obj: object) -> None:

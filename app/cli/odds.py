@@ -9,7 +9,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from app.cli.common import CliError, print_json, registry, table
+from app.cli.common import MAX_SMALL, CliError, number, print_json, registry, table
+from app.rules.inputs import control_problem
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -23,7 +24,8 @@ from app.rules.mechanics import (
     mechanics_for,
 )
 from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry
+from app.rules.schema import MAX_BONUS, MIN_BONUS, ArmyEntry
+from app.rules.schema import MAX_UNIT_SIZE as MAX_SIZE
 
 
 def register(sub: Any) -> None:
@@ -46,15 +48,24 @@ def register(sub: Any) -> None:
     p.add_argument("--action", default="melee", help="melee (default), shoot, ...")
     for who in ("a", "d"):
         name = "attacker" if who == "a" else "defender"
-        p.add_argument(f"--size-{who}", type=int, help=f"{name}'s size (default: the list's)")
-        p.add_argument(f"--strength-{who}", type=int, help=f"{name}'s figures/bases left")
-        p.add_argument(f"--rings-{who}", type=int, default=0)
-        p.add_argument(f"--dps-{who}", type=int, default=0)
-        p.add_argument(f"--hits-{who}", type=int, default=0)
+        p.add_argument(
+            f"--size-{who}",
+            type=number(f"--size-{who}", 1, MAX_SIZE),
+            help=f"{name}'s size (default: the list's)",
+        )
+        p.add_argument(
+            f"--strength-{who}",
+            type=number(f"--strength-{who}", 0, MAX_SIZE),
+            help=f"{name}'s figures/bases left",
+        )
+        for what in ("rings", "dps", "hits"):
+            p.add_argument(
+                f"--{what}-{who}", type=number(f"--{what}-{who}", 0, MAX_SMALL), default=0
+            )
         p.add_argument(f"--grade-{who}")
         p.add_argument(
             f"--leader-{who}",
-            type=int,
+            type=number(f"--leader-{who}", MIN_BONUS, MAX_BONUS),
             metavar="BONUS",
             help=f"a leader attached to the {name} with this bonus",
         )
@@ -114,11 +125,23 @@ def parse_sets(mech: Mechanics, action: str, pairs: Sequence[str]) -> dict[str, 
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise CliError(f"--set takes KEY=VALUE, not {pair!r}", code=2)
+            raise CliError(f"--set takes KEY=VALUE, not {pair[:40]!r}", code=2)
+        bad = control_problem("--set", pair)
+        if bad:
+            raise CliError(bad)
+        if len(value.strip()) > 40:
+            raise CliError(
+                f"--set {key.strip()[:40]}: the value is too long ({len(value):,} characters)"
+            )
         try:
-            out[key.strip()] = spec.option(key.strip()).parse(value.strip())
+            parsed = spec.option(key.strip()).parse(value.strip())
         except (KeyError, ValueError) as exc:
             raise CliError(str(exc.args[0])) from None
+        if isinstance(parsed, int) and not isinstance(parsed, bool) and abs(parsed) > MAX_SMALL:
+            raise CliError(
+                f"--set {key.strip()}: {parsed:,} is out of range (at most {MAX_SMALL:,})"
+            )
+        out[key.strip()] = parsed
     return out
 
 

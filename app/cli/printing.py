@@ -11,11 +11,13 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, registry, resolve_roster
-from app.core.roster import Roster
-from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from app.core.roster import Roster
+    from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, registry, store
 from app.core.capabilities import has_chance_cards, leader_fields, uses_commands
@@ -30,9 +30,10 @@ from app.core.edits import (
     UpdateUnit,
 )
 from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit, new_id, unit_problems
-from app.core.validation import validate
-from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry
+
+if TYPE_CHECKING:  # the command line imports the schema only when a command needs it
+    from app.rules.ruleset import Ruleset
+    from app.rules.schema import ArmyEntry
 
 NONE = "none"  # "--leader none": detach
 
@@ -264,24 +265,41 @@ def _ruleset(roster: Roster) -> Ruleset:
         raise CliError(str(exc.args[0])) from None
 
 
+class _Unchanged(Exception):
+    """``make`` found nothing to change: the transaction writes nothing."""
+
+
 def _edit(roster_key: str, make: Any) -> int:
-    """Load ROSTER, build its edit with ``make(ruleset, roster)`` (an edit or None for no
-    change), apply and save it; print what was done and the validation of what it touched."""
-    from app.cli.rosters import load_stored
-    from app.store import save_roster
+    """Build ROSTER's edit with ``make(ruleset, roster)`` (an edit or None for no change),
+    apply and write it in one transaction holding the write lock (a writer elsewhere waits,
+    and nothing it wrote is lost); print what was done and the validation of the result."""
+    from app.cli.rosters import find_stored
+    from app.core.validation import validate
+    from app.store import update_roster
 
     st = store()
-    rid, roster = load_stored(st, roster_key)
-    rs = _ruleset(roster)
-    edit = make(rs, roster)
-    if edit is None:
-        print(f"{roster.name}: nothing to change")
-        return 0
+    rid = find_stored(st, roster_key)
+    done: list[tuple[Any, Roster]] = []
+
+    def change(roster: Roster) -> Roster:
+        edit = make(_ruleset(roster), roster)
+        if edit is None:
+            done.append((None, roster))
+            raise _Unchanged
+        try:
+            changed: Roster = edit.apply(roster)
+        except (KeyError, ValueError) as exc:
+            raise CliError(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)) from None
+        done.append((edit, roster))
+        return changed
+
     try:
-        changed = edit.apply(roster)
-    except (KeyError, ValueError) as exc:
-        raise CliError(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)) from None
-    save_roster(st, roster=changed, roster_id=rid)
+        changed = update_roster(st, roster_id=rid, change=change)
+    except _Unchanged:
+        print(f"{done[-1][1].name}: nothing to change")
+        return 0
+    edit, roster = done[-1]
+    rs = _ruleset(changed)
     print(f"{roster.name}: {edit.label}")
     report = validate(rs, changed)
     errors = [m for m in report.messages if m.severity.value == "error"]

@@ -5,17 +5,26 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli import roster_edit
-from app.cli.common import CliError, fmt, print_json, registry, store, table
-from app.core.edits import AddUnit
-from app.core.roster import Roster, new_roster, roster_name_problem, unit_from_entry
-from app.core.rosterfile import RosterFileError, dumps, export_file, read_file
-from app.core.totals import roster_totals
-from app.core.validation import Report, Severity, validate
-from app.rules.ruleset import Ruleset
+from app.cli.common import CliError, fmt, number, print_json, registry, store, table
+from app.core.roster import (
+    MAX_COUNT,
+    MAX_SIZE,
+    MIN_COUNT,
+    MIN_SIZE,
+    Roster,
+    Unit,
+    new_roster,
+    roster_name_problem,
+    unit_from_entry,
+)
 from app.rules.scale import Scale
+
+if TYPE_CHECKING:  # the heavy modules load in the commands that use them
+    from app.core.validation import Report
+    from app.rules.ruleset import Ruleset
 
 
 def register(sub: Any) -> None:
@@ -39,8 +48,12 @@ def register(sub: Any) -> None:
     p = rsub.add_parser("add", help="add units of an army-list entry to a roster")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("entry", metavar="ENTRY", help="army-list entry id")
-    p.add_argument("--count", type=int, default=1)
-    p.add_argument("--size", type=int, help="figures or bases (default from the list)")
+    p.add_argument("--count", type=number("--count", MIN_COUNT, MAX_COUNT), default=1)
+    p.add_argument(
+        "--size",
+        type=number("--size", MIN_SIZE, MAX_SIZE),
+        help="figures or bases (default from the list)",
+    )
     p.add_argument("--grade")
     p.add_argument("--command", dest="command_id", help="command id")
     p.add_argument("--name")
@@ -105,6 +118,8 @@ def load_stored(st: Any, key: str) -> tuple[int, Roster]:
 
 
 def _read(path: str) -> Roster:
+    from app.core.rosterfile import RosterFileError, read_file
+
     try:
         return read_file(Path(path), registry())
     except RosterFileError as exc:
@@ -128,6 +143,8 @@ def _taken(wanted: str, roster: Roster) -> str:
 
 def report_dict(rs: Ruleset, roster: Roster, report: Report) -> dict[str, Any]:
     """The documented JSON of ``castra validate`` and ``castra roster show --json``."""
+    from app.core.totals import roster_totals
+
     totals = roster_totals(rs, roster)
     return {
         "valid": report.valid,
@@ -170,6 +187,8 @@ def excluded_note(excluded: int) -> str:
 
 
 def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
+    from app.core.totals import roster_totals
+
     totals = roster_totals(rs, roster)
     scale = f" at {roster.scale}" if roster.scale else ""
     print(
@@ -234,45 +253,61 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.store import save_roster
+    """Read, change and write the roster in one transaction holding the write lock: two
+    processes adding units at once both keep their units (issue 13)."""
+    from app.core.edits import AddUnit
+    from app.core.validation import validate
+    from app.store import update_roster
 
     st = store()
-    rid, roster = load_stored(st, args.roster)
-    rs = _ruleset(roster.ruleset)
-    if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
-        known = ", ".join(c.id for c in roster.commands) or "none"
-        raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
-    changes: dict[str, object] = {"count": args.count}
-    for field, value in (
-        ("size", args.size),
-        ("grade", args.grade),
-        ("command", args.command_id),
-        ("name", args.name),
-    ):
-        if value is not None:
-            changes[field] = value
+    rid = find_stored(st, args.roster)
+    added: list[Unit] = []
+
+    def change(roster: Roster) -> Roster:
+        rs = _ruleset(roster.ruleset)
+        if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
+            known = ", ".join(c.id for c in roster.commands) or "none"
+            raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
+        changes: dict[str, object] = {"count": args.count}
+        for field, value in (
+            ("size", args.size),
+            ("grade", args.grade),
+            ("command", args.command_id),
+            ("name", args.name),
+        ):
+            if value is not None:
+                changes[field] = value
+        try:
+            unit = unit_from_entry(rs, roster.army, args.entry, **changes)
+        except KeyError as exc:
+            entries = ", ".join(rs.army(roster.army).entries)
+            raise CliError(f"{exc.args[0]} (entries: {entries})") from None
+        except ValueError as exc:  # a value out of bounds (RosterValueError)
+            raise CliError(str(exc)) from None
+        roster_edit.check_unit_values(
+            rs.entry(roster.army, args.entry), changes, allow_invalid=args.allow_invalid
+        )
+        try:
+            changed = AddUnit(unit).apply(roster)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        added.append(unit)
+        return changed
+
     try:
-        unit = unit_from_entry(rs, roster.army, args.entry, **changes)
+        roster = update_roster(st, roster_id=rid, change=change)
     except KeyError as exc:
-        entries = ", ".join(rs.army(roster.army).entries)
-        raise CliError(f"{exc.args[0]} (entries: {entries})") from None
-    except ValueError as exc:  # a value out of bounds (RosterValueError)
-        raise CliError(str(exc)) from None
-    roster_edit.check_unit_values(
-        rs.entry(roster.army, args.entry), changes, allow_invalid=args.allow_invalid
-    )
-    try:
-        roster = AddUnit(unit).apply(roster)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    save_roster(st, roster=roster, roster_id=rid)
+        raise CliError(str(exc.args[0])) from None
+    unit = added[-1]
     print(f"added {unit.count} x {unit.name} ({unit.size}) to {roster.name}")
-    for m in validate(rs, roster).for_subject("unit", unit.id):
+    for m in validate(_ruleset(roster.ruleset), roster).for_subject("unit", unit.id):
         print(f"{m.severity.value}: {m.text} [{m.rule}]")
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from app.core.validation import validate
+
     st = store()
     _, roster = load_stored(st, args.roster)
     rs = _ruleset(roster.ruleset)
@@ -323,6 +358,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from app.core.rosterfile import dumps, export_file
+
     st = store()
     _, roster = load_stored(st, args.roster)
     if args.output:
@@ -339,6 +376,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from app.core.validation import Severity, validate
     from app.store import save_roster
 
     roster = _read(args.file)
@@ -362,6 +400,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from app.core.validation import validate
+
     roster = _read(args.file)
     rs = _ruleset(roster.ruleset)
     report = validate(rs, roster)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, print_json, registry, table
-from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from app.rules.ruleset import Ruleset
 
 
 def register(sub: Any) -> None:

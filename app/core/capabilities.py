@@ -7,14 +7,18 @@ Each answer comes from the ruleset's data; none names an engine except through i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from app.core.roster import Leader
-from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry
+
+if TYPE_CHECKING:  # annotations only: the command line imports this before any schema
+    from app.rules.ruleset import Ruleset
+    from app.rules.schema import ArmyEntry
 
 
 def has_chance_cards(rs: Ruleset) -> bool:
-    """D3 Ancients, Chance cards: a ruleset has them when its tables hold a deck."""
-    return getattr(rs.tables, "chance_cards", None) is not None
+    """Whether the ruleset's engine deals chance cards (D3 Ancients): its capability flag."""
+    return rs.engine.has_chance_cards
 
 
 def uses_commands(rs: Ruleset) -> bool:

@@ -6,15 +6,17 @@ keeps undo and redo exact and lets the store, the file format and the GUI share 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from app.rules.ruleset import Ruleset
+from app.rules.inputs import control_problem
 from app.rules.scale import Scale
-from app.rules.schema import ArmyList, StandardArmy
+
+if TYPE_CHECKING:  # annotations only: reading a stored roster needs no schema
+    from app.rules.ruleset import Ruleset
+    from app.rules.schema import ArmyList, StandardArmy
 
 
 class LeaderStatus(StrEnum):
@@ -71,6 +73,8 @@ def check(problems: list[str]) -> None:
 
 def new_id(prefix: str) -> str:
     """A short id, unique within a roster (``u-3f2a9c1b``)."""
+    import uuid  # only when an id is made: reading a roster needs none
+
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
@@ -170,12 +174,17 @@ def _number(what: str, value: int, low: int, high: int) -> str | None:
     return f"{what} {value:,} is out of range ({low:,} to {high:,})"
 
 
-def _text(what: str, value: str, high: int, *, required: bool = False) -> str | None:
+def _text(
+    what: str, value: str, high: int, *, required: bool = False, multiline: bool = False
+) -> str | None:
+    """Why ``value`` cannot be this text: empty when ``required``, too long, or holding a
+    control character (ESC, BEL, NUL, DEL, ...; notes may hold tabs and line breaks), which
+    is refused at input so it never reaches the store, a terminal or a printed sheet."""
     if required and not value.strip():
         return f"{what} cannot be empty"
     if len(value) > high:
         return f"{what} is {len(value):,} characters long (at most {high:,})"
-    return None
+    return control_problem(what, value, multiline=multiline)
 
 
 def _ident(what: str, value: str | None) -> str | None:
@@ -232,7 +241,7 @@ def unit_problems(unit: Unit, only: Collection[str] | None = None) -> list[str]:
         "grade": lambda: None if unit.grade is None else _text("grade", unit.grade, MAX_GRADE),
         "command": lambda: _ident("the command id", unit.command),
         "leader": lambda: _ident("the leader id", unit.leader),
-        "notes": lambda: _text("the notes", unit.notes, MAX_NOTES),
+        "notes": lambda: _text("the notes", unit.notes, MAX_NOTES, multiline=True),
         "lines": lambda: _lines_problems(unit.lines),
     }
     return _problems(checks, only)
@@ -247,7 +256,7 @@ def leader_problems(leader: Leader, only: Collection[str] | None = None) -> list
         "bonus": lambda: (
             None if leader.bonus is None else _number("bonus", leader.bonus, MIN_BONUS, MAX_BONUS)
         ),
-        "notes": lambda: _text("the notes", leader.notes, MAX_NOTES),
+        "notes": lambda: _text("the notes", leader.notes, MAX_NOTES, multiline=True),
     }
     return _problems(checks, only)
 
@@ -269,7 +278,7 @@ def roster_problems(roster: Roster, only: Collection[str] | None = None) -> list
     checks: _Checks = {
         "name": lambda: roster_name_problem(roster.name),
         "side": lambda: _text("the side", roster.side, MAX_SIDE),
-        "notes": lambda: _text("the roster notes", roster.notes, MAX_ROSTER_NOTES),
+        "notes": lambda: _text("the roster notes", roster.notes, MAX_ROSTER_NOTES, multiline=True),
         "units": lambda: (
             None
             if len(roster.units) <= MAX_UNITS

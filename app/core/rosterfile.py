@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from app.core.roster import (
     MAX_BONUS,
@@ -50,6 +50,14 @@ from app.core.roster import (
     new_id,
 )
 from app.rules.errors import key_path
+from app.rules.inputs import (
+    InputError,
+    control_problem,
+    data_problems,
+    decode_utf8,
+    loads_json,
+    read_regular_file,
+)
 from app.rules.registry import Registry
 from app.rules.scale import Scale
 
@@ -64,6 +72,10 @@ class RosterFileError(ValueError):
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.source = source
         self.problems = problems
+        if len(problems) == 1:  # one problem: one line
+            p, m = problems[0]
+            super().__init__(f"{source}: cannot import roster: {p + ': ' if p else ''}{m}")
+            return
         lines = "\n".join(f"  {p}: {m}" if p else f"  {m}" for p, m in problems[:20])
         super().__init__(f"{source}: cannot import roster:\n{lines}")
 
@@ -74,38 +86,56 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
 
-Ident = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
+def _one_line(value: str) -> str:
+    problem = control_problem("the text", value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _multiline(value: str) -> str:
+    problem = control_problem("the text", value, multiline=True)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+#: a name, side or id: no control character at all (a line break included)
+OneLine = Annotated[str, AfterValidator(_one_line)]
+#: notes: tabs and line breaks allowed, no other control character
+Notes = Annotated[str, AfterValidator(_multiline)]
+Ident = Annotated[OneLine, Field(min_length=1, max_length=MAX_ID)]
 LineBases = Annotated[int, Field(ge=MIN_LINE_BASES, le=MAX_LINE_BASES)]
 
 
 class UnitIn(_M):
     id: Ident | None = None
     entry: Ident
-    name: str | None = Field(default=None, max_length=MAX_NAME)  # empty: the entry's name
+    name: OneLine | None = Field(default=None, max_length=MAX_NAME)  # empty: the entry's name
     count: int = Field(default=1, ge=MIN_COUNT, le=MAX_COUNT)
     size: int | None = Field(default=None, ge=MIN_SIZE, le=MAX_SIZE)
-    grade: str | None = Field(default=None, max_length=MAX_GRADE)
+    grade: OneLine | None = Field(default=None, max_length=MAX_GRADE)
     command: Ident | None = None
     leader: Ident | None = None
-    notes: str = Field(default="", max_length=MAX_NOTES)
+    notes: Notes = Field(default="", max_length=MAX_NOTES)
     lines: dict[Ident, LineBases] | None = Field(default=None, max_length=MAX_LINES)
 
 
 class LeaderIn(_M):
     id: Ident
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: OneLine = Field(min_length=1, max_length=MAX_NAME)
     rank: Literal["general", "commander"] = "commander"
     status: Literal["fit", "wounded", "killed", "captured"] = "fit"
     wounds: int = Field(default=0, ge=MIN_WOUNDS, le=MAX_WOUNDS)
     bonus: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
-    notes: str = Field(default="", max_length=MAX_NOTES)
+    notes: Notes = Field(default="", max_length=MAX_NOTES)
 
 
 class CommandIn(_M):
     id: Ident
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: OneLine = Field(min_length=1, max_length=MAX_NAME)
     leader: Ident | None = None
     kind: Literal["infantry", "cavalry", "mixed"] | None = None
 
@@ -113,15 +143,15 @@ class CommandIn(_M):
 class RosterIn(_M):
     format: Literal["castra-roster"]
     version: int = Field(ge=1, le=VERSION)
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: OneLine = Field(min_length=1, max_length=MAX_NAME)
     ruleset: Ident
-    ruleset_data_version: str | None = None
+    ruleset_data_version: OneLine | None = Field(default=None, max_length=MAX_ID)
     army: Ident
     #: the file's text ("1:10") read into a Scale: lax for this field only, since strict mode
     #: takes no text for an enum (a wrong value still names the scales)
     scale: Annotated[Scale, Field(strict=False)] | None = None
-    side: str | None = Field(default=None, max_length=MAX_SIDE)
-    notes: str = Field(default="", max_length=MAX_ROSTER_NOTES)
+    side: OneLine | None = Field(default=None, max_length=MAX_SIDE)
+    notes: Notes = Field(default="", max_length=MAX_ROSTER_NOTES)
     units: list[UnitIn] = Field(default_factory=list, max_length=MAX_UNITS)
     leaders: list[LeaderIn] = Field(default_factory=list, max_length=MAX_LEADERS)
     commands: list[CommandIn] = Field(default_factory=list, max_length=MAX_COMMANDS)
@@ -195,38 +225,28 @@ def export_file(roster: Roster, path: Path) -> None:
 
 def read_file(path: Path, registry: Registry) -> Roster:
     """Import a roster file. Raises :class:`RosterFileError` and returns nothing on any
-    problem; reads at most :data:`MAX_BYTES`."""
+    problem; reads only a regular file, and at most :data:`MAX_BYTES` + 1 bytes of it."""
     source = str(path)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise RosterFileError(source, [("", f"cannot read the file: {exc.strerror}")]) from None
-    if size > MAX_BYTES:
-        raise RosterFileError(
-            source, [("", f"file is {size:,} bytes; roster files are at most {MAX_BYTES:,}")]
-        )
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RosterFileError(source, [("", f"cannot read the file: {exc.strerror}")]) from None
+        raw = read_regular_file(path, MAX_BYTES, what="roster file")
+    except InputError as exc:
+        raise RosterFileError(source, [("", str(exc))]) from None
     return loads(raw, registry, source=source)
 
 
 def loads(data: bytes | str, registry: Registry, *, source: str = "roster") -> Roster:
+    """Read a roster from JSON text: numbers of thousands of digits, NaN and infinity, deep
+    nesting and control characters are refused with the key path (:mod:`app.rules.inputs`)."""
     if len(data) > MAX_BYTES:
         raise RosterFileError(source, [("", f"more than {MAX_BYTES:,} bytes")])
     try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-    except UnicodeDecodeError as exc:
-        raise RosterFileError(source, [("", f"not UTF-8 text ({exc.reason})")]) from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RosterFileError(
-            source, [("", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
-        ) from None
-    except RecursionError:
-        raise RosterFileError(source, [("", "JSON nested too deeply")]) from None
+        text = decode_utf8(data) if isinstance(data, bytes) else data
+        obj = loads_json(text)
+    except InputError as exc:
+        raise RosterFileError(source, [("", str(exc))]) from None
+    found = data_problems(obj)
+    if found:
+        raise RosterFileError(source, found)
     return from_dict(obj, registry, source=source)
 
 
@@ -249,7 +269,8 @@ def from_dict(obj: object, registry: Registry, *, source: str = "roster") -> Ros
         doc = RosterIn.model_validate(obj)
     except ValidationError as exc:
         raise RosterFileError(
-            source, [(key_path(e["loc"]), e["msg"]) for e in exc.errors()]
+            source,
+            [(key_path(e["loc"]), e["msg"].removeprefix("Value error, ")) for e in exc.errors()],
         ) from None
     return _build(doc, registry, source)
 

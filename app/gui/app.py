@@ -9,6 +9,9 @@ Hidden switches (for timing and screenshots):
 
 - ``CASTRA_QUIT_AFTER_SHOW=1``: quit once the window is shown and the roster open, printing
   the seconds from the process start to each.
+- ``CASTRA_QUIT_AFTER_MS=N``: quit N milliseconds after start, wherever start-up has got
+  to; ``CASTRA_QUIT_WHILE_LOADING=1``: quit as soon as the worker thread that loads the
+  other rulesets has started (both for the start-and-quit test of a clean shutdown).
 - ``CASTRA_SHOW="open:NAME;select:UNIT;edit:COLUMN;dialog:new;dialog:print;menu:print;
   import:PATH;problems;..."``:
   after start, open roster NAME (an id or a name), open the New roster dialog, import a file,
@@ -31,12 +34,12 @@ from PySide6.QtWidgets import QApplication
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
 from app.gui.printing import Document
-from app.paths import data_dir, load_registry, user_rulesets_dir
+from app.paths import cache_dir, data_dir, load_registry, user_rulesets_dir
 from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine
 
 if TYPE_CHECKING:
-    from app.store import Store
+    from app.store import RosterSummary, Store
 
 _T0 = time.perf_counter()
 
@@ -80,6 +83,7 @@ def open_store_or_error() -> tuple[Store | None, str | None]:
 def run() -> int:
     """Show the window at once, then load the rulesets and open the store (SQLAlchemy and
     sqlmodel take a third of a second to import) and open the roster."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; saves a scan
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANISATION)
@@ -88,35 +92,73 @@ def run() -> int:
     window = MainWindow(Registry(find_engine), None, _settings(), loading=True)
     window.show()
     QTimer.singleShot(0, lambda: _finish_start(app, window))
+    quit_after = os.environ.get("CASTRA_QUIT_AFTER_MS", "")
+    if quit_after.isdigit():
+        QTimer.singleShot(int(quit_after), app.quit)
     return int(app.exec())
 
 
-def _first_ruleset(store: Store | None, window: MainWindow) -> str | None:
+def _first_ruleset(summaries: list[RosterSummary], window: MainWindow) -> str | None:
     """The built-in ruleset of the roster that will reopen, so it can load before the
     others; None (load them all now) on first start or for a house-rules roster."""
     last = window.prefs.last_roster()
-    if store is None or last is None:
+    if last is None:
         return None
-    from app.store import list_rosters
-
-    ruleset = next((s.ruleset for s in list_rosters(store) if s.id == last), None)
+    ruleset = next((s.ruleset for s in summaries if s.id == last and not s.deleted), None)
     if ruleset is None or not (BUILTIN_DIR / ruleset / "ruleset.toml").is_file():
         return None
     return ruleset
 
 
+def _list(store: Store | None) -> tuple[list[RosterSummary], str | None]:
+    """The roster list (read once at start, for the library and the roster to reopen), or
+    an empty list and why it could not be read."""
+    if store is None:
+        return [], None
+    from app.store import list_rosters
+
+    try:
+        return list_rosters(store, include_deleted=True), None
+    except Exception as exc:  # a damaged store: the window still opens and says so
+        return [], str(exc)
+
+
 def _finish_start(app: QApplication, window: MainWindow) -> None:
     """Open the store, load the ruleset of the roster that reopens and open it; then load the
     other rulesets (a few tenths of a second of TOML and pydantic) once the roster is in
-    view. On first start every ruleset loads at once, for the sample rosters."""
+    view. On first start every ruleset loads at once, for the sample rosters. Whatever
+    fails is reported in the window, which never stays in its loading state."""
     app.processEvents()  # let the window paint first
     shown = process_age()
+    try:
+        _open_everything(window)
+    except Exception as exc:  # last resort: the window must leave its loading state
+        print(f"castra: could not start normally: {exc}", file=sys.stderr)
+        window.attach(window.registry, None, f"Castra could not start normally: {exc}")
+        dialogs.error(window, "Castra could not start normally", str(exc))
+    if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
+        app.processEvents()
+        print(
+            f"castra: window shown {shown:.3f} s, roster open {process_age():.3f} s "
+            "after the process started"
+        )
+        app.quit()
+    show = os.environ.get("CASTRA_SHOW")
+    if show:
+        QTimer.singleShot(200, lambda: _show(window, window.builder.store, show))
+
+
+def _open_everything(window: MainWindow) -> None:
     store, store_error = open_store_or_error()
-    first = _first_ruleset(store, window)
+    summaries, list_error = _list(store)
+    store_error = store_error or list_error
+    first = _first_ruleset(summaries, window)
     registry = load_registry(only=None if first is None else {first})
     seeded = _seed(store, registry) if first is None else []
-    window.attach(registry, store, store_error)
-    window.builder.start(seeded)
+    if seeded:
+        summaries, _ = _list(store)
+    window.attach(registry, store, store_error, summaries)
+    window.builder.start(seeded, [s for s in summaries if not s.deleted])
     if store_error:
         print(f"castra: {store_error}", file=sys.stderr)
         dialogs.error(
@@ -130,24 +172,27 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
     else:
         # after the roster has painted: the other rulesets load on a worker thread
         QTimer.singleShot(100, lambda: _load_the_rest(window, registry, store))
-    if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
-        app.processEvents()
-        print(
-            f"castra: window shown {shown:.3f} s, roster open {process_age():.3f} s "
-            "after the process started"
-        )
-        app.quit()
-    show = os.environ.get("CASTRA_SHOW")
-    if show:
-        QTimer.singleShot(200, lambda: _show(window, store, show))
 
 
 def _seed(store: Store | None, registry: Registry) -> list[int]:
+    """Give the sample rosters of armies not given yet. Which were given is read without
+    the ORM, so a start with nothing new to give imports no SQLAlchemy at all."""
     if store is None:
         return []
-    from app.store import seed_samples
+    from app.store.read import seeded_samples
 
     try:
+        done = seeded_samples(store)
+        wanted = {
+            f"{rs.id}/{army_id}"
+            for rs in registry
+            for army_id, army in rs.armies.items()
+            if army.standard is not None
+        }
+        if wanted <= done:
+            return []
+        from app.store import seed_samples
+
         return seed_samples(store, registry=registry)
     except Exception as exc:
         print(f"castra: could not add the sample rosters: {exc}", file=sys.stderr)
@@ -156,32 +201,70 @@ def _seed(store: Store | None, registry: Registry) -> list[int]:
 
 class _RulesetLoader(QObject):
     """Loads the rulesets not needed for the roster in view on a worker thread, so the
-    window stays responsive; the result comes back to the GUI thread as a signal."""
+    window stays responsive; the result (or what went wrong) comes back to the GUI thread as
+    a signal.
+
+    The thread is not a daemon: :meth:`stop` (connected to ``aboutToQuit``) asks it to stop
+    between folders and joins it before Qt shuts down. A daemon thread still inside pydantic
+    while the interpreter finalised aborted the process now and then on quit ("FATAL:
+    exception not rethrown", exit 134)."""
 
     loaded = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def start(self, skip: set[str]) -> None:
         def work() -> None:
-            rest = Registry(find_engine)
-            rest._seen |= {BUILTIN_DIR / name for name in skip}
-            rest.load_more(BUILTIN_DIR, [user_rulesets_dir()])
-            self.loaded.emit(rest)
+            try:
+                rest = Registry(find_engine, cache_dir=cache_dir())
+                rest._seen |= {BUILTIN_DIR / name for name in skip}
+                rest.load_more(BUILTIN_DIR, [user_rulesets_dir()], stop=self._stop.is_set)
+            except BaseException as exc:  # reported in the window, never a traceback
+                if not self._stop.is_set():
+                    self.failed.emit(f"the rulesets could not all be loaded: {exc}")
+                return
+            if not self._stop.is_set():
+                self.loaded.emit(rest)
 
-        threading.Thread(target=work, name="castra-rulesets", daemon=True).start()
+        self._thread = threading.Thread(target=work, name="castra-rulesets")
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the worker and wait for it (it stops between two ruleset folders)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
 
 
 def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) -> None:
     loader = _RulesetLoader(window)
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(loader.stop)
 
     def loaded(rest: Registry) -> None:
-        registry.absorb(rest)
-        _seed(store, registry)  # a ruleset new since the last start brings its sample army
-        window.library.refresh()
-        _report_failures(window, registry)
+        try:
+            registry.absorb(rest)
+            _seed(store, registry)  # a ruleset new since the last start brings its sample army
+            window.library.update_names()
+            _report_failures(window, registry)
+        except Exception as exc:  # a damaged store, say: tell the user, keep the window
+            failed(f"after loading the rulesets: {exc}")
         loader.deleteLater()
 
+    def failed(message: str) -> None:
+        print(f"castra: {message}", file=sys.stderr)
+        window.statusBar().showMessage(message, 30000)
+
     loader.loaded.connect(loaded)
+    loader.failed.connect(failed)
     loader.start(set(registry.rulesets))
+    if os.environ.get("CASTRA_QUIT_WHILE_LOADING") and app is not None:
+        app.quit()
 
 
 def _report_failures(window: MainWindow, registry: Registry) -> None:

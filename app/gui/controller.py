@@ -37,7 +37,7 @@ from app.rules.registry import Registry
 FIRST_SAMPLE = ("quincunx", "Rome")
 
 if TYPE_CHECKING:
-    from app.store import Store
+    from app.store import RosterSummary, Store
 
 
 def _file_name(name: str) -> str:
@@ -118,11 +118,13 @@ class Builder(QObject):
             return True
         if self.store is None:
             return False
-        # app.store is imported once the window is shown (app.gui.app): sqlmodel is slow.
-        from app.store import load_roster
+        from app.store import StoreError, load_roster_versioned
 
         try:
-            roster = load_roster(self.store, roster_id=roster_id)
+            roster, version = load_roster_versioned(self.store, roster_id=roster_id)
+        except StoreError as exc:  # damaged content, a busy or unreadable store
+            dialogs.error(self.window, "Cannot open roster", str(exc))
+            return False
         except KeyError:
             self.message.emit(f"Roster {roster_id} is no longer in the store")
             self.settings.remove_recent(roster_id)
@@ -132,7 +134,7 @@ class Builder(QObject):
             return False
         if not self.close_roster(forget=False):
             return False
-        self._start_session(roster, roster_id)
+        self._start_session(roster, roster_id, version)
         self.settings.add_recent(roster_id)
         self.settings.set_last_roster(roster_id)
         self.library.select_roster(roster_id)
@@ -160,17 +162,21 @@ class Builder(QObject):
             return False
         return True
 
-    def _start_session(self, roster: Roster, roster_id: int | None) -> None:
+    def _start_session(
+        self, roster: Roster, roster_id: int | None, version: int | None = None
+    ) -> None:
         session = RosterSession(
             ruleset=self.registry.get(roster.ruleset),
             roster=roster,
             store=self.store,
             roster_id=roster_id,
+            version=version,
             parent=self,
         )
         session.changed.connect(self._roster_changed)
         session.saved.connect(self._saved)
         session.refused.connect(self.message)
+        session.stale.connect(self._reload_stale)
         self.session = session
         self._in_library = (roster.name, roster.unit_count())
         self.editor.set_session(session)
@@ -179,6 +185,23 @@ class Builder(QObject):
         self.update_actions()
         self.session_changed.emit()
         self.editor.tree.setFocus()
+
+    def _reload_stale(self, text: str) -> None:
+        """The open roster was changed elsewhere: our edit was refused, so show the stored
+        roster instead of overwriting it (issue 13: two writers must not lose a write)."""
+        session = self.session
+        if session is None or session.roster_id is None:
+            return
+        roster_id = session.roster_id
+        session.history.mark_saved()  # the refused edit is given up, not saved on close
+        self.session = None
+        self.editor.set_session(None)
+        self.army_list.set_session(None)
+        self.validation.set_session(None)
+        session.deleteLater()
+        if self.open_roster(roster_id):
+            self.message.emit(f"Not saved: {text}")
+        self.library.refresh()
 
     def close_roster(self, *, forget: bool = True) -> bool:
         """Close the open roster (it is already saved; a failed save asks first). With
@@ -249,15 +272,18 @@ class Builder(QObject):
         self.library.refresh()
         return self.open_roster(rid)
 
-    def start(self, seeded: list[int]) -> None:
+    def start(self, seeded: list[int], summaries: list[RosterSummary] | None = None) -> None:
         """At start: reopen the roster open last time; on first start open a sample so a
-        newcomer sees a working army at once."""
+        newcomer sees a working army at once. ``summaries``: the live rosters, already read
+        at start (else read here)."""
         last = self.settings.last_roster()
         if self.store is None:
             return
-        from app.store import list_rosters
+        if summaries is None:
+            from app.store import list_rosters
 
-        live = {s.id: s for s in list_rosters(self.store)}
+            summaries = list_rosters(self.store)
+        live = {s.id: s for s in summaries}
         if last is not None and last in live and self.open_roster(last):
             return
         if seeded:
@@ -312,9 +338,12 @@ class Builder(QObject):
         if self.session is not None and self.session.roster_id == roster_id:
             self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
         elif self.store is not None:
-            from app.store import rename_roster
+            from app.store import StoreError, rename_roster
 
-            rename_roster(self.store, roster_id=roster_id, name=name)
+            try:
+                rename_roster(self.store, roster_id=roster_id, name=name)
+            except (StoreError, ValueError, KeyError) as exc:
+                self.message.emit(f"Not renamed: {exc}")
         self.library.refresh()
 
     def _roster_deleted(self, roster_id: int) -> None:

@@ -4,17 +4,27 @@ from which they can be restored or deleted for good)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QBrush, QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QHelpEvent,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -23,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QToolTip,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -37,7 +48,12 @@ if TYPE_CHECKING:
 ROSTER_ROLE = Qt.ItemDataRole.UserRole + 1
 DELETED_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
+#: a ruleset group's ruleset id; a roster row's RosterSummary
+RULESET_ROLE = Qt.ItemDataRole.UserRole + 4
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 5
 DELETED_GROUP = "Deleted"
+#: computed once: combining Qt flags costs an enum call, thousands of times in a big library
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -82,6 +98,8 @@ class LibraryPanel(QWidget):
         self.search.setPlaceholderText("Search rosters (name, army list, ruleset)")
         self.search.setClearButtonEnabled(True)
         self.model = _LibraryModel(self)
+        #: what the proxy shows while the tree is rebuilt
+        self._empty = QStandardItemModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setRecursiveFilteringEnabled(True)
@@ -99,6 +117,9 @@ class LibraryPanel(QWidget):
         self.view.activated.connect(self._activated)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
+        # A roster's tooltip is made when it is hovered, not for each of thousands of rows
+        # when the library is built (and it names rulesets loaded since).
+        self.view.viewport().installEventFilter(self)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -136,9 +157,9 @@ class LibraryPanel(QWidget):
 
     # ------------------------------------------------------------------ contents
 
-    def set_store(self, store: Store | None) -> None:
+    def set_store(self, store: Store | None, summaries: list[RosterSummary] | None = None) -> None:
         self.store = store
-        self.refresh()
+        self.refresh(summaries)
 
     def _ruleset_name(self, ruleset_id: str) -> str:
         if ruleset_id in self.registry:
@@ -152,47 +173,64 @@ class LibraryPanel(QWidget):
                 return army.name
         return s.army
 
-    def refresh(self) -> None:
-        """Reload from the store, keeping the selection and what is collapsed."""
+    def refresh(self, summaries: list[RosterSummary] | None = None) -> None:
+        """Reload from the store (or show ``summaries``, the store's list already read),
+        keeping the selection and what is collapsed."""
         current = self.selected_roster()
         self.model.clear()
         self.model.setHorizontalHeaderLabels(["Roster", "Units"])
-        header = self.view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self._header_modes()
         if self.store is None:
             self.status.setText("No store is open: rosters cannot be listed or saved.")
             self._update_buttons()
             return
         from app.store import list_rosters  # loaded after the window is shown (app.gui.app)
 
-        summaries = list_rosters(self.store, include_deleted=True)
+        if summaries is None:
+            from app.store import StoreError
+
+            try:
+                summaries = list_rosters(self.store, include_deleted=True)
+            except StoreError as exc:  # busy, damaged: say so, keep the window
+                self.status.setText(f"The library cannot be read: {exc}")
+                self.message.emit(str(exc))
+                self._update_buttons()
+                return
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
+        # The tree is built detached and added whole: appending rows one by one to items
+        # already in the model sends each through the filter proxy (slow at 3,000 rosters).
         groups: dict[tuple[str, str], QStandardItem] = {}
         tops: dict[str, QStandardItem] = {}
+        rows: list[list[QStandardItem]] = []
         for s in live:
             top = tops.get(s.ruleset)
             if top is None:
                 top = self._group_item(self._ruleset_name(s.ruleset))
+                top.setData(s.ruleset, RULESET_ROLE)
                 tops[s.ruleset] = top
-                self.model.appendRow([top, self._blank()])
+                rows.append([top, self._blank()])
             side = groups.get((s.ruleset, s.side))
             if side is None:
                 side = self._group_item(s.side)
                 groups[(s.ruleset, s.side)] = side
                 top.appendRow([side, self._blank()])
             side.appendRow(self._roster_row(s))
+        bin_item = None
         if dead:
             bin_item = self._group_item(f"{DELETED_GROUP} ({len(dead)})")
             bin_item.setData(True, DELETED_ROLE)
             bin_item.setToolTip("Deleted rosters: restore one, or delete it for good")
-            self.model.appendRow([bin_item, self._blank()])
+            rows.append([bin_item, self._blank()])
             for s in dead:
                 bin_item.appendRow(self._roster_row(s, deleted=True))
+        self.proxy.setSourceModel(self._empty)  # one reset of the view, not one per group
+        for row in rows:
+            self.model.appendRow(row)
+        self.proxy.setSourceModel(self.model)
+        self._header_modes()  # the reset above forgets them
         self.view.expandAll()
-        if dead:
+        if bin_item is not None:
             self.view.collapse(self.proxy.mapFromSource(self.model.indexFromItem(bin_item)))
         n = len(live)
         self.status.setText(
@@ -201,6 +239,32 @@ class LibraryPanel(QWidget):
         if current is not None:
             self.select_roster(current)
         self._update_buttons()
+
+    def _header_modes(self) -> None:
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+
+    def update_names(self) -> None:
+        """Name the rulesets loaded since the library was built (the app loads the other
+        rulesets after the reopened roster is in view), without reading the store or
+        rebuilding the tree: the group names and the rows' search text."""
+        for row in range(self.model.rowCount()):
+            top = self.model.item(row)
+            ruleset = top.data(RULESET_ROLE)
+            if ruleset is not None:
+                top.setText(self._ruleset_name(str(ruleset)))
+            self._research(top)
+
+    def _research(self, parent: QStandardItem) -> None:
+        for row in range(parent.rowCount()):
+            item = parent.child(row)
+            summary = item.data(SUMMARY_ROLE)
+            if summary is not None:
+                item.setData(self.describe(summary, tooltip=False), SEARCH_ROLE)
+            else:
+                self._research(item)
 
     def _group_item(self, text: str) -> QStandardItem:
         item = QStandardItem(text)
@@ -217,18 +281,14 @@ class LibraryPanel(QWidget):
         return item
 
     def _roster_row(self, s: RosterSummary, *, deleted: bool = False) -> list[QStandardItem]:
-        army = self._army_name(s)
-        ruleset = self._ruleset_name(s.ruleset)
         name = QStandardItem(s.name)
         name.setData(s.id, ROSTER_ROLE)
         name.setData(deleted, DELETED_ROLE)
-        name.setData(f"{s.name} {army} {ruleset} {s.side}", SEARCH_ROLE)
+        name.setData(s, SUMMARY_ROLE)
+        name.setData(self.describe(s, tooltip=False), SEARCH_ROLE)
         name.setEditable(not deleted)
-        when = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        scale = f" · {s.scale}" if s.scale else ""
-        name.setToolTip(f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}")
         units = QStandardItem(str(s.units))
-        units.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        units.setTextAlignment(_RIGHT)
         row = [name, units]
         for item in row[1:]:
             item.setEditable(False)
@@ -239,6 +299,26 @@ class LibraryPanel(QWidget):
             for item in row:
                 item.setForeground(grey)
         return row
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and watched is self.view.viewport():
+            assert isinstance(event, QHelpEvent)
+            index = self.view.indexAt(event.pos()).siblingAtColumn(0)
+            summary = index.data(SUMMARY_ROLE) if index.isValid() else None
+            if summary is not None:
+                QToolTip.showText(event.globalPos(), self.describe(summary, tooltip=True))
+                return True
+        return super().eventFilter(watched, event)
+
+    def describe(self, s: RosterSummary, *, tooltip: bool) -> str:
+        """A roster row's tooltip, or its search text (name, army list, ruleset, side)."""
+        army = self._army_name(s)
+        ruleset = self._ruleset_name(s.ruleset)
+        if not tooltip:
+            return f"{s.name} {army} {ruleset} {s.side}"
+        when = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        scale = f" · {s.scale}" if s.scale else ""
+        return f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}"
 
     def _filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())
@@ -327,9 +407,12 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None:
             return
+        store = self.store
         from app.store import duplicate_roster
 
-        new = duplicate_roster(self.store, roster_id=rid)
+        new = self._store_call(lambda: duplicate_roster(store, roster_id=rid))
+        if not isinstance(new, int):
+            return
         self.refresh()
         self.select_roster(new)
         self.message.emit("Duplicated the roster")
@@ -348,6 +431,7 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None:
             return
+        store = self.store
         from app.store import delete_roster, purge_roster
 
         name = str(self._selected_index().data(Qt.ItemDataRole.DisplayRole))
@@ -358,7 +442,8 @@ class LibraryPanel(QWidget):
                 f"Delete “{name}” for good? This cannot be undone.",
                 "Delete for good",
             ):
-                purge_roster(self.store, roster_id=rid)
+                if self._store_call(lambda: purge_roster(store, roster_id=rid)) is None:
+                    return
                 self.refresh()
                 self.message.emit(f"Deleted “{name}” for good")
             return
@@ -370,7 +455,8 @@ class LibraryPanel(QWidget):
             "Delete",
         ):
             return
-        delete_roster(self.store, roster_id=rid)
+        if self._store_call(lambda: delete_roster(store, roster_id=rid)) is None:
+            return
         self.roster_deleted.emit(rid)
         self.refresh()
         self.message.emit(f"Deleted “{name}”; restore it from the Deleted group")
@@ -379,12 +465,28 @@ class LibraryPanel(QWidget):
         rid = self.selected_roster()
         if rid is None or self.store is None or not self.selected_is_deleted():
             return
+        store = self.store
         from app.store import restore_roster
 
-        restore_roster(self.store, roster_id=rid)
+        if self._store_call(lambda: restore_roster(store, roster_id=rid)) is None:
+            return
         self.refresh()
         self.select_roster(rid)
         self.message.emit("Restored the roster")
+
+    def _store_call(self, call: Callable[[], object]) -> object | None:
+        """Run a store write; a store failure (busy, read-only, full) is told in the status
+        bar and returns None (a success returns True or the call's result)."""
+        from app.store import StoreError
+
+        try:
+            result = call()
+        except (StoreError, KeyError) as exc:
+            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            self.message.emit(f"Not done: {text}")
+            self.refresh()
+            return None
+        return True if result is None else result
 
     def _context_menu(self, pos: Any) -> None:
         index = self.view.indexAt(pos)

@@ -35,7 +35,7 @@ from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
-    from app.store import Store
+    from app.store import RosterSummary, Store
 
 
 #: room for the title bar and frame at first start (width, height), before they are known
@@ -340,15 +340,22 @@ class MainWindow(QMainWindow):
         self.failures_button.setToolTip("\n".join(failures))
         self.failures_button.setVisible(bool(failures))
 
-    def attach(self, registry: Registry, store: Store | None, store_error: str | None) -> None:
+    def attach(
+        self,
+        registry: Registry,
+        store: Store | None,
+        store_error: str | None,
+        summaries: list[RosterSummary] | None = None,
+    ) -> None:
         """Give a window made with ``loading=True`` its rulesets and store (app start-up shows
-        the window first and loads these just after)."""
+        the window first and loads these just after); ``summaries``: the store's roster list,
+        already read at start, so the library does not read it again."""
         self.registry = registry
         self.builder.registry = registry
         self.printer.registry = registry
         self.builder.store = store
         self.library.registry = registry
-        self.library.set_store(store)
+        self.library.set_store(store, summaries)
         self.editor.placeholder.setText(PLACEHOLDER)
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)

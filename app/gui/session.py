@@ -36,6 +36,9 @@ class RosterSession(QObject):
     saved = Signal(bool, str)
     #: an edit was refused by the core (the message says why)
     refused = Signal(str)
+    #: the roster was changed elsewhere (another window, the command line) since it was
+    #: read: the edit was not saved; the window reloads the roster (message)
+    stale = Signal(str)
 
     def __init__(
         self,
@@ -44,8 +47,11 @@ class RosterSession(QObject):
         roster: Roster,
         store: Store | None,
         roster_id: int | None,
+        version: int | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``version``: the stored roster's version when it was read (None: a roster not
+        yet in the store, or written without the check)."""
         super().__init__(parent)
         self.ruleset = ruleset
         self.army: ArmyList = ruleset.army(roster.army)
@@ -55,6 +61,10 @@ class RosterSession(QObject):
         self.history.listeners.append(self._on_change)
         self._cache: tuple[Roster, RosterTotals, Report] | None = None
         self.save_error: str | None = None
+        self.version = version
+        #: the roster as the store holds it (at ``version``): autosave writes only the rows
+        #: that differ from it
+        self._stored: Roster | None = roster if version is not None else None
 
     # ------------------------------------------------------------------ state
 
@@ -115,15 +125,28 @@ class RosterSession(QObject):
             self.save_error = "no store is open; export the roster to a file to keep it"
             self.saved.emit(False, self.save_error)
             return False
-        from app.store import save_roster  # loaded after the window is shown (app.gui.app)
+        from app.store import StaleWrite, write_roster  # the ORM loads on the first write
 
+        roster = self.roster
         try:
-            self.roster_id = save_roster(self.store, roster=self.roster, roster_id=self.roster_id)
+            saved = write_roster(
+                self.store,
+                roster=roster,
+                roster_id=self.roster_id,
+                expected_version=self.version,
+                base=self._stored,
+            )
+        except StaleWrite as exc:
+            self.save_error = str(exc)
+            self.saved.emit(False, "changed elsewhere; reloaded")
+            self.stale.emit(f"{exc}; reloaded")
+            return False
         except Exception as exc:  # any store failure: keep the roster in memory, say so
-            log.exception("autosave failed")
+            log.warning("autosave failed: %s", exc)
             self.save_error = str(exc)
             self.saved.emit(False, f"not saved: {exc}")
             return False
+        self.roster_id, self.version, self._stored = saved.id, saved.version, roster
         self.save_error = None
         self.history.mark_saved()
         self.saved.emit(True, "saved")

@@ -12,18 +12,20 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from app.rules.loader import FILES
+from app.rules.inputs import InputError, read_regular_file
+from app.rules.loader import FILES, MAX_FILE_BYTES
 from app.rules.ruleset import Ruleset
 
 
 def folder_fingerprint(folder: Path) -> str:
-    """The hex SHA-256 of ``folder``'s ruleset files; a missing or unreadable file counts as
-    such (rulesets built in code, as tests do, have no folder)."""
+    """The hex SHA-256 of ``folder``'s ruleset files; a missing or unreadable file (or one
+    that is not a regular file, or over the loader's size limit) counts as such (rulesets
+    built in code, as tests do, have no folder)."""
     digest = hashlib.sha256()
     for name in FILES:
         try:
-            data = (Path(folder) / name).read_bytes()
-        except OSError:
+            data = read_regular_file(Path(folder) / name, MAX_FILE_BYTES)
+        except InputError:
             digest.update(f"{name}\0missing\0".encode())
             continue
         digest.update(f"{name}\0{len(data)}\0".encode())

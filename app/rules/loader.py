@@ -7,15 +7,18 @@ Reading is TOML only: nothing in a ruleset folder is executed (a ruleset's code 
 
 from __future__ import annotations
 
-import tomllib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError, create_model
 
+from app.rules.cache import fingerprint_of, read_cache, write_cache
+from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError, key_path
+from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
 
@@ -26,34 +29,38 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def _read_toml(folder: Path, name: str, problems: list[Problem]) -> dict[str, Any] | None:
+    """The file's TOML as plain data, or None with its problems recorded: only a regular file
+    of at most :data:`MAX_FILE_BYTES` is read, and extreme numbers, deep nesting, control
+    characters and dates are refused with their key path (:mod:`app.rules.inputs`)."""
     path = folder / name
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         problems.append(Problem(name, "", "file is missing"))
         return None
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        problems.append(
-            Problem(name, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
-        )
-        return None
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        problems.append(Problem(name, "", f"not valid TOML: {exc}"))
-    except UnicodeDecodeError as exc:
-        problems.append(Problem(name, "", f"not UTF-8 text: {exc}"))
-    return None
+        data = loads_toml(decode_utf8(read_regular_file(path, MAX_FILE_BYTES)))
+    except InputError as exc:
+        problems.append(Problem(name, "", str(exc)))
+        return None
+    found = data_problems(data)
+    if found:
+        problems.extend(Problem(name, where, message) for where, message in found)
+        return None
+    return data
 
 
 def _validate(
     model: type[M], data: Mapping[str, Any], file: str, problems: list[Problem]
 ) -> M | None:
+    """Validate in pydantic's strict JSON mode: a string is never taken for a number ("12"
+    for 12) nor a number for a string, as roster files are read; TOML's arrays and strings
+    are JSON's, so strict loses nothing a ruleset can hold."""
     try:
-        return model.model_validate(data)
+        return model.model_validate_json(json.dumps(data, ensure_ascii=False), strict=True)
     except ValidationError as exc:
         for err in exc.errors():
-            problems.append(Problem(file, key_path(err["loc"]), err["msg"]))
+            problems.append(
+                Problem(file, key_path(err["loc"]), err["msg"].removeprefix("Value error, "))
+            )
         return None
 
 
@@ -130,18 +137,36 @@ def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
                 )
 
 
-def load_ruleset(folder: Path, find_engine: EngineLookup, *, builtin: bool = True) -> Ruleset:
+def load_ruleset(
+    folder: Path,
+    find_engine: EngineLookup,
+    *,
+    builtin: bool = True,
+    cache_dir: Path | None = None,
+) -> Ruleset:
     """Load and validate one ruleset folder, whose ``ruleset.toml`` names its engine among
     those ``find_engine`` knows (:func:`app.rulesets.find_engine`). Raises
-    :class:`RulesetError` listing every problem (file, key path, message)."""
+    :class:`RulesetError` listing every problem (file, key path, message). With ``cache_dir``
+    the parsed TOML is taken from (and kept in) :mod:`app.rules.cache` while the files are
+    unchanged; it is validated all the same."""
     folder = Path(folder)
     name = folder.name
     problems: list[Problem] = []
+    fingerprint = fingerprint_of(folder) if cache_dir is not None else None
+    cached = read_cache(cache_dir, fingerprint, FILES) if cache_dir and fingerprint else None
+    if cached is not None and cached.get("validated"):
+        try:
+            return _rebuild(cached, folder, builtin, find_engine)
+        except (CacheMismatch, KeyError, TypeError, LookupError, ImportError):
+            cached = None  # validate the files instead
     raw: dict[str, dict[str, Any]] = {}
-    for file in FILES:
-        data = _read_toml(folder, file, problems)
-        if data is not None:
-            raw[file] = data
+    if cached is not None:
+        raw = cached["files"]
+    else:
+        for file in FILES:
+            data = _read_toml(folder, file, problems)
+            if data is not None:
+                raw[file] = data
     if "ruleset.toml" not in raw:
         raise RulesetError(name, problems)
 
@@ -192,4 +217,41 @@ def load_ruleset(folder: Path, find_engine: EngineLookup, *, builtin: bool = Tru
         problems.extend(schema.check(rs))
     if problems:
         raise RulesetError(name, problems)
+    if cache_dir is not None and fingerprint is not None:
+        parts = {"head": head, "troops": troops, "tables": tables, "armies": armies}
+        validated: dict[str, Any] | None = {k: dump(v) for k, v in parts.items()}
+        validated["errata"] = dump(errata)  # type: ignore[index]
+        try:
+            rebuilt = _rebuild({"files": raw, "validated": validated}, folder, builtin, find_engine)
+            if rebuilt != rs:
+                validated = None
+        except (CacheMismatch, KeyError, TypeError, LookupError, ImportError):
+            validated = None
+        write_cache(cache_dir, fingerprint, raw, validated)
     return rs
+
+
+def _rebuild(
+    cached: Mapping[str, Any], folder: Path, builtin: bool, find_engine: EngineLookup
+) -> Ruleset:
+    """The ruleset from a cache's validated dumps, without validating again
+    (:mod:`app.rules.construct`)."""
+    v = cached["validated"]
+    head = construct(RulesetFile, v["head"])
+    engine = find_engine(head.ruleset.engine)
+    schema = engine.schema
+    troops = construct(_troops_model(schema.troop_model), v["troops"])
+    return Ruleset(
+        meta=head.ruleset,
+        turn=head.turn,
+        leaders=head.leaders,
+        organisation=head.organisation,
+        troops=troops.troops,
+        tables=construct(schema.tables_model, v["tables"]),
+        engine=engine,
+        armies=construct(ArmiesFile, v["armies"]).armies,
+        errata=construct(ErrataFile, v["errata"]).errata,
+        folder=folder,
+        builtin=builtin,
+        raw=cached["files"],
+    )

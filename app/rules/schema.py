@@ -15,25 +15,77 @@ ruleset's mechanics module).
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from app.rules.scale import Scale
 
+# Bounds of ruleset data. A house-rules copy is data a user typed: a die of 99,999,999 faces
+# or a standard army of a billion units would load and then make the cards or the odds run for
+# minutes. The roster bounds are those of ``app.core.roster`` (a test checks they agree), so
+# a standard army always makes a roster that can be saved and exported.
+#: figures or bases of one unit (``app.core.roster.MAX_SIZE``)
+MAX_UNIT_SIZE = 100_000
+#: identical units of one standard-army line (``app.core.roster.MAX_COUNT``)
+MAX_UNIT_COUNT = 1000
+#: units of an army list, or of one of its entries (``app.core.roster.MAX_UNITS``)
+MAX_UNITS = 5000
+#: bases of one line of a multi-line unit (``app.core.roster.MAX_LINE_BASES``)
+MAX_LINE_BASES = 100
+#: a leader's bonus (``app.core.roster.MIN_BONUS``/``MAX_BONUS``)
+MIN_BONUS, MAX_BONUS = -5, 5
+#: a length in millimetres (a base, a unit width) or a distance in the ruleset's unit
+MAX_LENGTH = 10_000.0
+#: prose in a ruleset file (a description, an erratum)
+MAX_TEXT = 20_000
+#: dice in a data expression: how many, how many faces, the modifier
+MAX_DICE, MAX_FACES, MAX_DICE_MODIFIER = 100, 100, 100
+#: a small count in the rules (actions, wounds, generals)
+MAX_SMALL = 100
+
 Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", min_length=1, max_length=64)]
-Text = Annotated[str, Field(min_length=1)]
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+Length = Annotated[float, Field(gt=0, le=MAX_LENGTH)]
+Distance = Annotated[float, Field(ge=0, le=MAX_LENGTH)]
+
+
+def _bounded_dice(text: str) -> str:
+    """A data dice expression must be one a table can use: at most :data:`MAX_DICE` dice of
+    at most :data:`MAX_FACES` faces, modifier within :data:`MAX_DICE_MODIFIER`."""
+    m = re.match(r"^(?:avd|(\d*)d(\d+)z?([+-]\d+)?)$", text.strip().lower())
+    if m is None or text.strip().lower() == "avd":
+        return text
+    if any(len(g or "") > 12 for g in m.groups()):
+        raise ValueError(f"{text!r}: the numbers in a dice expression are at most 12 digits")
+    count, faces, modifier = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 0)
+    if not 1 <= count <= MAX_DICE:
+        raise ValueError(f"{text!r}: {count:,} dice; a data expression has 1 to {MAX_DICE}")
+    if not 2 <= faces <= MAX_FACES:
+        raise ValueError(f"{text!r}: a die of {faces:,} faces; dice have 2 to {MAX_FACES}")
+    if abs(modifier) > MAX_DICE_MODIFIER:
+        raise ValueError(f"{text!r}: modifier {modifier:+,} (at most {MAX_DICE_MODIFIER})")
+    return text
+
+
 #: A dice expression: ``d10``, ``2d6``, ``d3+1``, ``d3-1``, ``d12+2``, ``d10z`` (a d10 read
 #: 0-9) or ``avd`` (Leg VI's average die, faces 2,3,3,4,4,5). Parsed by
-#: :func:`app.rules.dice.parse_dice`.
-DiceExpr = Annotated[str, Field(pattern=r"^(avd|\d*d\d+z?([+-]\d+)?)$")]
+#: :func:`app.rules.dice.parse_dice`; bounded by :func:`_bounded_dice`.
+DiceExpr = Annotated[
+    str,
+    Field(pattern=r"^(avd|\d*d\d+z?([+-]\d+)?)$", max_length=40),
+    AfterValidator(_bounded_dice),
+]
 
 
 class Strict(BaseModel):
     """Base of every schema model: unknown keys are errors (a typo must not pass silently)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True
+    )
 
 
 # --------------------------------------------------------------------------- troop types
@@ -81,11 +133,17 @@ class Basing(Strict):
     """
 
     per: Literal["figure", "base"]
-    frontage_mm: float = Field(gt=0)
-    depth_mm: float = Field(gt=0)
-    figures_per_base: int | None = Field(default=None, ge=1)
-    men_per_base: int | None = Field(default=None, ge=1)
-    men_per_base_range: tuple[int, int] | None = None
+    frontage_mm: Length
+    depth_mm: Length
+    figures_per_base: int | None = Field(default=None, ge=1, le=MAX_UNIT_SIZE)
+    men_per_base: int | None = Field(default=None, ge=1, le=MAX_UNIT_SIZE)
+    men_per_base_range: (
+        tuple[
+            Annotated[int, Field(ge=1, le=MAX_UNIT_SIZE)],
+            Annotated[int, Field(ge=1, le=MAX_UNIT_SIZE)],
+        ]
+        | None
+    ) = None
     note: str | None = None
 
 
@@ -93,8 +151,8 @@ class Weapon(Strict):
     """A missile weapon: ranges in the ruleset's unit of measure."""
 
     name: Text
-    short_range: float | None = Field(default=None, gt=0)
-    long_range: float = Field(gt=0)
+    short_range: Length | None = None
+    long_range: Length
 
 
 class TroopBase(Strict):
@@ -121,8 +179,8 @@ class Line(Strict):
 
     name: Text
     troop: Id
-    bases: int = Field(ge=1)
-    alternative_bases: int | None = Field(default=None, ge=1)
+    bases: int = Field(ge=1, le=MAX_LINE_BASES)
+    alternative_bases: int | None = Field(default=None, ge=1, le=MAX_LINE_BASES)
     note: str | None = None
 
 
@@ -131,10 +189,12 @@ class ArmyEntry(Strict):
 
     name: Text
     troop: Id
-    sizes: tuple[int, ...] = Field(min_length=1)
-    default_size: int = Field(ge=1)
-    min: int = Field(default=0, ge=0)
-    max: int | None = Field(default=None, ge=0)
+    sizes: tuple[Annotated[int, Field(ge=1, le=MAX_UNIT_SIZE)], ...] = Field(
+        min_length=1, max_length=MAX_SMALL
+    )
+    default_size: int = Field(ge=1, le=MAX_UNIT_SIZE)
+    min: int = Field(default=0, ge=0, le=MAX_UNITS)
+    max: int | None = Field(default=None, ge=0, le=MAX_UNITS)
     grades: tuple[Text, ...] = ()
     default_grade: str | None = None
     lines: tuple[Line, ...] = ()
@@ -168,8 +228,8 @@ class CompositionGroup(Strict):
 
 class StandardUnit(Strict):
     entry: Id
-    count: int = Field(default=1, ge=1)
-    size: int | None = Field(default=None, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_UNIT_COUNT)
+    size: int | None = Field(default=None, ge=1, le=MAX_UNIT_SIZE)
     grade: str | None = None
     name: str | None = None
     command: Id | None = None
@@ -180,7 +240,7 @@ class StandardLeader(Strict):
     id: Id
     name: Text
     rank: Literal["general", "commander"]
-    bonus: int | None = None
+    bonus: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
 
@@ -197,7 +257,7 @@ class StandardArmy(Strict):
 
     name: Text
     source: Text
-    units: tuple[StandardUnit, ...] = Field(min_length=1)
+    units: tuple[StandardUnit, ...] = Field(min_length=1, max_length=MAX_UNITS)
     leaders: tuple[StandardLeader, ...] = ()
     commands: tuple[StandardCommand, ...] = ()
 
@@ -207,8 +267,8 @@ class ArmyList(Strict):
     side: Text
     description: str = ""
     source: str | None = None
-    min_units: int | None = Field(default=None, ge=0)
-    max_units: int | None = Field(default=None, ge=0)
+    min_units: int | None = Field(default=None, ge=0, le=MAX_UNITS)
+    max_units: int | None = Field(default=None, ge=0, le=MAX_UNITS)
     units_rule: str | None = None
     entries: dict[Id, ArmyEntry] = Field(min_length=1)
     groups: dict[Id, CompositionGroup] = Field(default_factory=dict)
@@ -255,8 +315,8 @@ class TableSize(Strict):
     """The playing area a source gives: ``width`` along each side's base edge, ``height``
     from one side's edge to the other's, in ``unit``."""
 
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: Annotated[float, Field(gt=0, le=1000)]
+    height: Annotated[float, Field(gt=0, le=1000)]
     unit: Literal["inch", "cm", "ft"]
 
 
@@ -277,7 +337,7 @@ class Meta(Strict):
     unit_of_measure: Literal["inch", "cm", "unit_width"]
     unit_of_measure_note: str | None = None
     #: the length of one unit width, when distances are measured in unit widths (GSB)
-    unit_width_mm: float | None = Field(default=None, gt=0)
+    unit_width_mm: Length | None = None
     counts: Literal["figures", "bases"]
     scales: tuple[Scale, ...] = ()
     default_scale: Scale | None = None
@@ -323,10 +383,10 @@ class TurnSequence(Strict):
 
 
 class WoundEffect(Strict):
-    wounds: int = Field(ge=0)
+    wounds: int = Field(ge=0, le=20)
     effect: Text
-    move: float | None = None
-    actions_lost: int | None = None
+    move: Distance | None = None
+    actions_lost: int | None = Field(default=None, ge=0, le=MAX_SMALL)
 
 
 class Leaders(Strict):
@@ -334,7 +394,7 @@ class Leaders(Strict):
 
     summary: Text
     #: how many generals an army must have (Leg VI, GSB, D3: one)
-    generals: int | None = Field(default=None, ge=0)
+    generals: int | None = Field(default=None, ge=0, le=MAX_SMALL)
     #: the general must be attached to a unit (GSB)
     general_attached: bool = False
     #: when set, every leader must be attached to a unit of one of these categories (D3:
@@ -352,15 +412,15 @@ class Leaders(Strict):
         ],
         ...,
     ] = ()
-    move: float | None = None
-    command_range: float | None = None
-    command_chain: float | None = None
-    bonus_default: int | None = None
-    bonus_great: int | None = None
+    move: Distance | None = None
+    command_range: Distance | None = None
+    command_chain: Distance | None = None
+    bonus_default: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
+    bonus_great: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
     great_leaders: tuple[Text, ...] = ()
-    actions_general: int | None = None
-    actions_commander: int | None = None
-    actions_exceptional_bonus: int | None = None
+    actions_general: int | None = Field(default=None, ge=0, le=MAX_SMALL)
+    actions_commander: int | None = Field(default=None, ge=0, le=MAX_SMALL)
+    actions_exceptional_bonus: int | None = Field(default=None, ge=0, le=MAX_SMALL)
     wound_effects: tuple[WoundEffect, ...] = ()
     risk: str | None = None
 
@@ -371,7 +431,7 @@ class CommandRule(Strict):
 
     kind: Literal["infantry", "cavalry"]
     limited: tuple[Category, ...] = Field(min_length=1)
-    max_units: int = Field(ge=0)
+    max_units: int = Field(ge=0, le=MAX_UNITS)
     rule: Text
 
 

@@ -38,9 +38,9 @@ def find_engine(name: str) -> Engine:
     raise LookupError(f"unknown engine {name!r} (known: {known})")
 
 
-def load_ruleset(folder: Path, *, builtin: bool = True) -> Ruleset:
+def load_ruleset(folder: Path, *, builtin: bool = True, cache_dir: Path | None = None) -> Ruleset:
     """:func:`app.rules.loader.load_ruleset` with these engines."""
-    return loader.load_ruleset(folder, find_engine, builtin=builtin)
+    return loader.load_ruleset(folder, find_engine, builtin=builtin, cache_dir=cache_dir)
 
 
 def load_registry(
@@ -48,6 +48,7 @@ def load_registry(
     user: Iterable[Path] = (),
     *,
     only: Iterable[str] | None = None,
+    cache_dir: Path | None = None,
 ) -> Registry:
     """:meth:`Registry.load <app.rules.registry.Registry.load>` with these engines."""
-    return Registry.load(find_engine, builtin, user, only=only)
+    return Registry.load(find_engine, builtin, user, only=only, cache_dir=cache_dir)

@@ -1,31 +1,79 @@
-"""The SQLite store (sqlmodel): rosters with their units, leaders and commands; battles with
-their steps.
+"""The SQLite store: rosters with their units, leaders and commands; battles with their
+steps.
 
-Open it with :func:`open_store` (backs the file up and migrates it at start), then use the
-keyword-only functions of :mod:`app.store.repo` (rosters) and :mod:`app.store.battles`
-(battles: imported on demand, so opening the app does not load the battle code).
+Open it with :func:`open_store` (backs the file up and migrates it at start). Reads go
+through :mod:`app.store.read` (plain ``sqlite3``); writes through :mod:`app.store.repo`
+(sqlmodel) and :mod:`app.store.battles`, which are imported on first use: showing the
+library and reopening a roster loads no SQLAlchemy.
 """
 
-from app.store.engine import SCHEMA_HEAD, Store, StoreError, default_path, open_store
-from app.store.repo import (
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.store.engine import (
+    SCHEMA_HEAD,
+    StaleWrite,
+    Store,
+    StoreDamaged,
+    StoreError,
+    default_path,
+    open_store,
+)
+from app.store.read import (
     RosterSummary,
-    delete_roster,
-    duplicate_roster,
     find_roster,
     list_rosters,
     load_roster,
-    purge_roster,
-    rename_roster,
-    restore_roster,
-    save_roster,
-    seed_samples,
-    unique_name,
+    load_roster_versioned,
 )
+
+if TYPE_CHECKING:
+    from app.store.repo import (
+        Saved,
+        delete_roster,
+        duplicate_roster,
+        purge_roster,
+        rename_roster,
+        restore_roster,
+        save_roster,
+        seed_samples,
+        unique_name,
+        update_roster,
+        write_roster,
+    )
+
+_WRITES = {
+    "Saved",
+    "delete_roster",
+    "duplicate_roster",
+    "purge_roster",
+    "rename_roster",
+    "restore_roster",
+    "save_roster",
+    "seed_samples",
+    "unique_name",
+    "update_roster",
+    "write_roster",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The write functions, importing the ORM on first use."""
+    if name in _WRITES:
+        from app.store import repo
+
+        return getattr(repo, name)
+    raise AttributeError(f"module 'app.store' has no attribute {name!r}")
+
 
 __all__ = [
     "SCHEMA_HEAD",
     "RosterSummary",
+    "Saved",
+    "StaleWrite",
     "Store",
+    "StoreDamaged",
     "StoreError",
     "default_path",
     "delete_roster",
@@ -33,6 +81,7 @@ __all__ = [
     "find_roster",
     "list_rosters",
     "load_roster",
+    "load_roster_versioned",
     "open_store",
     "purge_roster",
     "rename_roster",
@@ -40,4 +89,6 @@ __all__ = [
     "save_roster",
     "seed_samples",
     "unique_name",
+    "update_roster",
+    "write_roster",
 ]

@@ -2,36 +2,41 @@
 command (one transaction), so a kill loses at most the action in flight, and it resumes
 where it stopped.
 
-Loading is cheap however long the battle: each step's state stays JSON until it is read
-(usually only the cursor's), since every command of the CLI loads the battle again.
+Each step is stored small (:mod:`app.core.battle.timeline`): its command, rolls and log
+lines, the digest of the state it produced, the change from the state before, and every
+:data:`~app.core.battle.timeline.SNAPSHOT_EVERY` steps the whole state, compressed. Loading
+reads the small columns and the snapshots' bytes and decodes nothing else; a state is
+rebuilt when it is read (usually only the cursor's), from its nearest snapshot.
+
+Reading is plain ``sqlite3`` (no ORM: ``battle show``, ``log`` and ``replay`` never import
+SQLAlchemy). :func:`battle_for_update` loads, runs a command and saves in one transaction
+holding the write lock, so two processes playing one battle lose no step.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
-
-from sqlmodel import col, delete, select
+from typing import TYPE_CHECKING, Any
 
 from app.core.battle.commands import command_from_dict
-from app.core.battle.serialize import (
-    rolls_from_list,
-    state_from_dict,
-    state_from_json,
-    state_to_dict,
-    step_to_dict,
-)
+from app.core.battle.serialize import rolls_from_list, state_to_dict, step_to_dict
 from app.core.battle.session import BattleSession, DataStamp, Step
+from app.core.battle.timeline import Timeline, step_record, unpack_snapshot
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
 from app.core.rosterfile import to_dict as roster_to_dict
 from app.rules.mechanics import mechanics_for
-from app.store.engine import Store
-from app.store.models import BattleRow, BattleStepRow
+from app.store.engine import StaleWrite, Store, StoreDamaged
+from app.store.read import parse_time, reading
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from app.rules.registry import Registry
 
 
@@ -52,10 +57,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _dbapi(db: Session) -> sqlite3.Connection:
+    con = db.connection().connection.dbapi_connection
+    assert isinstance(con, sqlite3.Connection)
+    return con
+
+
+# --------------------------------------------------------------------------- writing
+
+
 def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster, Roster]) -> int:
     """Save a new battle and the steps it already has, in one transaction; returns its id.
     The battle records the ruleset data it is played with (``session.recorded``, else the
     data as it is now)."""
+    from app.store.models import BattleRow
+
     now = _now()
     stamp = session.recorded or session.current_data
     row = BattleRow(
@@ -70,6 +86,7 @@ def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster
         updated_at=now,
         data_version=stamp.data_version,
         data_fingerprint=stamp.fingerprint,
+        version=0,
     )
     with store.session() as db:
         db.add(row)
@@ -78,11 +95,16 @@ def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster
         for n in range(len(session.steps)):
             db.add(_step_row(row.id, n, session))
         _stamp(row, session)
+        session.version = row.version
         return row.id
 
 
-def _step_row(battle_id: int, n: int, session: BattleSession) -> BattleStepRow:
-    d = step_to_dict(session.steps[n])
+def _step_row(battle_id: int, n: int, session: BattleSession) -> Any:
+    from app.store.models import BattleStepRow
+
+    d = step_to_dict(session.steps[n], with_state=False)
+    before = session.steps[n - 1].state if n else session.initial
+    change, digest, snapshot = step_record(before, session.steps[n].state, n + 1)
     return BattleStepRow(
         battle_id=battle_id,
         n=n,
@@ -91,134 +113,234 @@ def _step_row(battle_id: int, n: int, session: BattleSession) -> BattleStepRow:
         lines=json.dumps(d["lines"]),
         turn=d["turn"],
         phase=d["phase"],
-        state=json.dumps(d["state"]),
+        digest=digest,
+        delta=json.dumps(change, ensure_ascii=False),
+        snapshot=snapshot,
     )
 
 
-def _stamp(row: BattleRow, session: BattleSession) -> None:
+def _stamp(row: Any, session: BattleSession) -> None:
     row.cursor = session.cursor
     row.serial = session.serial
     result = session.state.result
     row.winner = None if result is None else result.winner
     row.result = None if result is None else result.reason
     row.updated_at = _now()
+    row.version += 1
 
 
-def _row(db: object, battle_id: int) -> BattleRow:
-    from sqlmodel import Session
+def _row(db: Session, battle_id: int, expected_version: int | None) -> Any:
+    from app.store.models import BattleRow
 
-    assert isinstance(db, Session)
     row = db.get(BattleRow, battle_id)
     if row is None:
         raise KeyError(f"no battle with id {battle_id}")
+    if expected_version is not None and row.version != expected_version:
+        raise StaleWrite(
+            f"battle {battle_id} was changed elsewhere since it was loaded (another window "
+            "or the command line); this command was not saved"
+        )
     return row
 
 
 def save_step(store: Store, *, battle_id: int, session: BattleSession) -> None:
     """After ``session.do``: store the step just done, drop any stored redo branch beyond it,
-    and record the cursor -- in one transaction."""
+    and record the cursor -- in one transaction. Refused (:class:`StaleWrite`) when the
+    battle changed in the store since ``session`` was loaded."""
+    with store.session() as db:
+        _save_step(db, battle_id, session)
+
+
+def _save_step(db: Session, battle_id: int, session: BattleSession) -> None:
+    from sqlmodel import col, delete
+
+    from app.store.models import BattleStepRow
+
     n = session.cursor - 1
     if n < 0:
         raise ValueError("the session has no step to save")
-    with store.session() as db:
-        row = _row(db, battle_id)
-        db.exec(
-            delete(BattleStepRow).where(
-                col(BattleStepRow.battle_id) == battle_id, col(BattleStepRow.n) >= n
-            )
+    row = _row(db, battle_id, session.version)
+    db.exec(
+        delete(BattleStepRow).where(
+            col(BattleStepRow.battle_id) == battle_id, col(BattleStepRow.n) >= n
         )
-        db.add(_step_row(battle_id, n, session))
-        _stamp(row, session)
-        db.add(row)
+    )
+    db.add(_step_row(battle_id, n, session))
+    _stamp(row, session)
+    db.add(row)
+    db.flush()
+    session.version = row.version
 
 
 def save_cursor(store: Store, *, battle_id: int, session: BattleSession) -> None:
     """After ``undo`` or ``redo``: the steps are stored already; record where we are."""
     with store.session() as db:
-        row = _row(db, battle_id)
-        _stamp(row, session)
-        db.add(row)
+        _save_cursor(db, battle_id, session)
+
+
+def _save_cursor(db: Session, battle_id: int, session: BattleSession) -> None:
+    row = _row(db, battle_id, session.version)
+    _stamp(row, session)
+    db.add(row)
+    db.flush()
+    session.version = row.version
+
+
+@contextmanager
+def battle_for_update(
+    store: Store, *, battle_id: int, registry: Registry
+) -> Iterator[BattleSession]:
+    """The battle, loaded inside one write transaction; what the block does to it (a new
+    step, or undo and redo moving the cursor) is saved when the block ends, in the same
+    transaction. Another writer waits meanwhile, so nothing either does is lost."""
+    with store.session() as db:
+        session = _load(_dbapi(db), battle_id, registry)
+        serial, cursor = session.serial, session.cursor
+        yield session
+        if session.serial != serial:
+            _save_step(db, battle_id, session)
+        elif session.cursor != cursor:
+            _save_cursor(db, battle_id, session)
+
+
+# --------------------------------------------------------------------------- reading
 
 
 def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSession:
     """The battle as it was left: every stored step (the redo branch too) and the cursor.
-    Step states are decoded when first read; the session knows the data it was recorded
-    with (None for a battle made before that was kept)."""
-    with store.session() as db:
-        row = _row(db, battle_id)
-        steps = db.exec(
-            select(BattleStepRow)
-            .where(col(BattleStepRow.battle_id) == battle_id)
-            .order_by(col(BattleStepRow.n))
-        ).all()
-        rs = registry.get(row.ruleset)
-        recorded = None
-        if row.data_version is not None and row.data_fingerprint is not None:
-            recorded = DataStamp(row.data_version, row.data_fingerprint)
-        session = BattleSession(
-            rs,
-            mechanics_for(rs),
-            state_from_dict(json.loads(row.initial_state)),
-            seed=row.seed,
-            steps=[
-                Step(
-                    command=command_from_dict(json.loads(s.command)),
-                    rolls=rolls_from_list(json.loads(s.rolls)),
-                    lines=tuple(json.loads(s.lines)),
-                    turn=s.turn,
-                    phase=s.phase,
-                    state=state_from_json(s.state),
+    No state is decoded until it is read; the session knows the data it was recorded with
+    (None for a battle made before that was kept)."""
+    with reading(store) as con:
+        return _load(con, battle_id, registry)
+
+
+def _load(con: sqlite3.Connection, battle_id: int, registry: Registry) -> BattleSession:
+    head = con.execute(
+        "SELECT ruleset, seed, initial_state, cursor, serial, name, data_version, "
+        "data_fingerprint, version FROM battle WHERE id = ?",
+        (battle_id,),
+    ).fetchone()
+    if head is None:
+        raise KeyError(f"no battle with id {battle_id}")
+    ruleset, seed, initial_text, cursor, serial, name, data_version, fingerprint, version = head
+    rows = con.execute(
+        "SELECT n, command, rolls, lines, turn, phase, digest, delta, snapshot "
+        "FROM battle_step WHERE battle_id = ? ORDER BY n",
+        (battle_id,),
+    ).fetchall()
+    where = f"battle {battle_id}"
+    rs = registry.get(ruleset)
+    try:
+        initial = json.loads(initial_text)
+        deltas: list[Any] = []
+        snapshots: dict[int, Any] = {}
+        steps_data = []
+        for i, (n, command, rolls, lines, turn, phase, digest, change, snapshot) in enumerate(rows):
+            if n != i:
+                raise ValueError(f"step {i + 1} is missing")
+            deltas.append(_lazy_json(change))
+            if snapshot is not None:
+                snapshots[n + 1] = _lazy_snapshot(bytes(snapshot))
+            steps_data.append(
+                (
+                    command_from_dict(json.loads(command)),
+                    rolls_from_list(json.loads(rolls)),
+                    tuple(json.loads(lines)),
+                    int(turn),
+                    int(phase),
+                    str(digest),
                 )
-                for s in steps
-            ],
-            cursor=row.cursor,
-            serial=row.serial,
-            name=row.name,
-            recorded=recorded,
-        )
-    return session
+            )
+        timeline = Timeline(initial, deltas, snapshots)
+        from app.core.battle.serialize import state_from_dict
+
+        initial_state = state_from_dict(initial)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise StoreDamaged(f"{where} cannot be read ({type(exc).__name__}: {exc})") from None
+    steps = [
+        Step(command, rolls, lines, turn, phase, timeline.loader(n + 1), digest=digest, cache=False)
+        for n, (command, rolls, lines, turn, phase, digest) in enumerate(steps_data)
+    ]
+    recorded = None
+    if data_version is not None and fingerprint is not None:
+        recorded = DataStamp(data_version, fingerprint)
+    return BattleSession(
+        rs,
+        mechanics_for(rs),
+        initial_state,
+        seed=int(seed),
+        steps=steps,
+        cursor=int(cursor),
+        serial=int(serial),
+        name=str(name),
+        recorded=recorded,
+        version=int(version),
+        timeline=timeline,
+    )
+
+
+def _lazy_json(text: str) -> Any:
+    def load() -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise StoreDamaged(f"a battle step's change is not valid JSON ({exc})") from None
+
+    return load
+
+
+def _lazy_snapshot(blob: bytes) -> Any:
+    def load() -> Any:
+        try:
+            return unpack_snapshot(blob)
+        except Exception as exc:  # zlib.error, a bad JSON: damaged either way
+            raise StoreDamaged(f"a battle snapshot cannot be read ({exc})") from None
+
+    return load
 
 
 def battle_rosters(store: Store, *, battle_id: int, registry: Registry) -> tuple[Roster, Roster]:
-    with store.session() as db:
-        data = json.loads(_row(db, battle_id).rosters)
-    a, b = (roster_from_dict(d, registry) for d in data)
+    with reading(store) as con:
+        row = con.execute("SELECT rosters FROM battle WHERE id = ?", (battle_id,)).fetchone()
+    if row is None:
+        raise KeyError(f"no battle with id {battle_id}")
+    a, b = (roster_from_dict(d, registry) for d in json.loads(row[0]))
     return a, b
 
 
 def list_battles(store: Store) -> list[BattleSummary]:
-    with store.session() as db:
-        rows = db.exec(select(BattleRow).order_by(col(BattleRow.updated_at).desc())).all()
-        out = []
-        for row in rows:
-            assert row.id is not None
-            initial = json.loads(row.initial_state)
-            turn = initial["turn"]
-            if row.cursor:
-                last = db.exec(
-                    select(BattleStepRow.turn).where(
-                        col(BattleStepRow.battle_id) == row.id,
-                        col(BattleStepRow.n) == row.cursor - 1,
-                    )
-                ).first()
-                turn = last if last is not None else turn
+    with reading(store) as con:
+        rows = con.execute(
+            "SELECT b.id, b.name, b.ruleset, b.initial_state, b.cursor, b.winner, b.result, "
+            "b.updated_at, s.turn FROM battle AS b LEFT OUTER JOIN battle_step AS s "
+            "ON s.battle_id = b.id AND s.n = b.cursor - 1 ORDER BY b.updated_at DESC"
+        ).fetchall()
+    out = []
+    for bid, name, ruleset, initial_text, cursor, winner, result, updated, turn in rows:
+        where = f"battle {bid}"
+        try:
+            initial = json.loads(initial_text)
             sides = initial["sides"]
-            out.append(
-                BattleSummary(
-                    row.id,
-                    row.name,
-                    row.ruleset,
-                    (sides[0]["name"], sides[1]["name"]),
-                    row.cursor,
-                    turn,
-                    row.winner,
-                    row.result,
-                    row.updated_at,
-                )
+            names = (str(sides[0]["name"]), str(sides[1]["name"]))
+            first_turn = int(initial["turn"])
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise StoreDamaged(f"{where} cannot be read ({type(exc).__name__}: {exc})") from None
+        out.append(
+            BattleSummary(
+                int(bid),
+                str(name),
+                str(ruleset),
+                names,
+                int(cursor),
+                int(turn) if cursor and turn is not None else first_turn,
+                winner,
+                result,
+                parse_time(updated, f"{where} updated_at"),
             )
+        )
     return out
 
 
 def delete_battle(store: Store, *, battle_id: int) -> None:
     with store.session() as db:
-        db.delete(_row(db, battle_id))
+        db.delete(_row(db, battle_id, None))

@@ -5,14 +5,19 @@ copied beside itself, so a failed or unwanted upgrade can always be undone by ha
 made by a newer Castra, or one that is not a healthy SQLite database, is refused and left
 exactly as it was: it is only ever opened read-only until we know we may change it.
 
-The fast path (a file already at :data:`SCHEMA_HEAD`) does not import Alembic at all; the
-app opens the store at start and the window must be usable within a second.
+The fast path (a file already at :data:`SCHEMA_HEAD`) does not import Alembic, nor
+SQLAlchemy: the engine is made on first use (reads go through :mod:`app.store.read`, plain
+``sqlite3``), so the window opens and shows the library without the ORM.
+
+Every session that writes begins with ``BEGIN IMMEDIATE``: it takes the write lock at once
+(waiting up to :data:`BUSY_TIMEOUT_MS` for another writer), so two processes never both
+read a row and then overwrite each other. Failures of the database (locked, read-only, a full
+disk, damaged content) become :class:`StoreError` with one line saying what happened.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -21,26 +26,77 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL
-from sqlmodel import Session
-
 from app.paths import data_dir
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy import Engine
     from sqlalchemy.engine import Connection
+    from sqlmodel import Session
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0005"
 #: The Alembic folder (``env.py``, ``versions/``), found from this file, not the current dir.
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "db"
 BUSY_TIMEOUT_MS = 5000
+#: A store at most this big is checked (``PRAGMA quick_check``) at every opening, which
+#: costs milliseconds; a bigger one only after an unclean shutdown, before a migration, or on
+#: request (``castra store check``).
+QUICK_CHECK_MAX_BYTES = 8_000_000
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class StoreError(Exception):
-    """The store cannot be opened; the message names the file and says what to do."""
+    """The store cannot be opened or used; the message names the file and says what to do."""
+
+
+class StoreDamaged(StoreError):
+    """Content that passes SQLite's checks but cannot be read as Castra data (bad JSON in a
+    column, an unknown status): the message names the roster or battle and the column."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"the store holds damaged data: {what}; it was left as it is (restore a backup, "
+            "castra.sqlite3.bak-*, or delete that roster or battle)"
+        )
+
+
+class StaleWrite(StoreError):
+    """A write based on a copy that was changed elsewhere since it was read (another window,
+    the command line): refused, nothing written; the caller reloads."""
+
+
+#: Stores this process has open (its own locks are invisible to it: see :func:`_unclean`).
+_OPEN_HERE: dict[Path, int] = {}
+
+
+def describe_failure(path: Path, exc: BaseException) -> str:
+    """One line for a database failure, saying what it means for the user."""
+    text = str(getattr(exc, "orig", None) or exc).splitlines()[0] if str(exc) else repr(exc)
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        return (
+            f"the store {path} is busy: another Castra window or command is writing to it "
+            f"(waited {BUSY_TIMEOUT_MS / 1000:g} s); nothing was saved, try again"
+        )
+    if "readonly" in low or "read-only" in low:
+        return (
+            f"the store {path} is read-only (the file or its folder cannot be written); "
+            "nothing was saved"
+        )
+    if "full" in low:
+        return f"the disk holding {path} is full; nothing was saved"
+    if "disk i/o" in low:
+        return (
+            f"could not write {path} ({text}: a full disk, a file size limit or a failing "
+            "drive); nothing was saved"
+        )
+    if "malformed" in low or "not a database" in low or "corrupt" in low:
+        return (
+            f"the store {path} is damaged ({text}); restore a backup "
+            "(castra.sqlite3.bak-*) or move it away"
+        )
+    return f"the store {path} failed: {text}"
 
 
 def default_path() -> Path:
@@ -53,26 +109,64 @@ def default_path() -> Path:
 
 @dataclass
 class Store:
-    """An open store. Use :meth:`session` for each unit of work (one transaction)."""
+    """An open store. Use :meth:`session` for each unit of work (one transaction) that
+    writes, :meth:`read_session` for ORM reads; :mod:`app.store.read` reads without the
+    ORM."""
 
     path: Path
-    engine: Engine
     #: The schema revision of the file after opening (None only with ``migrate=False``).
     revision: str | None = None
     #: The copy made before an upgrade at this opening, if there was one.
     backup: Path | None = None
+    _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _OPEN_HERE[self.path.resolve()] = _OPEN_HERE.get(self.path.resolve(), 0) + 1
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine, made (and SQLAlchemy imported) on first use."""
+        if self._engine is None:
+            self._engine = make_engine(self.path)
+        return self._engine
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            try:
-                yield session
-                session.commit()
-            except BaseException:
-                session.rollback()
-                raise
+        """One write transaction (``BEGIN IMMEDIATE``): committed when the block ends, rolled
+        back if it raises. A database failure raises :class:`StoreError`."""
+        with self._session(write=True) as session:
+            yield session
+
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """One read transaction (a plain ``BEGIN``: no write lock, readers never wait)."""
+        with self._session(write=False) as session:
+            yield session
+
+    @contextmanager
+    def _session(self, *, write: bool) -> Iterator[Session]:
+        from sqlalchemy.exc import DBAPIError, IntegrityError
+        from sqlmodel import Session
+
+        try:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(castra_write=write)
+                with Session(bind=conn, expire_on_commit=False) as session:
+                    try:
+                        yield session
+                        session.commit()
+                    except BaseException:
+                        session.rollback()
+                        raise
+        except IntegrityError:
+            raise  # a broken constraint is a bug in the caller, not the user's problem
+        except DBAPIError as exc:
+            raise StoreError(describe_failure(self.path, exc)) from None
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise StoreError(describe_failure(self.path, exc)) from None
 
     def __enter__(self) -> Store:
         return self
@@ -83,14 +177,20 @@ class Store:
     def close(self) -> None:
         """Close every pooled connection (SQLite then folds the WAL back into the file)."""
         if not self._closed:
-            self.engine.dispose()
+            if self._engine is not None:
+                self._engine.dispose()
             self._closed = True
+            key = self.path.resolve()
+            _OPEN_HERE[key] = _OPEN_HERE.get(key, 1) - 1
 
 
 # --------------------------------------------------------------------------- engines
 
 
 def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.engine import URL
+
     engine = create_engine(URL.create("sqlite", database=str(path)))
 
     @event.listens_for(engine, "connect")
@@ -108,7 +208,10 @@ def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # A writer takes the write lock at once: a deferred transaction that reads and then
+        # writes cannot wait for another writer (SQLite answers SQLITE_BUSY at once).
+        write = conn.get_execution_options().get("castra_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
 
@@ -129,15 +232,17 @@ def migration_engine(path: Path) -> Engine:
 # --------------------------------------------------------------------------- opening
 
 
-def open_store(path: Path | None = None, *, migrate: bool = True) -> Store:
+def open_store(path: Path | None = None, *, migrate: bool = True, check: bool = False) -> Store:
     """Open (creating if needed) the store at ``path`` or :func:`default_path`.
 
-    A file that is not a healthy SQLite database, or whose schema is newer than this Castra
-    knows, raises :class:`StoreError` and is not changed. A file behind :data:`SCHEMA_HEAD`
-    is copied to ``<name>.bak-<revision>-<time>`` and upgraded (``migrate=False`` opens it
-    as it is, for tools and tests). A new file is created at the head revision."""
+    A file that is not a healthy SQLite database, that is another program's database, whose
+    schema is newer than this Castra knows, or that is read-only, raises :class:`StoreError`
+    and is not changed. A file behind :data:`SCHEMA_HEAD` is copied to
+    ``<name>.bak-<revision>-<time>`` and upgraded (``migrate=False`` opens it as it is, for
+    tools and tests). A new file is created at the head revision. ``check`` runs SQLite's
+    integrity check whatever the file's size (see :data:`QUICK_CHECK_MAX_BYTES`)."""
     path = Path(path) if path is not None else default_path()
-    revisions = _probe(path)
+    revisions = _probe(path, check=check)
     if revisions is not None and set(revisions) != {SCHEMA_HEAD}:
         _refuse_unknown(path, revisions)
     backup: Path | None = None
@@ -145,27 +250,36 @@ def open_store(path: Path | None = None, *, migrate: bool = True) -> Store:
     if revisions is None or set(revisions) != {SCHEMA_HEAD}:
         current = revisions[0] if revisions else None
         if migrate:
-            if revisions is not None:  # an existing file: copy it first
+            if revisions is not None:  # an existing file: check it whole, then copy it
+                _quick_check(path)
                 backup = _backup(path, current)
             _upgrade(path, current, backup)
         else:
             revision = current
-    return Store(path=path, engine=make_engine(path), revision=revision, backup=backup)
+    return Store(path=path, revision=revision, backup=backup)
 
 
-def _probe(path: Path) -> list[str] | None:
-    """The file's Alembic revisions ([] for an SQLite file without them), or None when there
-    is no database yet. Reads the file read-only; raises StoreError if it is unusable."""
+def _probe(path: Path, *, check: bool = False) -> list[str] | None:
+    """The file's Alembic revisions, or None when there is no database yet. Reads the file
+    read-only; raises StoreError if it is unusable, read-only, or another program's."""
     try:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
+            _refuse_read_only(path.parent, path)
             return None
         if not path.is_file():
             raise StoreError(f"{path} is not a file; the Castra database must be a file")
-        if path.stat().st_size == 0:
+        _refuse_read_only(path, path)
+        _refuse_read_only(path.parent, path)
+        size = path.stat().st_size
+        if size == 0:
             return None
-        with path.open("rb") as fh:
-            header = fh.read(len(_SQLITE_MAGIC))
+        header = _SQLITE_MAGIC
+        if _OPEN_HERE.get(path.resolve(), 0) == 0:
+            # Closing any descriptor of a file drops every POSIX lock this process holds on
+            # it, SQLite's included: read the header only when we have no connection open.
+            with path.open("rb") as fh:
+                header = fh.read(len(_SQLITE_MAGIC))
     except OSError as exc:
         raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
     if header != _SQLITE_MAGIC:
@@ -173,19 +287,23 @@ def _probe(path: Path) -> list[str] | None:
             f"{path} is not a Castra database (it is not an SQLite file); "
             "the file was not changed. Move it away or set CASTRA_DB to another file."
         )
+    if check or size <= QUICK_CHECK_MAX_BYTES or _unclean(path):
+        _quick_check(path)
     try:
         with closing(_reader(path)) as con:
-            rows = con.execute("PRAGMA quick_check").fetchall()
-            if rows != [("ok",)]:
-                detail = "; ".join(str(r[0]) for r in rows[:3])
-                raise StoreError(
-                    f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
-                    "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
-                )
-            has_version = con.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
-            ).fetchone()
-            if not has_version:
+            names = {
+                str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if "alembic_version" not in names:
+                if names - {"sqlite_sequence"}:
+                    # Castra has stamped its files since its first schema: tables without a
+                    # stamp are another program's, which we must not migrate.
+                    shown = ", ".join(sorted(names)[:5])
+                    raise StoreError(
+                        f"{path} is not a Castra database (another program's SQLite file, with "
+                        f"tables {shown}); the file was not changed. Move it away or set "
+                        "CASTRA_DB to another file."
+                    )
                 return []
             return [str(r[0]) for r in con.execute("SELECT version_num FROM alembic_version")]
     except sqlite3.DatabaseError as exc:
@@ -195,15 +313,81 @@ def _probe(path: Path) -> list[str] | None:
         ) from None
 
 
+def _refuse_read_only(target: Path, path: Path) -> None:
+    if not os.access(target, os.W_OK):
+        what = "folder" if target.is_dir() else "file"
+        raise StoreError(
+            f"the store {path} is read-only (its {what} cannot be written); Castra needs to "
+            "write to it. Make it writable, or set CASTRA_DB to another file."
+        )
+
+
+def _quick_check(path: Path) -> None:
+    """SQLite's quick check of the whole file; StoreError (the file untouched) if it fails."""
+    try:
+        with closing(_reader(path)) as con:
+            rows = con.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(
+            f"{path} cannot be read as a Castra database ({exc}); the file was not changed. "
+            "Restore a backup (castra.sqlite3.bak-*) or move it away."
+        ) from None
+    if rows != [("ok",)]:
+        detail = "; ".join(str(r[0]) for r in rows[:3])
+        raise StoreError(
+            f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
+            "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
+        )
+
+
+def integrity_check(path: Path) -> list[str]:
+    """``PRAGMA integrity_check`` of the store (``["ok"]`` when healthy), read-only: the full
+    check, on request (``castra store check``) and in the reliability tests."""
+    with closing(_reader(path)) as con:
+        return [str(r[0]) for r in con.execute("PRAGMA integrity_check").fetchall()]
+
+
+def _unclean(path: Path) -> bool:
+    """Whether the store was left by a process that did not close it: its ``-wal`` file
+    holds content and no other process has the database open (SQLite keeps a shared lock on
+    byte 128 of the ``-shm`` file while a connection is open). Where locks cannot be asked
+    about, a non-empty ``-wal`` counts as unclean."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        if not wal.exists() or wal.stat().st_size == 0:
+            return False
+    except OSError:
+        return True
+    if _OPEN_HERE.get(path.resolve(), 0) > 0:  # POSIX locks do not show our own
+        return False
+    shm = path.with_name(path.name + "-shm")
+    try:
+        import fcntl
+        import struct
+
+        fd = os.open(shm, os.O_RDONLY)
+    except (ImportError, OSError):
+        return True
+    try:
+        query = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, 128, 1, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+        lock_type = struct.unpack("hhqqi4x", answer)[0]
+    except (OSError, struct.error):
+        return True
+    finally:
+        os.close(fd)
+    return bool(lock_type == fcntl.F_UNLCK)
+
+
 def _reader(path: Path) -> sqlite3.Connection:
     """A connection that cannot change the main file. Where a ``-wal`` file holds content
-    (a crash, or another program writing), open read-only so that closing cannot fold it into
-    the file. Otherwise a read-only *query* connection: SQLite then removes the ``-wal`` and
-    ``-shm`` files it made when it closes (a ``mode=ro`` connection would leave them behind)."""
-    wal = path.with_name(path.name + "-wal")
-    if wal.exists() and wal.stat().st_size > 0:
+    left by a process that is gone (a crash), open read-only so that closing cannot fold it
+    into the file. Otherwise a read-only *query* connection: SQLite then removes the
+    ``-wal`` and ``-shm`` files it made when it closes, and it reads safely beside other
+    processes writing (a ``mode=ro`` connection there fails with a disk I/O error)."""
+    if _unclean(path):
         return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    con = sqlite3.connect(path)
+    con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
     con.execute("PRAGMA query_only=ON")
     return con
 
@@ -265,6 +449,8 @@ def _backup(path: Path, revision: str | None) -> Path:
                     raise StoreError(
                         f"{path} is in use by another program; close it and start Castra again"
                     )
+                import shutil
+
                 shutil.copyfile(path, partial)
             finally:
                 con.execute("ROLLBACK")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Text, UniqueConstraint
+from sqlalchemy import LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 #: Names for constraints, so a migration can drop or alter them (SQLite batch mode needs names).
@@ -46,6 +46,8 @@ class RosterRow(SQLModel, table=True):
     created_at: datetime
     updated_at: datetime
     deleted_at: datetime | None = None
+    #: writes so far: a write from a copy of an older version is refused (schema 0004)
+    version: int = 0
 
 
 class RosterUnitRow(SQLModel, table=True):
@@ -139,11 +141,15 @@ class BattleRow(SQLModel, table=True):
     updated_at: datetime
     data_version: str | None = None
     data_fingerprint: str | None = None
+    #: writes so far: a write from a copy of an older version is refused (schema 0004)
+    version: int = 0
 
 
 class BattleStepRow(SQLModel, table=True):
-    """One executed command of a battle, with its recorded rolls, log lines and the state it
-    produced (so resuming needs no replay, and a replay can be checked against it)."""
+    """One executed command of a battle, with its recorded rolls and log lines, and the
+    state it produced kept small (schema 0005, :mod:`app.core.battle.timeline`): its
+    ``digest`` (a replay is checked against it), its ``delta`` from the state before (JSON),
+    and every few steps a ``snapshot`` of the whole state (compressed JSON)."""
 
     __tablename__ = "battle_step"
     __table_args__ = (UniqueConstraint("battle_id", "n"),)
@@ -156,4 +162,6 @@ class BattleStepRow(SQLModel, table=True):
     lines: str = Field(sa_type=Text)
     turn: int
     phase: int
-    state: str = Field(sa_type=Text)
+    digest: str
+    delta: str = Field(sa_type=Text)
+    snapshot: bytes | None = Field(default=None, sa_type=LargeBinary)

@@ -1,37 +1,40 @@
-"""Roster use cases over a :class:`~app.store.engine.Store`: keyword-only functions, each one
-transaction, taking and returning core :class:`~app.core.roster.Roster` values.
+"""Roster writes over a :class:`~app.store.engine.Store`: keyword-only functions, each one
+transaction, taking core :class:`~app.core.roster.Roster` values. Reads are in
+:mod:`app.store.read` (plain ``sqlite3``, no ORM).
 
-A roster is saved whole: its row and all its units, leaders and commands are replaced in one
-transaction, so a failure half-way leaves the roster as it was before.
+Every write begins ``BEGIN IMMEDIATE`` and bumps the roster's ``version``. A write made from
+a copy read earlier names that copy's version (``expected_version``) and is refused with
+:class:`~app.store.engine.StaleWrite` if the roster changed in between (another window, the
+command line): nothing is silently overwritten. :func:`update_roster` reads, changes and
+writes in one transaction, so it never works from a stale copy.
+
+A roster is saved whole, or, given the copy it was last saved as (``base``), only its
+changed units, leaders and commands are written, in bulk: an edit of a 1,000-unit roster
+writes one row, not a thousand.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast, get_args
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func
-from sqlmodel import Session, col, delete, select
+from sqlalchemy import Table, bindparam, delete, insert, update
+from sqlmodel import Session, SQLModel, col, select
 
 from app.core.roster import (
     MAX_NAME,
     Command,
-    CommandKind,
     Leader,
-    LeaderStatus,
-    Quality,
-    Rank,
     Roster,
     Unit,
     new_roster,
+    roster_name_problem,
 )
-from app.rules.scale import Scale
-from app.store.engine import Store
+from app.store.engine import StaleWrite, Store
 from app.store.models import (
     AppMeta,
     RosterCommandRow,
@@ -39,6 +42,7 @@ from app.store.models import (
     RosterRow,
     RosterUnitRow,
 )
+from app.store.read import roster_from_rows
 
 if TYPE_CHECKING:
     from app.rules.registry import Registry
@@ -47,26 +51,19 @@ SAMPLES_KEY = "samples_seeded"
 
 
 @dataclass(frozen=True)
-class RosterSummary:
-    """A line of the roster list: enough to show and choose, without loading the units."""
+class Saved:
+    """Where a roster was written: its id and its version after the write."""
 
     id: int
-    name: str
-    ruleset: str
-    army: str
-    side: str
-    scale: str | None
-    units: int
-    updated_at: datetime
-    deleted: bool
+    version: int
 
 
 def _now() -> datetime:
-    # Aware UTC: sqlmodel's UTCDateTime stores it as UTC text and reads it back aware.
+    # Aware UTC, stored as UTC text; app.store.read gives it back aware.
     return datetime.now(UTC)
 
 
-# --------------------------------------------------------------------------- save and load
+# --------------------------------------------------------------------------- save
 
 
 def save_roster(store: Store, *, roster: Roster, roster_id: int | None = None) -> int:
@@ -75,9 +72,37 @@ def save_roster(store: Store, *, roster: Roster, roster_id: int | None = None) -
 
     Raises ``KeyError`` if ``roster_id`` does not exist and ``ValueError`` if two units,
     leaders or commands share an id (the core ids are unique within a roster)."""
+    return write_roster(store, roster=roster, roster_id=roster_id).id
+
+
+def write_roster(
+    store: Store,
+    *,
+    roster: Roster,
+    roster_id: int | None = None,
+    expected_version: int | None = None,
+    base: Roster | None = None,
+) -> Saved:
+    """Write ``roster`` as :func:`save_roster` does, refusing (:class:`StaleWrite`) when
+    ``expected_version`` is given and the stored roster is at another version. ``base``:
+    the roster as stored at ``expected_version``; only what differs from it is written."""
     _check_ids(roster)
     with store.session() as session:
-        return _write(session, roster, roster_id)
+        return _write(session, roster, roster_id, expected_version, base)
+
+
+def update_roster(store: Store, *, roster_id: int, change: Callable[[Roster], Roster]) -> Roster:
+    """Read roster ``roster_id``, apply ``change`` and write the result, in one transaction
+    holding the write lock: a writer elsewhere waits, and nothing it wrote is lost. Returns
+    the changed roster; an exception from ``change`` writes nothing."""
+    with store.session() as session:
+        dbapi = session.connection().connection.dbapi_connection
+        assert dbapi is not None
+        current, version = roster_from_rows(dbapi, roster_id)  # type: ignore[arg-type]
+        changed = change(current)
+        _check_ids(changed)
+        _write(session, changed, roster_id, version, current)
+        return changed
 
 
 def _check_ids(roster: Roster) -> None:
@@ -93,169 +118,163 @@ def _check_ids(roster: Roster) -> None:
             seen.add(ident)
 
 
-def _write(session: Session, roster: Roster, roster_id: int | None) -> int:
+def _write(
+    session: Session,
+    roster: Roster,
+    roster_id: int | None,
+    expected_version: int | None = None,
+    base: Roster | None = None,
+) -> Saved:
     now = _now()
     if roster_id is None:
-        row = RosterRow(
-            name=roster.name,
-            ruleset=roster.ruleset,
-            army=roster.army,
-            side=roster.side,
-            scale=roster.scale,
-            data_version=roster.data_version,
-            notes=roster.notes,
-            created_at=now,
-            updated_at=now,
-        )
+        row = RosterRow(created_at=now, updated_at=now, version=0, **_head(roster))
         session.add(row)
         session.flush()
+        base = None
     else:
         row = _get(session, roster_id)
-        row.name = roster.name
-        row.ruleset = roster.ruleset
-        row.army = roster.army
-        row.side = roster.side
-        row.scale = roster.scale
-        row.data_version = roster.data_version
-        row.notes = roster.notes
+        if expected_version is not None and row.version != expected_version:
+            raise StaleWrite(
+                f"roster {roster_id} ({row.name!r}) was changed elsewhere since it was read "
+                f"(another window or the command line); this change was not saved"
+            )
+        if expected_version is None:
+            base = None
+        for key, value in _head(roster).items():
+            setattr(row, key, value)
         row.updated_at = now
+        row.version += 1
         session.add(row)
-        for table in (RosterUnitRow, RosterLeaderRow, RosterCommandRow):
-            session.exec(delete(table).where(col(table.roster_id) == roster_id))
+        session.flush()
     assert row.id is not None
     rid = row.id
-    session.add_all(_unit_rows(rid, roster.units))
-    session.add_all(_leader_rows(rid, roster.leaders))
-    session.add_all(_command_rows(rid, roster.commands))
-    session.flush()
-    return rid
+    whole = roster_id is None or base is None
+    for table, rows, old in (
+        (
+            _table(RosterUnitRow),
+            _unit_rows(roster.units),
+            None if base is None else _unit_rows(base.units),
+        ),
+        (
+            _table(RosterLeaderRow),
+            _leader_rows(roster.leaders),
+            None if base is None else _leader_rows(base.leaders),
+        ),
+        (
+            _table(RosterCommandRow),
+            _command_rows(roster.commands),
+            None if base is None else _command_rows(base.commands),
+        ),
+    ):
+        _sync(session, table, rid, rows, None if whole else old)
+    return Saved(rid, row.version)
 
 
-def _unit_rows(roster_id: int, units: Iterable[Unit]) -> list[RosterUnitRow]:
-    return [
-        RosterUnitRow(
-            roster_id=roster_id,
-            position=i,
-            uid=u.id,
-            entry=u.entry,
-            name=u.name,
-            size=u.size,
-            count=u.count,
-            grade=u.grade,
-            command=u.command,
-            leader=u.leader,
-            notes=u.notes,
-            lines=json.dumps(dict(u.lines), ensure_ascii=False) if u.lines is not None else None,
+def _head(roster: Roster) -> dict[str, Any]:
+    return {
+        "name": roster.name,
+        "ruleset": roster.ruleset,
+        "army": roster.army,
+        "side": roster.side,
+        "scale": roster.scale,
+        "data_version": roster.data_version,
+        "notes": roster.notes,
+    }
+
+
+Rows = list[dict[str, Any]]
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table: Table = SQLModel.metadata.tables[str(model.__tablename__)]
+    return table
+
+
+def _sync(session: Session, table: Table, rid: int, new: Rows, old: Rows | None) -> None:
+    """Make the child rows of roster ``rid`` in ``table`` be ``new`` (by uid). With ``old``
+    (the rows as stored) only the differences are written, each kind in one bulk statement;
+    otherwise every row is replaced."""
+    if old is None:
+        session.execute(delete(table).where(table.c.roster_id == rid))
+        if new:
+            session.execute(insert(table), [{"roster_id": rid, **r} for r in new])
+        return
+    new_by = {r["uid"]: r for r in new}
+    old_by = {r["uid"]: r for r in old}
+    if len(new_by) != len(new):  # a duplicate id: let the UNIQUE constraint say so
+        _sync(session, table, rid, new, None)
+        return
+    gone = [uid for uid in old_by if uid not in new_by]
+    added = [{"roster_id": rid, **r} for uid, r in new_by.items() if uid not in old_by]
+    changed = [
+        {"b_rid": rid, "b_uid": uid, **{f"v_{k}": v for k, v in r.items() if k != "uid"}}
+        for uid, r in new_by.items()
+        if uid in old_by and old_by[uid] != r
+    ]
+    if gone:
+        session.execute(
+            delete(table).where(table.c.roster_id == rid, table.c.uid.in_(gone)),
         )
+    if changed:
+        columns = [k for k in new[0] if k != "uid"]
+        statement = (
+            update(table)
+            .where(table.c.roster_id == bindparam("b_rid"), table.c.uid == bindparam("b_uid"))
+            .values({k: bindparam(f"v_{k}") for k in columns})
+        )
+        session.connection().execute(statement, changed)
+    if added:
+        session.execute(insert(table), added)
+
+
+def _unit_rows(units: Iterable[Unit]) -> Rows:
+    return [
+        {
+            "position": i,
+            "uid": u.id,
+            "entry": u.entry,
+            "name": u.name,
+            "size": u.size,
+            "count": u.count,
+            "grade": u.grade,
+            "command": u.command,
+            "leader": u.leader,
+            "notes": u.notes,
+            "lines": json.dumps(dict(u.lines), ensure_ascii=False) if u.lines is not None else None,
+        }
         for i, u in enumerate(units)
     ]
 
 
-def _leader_rows(roster_id: int, leaders: Iterable[Leader]) -> list[RosterLeaderRow]:
+def _leader_rows(leaders: Iterable[Leader]) -> Rows:
     return [
-        RosterLeaderRow(
-            roster_id=roster_id,
-            position=i,
-            uid=ld.id,
-            name=ld.name,
-            rank=ld.rank,
-            status=ld.status.value,
-            wounds=ld.wounds,
-            bonus=ld.bonus,
-            exceptional=ld.exceptional,
-            quality=ld.quality,
-            notes=ld.notes,
-        )
+        {
+            "position": i,
+            "uid": ld.id,
+            "name": ld.name,
+            "rank": ld.rank,
+            "status": ld.status.value,
+            "wounds": ld.wounds,
+            "bonus": ld.bonus,
+            "exceptional": ld.exceptional,
+            "quality": ld.quality,
+            "notes": ld.notes,
+        }
         for i, ld in enumerate(leaders)
     ]
 
 
-def _command_rows(roster_id: int, commands: Iterable[Command]) -> list[RosterCommandRow]:
+def _command_rows(commands: Iterable[Command]) -> Rows:
     return [
-        RosterCommandRow(
-            roster_id=roster_id, position=i, uid=c.id, name=c.name, leader=c.leader, kind=c.kind
-        )
+        {
+            "position": i,
+            "uid": c.id,
+            "name": c.name,
+            "leader": c.leader,
+            "kind": c.kind,
+        }
         for i, c in enumerate(commands)
     ]
-
-
-def load_roster(store: Store, *, roster_id: int) -> Roster:
-    """The roster with id ``roster_id`` (deleted or not); ``KeyError`` naming the id if none."""
-    with store.session() as session:
-        row = _get(session, roster_id)
-        units = session.exec(
-            select(RosterUnitRow)
-            .where(RosterUnitRow.roster_id == roster_id)
-            .order_by(col(RosterUnitRow.position))
-        ).all()
-        leaders = session.exec(
-            select(RosterLeaderRow)
-            .where(RosterLeaderRow.roster_id == roster_id)
-            .order_by(col(RosterLeaderRow.position))
-        ).all()
-        commands = session.exec(
-            select(RosterCommandRow)
-            .where(RosterCommandRow.roster_id == roster_id)
-            .order_by(col(RosterCommandRow.position))
-        ).all()
-        return Roster(
-            name=row.name,
-            ruleset=row.ruleset,
-            army=row.army,
-            side=row.side,
-            scale=Scale.parse(row.scale) if row.scale else None,
-            units=tuple(_unit(u) for u in units),
-            leaders=tuple(_leader(ld) for ld in leaders),
-            commands=tuple(_command(c) for c in commands),
-            data_version=row.data_version,
-            notes=row.notes,
-        )
-
-
-def _check(value: str | None, allowed: object, what: str) -> None:
-    if value is not None and value not in get_args(allowed):
-        raise ValueError(f"stored {what} {value!r} is not one of {get_args(allowed)}")
-
-
-def _unit(row: RosterUnitRow) -> Unit:
-    lines: dict[str, int] | None = None
-    if row.lines is not None:
-        lines = {str(k): int(v) for k, v in json.loads(row.lines).items()}
-    return Unit(
-        id=row.uid,
-        entry=row.entry,
-        name=row.name,
-        size=row.size,
-        count=row.count,
-        grade=row.grade,
-        command=row.command,
-        leader=row.leader,
-        notes=row.notes,
-        lines=lines,
-    )
-
-
-def _leader(row: RosterLeaderRow) -> Leader:
-    _check(row.rank, Rank, "leader rank")
-    _check(row.quality, Quality, "leader quality")
-    return Leader(
-        id=row.uid,
-        name=row.name,
-        rank=cast(Rank, row.rank),
-        status=LeaderStatus(row.status),
-        wounds=row.wounds,
-        bonus=row.bonus,
-        exceptional=row.exceptional,
-        quality=cast(Quality | None, row.quality),
-        notes=row.notes,
-    )
-
-
-def _command(row: RosterCommandRow) -> Command:
-    _check(row.kind, CommandKind, "command kind")
-    return Command(
-        id=row.uid, name=row.name, leader=row.leader, kind=cast(CommandKind | None, row.kind)
-    )
 
 
 def _get(session: Session, roster_id: int) -> RosterRow:
@@ -265,72 +284,9 @@ def _get(session: Session, roster_id: int) -> RosterRow:
     return row
 
 
-# --------------------------------------------------------------------------- listing, finding
-
-
-def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterSummary]:
-    """Every roster (the bin too with ``include_deleted``), by ruleset, side and name."""
-    units = func.coalesce(func.sum(RosterUnitRow.count), 0)
-    query = (
-        select(RosterRow, units)
-        .join(RosterUnitRow, col(RosterUnitRow.roster_id) == col(RosterRow.id), isouter=True)
-        .group_by(col(RosterRow.id))
-    )
-    if not include_deleted:
-        query = query.where(col(RosterRow.deleted_at).is_(None))
-    with store.session() as session:
-        rows = session.exec(query).all()
-    out = [
-        RosterSummary(
-            id=cast(int, row.id),
-            name=row.name,
-            ruleset=row.ruleset,
-            army=row.army,
-            side=row.side,
-            scale=Scale.parse(row.scale) if row.scale else None,
-            units=int(count),
-            updated_at=row.updated_at,
-            deleted=row.deleted_at is not None,
-        )
-        for row, count in rows
-    ]
-    out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))
-    return out
-
-
-def find_roster(store: Store, *, key: str, include_deleted: bool = False) -> int:
-    """The id of the roster that ``key`` names: a numeric id, or else an exact name
-    (case-insensitive). Deleted rosters count only with ``include_deleted``.
-
-    Raises ``LookupError`` when nothing matches (listing near names) or when the name is
-    ambiguous (listing the ids to choose from)."""
-    key = key.strip()
-    with store.session() as session:
-        rows = [
-            (cast(int, rid), name, deleted)
-            for rid, name, deleted in session.exec(
-                select(col(RosterRow.id), col(RosterRow.name), col(RosterRow.deleted_at))
-            ).all()
-        ]
-    live = [(rid, name) for rid, name, deleted in rows if include_deleted or deleted is None]
-    if key.isdigit():
-        wanted = int(key)
-        if any(rid == wanted for rid, _ in live):
-            return wanted
-        if any(rid == wanted for rid, _, _ in rows):
-            raise LookupError(f"roster {wanted} is deleted; restore it first")
-    folded = key.casefold()
-    matches = [(rid, name) for rid, name in live if name.casefold() == folded]
-    if len(matches) == 1:
-        return matches[0][0]
-    if matches:
-        choices = ", ".join(f"{rid} ({name!r})" for rid, name in sorted(matches))
-        raise LookupError(f"{len(matches)} rosters are named {key!r}: {choices}; use the id")
-    names = sorted({name for _, name in live})
-    near = [n for n in names if folded and folded in n.casefold()]
-    near += [n for n in difflib.get_close_matches(key, names, n=5, cutoff=0.6) if n not in near]
-    hint = f"; did you mean: {', '.join(repr(n) for n in near[:5])}" if near else ""
-    raise LookupError(f"no roster {key!r}{hint}")
+def _touch(row: RosterRow) -> None:
+    row.updated_at = _now()
+    row.version += 1
 
 
 def unique_name(store: Store, *, name: str, exclude_id: int | None = None) -> str:
@@ -363,22 +319,25 @@ def unique_name(store: Store, *, name: str, exclude_id: int | None = None) -> st
 
 
 def rename_roster(store: Store, *, roster_id: int, name: str) -> None:
-    """Give roster ``roster_id`` a new (non-empty) name."""
+    """Give roster ``roster_id`` a new name (not empty, not too long, no control
+    characters: :func:`app.core.roster.roster_name_problem`)."""
     name = name.strip()
-    if not name:
-        raise ValueError("a roster name cannot be empty")
+    problem = roster_name_problem(name)
+    if problem:
+        raise ValueError(problem)
     with store.session() as session:
         row = _get(session, roster_id)
         row.name = name
-        row.updated_at = _now()
+        _touch(row)
         session.add(row)
 
 
 def duplicate_roster(store: Store, *, roster_id: int, name: str | None = None) -> int:
     """Copy roster ``roster_id`` (units, leaders, commands) as a new roster named ``name`` or
     ``"<name> (copy)"`` (``(copy 2)``, ... if taken). Returns the new id."""
-    original = load_roster(store, roster_id=roster_id)
     with store.session() as session:
+        dbapi = session.connection().connection.dbapi_connection
+        original, _ = roster_from_rows(dbapi, roster_id)  # type: ignore[arg-type]
         if name is None:
             taken = {n.casefold() for n in session.exec(select(col(RosterRow.name))).all()}
             name = f"{original.name} (copy)"
@@ -386,7 +345,7 @@ def duplicate_roster(store: Store, *, roster_id: int, name: str | None = None) -
             while name.casefold() in taken:
                 name = f"{original.name} (copy {n})"
                 n += 1
-        return _write(session, replace(original, name=name), None)
+        return _write(session, replace(original, name=name), None).id
 
 
 def delete_roster(store: Store, *, roster_id: int) -> None:
@@ -395,6 +354,7 @@ def delete_roster(store: Store, *, roster_id: int) -> None:
         row = _get(session, roster_id)
         if row.deleted_at is None:
             row.deleted_at = _now()
+            row.version += 1
             session.add(row)
 
 
@@ -404,6 +364,7 @@ def restore_roster(store: Store, *, roster_id: int) -> None:
         row = _get(session, roster_id)
         if row.deleted_at is not None:
             row.deleted_at = None
+            row.version += 1
             session.add(row)
 
 
@@ -442,7 +403,7 @@ def seed_samples(store: Store, *, registry: Registry) -> list[int]:
                 )
                 std = army.standard
                 roster = replace(roster, notes=f"Sample: {std.name}. Source: {std.source}.")
-                ids.append(_write(session, roster, None))
+                ids.append(_write(session, roster, None).id)
                 done.append(key)
         if ids:
             session.merge(AppMeta(key=SAMPLES_KEY, value=json.dumps(done)))

@@ -1350,7 +1350,7 @@ def test_odds_with_a_troop_id_takes_the_lists_size(cli: Cli) -> None:
         (
             ["odds", "quincunx", "--attacker", "hastati", "--defender", "hastati", "--size-d", "0"],
             1,
-            "--size-d must be at least 1",
+            "--size-d 0 is out of range",
         ),
         (
             [
@@ -1364,7 +1364,7 @@ def test_odds_with_a_troop_id_takes_the_lists_size(cli: Cli) -> None:
                 "-1",
             ],
             1,
-            "--rings-a cannot be negative",
+            "--rings-a -1 is out of range",
         ),
         (
             [
@@ -1668,14 +1668,9 @@ def test_a_divergence_with_unchanged_data_is_one_line_not_a_traceback(
     battle("undo")
     before = battle.state()
     con = sqlite3.connect(store_file)
-    [(text,)] = con.execute(
-        "SELECT state FROM battle_step WHERE battle_id = ? AND n = 0", (battle.id,)
-    ).fetchall()
-    state = json.loads(text)
-    state["turn"] += 5
+    # the recorded digest of step 1 no longer matches what executing it again gives
     con.execute(
-        "UPDATE battle_step SET state = ? WHERE battle_id = ? AND n = 0",
-        (json.dumps(state), battle.id),
+        "UPDATE battle_step SET digest = ? WHERE battle_id = ? AND n = 0", ("f" * 64, battle.id)
     )
     con.commit()
     for args in (("redo",), ("replay", "--step", "1")):

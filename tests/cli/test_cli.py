@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -264,16 +265,22 @@ def test_file_errors_exit_1_in_one_line(
     assert code == 1 and "Is a directory" in one_line(err)
     assert not (tmp_path / "out.tmp").exists()  # no stray temporary file
     code, _, err = run(capsys, "roster", "import", str(folder))
-    assert code == 1 and "cannot read the file: Is a directory" in err
+    assert code == 1 and "not a regular file (it is a folder)" in err
     good = tmp_path / "r.json"
     assert run(capsys, "roster", "export", "1", "-o", str(good))[0] == 0
 
-    def denied(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    import app.rules.inputs
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    real_open = os.open
+
+    def denied(path: object, flags: int, *args: object) -> int:
+        if str(path) == str(good):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app.rules.inputs.os, "open", denied)
     code, _, err = run(capsys, "roster", "import", str(good))
-    assert code == 1 and "cannot read the file: Permission denied" in err
+    assert code == 1 and "cannot read the roster file: Permission denied" in err
     assert "Traceback" not in err
 
 

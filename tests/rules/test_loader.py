@@ -149,7 +149,7 @@ def test_errata_must_name_real_data(copy: Path) -> None:
 def test_oversized_file(copy: Path) -> None:
     (copy / "errata.toml").write_text("# " + "x" * MAX_FILE_BYTES + "\n")
     file, _, msg = problems(copy)[0]
-    assert file == "errata.toml" and "limit" in msg
+    assert file == "errata.toml" and "at most" in msg
 
 
 def test_every_problem_is_reported_not_just_the_first(copy: Path) -> None:

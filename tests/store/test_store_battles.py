@@ -261,7 +261,7 @@ def test_upgrade_from_0002_keeps_battles_and_backs_up_first(
 
     store = open_store(db_path)
     assert store.backup is not None and "bak-0002-" in store.backup.name
-    assert store.revision == SCHEMA_HEAD == "0003"
+    assert store.revision == SCHEMA_HEAD
     again = load_battle(store, battle_id=bid, registry=registry)
     assert again.recorded is None and not again.data_changed
     assert again.steps == session.steps and again.state == session.state
@@ -278,7 +278,9 @@ def test_upgrade_from_0002_keeps_battles_and_backs_up_first(
 def test_loading_decodes_a_step_state_only_when_it_is_read(
     store: Store, registry: Registry, toy_mechanics: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import app.core.battle.serialize as serialize
+    """No step state is decoded at load; the cursor's is rebuilt (from the initial state and
+    the stored changes) when read, and kept in a small cache."""
+    import app.core.battle.timeline as timeline
 
     session = toy_session(registry)
     for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12), NextPhase()):
@@ -286,21 +288,52 @@ def test_loading_decodes_a_step_state_only_when_it_is_read(
     session.undo()
     bid = create_battle(store, session=session, rosters=rosters(registry))
     decoded: list[object] = []
-    real = serialize.state_from_dict
+    real = timeline.state_from_dict
 
     def counting(d: object) -> object:
         decoded.append(d)
         return real(d)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(serialize, "state_from_dict", counting)
+    monkeypatch.setattr(timeline, "state_from_dict", counting)
     again = load_battle(store, battle_id=bid, registry=registry)
-    assert decoded == [] and not any(s.decoded for s in again.steps)
+    assert decoded == []
     assert again.log_text() == session.log_text()  # the log needs no state
     assert again.state == session.state and len(decoded) == 1  # the cursor's only
-    assert [s.decoded for s in again.steps] == [False, True, False]
-    again.redo()
-    assert len(decoded) == 2
-    assert again.steps == session.steps and len(decoded) == 3
+    assert again.state == session.state and len(decoded) == 1  # cached
+    again.redo()  # checked against the recorded digest: nothing decoded
+    assert len(decoded) == 1
+    assert again.state == session.steps[2].state and len(decoded) == 2
+    assert again.steps == session.steps
+
+
+def test_a_stored_step_is_small_and_any_state_is_rebuilt_exactly(
+    store: Store, registry: Registry, toy_mechanics: None
+) -> None:
+    """Only every SNAPSHOT_EVERY-th step stores the whole state; every other state is
+    rebuilt from the nearest snapshot and the changes after it, equal to the one played."""
+    from app.core.battle.timeline import CACHE_SIZE, SNAPSHOT_EVERY
+
+    session = toy_session(registry, count=20)
+    session.do(StartBattle())
+    units = session.state.units
+    for i in range(2 * SNAPSHOT_EVERY + 5):
+        u = session.state.unit(units[i % len(units)].id)
+        session.do(MoveUnit(unit=u.id, x=u.x, y=min(u.y + 0.5, session.state.height)))
+    bid = create_battle(store, session=session, rosters=rosters(registry, count=20))
+    con = sqlite3.connect(store.path)
+    rows = con.execute(
+        "SELECT n, snapshot IS NOT NULL, length(delta) FROM battle_step WHERE battle_id = ?",
+        (bid,),
+    ).fetchall()
+    con.close()
+    assert [n for n, whole, _ in rows if whole] == [SNAPSHOT_EVERY - 1, 2 * SNAPSHOT_EVERY - 1]
+    assert max(size for n, _, size in rows if n) < 1000  # a move changes one unit
+    again = load_battle(store, battle_id=bid, registry=registry)
+    for n in range(len(session.steps) + 1):
+        expected = session.steps[n - 1].state if n else session.initial
+        assert again.replay(n, trust_recorded=True) == expected
+        assert again.replay(n) == expected
+    assert again.timeline is not None and 0 < again.timeline.cached <= CACHE_SIZE
 
 
 def test_a_long_battle_loads_quickly(store: Store, registry: Registry, toy_mechanics: None) -> None:
@@ -322,3 +355,33 @@ def test_a_long_battle_loads_quickly(store: Store, registry: Registry, toy_mecha
         best = min(best, time.perf_counter() - start)
     assert len(again.steps) == 300
     assert best < 0.25, f"loading 300 steps took {best:.3f} s"
+
+
+def test_upgrade_to_0005_converts_stored_states_exactly(
+    db_path: Path, registry: Registry, toy_mechanics: None
+) -> None:
+    """Battles stored with a whole state per step (0004) keep every state through 0005."""
+    from app.core.battle.timeline import SNAPSHOT_EVERY
+
+    store = open_store(db_path)
+    session = toy_session(registry, count=5)
+    session.do(StartBattle())
+    for i in range(SNAPSHOT_EVERY + 3):
+        u = session.state.units[i % 10]
+        session.do(MoveUnit(unit=u.id, x=u.x, y=min(u.y + 0.25, session.state.height)))
+    session.undo()
+    bid = create_battle(store, session=session, rosters=rosters(registry, count=5))
+    store.close()
+    engine = migration_engine(db_path)
+    with engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0004")
+    engine.dispose()
+    con = sqlite3.connect(db_path)
+    assert "state" in {r[1] for r in con.execute("PRAGMA table_info(battle_step)")}
+    con.close()
+    store = open_store(db_path)
+    assert store.backup is not None and "bak-0004-" in store.backup.name
+    again = load_battle(store, battle_id=bid, registry=registry)
+    assert again.cursor == session.cursor and again.steps == session.steps
+    assert again.replay(len(session.steps)) == session.steps[-1].state
+    store.close()

@@ -144,25 +144,53 @@ def test_store_works_from_another_directory(
 # --------------------------------------------------------------------------- upgrade with backup
 
 
-def test_pre_alembic_file_is_backed_up_then_upgraded(db_path: Path) -> None:
+def make_old_file(path: Path, revision: str) -> None:
+    """A Castra store at an older schema revision (made at head, then downgraded)."""
+    from alembic import command
+
+    from app.store.engine import _alembic_config, migration_engine
+
+    make_head_file(path)
+    engine = migration_engine(path)
+    with engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), revision)
+    engine.dispose()
+
+
+def test_another_programs_database_is_refused_untouched(db_path: Path) -> None:
+    """An SQLite file with tables but no Castra schema stamp is another program's (Castra
+    has stamped its files since its first schema): never backed up, never migrated."""
     with sqlite3.connect(db_path) as con:
         con.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
         con.execute("INSERT INTO notes (body) VALUES ('keep me')")
     con.close()
-    original = db_path.read_bytes()
+    before = _dir_state(db_path)
+    for migrate in (True, False):
+        with pytest.raises(StoreError) as err:
+            open_store(db_path, migrate=migrate)
+        assert "not a Castra database" in str(err.value) and "notes" in str(err.value)
+        assert "not changed" in str(err.value)
+    assert _dir_state(db_path) == before
+    assert backups(db_path) == []
 
+
+def test_old_castra_file_is_backed_up_then_upgraded(db_path: Path) -> None:
+    make_old_file(db_path, "0003")
+    with sqlite3.connect(db_path) as con:
+        con.execute(
+            "INSERT INTO roster (name, ruleset, army, side, notes, created_at, updated_at) "
+            "VALUES ('keep me', 'r', 'a', 's', '', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+        )
+    con.close()
+    original = db_path.read_bytes()
     store = open_store(db_path)
     store.close()
-
     [backup] = backups(db_path)
     assert store.backup == backup
-    assert backup.name.startswith("castra.sqlite3.bak-empty-")
+    assert backup.name.startswith("castra.sqlite3.bak-0003-")
     assert backup.read_bytes() == original
     assert revision(db_path) == [SCHEMA_HEAD]
-    assert tables(db_path) == TABLES | {"notes"}
-    with sqlite3.connect(db_path) as con:
-        assert con.execute("SELECT body FROM notes").fetchall() == [("keep me",)]
-    con.close()
+    assert [s.name for s in list_rosters(store)] == ["keep me"]
 
 
 def test_file_at_base_revision_is_backed_up_then_upgraded(db_path: Path) -> None:
@@ -187,11 +215,11 @@ def test_file_at_base_revision_is_backed_up_then_upgraded(db_path: Path) -> None
 
 def test_backup_includes_wal_content(db_path: Path) -> None:
     """Rows still in the -wal file (not yet folded into the main file) reach the backup."""
+    make_old_file(db_path, "0003")
     keeper = sqlite3.connect(db_path, isolation_level=None)
     keeper.execute("PRAGMA journal_mode=WAL")
     keeper.execute("PRAGMA wal_autocheckpoint=0")
-    keeper.execute("CREATE TABLE notes (body TEXT)")
-    keeper.execute("INSERT INTO notes VALUES ('only in the wal')")
+    keeper.execute("INSERT INTO app_meta VALUES ('note', 'only in the wal')")
     wal = db_path.with_name(db_path.name + "-wal")
     assert wal.stat().st_size > 0
     try:
@@ -201,15 +229,18 @@ def test_backup_includes_wal_content(db_path: Path) -> None:
         keeper.close()
     assert store.backup is not None
     with sqlite3.connect(store.backup) as con:
-        assert con.execute("SELECT body FROM notes").fetchall() == [("only in the wal",)]
+        rows = con.execute("SELECT value FROM app_meta WHERE key = 'note'").fetchall()
+        assert rows == [("only in the wal",)]
     con.close()
 
 
 def test_failed_upgrade_is_rolled_back_and_names_the_backup(db_path: Path) -> None:
-    """A file whose own ``app_meta`` table clashes with the last table 0001 creates: the
-    upgrade fails after creating the others, and one transaction undoes all of it."""
+    """A file stamped at 0003 that lacks the roster table 0004 alters: the upgrade fails,
+    and one transaction undoes all of it."""
     with sqlite3.connect(db_path) as con:
-        con.execute("CREATE TABLE app_meta (something_else TEXT)")
+        con.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        con.execute("INSERT INTO alembic_version VALUES ('0003')")
+        con.execute("CREATE TABLE app_meta (key TEXT PRIMARY KEY, value TEXT)")
     con.close()
     with pytest.raises(StoreError) as err:
         open_store(db_path)
@@ -217,20 +248,20 @@ def test_failed_upgrade_is_rolled_back_and_names_the_backup(db_path: Path) -> No
     message = str(err.value)
     assert str(db_path) in message
     assert str(backup) in message
-    assert "from schema empty to " + SCHEMA_HEAD in message
-    assert tables(db_path) == {"app_meta"}
+    assert "from schema 0003 to " + SCHEMA_HEAD in message
+    assert tables(db_path) == {"app_meta", "alembic_version"}
+    assert revision(db_path) == ["0003"]
 
 
 def test_migrate_false_opens_an_old_file_as_it_is(db_path: Path) -> None:
-    with sqlite3.connect(db_path) as con:
-        con.execute("CREATE TABLE notes (body TEXT)")
-    con.close()
+    make_old_file(db_path, "0003")
+    digest = sha256(db_path)
     store = open_store(db_path, migrate=False)
     store.close()
-    assert store.revision is None
+    assert store.revision == "0003"
     assert store.backup is None
     assert backups(db_path) == []
-    assert tables(db_path) == {"notes"}
+    assert sha256(db_path) == digest
 
 
 # --------------------------------------------------------------------------- refusals

@@ -99,7 +99,7 @@ def test_failure_inside_save_leaves_previous_roster(
 ) -> None:
     rid = save_roster(store, roster=full_roster)
 
-    def broken(roster_id: int, commands: object) -> list[object]:
+    def broken(*args: object) -> list[object]:
         raise RuntimeError("disk on fire")
 
     # Fails after the roster row was updated and the old children deleted (and flushed).
@@ -115,7 +115,7 @@ def test_failure_inside_save_leaves_previous_roster(
 def test_failed_insert_leaves_nothing(
     store: Store, full_roster: Roster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(roster_id: int, commands: object) -> list[object]:
+    def broken(*args: object) -> list[object]:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(repo, "_command_rows", broken)
@@ -254,3 +254,33 @@ def test_leader_defaults_round_trip(store: Store) -> None:
     )
     rid = save_roster(store, roster=roster)
     assert load_roster(store, roster_id=rid) == roster
+
+
+def test_a_write_from_its_base_touches_only_the_changed_rows(store: Store) -> None:
+    """Autosave of one edit writes only what changed (issue 14): the other rows keep their
+    row ids, and the roster read back is the edited one."""
+    from app.core.roster import Unit
+    from app.store import load_roster_versioned, write_roster
+
+    units = tuple(Unit(f"u-{i}", "hastati", f"Hastati {i}", 12) for i in range(1000))
+    roster = Roster("Big", "quincunx", "roman", "Rome", "1:100", units=units)
+    saved = write_roster(store, roster=roster)
+    before = dict(sqlite3.connect(store.path).execute("SELECT uid, id FROM roster_unit").fetchall())
+    edited = replace(
+        roster,
+        units=(
+            *units[:10],
+            *units[11:500],
+            replace(units[500], size=10, notes="tired"),
+            *units[501:],
+            Unit("u-new", "principes", "Principes", 12),
+        ),
+    )
+    again = write_roster(
+        store, roster=edited, roster_id=saved.id, expected_version=saved.version, base=roster
+    )
+    assert again.version == saved.version + 1
+    after = dict(sqlite3.connect(store.path).execute("SELECT uid, id FROM roster_unit").fetchall())
+    assert "u-10" not in after and "u-new" in after
+    assert all(after[uid] == before[uid] for uid in after if uid != "u-new")
+    assert load_roster_versioned(store, roster_id=saved.id) == (edited, again.version)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from app.core.battle.apply import apply_resolution, check_victory, describe_unit
 from app.core.battle.state import BattleState, BattleUnit
+from app.rules.inputs import control_problem
 from app.rules.mechanics import (
     Dice,
     Mechanics,
@@ -76,6 +77,26 @@ def _when(state: BattleState, ctx: Context) -> str:
     if ctx.mechanics.rounds_per_turn > 1:
         return f"Turn {state.turn}, {ctx.mechanics.round_name} {state.round}"
     return f"Turn {state.turn}"
+
+
+#: Largest magnitude of a whole-number option (a modifier, a count of dice, ...).
+MAX_OPTION = 1_000_000
+
+
+def option_value_problem(key: str, value: object) -> str | None:
+    """Why an action's option value cannot enter a battle (a NaN or infinite number, a
+    number out of all proportion, text with control characters), or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{key} must be a finite number, not {value}"
+    if isinstance(value, int | float) and abs(value) > MAX_OPTION:
+        return f"{key} {value:,} is out of range (at most {MAX_OPTION:,})"
+    if isinstance(value, str):
+        return control_problem(key, value) or (
+            f"{key} is too long ({len(value):,} characters)" if len(value) > 200 else None
+        )
+    return None
 
 
 def _ended(state: BattleState) -> None:
@@ -170,6 +191,9 @@ class EndBattle(BattleCommand):
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         _ended(state)
+        problem = control_problem("the reason", self.reason)
+        if problem or len(self.reason) > 500:
+            raise CommandError(problem or "the reason is too long (at most 500 characters)")
         who = "a draw" if self.winner is None else f"{state.sides[self.winner].name} wins"
         state = replace(state, result=Victory(self.winner, self.reason))
         return Executed(state, (f"The battle ends: {who} ({self.reason}).",))
@@ -194,6 +218,10 @@ class MoveUnit(BattleCommand):
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         _ended(state)
+        for what, value in (("x", self.x), ("y", self.y), ("facing", self.facing)):
+            if value is not None and not math.isfinite(value):
+                # a NaN facing once entered a battle and broke its redo and replay for good
+                raise CommandError(f"the {what} must be a finite number, not {value}")
         unit = _unit(state, self.unit)
         if unit.status.eliminated:
             raise CommandError(f"{unit.name} ({unit.id}) is out of the battle")
@@ -265,6 +293,10 @@ class Act(BattleCommand):
             side = actor.side
         if spec.targets == "side" and side is None:
             raise CommandError(f"{spec.label} needs a side (0 or 1) or a unit of that side")
+        for key, value in self.options.items():
+            problem = option_value_problem(key, value)
+            if problem:
+                raise CommandError(problem)
         known = {o.key for o in spec.options}
         unknown = sorted(set(self.options) - known)
         if unknown:

@@ -23,15 +23,15 @@ def _side(value: Any) -> Side | None:
 
 def status_to_dict(s: Status) -> dict[str, Any]:
     return {
-        "strength": s.strength,
-        "start_strength": s.start_strength,
-        "hits": s.hits,
-        "rings": s.rings,
-        "dps": s.dps,
+        "strength": int(s.strength),
+        "start_strength": int(s.start_strength),
+        "hits": int(s.hits),
+        "rings": int(s.rings),
+        "dps": int(s.dps),
         "grade": s.grade,
         "formation": s.formation,
         "markers": sorted(s.markers),
-        "eliminated": s.eliminated,
+        "eliminated": bool(s.eliminated),
         "extra": dict(s.extra),
     }
 
@@ -52,6 +52,8 @@ def status_from_dict(d: Mapping[str, Any]) -> Status:
 
 
 def state_to_dict(st: BattleState) -> dict[str, Any]:
+    """The state as JSON-ready data; lengths are always floats (a move to ``x=20`` is stored
+    as 20.0, as it reads back), so a state and its stored copy have one digest."""
     return {
         "ruleset": st.ruleset,
         "sides": [
@@ -66,11 +68,11 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
                 "entry": u.entry,
                 "troop": u.troop,
                 "status": status_to_dict(u.status),
-                "x": u.x,
-                "y": u.y,
-                "facing": u.facing,
-                "width": u.width,
-                "depth": u.depth,
+                "x": float(u.x),
+                "y": float(u.y),
+                "facing": float(u.facing),
+                "width": float(u.width),
+                "depth": float(u.depth),
                 "command": u.command,
                 "roster_unit": u.roster_unit,
             }
@@ -88,17 +90,22 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
                 "exceptional": ld.exceptional,
                 "quality": ld.quality,
                 "attached_to": ld.attached_to,
-                "x": ld.x,
-                "y": ld.y,
+                "x": float(ld.x),
+                "y": float(ld.y),
             }
             for ld in st.leaders
         ],
         "terrain": [
-            {"id": t.id, "kind": t.kind, "points": [list(p) for p in t.points], "name": t.name}
+            {
+                "id": t.id,
+                "kind": t.kind,
+                "points": [[float(x), float(y)] for x, y in t.points],
+                "name": t.name,
+            }
             for t in st.terrain
         ],
-        "width": st.width,
-        "height": st.height,
+        "width": float(st.width),
+        "height": float(st.height),
         "turn": st.turn,
         "round": st.round,
         "phase": st.phase,
@@ -179,15 +186,17 @@ def rolls_from_list(data: list[Mapping[str, Any]]) -> tuple[Roll, ...]:
     return tuple(Roll(r["purpose"], r["spec"], tuple(int(f) for f in r["faces"])) for r in data)
 
 
-def step_to_dict(step: Step) -> dict[str, Any]:
-    return {
+def step_to_dict(step: Step, *, with_state: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "command": step.command.to_dict(),
         "rolls": rolls_to_list(step.rolls),
         "lines": list(step.lines),
         "turn": step.turn,
         "phase": step.phase,
-        "state": state_to_dict(step.state),
     }
+    if with_state:
+        out["state"] = state_to_dict(step.state)
+    return out
 
 
 def step_from_dict(d: Mapping[str, Any]) -> Step:

@@ -15,9 +15,11 @@ caller asks for ``trust_recorded``: the recorded rolls and states are what happe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from app.core.battle.commands import Act, BattleCommand, CommandError, Context
 from app.core.battle.dice import Roll, fresh_dice, replay_dice
@@ -25,6 +27,31 @@ from app.core.battle.state import BattleState
 from app.rules.fingerprint import fingerprint
 from app.rules.mechanics import Mechanics, Odds, Scalar, Side
 from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from app.core.battle.timeline import Timeline
+
+
+def nonfinite_problem(state: BattleState) -> str | None:
+    """What of ``state`` is not a finite number (a unit's or leader's position or facing,
+    the table), or None. Checked after every command: a NaN that entered a battle would make
+    its redo and replay fail for good, since NaN equals nothing, itself included."""
+    for u in state.units:
+        for what, value in (
+            ("x", u.x),
+            ("y", u.y),
+            ("facing", u.facing),
+            ("width", u.width),
+            ("depth", u.depth),
+        ):
+            if not math.isfinite(value):
+                return f"{u.name} ({u.id}) would get a {what} of {value}"
+    for ld in state.leaders:
+        if not (math.isfinite(ld.x) and math.isfinite(ld.y)):
+            return f"{ld.name} would get a position of ({ld.x}, {ld.y})"
+    if not (math.isfinite(state.width) and math.isfinite(state.height)):
+        return "the table would not have a finite size"
+    return None
 
 
 class ReplayError(RuntimeError):
@@ -45,7 +72,17 @@ class Step:
     by value and serialises the same.
     """
 
-    __slots__ = ("_command", "_lines", "_load", "_phase", "_rolls", "_state", "_turn")
+    __slots__ = (
+        "_cache",
+        "_command",
+        "_digest",
+        "_lines",
+        "_load",
+        "_phase",
+        "_rolls",
+        "_state",
+        "_turn",
+    )
 
     def __init__(
         self,
@@ -55,8 +92,16 @@ class Step:
         turn: int,
         phase: int,
         state: BattleState | Callable[[], BattleState],
+        *,
+        digest: str | None = None,
+        cache: bool = True,
     ) -> None:
+        """``digest``: the recorded digest of the state (computed from it when not given).
+        ``cache``: whether a state given as a function is kept once built (a stored battle
+        says False: its :class:`~app.core.battle.timeline.Timeline` keeps a few)."""
         self._command = command
+        self._digest = digest
+        self._cache = cache
         self._rolls = rolls
         self._lines = lines
         self._turn = turn
@@ -92,9 +137,21 @@ class Step:
     def state(self) -> BattleState:
         if self._state is None:
             assert self._load is not None
-            self._state = self._load()
+            state = self._load()
+            if not self._cache:
+                return state
+            self._state = state
             self._load = None
         return self._state
+
+    @property
+    def digest(self) -> str:
+        """The digest of the recorded state (:func:`app.core.battle.timeline.digest`)."""
+        if self._digest is None:
+            from app.core.battle.timeline import state_digest
+
+            self._digest = state_digest(self.state)
+        return self._digest
 
     @property
     def decoded(self) -> bool:
@@ -154,9 +211,14 @@ class BattleSession:
         serial: int = 0,
         name: str = "",
         recorded: DataStamp | None = None,
+        version: int | None = None,
+        timeline: Timeline | None = None,
     ) -> None:
         """``recorded``: the data a stored battle was recorded with (None for a new battle,
-        which is recorded with the current data, or for one stored before Castra kept it)."""
+        which is recorded with the current data, or for one stored before Castra kept it).
+        ``version``: the stored battle's version when it was loaded (a write from a stale
+        copy is refused by the store). ``timeline``: a stored battle's recorded states
+        (snapshots every few steps, the changes between; replay starts at a snapshot)."""
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.initial = initial
@@ -166,6 +228,8 @@ class BattleSession:
         self.serial = max(serial, len(self.steps))
         self.name = name
         self.recorded = recorded
+        self.version = version
+        self.timeline = timeline
         #: Why the last ``redo(trust_recorded=True)`` did not reproduce its recorded state
         #: (None when it did); the recorded state was kept.
         self.last_divergence: str | None = None
@@ -223,6 +287,9 @@ class BattleSession:
         dice = fresh_dice(self.seed, self.serial)
         state = self.state
         done = command.execute(state, Context(self.ruleset, self.mechanics, dice))
+        problem = nonfinite_problem(done.state)
+        if problem is not None:
+            raise CommandError(f"{command.label}: {problem}; the battle is unchanged")
         step = Step(command, tuple(dice.rolls), done.lines, state.turn, state.phase, done.state)
         self.serial += 1
         del self.steps[self.cursor :]
@@ -260,9 +327,9 @@ class BattleSession:
         self._notify()
         return step
 
-    def _check(self, state: BattleState, step: Step) -> None:
-        """Execute ``step`` again on ``state`` with its recorded rolls; ReplayError (saying
-        how) unless that gives the recorded state."""
+    def _check(self, state: BattleState, step: Step) -> BattleState:
+        """Execute ``step`` again on ``state`` with its recorded rolls and return the state
+        it gives; ReplayError (saying how) unless that is the recorded state (its digest)."""
         dice, script = replay_dice(step.rolls)
         try:
             done = step.command.execute(state, Context(self.ruleset, self.mechanics, dice))
@@ -270,26 +337,42 @@ class BattleSession:
             raise ReplayError(f"diverged: {exc}") from exc
         if not script.exhausted:
             raise ReplayError("diverged: it used fewer rolls than were recorded")
-        if done.state != step.state:
+        from app.core.battle.timeline import state_digest
+
+        if state_digest(done.state) != step.digest:
             raise ReplayError("diverged from the recorded state")
+        return done.state
 
     def replay(self, upto: int | None = None, *, trust_recorded: bool = False) -> BattleState:
-        """The state after step ``upto`` (default: the cursor), rebuilt from the start by
-        executing each command again with its recorded rolls. With ``trust_recorded`` (the
-        data has changed, so re-executing proves nothing) it is the recorded state."""
+        """The state after step ``upto`` (default: the cursor), rebuilt from the nearest
+        state recorded whole before it (a stored battle keeps one every
+        :data:`~app.core.battle.timeline.SNAPSHOT_EVERY` steps) by executing each command
+        again with its recorded rolls, each checked against its recorded digest. With
+        ``trust_recorded`` (the data has changed, so re-executing proves nothing) it is the
+        recorded state."""
         upto = self.cursor if upto is None else upto
         if not 0 <= upto <= len(self.steps):
             raise IndexError(f"step {upto} is outside 0-{len(self.steps)}")
         if trust_recorded:
             return self.steps[upto - 1].state if upto else self.initial
-        state = self.initial
-        for n, step in enumerate(self.steps[:upto], start=1):
+        start = self.nearest_snapshot(upto)
+        state = self.steps[start - 1].state if start else self.initial
+        for n, step in enumerate(self.steps[start:upto], start=start + 1):
             try:
-                self._check(state, step)
+                state = self._check(state, step)
             except ReplayError as exc:
                 raise ReplayError(f"replay of step {n} ({step.command.label}) {exc}") from exc
-            state = step.state
         return state
+
+    def nearest_snapshot(self, n: int) -> int:
+        """The last step at or before ``n`` whose state replay may start from: a stored
+        snapshot, or for a battle in memory every
+        :data:`~app.core.battle.timeline.SNAPSHOT_EVERY` steps."""
+        if self.timeline is not None:
+            return self.timeline.nearest_snapshot(n)
+        from app.core.battle.timeline import SNAPSHOT_EVERY
+
+        return n - n % SNAPSHOT_EVERY
 
     # ------------------------------------------------------------------ reading
 

@@ -1,0 +1,316 @@
+"""Reading rosters without the ORM: plain ``sqlite3`` queries returning exactly what the
+ORM functions of :mod:`app.store.repo` return (``tests/store/test_store_read.py`` proves it
+on every field), so the window can show the library and reopen the last roster, and
+``castra roster list`` can answer, without importing SQLAlchemy (a third of a second).
+
+Each call is one read transaction on a short-lived connection with the store's busy
+timeout; nothing here writes. Content that cannot be decoded (bad JSON in ``lines``, an
+unknown leader status, a date that is not a date) raises
+:class:`~app.store.engine.StoreDamaged` naming the roster and the column.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, cast, get_args
+
+from app.core.roster import (
+    Command,
+    CommandKind,
+    Leader,
+    LeaderStatus,
+    Quality,
+    Rank,
+    Roster,
+    Unit,
+)
+from app.rules.scale import Scale
+from app.store.engine import BUSY_TIMEOUT_MS, StoreDamaged, StoreError, describe_failure
+
+if TYPE_CHECKING:
+    from app.store.engine import Store
+
+
+@dataclass(frozen=True)
+class RosterSummary:
+    """A line of the roster list: enough to show and choose, without loading the units."""
+
+    id: int
+    name: str
+    ruleset: str
+    army: str
+    side: str
+    scale: Scale | None
+    units: int
+    updated_at: datetime
+    deleted: bool
+
+
+@contextmanager
+def reading(store: Store) -> Iterator[sqlite3.Connection]:
+    """A read-only connection for one read transaction; database failures become
+    :class:`StoreError`."""
+    try:
+        con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(describe_failure(store.path, exc)) from None
+    with closing(con):
+        try:
+            con.execute("PRAGMA query_only=ON")
+            con.execute("BEGIN")
+            yield con
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(describe_failure(store.path, exc)) from None
+
+
+def parse_time(value: object, where: str) -> datetime:
+    """A stored time (UTC text, as SQLAlchemy writes it) as an aware UTC datetime."""
+    try:
+        return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
+    except ValueError:
+        raise StoreDamaged(f"{where} holds {str(value)[:40]!r}, which is not a time") from None
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise StoreDamaged(f"{where} holds {value!r} where text belongs")
+    return value
+
+
+def _int(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StoreDamaged(f"{where} holds {str(value)[:40]!r} where a whole number belongs")
+    return value
+
+
+def _opt_text(value: object, where: str) -> str | None:
+    return None if value is None else _text(value, where)
+
+
+def _opt_scale(value: object, where: str) -> Scale | None:
+    text = _opt_text(value, where)
+    try:
+        return None if text is None else Scale.parse(text)
+    except ValueError as exc:
+        raise StoreDamaged(f"{where}: {exc}") from None
+
+
+def _opt_int(value: object, where: str) -> int | None:
+    return None if value is None else _int(value, where)
+
+
+def _one_of(value: str | None, allowed: object, where: str) -> None:
+    if value is not None and value not in get_args(allowed):
+        raise StoreDamaged(f"{where} holds {value!r}, not one of {', '.join(get_args(allowed))}")
+
+
+# --------------------------------------------------------------------------- listing
+
+
+_LIST = """
+SELECT r.id, r.name, r.ruleset, r.army, r.side, r.scale, r.updated_at, r.deleted_at,
+       coalesce(sum(u.count), 0)
+FROM roster AS r LEFT OUTER JOIN roster_unit AS u ON u.roster_id = r.id
+{where}
+GROUP BY r.id
+"""
+
+
+def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterSummary]:
+    """Every roster (the bin too with ``include_deleted``), by ruleset, side and name."""
+    where = "" if include_deleted else "WHERE r.deleted_at IS NULL"
+    with reading(store) as con:
+        rows = con.execute(_LIST.format(where=where)).fetchall()
+    out = []
+    for rid, name, ruleset, army, side, scale, updated, deleted, units in rows:
+        at = f"roster {rid}"
+        out.append(
+            RosterSummary(
+                id=_int(rid, at),
+                name=_text(name, f"{at} name"),
+                ruleset=_text(ruleset, f"{at} ruleset"),
+                army=_text(army, f"{at} army"),
+                side=_text(side, f"{at} side"),
+                scale=_opt_scale(scale, f"{at} scale"),
+                units=_int(units, f"{at} unit count"),
+                updated_at=parse_time(updated, f"{at} updated_at"),
+                deleted=deleted is not None,
+            )
+        )
+    out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))
+    return out
+
+
+def find_roster(store: Store, *, key: str, include_deleted: bool = False) -> int:
+    """The id of the roster that ``key`` names: a numeric id, or else an exact name
+    (case-insensitive). Deleted rosters count only with ``include_deleted``.
+
+    Raises ``LookupError`` when nothing matches (listing near names) or when the name is
+    ambiguous (listing the ids to choose from)."""
+    key = key.strip()
+    with reading(store) as con:
+        rows = [
+            (int(rid), str(name), deleted)
+            for rid, name, deleted in con.execute("SELECT id, name, deleted_at FROM roster")
+        ]
+    live = [(rid, name) for rid, name, deleted in rows if include_deleted or deleted is None]
+    if key.isdigit() and len(key) < 20:
+        wanted = int(key)
+        if any(rid == wanted for rid, _ in live):
+            return wanted
+        if any(rid == wanted for rid, _, _ in rows):
+            raise LookupError(f"roster {wanted} is deleted; restore it first")
+    folded = key.casefold()
+    matches = [(rid, name) for rid, name in live if name.casefold() == folded]
+    if len(matches) == 1:
+        return matches[0][0]
+    if matches:
+        choices = ", ".join(f"{rid} ({name!r})" for rid, name in sorted(matches))
+        raise LookupError(f"{len(matches)} rosters are named {key!r}: {choices}; use the id")
+    names = sorted({name for _, name in live})
+    near = [n for n in names if folded and folded in n.casefold()]
+    near += [n for n in difflib.get_close_matches(key, names, n=5, cutoff=0.6) if n not in near]
+    hint = f"; did you mean: {', '.join(repr(n) for n in near[:5])}" if near else ""
+    shown = key if len(key) <= 80 else key[:77] + "..."
+    raise LookupError(f"no roster {shown!r}{hint}")
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_roster(store: Store, *, roster_id: int) -> Roster:
+    """The roster with id ``roster_id`` (deleted or not); ``KeyError`` naming the id if none."""
+    return load_roster_versioned(store, roster_id=roster_id)[0]
+
+
+def load_roster_versioned(store: Store, *, roster_id: int) -> tuple[Roster, int]:
+    """The roster and its version (the number of writes it has had): a later write based on
+    this copy names the version, and is refused if the roster changed in between."""
+    with reading(store) as con:
+        return roster_from_rows(con, roster_id)
+
+
+def roster_from_rows(con: sqlite3.Connection, roster_id: int) -> tuple[Roster, int]:
+    """Read roster ``roster_id`` and its version on ``con`` (inside its transaction)."""
+    head = con.execute(
+        "SELECT name, ruleset, army, side, scale, data_version, notes, version "
+        "FROM roster WHERE id = ?",
+        (roster_id,),
+    ).fetchone()
+    if head is None:
+        raise KeyError(f"no roster with id {roster_id}")
+    at = f"roster {roster_id}"
+    units = con.execute(
+        "SELECT uid, entry, name, size, count, grade, command, leader, notes, lines "
+        "FROM roster_unit WHERE roster_id = ? ORDER BY position",
+        (roster_id,),
+    ).fetchall()
+    leaders = con.execute(
+        "SELECT uid, name, rank, status, wounds, bonus, exceptional, quality, notes "
+        "FROM roster_leader WHERE roster_id = ? ORDER BY position",
+        (roster_id,),
+    ).fetchall()
+    commands = con.execute(
+        "SELECT uid, name, leader, kind FROM roster_command WHERE roster_id = ? ORDER BY position",
+        (roster_id,),
+    ).fetchall()
+    name, ruleset, army, side, scale, data_version, notes, version = head
+    roster = Roster(
+        name=_text(name, f"{at} name"),
+        ruleset=_text(ruleset, f"{at} ruleset"),
+        army=_text(army, f"{at} army"),
+        side=_text(side, f"{at} side"),
+        scale=_opt_scale(scale, f"{at} scale"),
+        units=tuple(_unit(row, at) for row in units),
+        leaders=tuple(_leader(row, at) for row in leaders),
+        commands=tuple(_command(row, at) for row in commands),
+        data_version=_opt_text(data_version, f"{at} data_version"),
+        notes=_text(notes, f"{at} notes"),
+    )
+    return roster, _int(version, f"{at} version")
+
+
+def unit_lines(text: object, where: str) -> dict[str, int] | None:
+    """A unit's stored ``lines`` (JSON object of line name -> bases) or None."""
+    if text is None:
+        return None
+    try:
+        data: Any = json.loads(_text(text, where))
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        return {str(k): int(v) for k, v in data.items()}
+    except (ValueError, TypeError):
+        raise StoreDamaged(f"{where} is not valid ({str(text)[:40]!r})") from None
+
+
+def _unit(row: tuple[Any, ...], at: str) -> Unit:
+    uid, entry, name, size, count, grade, command, leader, notes, lines = row
+    where = f"{at} unit {uid!r}"
+    return Unit(
+        id=_text(uid, f"{at} unit id"),
+        entry=_text(entry, f"{where} entry"),
+        name=_text(name, f"{where} name"),
+        size=_int(size, f"{where} size"),
+        count=_int(count, f"{where} count"),
+        grade=_opt_text(grade, f"{where} grade"),
+        command=_opt_text(command, f"{where} command"),
+        leader=_opt_text(leader, f"{where} leader"),
+        notes=_text(notes, f"{where} notes"),
+        lines=unit_lines(lines, f"{where} lines"),
+    )
+
+
+def _leader(row: tuple[Any, ...], at: str) -> Leader:
+    uid, name, rank, status, wounds, bonus, exceptional, quality, notes = row
+    where = f"{at} leader {uid!r}"
+    _one_of(rank, Rank, f"{where} rank")
+    _one_of(quality, Quality, f"{where} quality")
+    if status not in {s.value for s in LeaderStatus}:
+        statuses = ", ".join(s.value for s in LeaderStatus)
+        raise StoreDamaged(f"{where} status holds {status!r}, not one of {statuses}")
+    return Leader(
+        id=_text(uid, f"{at} leader id"),
+        name=_text(name, f"{where} name"),
+        rank=cast(Rank, rank),
+        status=LeaderStatus(status),
+        wounds=_int(wounds, f"{where} wounds"),
+        bonus=_opt_int(bonus, f"{where} bonus"),
+        exceptional=bool(exceptional),
+        quality=cast(Quality | None, quality),
+        notes=_text(notes, f"{where} notes"),
+    )
+
+
+def _command(row: tuple[Any, ...], at: str) -> Command:
+    uid, name, leader, kind = row
+    where = f"{at} command {uid!r}"
+    _one_of(kind, CommandKind, f"{where} kind")
+    return Command(
+        id=_text(uid, f"{at} command id"),
+        name=_text(name, f"{where} name"),
+        leader=_opt_text(leader, f"{where} leader"),
+        kind=cast(CommandKind | None, kind),
+    )
+
+
+def seeded_samples(store: Store) -> set[str]:
+    """The ``ruleset/army`` keys whose sample roster was already given (``app_meta``), so
+    the window can tell without the ORM whether a newly loaded ruleset brings a sample."""
+    with reading(store) as con:
+        row = con.execute("SELECT value FROM app_meta WHERE key = 'samples_seeded'").fetchone()
+    if row is None:
+        return set()
+    try:
+        keys = json.loads(row[0])
+        if not isinstance(keys, list):
+            raise ValueError("not a list")
+    except ValueError:
+        raise StoreDamaged(f"app_meta samples_seeded holds {str(row[0])[:40]!r}") from None
+    return {str(k) for k in keys}

@@ -1,0 +1,177 @@
+"""Two writers at once lose nothing (issue 13.6: 19 of 20 roster additions and 25 of 28
+battle steps had been kept): two processes write the same roster (and the same battle) as
+fast as they can, and every write that reported success is in the store; a window whose copy
+is stale refuses its write and reloads instead of overwriting."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from app.core.roster import Roster, Unit
+from app.store import (
+    StaleWrite,
+    load_roster,
+    load_roster_versioned,
+    open_store,
+    save_roster,
+    write_roster,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+#: writes per process in ``make test``; CASTRA_CONCURRENT_WRITES sets more
+WRITES = int(os.environ.get("CASTRA_CONCURRENT_WRITES", "50"))
+
+WRITER = """
+import json, sys
+from app.cli import main
+tag, n, args, subs = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
+acked = []
+for i in range(n):
+    name = f"{tag}-{i}"
+    call = []
+    for a in args:
+        a = a.replace("{name}", name)
+        for key, value in subs[i].items():
+            a = a.replace(key, value)
+        call.append(a)
+    if main(call) == 0:
+        acked.append(name)
+print(json.dumps(acked))
+"""
+
+
+def _writers(
+    db: Path,
+    home: Path,
+    args: list[str],
+    n: int,
+    subs: Callable[[str, int], dict[str, str]] = lambda tag, i: {},
+) -> list[list[str]]:
+    """Two processes, ``a`` and ``b``, each calling ``castra ARGS`` ``n`` times (``{name}``
+    and the keys of ``subs(tag, i)`` replaced); what each saw acknowledged (exit 0)."""
+    env = {**os.environ, "CASTRA_DB": str(db), "CASTRA_HOME": str(home)}
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                WRITER,
+                tag,
+                str(n),
+                json.dumps(args),
+                json.dumps([subs(tag, i) for i in range(n)]),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for tag in ("a", "b")
+    ]
+    acked = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-2000:]
+        assert "Traceback" not in err, err[-2000:]
+        acked.append(json.loads(out.strip().splitlines()[-1]))
+    return acked
+
+
+def _roster() -> Roster:
+    return Roster("Shared", "quincunx", "roman", "Rome", "1:100")
+
+
+@pytest.mark.slow
+def test_two_processes_adding_to_one_roster_keep_every_acknowledged_unit(tmp_path: Path) -> None:
+    db = tmp_path / "castra.sqlite3"
+    with open_store(db) as st:
+        rid = save_roster(st, roster=_roster())
+    acked = _writers(
+        db, tmp_path / "home", ["roster", "add", str(rid), "hastati", "--name", "{name}"], WRITES
+    )
+    with open_store(db) as st:
+        stored = [u.name for u in load_roster(st, roster_id=rid).units]
+    everything = acked[0] + acked[1]
+    assert len(everything) == 2 * WRITES  # each was acknowledged (a busy store says so)
+    assert sorted(stored) == sorted(everything)  # and each acknowledged one is stored
+
+
+def test_a_write_from_a_stale_copy_is_refused(tmp_path: Path) -> None:
+    with open_store(tmp_path / "c.sqlite3") as st:
+        rid = save_roster(st, roster=_roster())
+        mine, version = load_roster_versioned(st, roster_id=rid)
+        theirs = Roster(**{**mine.__dict__, "units": (Unit("u-t", "hastati", "Theirs", 12),)})
+        write_roster(st, roster=theirs, roster_id=rid, expected_version=version)
+        stale = Roster(**{**mine.__dict__, "units": (Unit("u-m", "hastati", "Mine", 12),)})
+        with pytest.raises(StaleWrite, match="changed elsewhere"):
+            write_roster(st, roster=stale, roster_id=rid, expected_version=version, base=mine)
+        assert [u.name for u in load_roster(st, roster_id=rid).units] == ["Theirs"]
+
+
+def _battle(tmp_path: Path, db: Path) -> int:
+    from tests.reliability.hostile import VALID_ROSTER
+
+    roman = {
+        **VALID_ROSTER,
+        "name": "Rome",
+        "army": "roman",
+        "units": [{"id": "u-1", "entry": "hastati", "count": 2}],
+    }
+    paths = []
+    for name, data in (("a", VALID_ROSTER), ("b", roman)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(str(path))
+    env = {**os.environ, "CASTRA_DB": str(db), "CASTRA_HOME": str(tmp_path / "home")}
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "battle", "new", *paths, "--seed", "5", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return int(json.loads(out.stdout)["id"])
+
+
+@pytest.mark.slow
+def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path: Path) -> None:
+    from app.core.battle import MoveUnit
+    from app.rules.registry import BUILTIN_DIR
+    from app.rulesets import load_registry
+    from app.store.battles import load_battle
+
+    db = tmp_path / "castra.sqlite3"
+    bid = _battle(tmp_path, db)
+    # each process moves its own unit; the name ("a-7") encodes the writer and the move
+    acked = _writers(
+        db,
+        tmp_path / "home",
+        ["battle", "move", str(bid), "{unit}", "{x}", "10"],
+        WRITES,
+        lambda tag, i: {"{unit}": "A1" if tag == "a" else "B1", "{x}": str(1 + i / 100)},
+    )
+    reg = load_registry(BUILTIN_DIR, [], only={"quincunx"})
+    with open_store(db) as st:
+        session = load_battle(st, battle_id=bid, registry=reg)
+    moves = {
+        (s.command.unit, round(s.command.x, 2))
+        for s in session.steps
+        if isinstance(s.command, MoveUnit)
+    }
+    expected = {
+        ("A1" if n.startswith("a") else "B1", round(1 + int(n[2:]) / 100, 2))
+        for n in acked[0] + acked[1]
+    }
+    assert len(acked[0]) + len(acked[1]) == 2 * WRITES
+    assert moves == expected and session.cursor == 1 + 2 * WRITES
+    assert session.replay(session.cursor) == session.state
