@@ -1,10 +1,11 @@
 """Quick-reference sheets: one or two landscape pages per ruleset, three columns, every table
 of the ruleset read from its data, with the turn sequence, leader rules and errata notes.
 
-Each engine has a module ``refsheet_<engine>`` whose ``story(rs, ctx)`` returns the body
-flowables; this module holds what they share and the fitting loop: the sheet is built at
+Each engine has a module ``app.export.rulesets.<engine>`` whose ``story(rs, ctx)`` returns the
+body flowables; this module holds what they share and the fitting loop: the sheet is built at
 decreasing levels of detail (prose shortened first, tables never below 8 pt) until it fits on
-:data:`MAX_PAGES` pages.
+:data:`MAX_PAGES` pages. Every decision of the errata is printed in words: when they do not
+fit beside the tables, they follow in full on a page of their own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from reportlab.lib.units import mm
@@ -21,6 +22,7 @@ from reportlab.platypus import (
     FrameBreak,
     KeepTogether,
     NextPageTemplate,
+    PageBreak,
     Spacer,
     Table,
 )
@@ -67,7 +69,8 @@ class Detail:
     body_pt: float
     notes: Amount
     rules: Amount
-    errata: Amount | Literal["topics"]
+    #: "page": the errata in full on a page of their own after the tables
+    errata: Amount | Literal["page"]
     errata_pt: float
 
 
@@ -82,9 +85,10 @@ LEVELS: tuple[Detail, ...] = (
     Detail(7.0, "none", "none", "short", ERRATA_PT),
     Detail(6.8, "none", "none", "short", ERRATA_PT),
     Detail(6.5, "none", "none", "short", ERRATA_PT),
-    # last resort, keeping 8 pt: readings listed by topic, errata and gaps in a sentence
-    Detail(6.5, "none", "none", "topics", ERRATA_PT),
 )
+#: When no level fits the tables and the errata on :data:`MAX_PAGES` pages, the tables keep
+#: the first level that fits them and the errata follow in full on a page of their own.
+ERRATA_PAGE: Literal["page"] = "page"
 
 
 @dataclass(frozen=True)
@@ -309,30 +313,18 @@ def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
     small = styles(ctx.detail.errata_pt).body
     out: list[Flowable] = []
     building: list[str] = []
-    readings: list[str] = []
     for e in rs.errata:
         if not plays_at_table(e.applies_to):
             building.append(e.topic)
             continue
-        if amount == "topics" and e.kind == "interpretation":
-            readings.append(e.topic)
-            continue
-        decision = shorten(e.decision, "full" if amount == "full" else "short")
+        decision = shorten(e.decision, "short" if amount == "short" else "full")
         kind = {"errata": "erratum", "interpretation": "reading", "gap": "gap"}[e.kind]
         out.append(para(f"<b>{esc(e.topic)}</b> <i>({kind})</i>: {esc(decision)}", small))
     intro = (
         "Where the source is garbled, inconsistent or silent, Castra's data decides as below; "
         "each decision can be changed in a copied ruleset folder."
     )
-    if readings:
-        out.append(
-            para(
-                f"<b>Also read our way</b> (see <i>castra rulesets</i> or the errata file): "
-                f"{esc('; '.join(readings))}.",
-                small,
-            )
-        )
-    if building and amount == "full":
+    if building and amount in ("full", ERRATA_PAGE):
         out.append(
             para(
                 f"<b>Army lists, basing and names</b>: {esc('; '.join(building))}; the roster "
@@ -429,12 +421,16 @@ def column_width(pagesize: tuple[float, float]) -> float:
 
 def _story(rs: Ruleset, ctx: Ctx, title: list[Flowable]) -> list[Flowable]:
     body = _engine_story(rs.engine)(rs, ctx)
+    if ctx.detail.errata == ERRATA_PAGE:
+        gap: list[Flowable] = [NextPageTemplate("cols"), PageBreak()]
+    else:
+        gap = [Spacer(1, 2 * mm)]
     return [
         NextPageTemplate("cols"),
         *title,
         FrameBreak(),
         *body,
-        Spacer(1, 2 * mm),
+        *gap,
         *errata_section(rs, ctx),
     ]
 
@@ -468,7 +464,9 @@ def render_refsheet(
 ) -> tuple[bytes, int, int]:
     """(PDF bytes, pages, level of detail used). A single page is preferred while the prose
     can stay at :data:`ONE_PAGE_MIN_PT`; otherwise the first level of :data:`LEVELS` that
-    fits on :data:`MAX_PAGES` pages (or the last level if none does)."""
+    fits on :data:`MAX_PAGES` pages. When none does, every decision is still printed in full
+    (RULES.md: each decision is shown to the players): the tables take the first level that
+    fits them on :data:`MAX_PAGES` pages and the errata a page of their own after them."""
     pagesize = page_dimensions(page_size, landscape_=True)
     best: tuple[bytes, int, int] | None = None
     data, pages = b"", 0
@@ -480,14 +478,21 @@ def render_refsheet(
             return data, pages, level
         if pages <= MAX_PAGES and best is None:
             best = (data, pages, level)
-    return best if best is not None else (data, pages, len(LEVELS) - 1)
+    if best is not None:
+        return best
+    for level, detail in enumerate(LEVELS):
+        data, pages = _render(rs, pagesize, replace(detail, errata=ERRATA_PAGE), invariant)
+        if pages <= MAX_PAGES + 1:
+            return data, pages, level
+    return data, pages, len(LEVELS) - 1
 
 
 def write_refsheet(
     rs: Ruleset, target: Target, *, page_size: str = "a4", invariant: bool = False
 ) -> Written:
     """Write the quick-reference sheet of ``rs`` to ``target`` (a path or a binary file):
-    landscape A4 or Letter, one or two pages, every table of the ruleset."""
+    landscape A4 or Letter, one or two pages of every table of the ruleset, and a page of
+    errata when every decision in full does not fit beside them."""
     data, pages, _ = render_refsheet(rs, page_size=page_size, invariant=invariant)
     write_bytes(target, data)
     return Written(target, pages)

@@ -33,7 +33,7 @@ def test_errata_never_under_8_pt() -> None:
 def test_reference_sheet_errata_in_words(registry: Registry, ruleset: str) -> None:
     rs = registry.get(ruleset)
     data, pages, _ = render_refsheet(rs)
-    assert pages <= 2
+    assert pages <= 3  # two pages of tables, and the errata on their own page if they need it
     text = all_text(data)
     errata = text[text.index("Errata and interpretations") :]
     assert not IDENTIFIER.findall(errata), IDENTIFIER.findall(errata)
