@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from app.rules.geometry import away_bearing
 from app.rules.mechanics import Combatant, Effects, Outcome, Scalar, Side, Situation, TurnView
-
-if TYPE_CHECKING:
-    pass
 from app.rulesets.quincunx.base import QuincunxRules
 from app.rulesets.quincunx.rules import (
     BERSERK,
@@ -33,6 +29,10 @@ from app.rulesets.quincunx.rules import (
     combine_shifts,
     effective_shifts,
 )
+
+#: a fight's outcome, the winning side (it forced a recoil), the units that lost casualties,
+#: and the words of their losses
+FightResult = tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]
 
 
 class MeleeRules(QuincunxRules):
@@ -172,16 +172,20 @@ class MeleeRules(QuincunxRules):
                 return Outcome(defender=eff, result=result)
         return None
 
-    def _fight_outcome(
-        self, f: Fight, a_total: int, d_total: int
-    ) -> tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]:
-        """Quincunx, Melee: every 2 points of difference is a casualty to the lower side;
-        both units take a ring; the side that lost casualties recoils 4 MF (12") directly away
-        from the victor, still facing it, and takes a second ring (the core moves it:
-        ``Effects.shift``; stragglers then retire 4 MF more). Returns the outcome, the
-        winning side (it forced a recoil) and the units that lost casualties."""
+    def _fight_outcome(self, f: Fight, diff: int) -> FightResult:
+        """Quincunx, Melee: every 2 points of difference (``diff``: the attacker's total
+        minus the defender's) is a casualty to the lower side; both units take a ring; the
+        side that lost casualties recoils 4 MF (12") directly away from the victor, still
+        facing it, and takes a second ring (the core moves it: ``Effects.shift``; stragglers
+        then retire 4 MF more). Returns the outcome, the winning side (it forced a recoil),
+        the units that lost casualties and the words of their losses."""
+        known: FightResult | None = f.memo.get(diff)
+        if known is None:
+            known = f.memo[diff] = self._work_out_fight(f, diff)
+        return known
+
+    def _work_out_fight(self, f: Fight, diff: int) -> FightResult:
         t = self.t.melee_resolution
-        diff = a_total - d_total
         cas = abs(diff) // t.casualty_divisor
         loser = None if cas == 0 else (f.d if diff > 0 else f.a)
         effects: list[Effects] = []
