@@ -167,6 +167,7 @@ class CombatActions(MeleeRules, MissileRules):
                 me,
                 foe,
                 initial=initial and role == "attacker",
+                assaulting=role == "attacker",
                 flank=sit.flag(f"{prefix}flank"),
                 downhill=sit.flag(f"{prefix}downhill"),
                 volleyed=volleyed,

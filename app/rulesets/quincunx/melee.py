@@ -45,6 +45,7 @@ class MeleeRules(QuincunxRules):
         enemy: Combatant,
         *,
         initial: bool = False,
+        assaulting: bool = False,
         flank: bool = False,
         downhill: bool = False,
         volleyed: bool = False,
@@ -58,8 +59,10 @@ class MeleeRules(QuincunxRules):
         the column shifts (skirmish mode, peltast volley, wood edge, stream far shore,
         attrition 50%/33%), plus the modifiers (mounted +1, on the enemy flank +2, downhill
         +1, leader +1/+2, fury or spear phalanx +1 and pike +1d6 on an initial attack,
-        elephants +2/+1/+0 against a new target, -1 for a lost pre-melee volley). Returns
-        the cast and the extra the unit keeps (the elephants' round count)."""
+        elephants +2/+1/+0 against a new target when they assault it -- ``assaulting``: the
+        unit is the attacker of the melee (errata "elephant-bonus-on-assault") -- and -1 for
+        a lost pre-melee volley). Returns the cast and the extra the unit keeps (the
+        elephants' round count against this target, kept whichever side attacked)."""
         t, st, tr = self.t, unit.status, self.troop(unit.troop)
         track = self.track(unit)
         mods = t.melee_modifiers.modifiers
@@ -123,7 +126,8 @@ class MeleeRules(QuincunxRules):
             else:
                 index = 0
             bonus = track.new_target_bonus[index] if index < len(track.new_target_bonus) else 0
-            add(bonus, f"elephants, round {index + 1} against this target")
+            if assaulting or track.new_target_bonus_on == "any":
+                add(bonus, f"elephants, round {index + 1} against this target")
             extra = {EL_TARGET: enemy.unit_id, EL_ROUNDS: index + 1}
         add(penalty, "lost the pre-melee volley")
         return Cast(dice, modifier, " ".join(words)), extra

@@ -199,6 +199,9 @@ class MeleeTrack(Strict):
     initial_attack_bonus: int = 0
     initial_attack_extra_die: DiceExpr | None = None
     new_target_bonus: tuple[int, ...] = ()
+    #: when ``new_target_bonus`` applies: only to a unit that assaults (the attacker of the
+    #: melee; errata "elephant-bonus-on-assault"), or in any melee, defending too
+    new_target_bonus_on: Literal["assault", "any"] = "assault"
     special: str | None = None
     note: str | None = None
 

@@ -253,6 +253,8 @@ def test_melee_track(t: Tables, track_id: str) -> None:
     assert track.initial_attack_bonus == bonus
     assert track.initial_attack_extra_die == extra
     assert track.new_target_bonus == new_target
+    # errata "elephant-bonus-on-assault": the new-target bonus is the assaulting unit's
+    assert track.new_target_bonus_on == "assault"
 
 
 def test_every_track_is_used(rs: Ruleset, t: Tables) -> None:
@@ -1007,6 +1009,7 @@ REQUIRED_ERRATA = [
     "carthaginian-battlegroups",
     "celtic-cavalry-armour",
     "pre-melee-volley",
+    "elephant-bonus-on-assault",
 ]
 
 
