@@ -17,12 +17,13 @@ always recorded them, so stored battles replay unchanged.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
-from app.rules.actions import Dist, Joint, Throw
+from app.rules.actions import Dist, Joint, Throw, exact_of
 from app.rules.mechanics import Dice
 from app.rulesets.quincunx.rules import dice_counts, dice_modifier
 
@@ -59,13 +60,32 @@ def difference(a: int, b: int) -> int:
     return a - b
 
 
-def clash(attacker: Throw[int], defender: Throw[int]) -> Joint[int]:
+@dataclass(frozen=True)
+class Clash(Joint[int]):
+    """Two opposed throws read as their difference (a :class:`~app.rules.actions.Joint`
+    whose ``how`` is :func:`difference`), its distribution convolved in whole numbers over
+    the parts' common denominator rather than in fractions: the same values, several times
+    faster the first time a pair of casts is met."""
+
+    def exact(self) -> Dist[int]:
+        first, second = (exact_of(p) for p in self.parts)
+        den = math.lcm(*(p.denominator for p in (*first.values(), *second.values())))
+        a = {cast(int, v): int(p * den) for v, p in first.items()}
+        b = {cast(int, v): int(p * den) for v, p in second.items()}
+        out: dict[int, int] = {}
+        for va, wa in a.items():
+            for vb, wb in b.items():
+                out[va - vb] = out.get(va - vb, 0) + wa * wb
+        return {v: Fraction(w, den * den) for v, w in out.items()}
+
+
+def clash(attacker: Throw[int], defender: Throw[int]) -> Clash:
     """Quincunx, Melee: both sides cast (the attacker first, as recorded) and only the
     difference counts. Its faces in words: the two sides' words joined by ``"; "``
     (:func:`sides_of` splits them again)."""
     # Joint's parts are typed Throw[Hashable]; Throw is invariant in its reading, so say so
     parts = cast("tuple[Throw[Hashable], ...]", (attacker, defender))
-    return Joint(parts=parts, how=difference)
+    return Clash(parts=parts, how=difference)
 
 
 def sides_of(shown: str) -> tuple[str, str]:

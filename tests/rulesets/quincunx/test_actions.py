@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Classify, Total, exact_of, explore_roll
+from app.rules.actions import Classify, Joint, Total, exact_of, explore_roll
 from app.rules.dice import ScriptedDice
 from app.rules.mechanics import (
     Combatant,
@@ -75,6 +75,7 @@ def test_a_clash_is_the_difference_of_the_two_casts() -> None:
     throw = clash(side_cast(("d12", "d6"), 1, "pike"), side_cast(("d10",), 0, "hastati"))
     dist = exact_of(throw)
     assert dist == explore_roll(throw)
+    assert dist == Joint.exact(throw)  # the whole-number convolution is the Joint's reading
     assert min(dist) == 1 + 1 + 1 - 10 and max(dist) == 12 + 6 + 1 - 1
     assert dist[18] == Fraction(1, 12 * 6 * 10)
 
