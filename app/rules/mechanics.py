@@ -253,8 +253,14 @@ class Mechanics:
 
     def odds(self, action: str, sit: Situation) -> Odds:
         """The exact distribution of ``Outcome`` for ``action`` (sums to 1): its
-        declaration's ``play`` run with every throw, or its tested closed form."""
-        return normalise(self.declared(action).exact_odds(sit))
+        declaration's ``play`` run with every throw, or its tested closed form. An action
+        declared without odds (``odds=False``) has none: :class:`NotImplementedRule`."""
+        declared = self.declared(action)
+        if not declared.odds:
+            raise NotImplementedRule(
+                f"{self.ruleset.meta.short_name}: {declared.label} has no odds to count"
+            )
+        return normalise(declared.exact_odds(sit))
 
     # -- the end ------------------------------------------------------------------------
 

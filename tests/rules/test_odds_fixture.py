@@ -23,7 +23,15 @@ from app.cli import main
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "odds_fixture.json"
 
 #: errata id -> which recorded matchups its decision changes (a test on the argv)
-CHANGED: dict[str, Callable[[list[str]], bool]] = {}
+CHANGED: dict[str, Callable[[list[str]], bool]] = {
+    # Quincunx: the elephants' +2/+1 new-target bonus only when they assault, so a melee
+    # in which elephants defend changes
+    "elephant-bonus-on-assault": lambda argv: (
+        argv[0] == "quincunx"
+        and argv[argv.index("--action") + 1] == "melee"
+        and argv[argv.index("--defender") + 1] == "elephants"
+    ),
+}
 
 
 def ask(argv: list[str]) -> dict[str, Any]:

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from app.rules.geometry import away_bearing
 from app.rules.mechanics import Combatant, Effects, Outcome, Scalar, Side, Situation, TurnView
-
-if TYPE_CHECKING:
-    pass
 from app.rulesets.quincunx.base import QuincunxRules
 from app.rulesets.quincunx.rules import (
     BERSERK,
@@ -34,6 +30,10 @@ from app.rulesets.quincunx.rules import (
     effective_shifts,
 )
 
+#: a fight's outcome, the winning side (it forced a recoil), the units that lost casualties,
+#: and the words of their losses
+FightResult = tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]
+
 
 class MeleeRules(QuincunxRules):
     """Quincunx, Melee: each side's cast and what a difference does; evasion and the berserk
@@ -45,6 +45,7 @@ class MeleeRules(QuincunxRules):
         enemy: Combatant,
         *,
         initial: bool = False,
+        assaulting: bool = False,
         flank: bool = False,
         downhill: bool = False,
         volleyed: bool = False,
@@ -58,8 +59,10 @@ class MeleeRules(QuincunxRules):
         the column shifts (skirmish mode, peltast volley, wood edge, stream far shore,
         attrition 50%/33%), plus the modifiers (mounted +1, on the enemy flank +2, downhill
         +1, leader +1/+2, fury or spear phalanx +1 and pike +1d6 on an initial attack,
-        elephants +2/+1/+0 against a new target, -1 for a lost pre-melee volley). Returns
-        the cast and the extra the unit keeps (the elephants' round count)."""
+        elephants +2/+1/+0 against a new target when they assault it -- ``assaulting``: the
+        unit is the attacker of the melee (errata "elephant-bonus-on-assault") -- and -1 for
+        a lost pre-melee volley). Returns the cast and the extra the unit keeps (the
+        elephants' round count against this target, kept whichever side attacked)."""
         t, st, tr = self.t, unit.status, self.troop(unit.troop)
         track = self.track(unit)
         mods = t.melee_modifiers.modifiers
@@ -123,7 +126,8 @@ class MeleeRules(QuincunxRules):
             else:
                 index = 0
             bonus = track.new_target_bonus[index] if index < len(track.new_target_bonus) else 0
-            add(bonus, f"elephants, round {index + 1} against this target")
+            if assaulting or track.new_target_bonus_on == "any":
+                add(bonus, f"elephants, round {index + 1} against this target")
             extra = {EL_TARGET: enemy.unit_id, EL_ROUNDS: index + 1}
         add(penalty, "lost the pre-melee volley")
         return Cast(dice, modifier, " ".join(words)), extra
@@ -172,16 +176,20 @@ class MeleeRules(QuincunxRules):
                 return Outcome(defender=eff, result=result)
         return None
 
-    def _fight_outcome(
-        self, f: Fight, a_total: int, d_total: int
-    ) -> tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]:
-        """Quincunx, Melee: every 2 points of difference is a casualty to the lower side;
-        both units take a ring; the side that lost casualties recoils 4 MF (12") directly away
-        from the victor, still facing it, and takes a second ring (the core moves it:
-        ``Effects.shift``; stragglers then retire 4 MF more). Returns the outcome, the
-        winning side (it forced a recoil) and the units that lost casualties."""
+    def _fight_outcome(self, f: Fight, diff: int) -> FightResult:
+        """Quincunx, Melee: every 2 points of difference (``diff``: the attacker's total
+        minus the defender's) is a casualty to the lower side; both units take a ring; the
+        side that lost casualties recoils 4 MF (12") directly away from the victor, still
+        facing it, and takes a second ring (the core moves it: ``Effects.shift``; stragglers
+        then retire 4 MF more). Returns the outcome, the winning side (it forced a recoil),
+        the units that lost casualties and the words of their losses."""
+        known: FightResult | None = f.memo.get(diff)
+        if known is None:
+            known = f.memo[diff] = self._work_out_fight(f, diff)
+        return known
+
+    def _work_out_fight(self, f: Fight, diff: int) -> FightResult:
         t = self.t.melee_resolution
-        diff = a_total - d_total
         cas = abs(diff) // t.casualty_divisor
         loser = None if cas == 0 else (f.d if diff > 0 else f.a)
         effects: list[Effects] = []

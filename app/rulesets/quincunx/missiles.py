@@ -4,12 +4,7 @@ with what, the dice and modifiers, and the casualties of a difference.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from app.rules.mechanics import Combatant, Effects, Outcome, Scalar, Situation
-
-if TYPE_CHECKING:
-    pass
 from app.rulesets.quincunx.base import QuincunxRules
 from app.rulesets.quincunx.geometry import in_arc
 from app.rulesets.quincunx.rules import (
@@ -173,21 +168,19 @@ class MissileRules(QuincunxRules):
             return None
         return self.t.pre_melee.volley_dice[tr.volley].die
 
-    def _pre_outcome(
-        self, sit: Situation, dies: tuple[str | None, str | None], a_cast: int, d_cast: int
-    ) -> Outcome:
-        """Quincunx, Pre-Melee Missilery: the lower cast applies -1 to its melee die in the
-        first round only; a side without a volley loses automatically; equal casts have no
-        effect."""
+    def _pre_outcome(self, dies: tuple[str | None, str | None], diff: int) -> Outcome:
+        """Quincunx, Pre-Melee Missilery: the lower cast (``diff``: the attacker's cast
+        minus the defender's) applies -1 to its melee die in the first round only; a side
+        without a volley loses automatically; equal casts have no effect."""
         pm = self.t.pre_melee
         if dies[0] is None:
             loser = "attacker"
         elif dies[1] is None:
             loser = "defender"
-        elif a_cast == d_cast:
+        elif diff == 0:
             loser = ""
         else:
-            loser = "attacker" if a_cast < d_cast else "defender"
+            loser = "attacker" if diff < 0 else "defender"
         effects = []
         for role, die in (("attacker", dies[0]), ("defender", dies[1])):
             extra: dict[str, Scalar] = {}

@@ -10,12 +10,12 @@ battle core.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from app.rules.dice import parse_dice
-from app.rules.mechanics import Combatant, Effects, Scalar
+from app.rules.mechanics import Combatant, Effects, Scalar, Situation
 from app.rulesets.quincunx.schema import AttritionRow, MissileBand, Tables
 
 if TYPE_CHECKING:
@@ -63,18 +63,6 @@ def dice_counts(specs: Sequence[str], modifier: int = 0) -> tuple[Counts, int]:
             denominator *= spec.sides
         total = {v + spec.modifier: c for v, c in total.items()}
     return total, denominator
-
-
-def difference_counts(spec_text: str) -> tuple[Counts, int]:
-    """Weights of the difference (high minus low) of a pair of dice such as ``2d12``."""
-    spec = parse_dice(spec_text)
-    if spec.count != 2:
-        raise ValueError(f"{spec_text!r}: missilery casts a pair of dice")
-    out: Counts = {}
-    for a in spec.faces:
-        for b in spec.faces:
-            out[abs(a - b)] = out.get(abs(a - b), 0) + 1
-    return out, spec.sides**2
 
 
 def dice_modifier(specs: Sequence[str]) -> int:
@@ -160,15 +148,23 @@ def elephant_loss(
 
 
 Fate = Literal["fit", "wounded", "killed"]
+Risk = Literal["double one", "double", "no double"]
 
 
-def leader_fate(faces: Sequence[int], wounds: int, killing_wounds: int) -> tuple[Fate, int]:
+def risk_reading(faces: tuple[int, ...]) -> Risk:
+    """Quincunx, Commanders: the leader's 2d6 (sorted) read as a double one, another
+    double, or no double: all that his fate depends on."""
+    if faces[0] != faces[-1]:
+        return "no double"
+    return "double one" if faces[0] == 1 else "double"
+
+
+def leader_fate(reading: Risk, wounds: int, killing_wounds: int) -> tuple[Fate, int]:
     """Quincunx, Commanders: the 2d6 risk roll: a double one kills, any other double wounds,
     and the wound that reaches ``killing_wounds`` kills. Returns (status, wounds)."""
-    a, b = faces
-    if a == b == 1:
+    if reading == "double one":
         return "killed", wounds
-    if a == b:
+    if reading == "double":
         wounds += 1
         return ("killed" if wounds >= killing_wounds else "wounded"), wounds
     return "fit", wounds
@@ -260,6 +256,22 @@ class Fight:
     d: Fighter
     #: the units on the table (a straggler retiring stops at a friendly unit behind it)
     pool: tuple[Combatant, ...] = ()
+    #: the outcome of each difference already worked out (counting the odds meets each
+    #: difference once per leader-risk reading)
+    memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+X = TypeVar("X")
+
+
+@dataclass(frozen=True)
+class Plan(Generic[X]):
+    """What an action's ``prepare`` works out before any die: the situation with every
+    option filled in (defaults for those not given) and the action's own preparation (a
+    fight, a shot, the volley dice, ...), or the outcome when no dice are needed."""
+
+    sit: Situation
+    what: X
 
 
 @dataclass(frozen=True)

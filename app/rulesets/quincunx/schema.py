@@ -9,9 +9,10 @@ this module only types it and checks that the parts refer to one another correct
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import re
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
 
@@ -20,6 +21,88 @@ if TYPE_CHECKING:
 
 
 Formation = Literal["formed", "skirmish", "either"]
+
+# --------------------------------------------------------------------------- bounded values
+# House rules are data: every number is typed strictly (a string, a float or a boolean where
+# a whole number belongs is refused, never converted) and bounded, so that no accepted value
+# can make the odds, the cards or a battle run for minutes (issue 13). The bounds are far
+# beyond anything the source uses (dice d4-d12, modifiers -1..+2, units of 6-36 figures).
+
+#: the most sides a Quincunx die may have (the source's largest is a d12)
+MAX_SIDES = 20
+#: the largest plus or minus written on a die or given as a modifier
+MAX_PLUS = 20
+
+
+_DICE = re.compile(r"^(?:(avd)|(\d*)d(\d+)(z?)([+-]\d+)?)$")
+
+
+def _dice_check(text: str, *, count: tuple[int, int], plain: bool) -> str:
+    """The dice of ``text`` within bounds, read from its digits before anything is built
+    from them (a die of 99,999,999 faces is refused, never enumerated)."""
+    shown = repr(text if len(text) <= 24 else text[:21] + "...")
+    m = _DICE.match(text.strip().lower())
+    if m is None:
+        raise ValueError(f"{shown} is not a dice expression (like d10, 2d6 or d12+2)")
+    if m.group(1):
+        n, sides, plus = 1, 6, 0
+    else:
+        digits = (m.group(2) or "1", m.group(3), (m.group(5) or "0").lstrip("+-"))
+        if any(len(d) > 4 for d in digits):
+            raise ValueError(f"{shown}: too many dice, sides or pluses")
+        n, sides, plus = int(digits[0]), int(digits[1]), int(digits[2])
+    low, high = count
+    dice = "one die" if high == 1 else "a pair of dice" if low == high == 2 else "dice"
+    if not low <= n <= high:
+        raise ValueError(f"{shown}: expected {dice}, not {n}")
+    if not 2 <= sides <= MAX_SIDES:
+        raise ValueError(f"{shown}: a die has 2 to {MAX_SIDES} sides")
+    if plain and plus:
+        raise ValueError(f"{shown}: expected {dice} without a plus or minus")
+    if plus > MAX_PLUS:
+        raise ValueError(f"{shown}: the plus or minus is at most {MAX_PLUS}")
+    return text
+
+
+def _one_die(text: str) -> str:
+    return _dice_check(text, count=(1, 1), plain=False)
+
+
+def _plain_die(text: str) -> str:
+    return _dice_check(text, count=(1, 1), plain=True)
+
+
+def _pair(text: str) -> str:
+    return _dice_check(text, count=(2, 2), plain=True)
+
+
+def _few_dice(text: str) -> str:
+    return _dice_check(text, count=(1, 4), plain=False)
+
+
+#: one die read with its plus (a melee die, a volley die, d12+2)
+OneDie = Annotated[DiceExpr, AfterValidator(_one_die)]
+#: one die read by its face alone (initiative, the rampage direction)
+PlainDie = Annotated[DiceExpr, AfterValidator(_plain_die)]
+#: a pair of plain dice read together (missilery's high minus low, the leader's doubles)
+PairOfDice = Annotated[DiceExpr, AfterValidator(_pair)]
+#: one to four dice totalled (the rampage's move factors)
+FewDice = Annotated[DiceExpr, AfterValidator(_few_dice)]
+
+MoveFactors = Annotated[int, Field(strict=True, ge=0, le=50)]
+Inches = Annotated[float, Field(strict=True, ge=0, le=500)]
+PositiveInches = Annotated[float, Field(strict=True, gt=0, le=500)]
+Plus = Annotated[int, Field(strict=True, ge=-MAX_PLUS, le=MAX_PLUS)]
+Rounds = Annotated[int, Field(strict=True, ge=0, le=20)]
+AtLeastOneRound = Annotated[int, Field(strict=True, ge=1, le=20)]
+Divisor = Annotated[int, Field(strict=True, ge=1, le=20)]
+Small = Annotated[int, Field(strict=True, ge=0, le=20)]
+AtLeastOne = Annotated[int, Field(strict=True, ge=1, le=20)]
+#: figures in a unit (as roster files bound a unit's size)
+Figures = Annotated[int, Field(strict=True, ge=0, le=100_000)]
+PositiveFigures = Annotated[int, Field(strict=True, ge=1, le=100_000)]
+Percent = Annotated[int, Field(strict=True, ge=0, le=100)]
+Rank = Annotated[int, Field(strict=True, ge=1, le=10)]
 
 
 # --------------------------------------------------------------------------- troops
@@ -40,8 +123,8 @@ class Troop(TroopBase):
     formation: Formation
     movement: Id
     movement_skirmish: Id | None = None
-    ranks_formed: tuple[int, ...] = ()
-    ranks_skirmish: tuple[int, ...] = ()
+    ranks_formed: tuple[Rank, ...] = Field(default=(), max_length=10)
+    ranks_skirmish: tuple[Rank, ...] = Field(default=(), max_length=10)
     light_class: Literal["peltast", "psiloi"] | None = None
     mounted: bool = False
     missile_target: tuple[Id, ...] = ()
@@ -54,8 +137,8 @@ class Troop(TroopBase):
 
 class MoveClass(Strict):
     name: Text
-    move_factors: int = Field(ge=0)
-    inches: float = Field(ge=0)
+    move_factors: MoveFactors
+    inches: Inches
     note: str | None = None
 
 
@@ -64,7 +147,7 @@ class MovementTable(Strict):
 
     title: Text
     note: str | None = None
-    inches_per_move_factor: float = Field(gt=0)
+    inches_per_move_factor: Annotated[float, Field(strict=True, gt=0, le=100)]
     classes: dict[Id, MoveClass] = Field(min_length=1)
     rules: tuple[Text, ...] = ()
 
@@ -72,10 +155,10 @@ class MovementTable(Strict):
 class CommandTable(Strict):
     title: Text
     note: str | None = None
-    range_move_factors: int = Field(ge=0)
-    range_inches: float = Field(ge=0)
-    chain_move_factors: int = Field(ge=0)
-    chain_inches: float = Field(ge=0)
+    range_move_factors: MoveFactors
+    range_inches: Inches
+    chain_move_factors: MoveFactors
+    chain_inches: Inches
     out_of_command: Text
 
 
@@ -85,26 +168,26 @@ class EvasionTable(Strict):
 
     title: Text
     note: str | None = None
-    evader_die: DiceExpr
-    attacker_die: DiceExpr
-    move_factors_per_point: int = Field(ge=1)
+    evader_die: OneDie
+    attacker_die: OneDie
+    move_factors_per_point: AtLeastOne
     ties: Literal["fail", "succeed"]
-    rounds_without_moving_after: int = Field(ge=0)
+    rounds_without_moving_after: Rounds
     rules: tuple[Text, ...] = ()
 
 
 class WoodsRule(Strict):
     entry: Text
     fighting_from_woods: Text
-    missile_level_shift: int
+    missile_level_shift: Annotated[int, Field(strict=True, ge=-10, le=10)]
     melee_column_shift: Id
     melee_inside: Text
 
 
 class StreamRule(Strict):
-    crossing_rounds: int = Field(ge=1)
+    crossing_rounds: AtLeastOneRound
     steps: tuple[Text, ...] = Field(min_length=1)
-    missile_level_shift: int
+    missile_level_shift: Annotated[int, Field(strict=True, ge=-10, le=10)]
     melee_column_shift: Id
 
 
@@ -119,15 +202,15 @@ class MissileRange(Strict):
     """Short range is up to ``short_max``; long range from ``long_min`` to ``long_max``."""
 
     name: Text
-    short_max: float = Field(gt=0)
-    long_min: float = Field(gt=0)
-    long_max: float = Field(gt=0)
+    short_max: PositiveInches
+    long_min: PositiveInches
+    long_max: PositiveInches
 
 
 class MissileRangesTable(Strict):
     title: Text
     note: str | None = None
-    arc_degrees: int = Field(gt=0, le=360)
+    arc_degrees: Annotated[int, Field(strict=True, gt=0, le=360)]
     weapons: dict[Id, MissileRange] = Field(min_length=1)
 
 
@@ -135,26 +218,26 @@ class MissileBand(Strict):
     """One row of the missilery dice matrix; ``cover`` None is the source's "No" (no fire)."""
 
     label: Text
-    min_firing: int = Field(ge=1)
-    max_firing: int | None = Field(default=None, ge=1)
-    cover: DiceExpr | None = None
-    long: DiceExpr
-    short: DiceExpr
+    min_firing: PositiveFigures
+    max_firing: PositiveFigures | None = None
+    cover: PairOfDice | None = None
+    long: PairOfDice
+    short: PairOfDice
 
 
 class MissileDiceTable(Strict):
     title: Text
     note: str | None = None
     columns: tuple[Text, ...] = Field(min_length=3, max_length=3)
-    bands: tuple[MissileBand, ...] = Field(min_length=1)
-    dice_ladder: tuple[DiceExpr, ...] = Field(min_length=2)
+    bands: tuple[MissileBand, ...] = Field(min_length=1, max_length=50)
+    dice_ladder: tuple[PairOfDice, ...] = Field(min_length=2, max_length=20)
     below_minimum: Text
-    casualty_divisor: int = Field(ge=1)
+    casualty_divisor: Divisor
 
 
 class Modifier(Strict):
     situation: Text
-    modifier: int
+    modifier: Plus
     kind: Literal["target", "situation", "leader"] = "situation"
     note: str | None = None
 
@@ -166,13 +249,13 @@ class MissileModifiersTable(Strict):
     title: Text
     note: str | None = None
     modifiers: dict[Id, Modifier] = Field(min_length=1)
-    pass_through_blocks_rounds: int = Field(default=1, ge=0)
+    pass_through_blocks_rounds: Rounds = 1
     rules: tuple[Text, ...] = ()
 
 
 class VolleyDie(Strict):
     name: Text
-    die: DiceExpr
+    die: OneDie
 
 
 class PreMeleeTable(Strict):
@@ -181,10 +264,10 @@ class PreMeleeTable(Strict):
 
     title: Text
     note: str | None = None
-    range_inches: float = Field(gt=0)
+    range_inches: PositiveInches
     volley_dice: dict[Id, VolleyDie] = Field(min_length=1)
-    loser_modifier: int
-    rounds_affected: int = Field(ge=1)
+    loser_modifier: Plus
+    rounds_affected: AtLeastOneRound
     ties: Text
     no_volley: Literal["loses"]
     rules: tuple[Text, ...] = ()
@@ -194,11 +277,14 @@ class MeleeTrack(Strict):
     """One row of the melee matrix: the die for 0..7 rings, and the row's special rule."""
 
     name: Text
-    dice: tuple[DiceExpr, ...]
+    dice: tuple[OneDie, ...] = Field(max_length=20)
     formation: Formation
-    initial_attack_bonus: int = 0
-    initial_attack_extra_die: DiceExpr | None = None
-    new_target_bonus: tuple[int, ...] = ()
+    initial_attack_bonus: Plus = 0
+    initial_attack_extra_die: OneDie | None = None
+    new_target_bonus: tuple[Plus, ...] = Field(default=(), max_length=20)
+    #: when ``new_target_bonus`` applies: only to a unit that assaults (the attacker of the
+    #: melee; errata "elephant-bonus-on-assault"), or in any melee, defending too
+    new_target_bonus_on: Literal["assault", "any"] = "assault"
     special: str | None = None
     note: str | None = None
 
@@ -206,7 +292,7 @@ class MeleeTrack(Strict):
 class MeleeMatrix(Strict):
     title: Text
     note: str | None = None
-    rings: tuple[int, ...] = Field(min_length=1)
+    rings: tuple[Rounds, ...] = Field(min_length=1, max_length=20)
     beyond_last_column: Text
     tracks: dict[Id, MeleeTrack] = Field(min_length=1)
 
@@ -219,7 +305,7 @@ class MeleeModifiersTable(Strict):
 
 class ColumnShift(Strict):
     situation: Text
-    columns: int = Field(ge=1)
+    columns: AtLeastOne
     applies_to: Text
     replaces: tuple[Id, ...] = ()
 
@@ -234,12 +320,12 @@ class ColumnShiftsTable(Strict):
 class MeleeResolutionTable(Strict):
     title: Text
     note: str | None = None
-    casualty_divisor: int = Field(ge=1)
-    rings_per_round: int = Field(ge=0)
-    recoil_move_factors: int = Field(ge=0)
-    recoil_inches: float = Field(ge=0)
-    recoil_extra_rings: int = Field(ge=0)
-    rest_removes_rings: int = Field(ge=0)
+    casualty_divisor: Divisor
+    rings_per_round: Small
+    recoil_move_factors: MoveFactors
+    recoil_inches: Inches
+    recoil_extra_rings: Small
+    rest_removes_rings: Small
     rest_definition: Text
     victor_follow_up: Text
     pairing: Text
@@ -252,33 +338,33 @@ class MeleeResolutionTable(Strict):
 class InitiativeTable(Strict):
     title: Text
     note: str | None = None
-    rounds_per_turn: int = Field(ge=1)
-    die: DiceExpr
-    die_after_melee_win: DiceExpr
+    rounds_per_turn: Annotated[int, Field(strict=True, ge=1, le=10)]
+    die: PlainDie
+    die_after_melee_win: PlainDie
     winner_chooses: Text
     ties: Text
     rules: tuple[Text, ...] = ()
 
 
 class AttritionRow(Strict):
-    percent: int = Field(gt=0, le=100)
-    remaining: tuple[int, ...] = Field(min_length=1)
+    percent: Annotated[int, Field(strict=True, gt=0, le=100)]
+    remaining: tuple[Figures, ...] = Field(min_length=1, max_length=50)
     effect: Text
     column_shift: Id | None = None
     disintegrates: bool = False
 
 
 class SizeAlias(Strict):
-    size: int = Field(ge=1)
-    column: int = Field(ge=1)
+    size: PositiveFigures
+    column: PositiveFigures
 
 
 class AttritionTable(Strict):
     title: Text
     note: str | None = None
-    original_sizes: tuple[int, ...] = Field(min_length=1)
-    size_aliases: tuple[SizeAlias, ...] = ()
-    rows: tuple[AttritionRow, ...] = Field(min_length=1)
+    original_sizes: tuple[PositiveFigures, ...] = Field(min_length=1, max_length=50)
+    size_aliases: tuple[SizeAlias, ...] = Field(default=(), max_length=50)
+    rows: tuple[AttritionRow, ...] = Field(min_length=1, max_length=20)
     threshold: Text
     other_sizes: Text
     remove_from: Text
@@ -287,26 +373,26 @@ class AttritionTable(Strict):
 class StragglersTable(Strict):
     title: Text
     note: str | None = None
-    retire_move_factors: int = Field(ge=0)
-    retire_inches: float = Field(ge=0)
-    captured_by_enemy_above_percent: int = Field(ge=0, le=100)
+    retire_move_factors: MoveFactors
+    retire_inches: Inches
+    captured_by_enemy_above_percent: Percent
     rules: tuple[Text, ...] = ()
 
 
 class ElephantTable(Strict):
     title: Text
     note: str | None = None
-    elements_per_unit: int = Field(ge=1)
-    crew_per_element: int = Field(ge=0)
-    elephant_hits: int = Field(ge=1)
-    casualty_points_per_element: int = Field(ge=1)
-    casualty_points_per_unit: int = Field(ge=1)
-    hit_order: tuple[Text, ...] = Field(min_length=1)
-    spacing_mm: float = Field(gt=0)
+    elements_per_unit: AtLeastOne
+    crew_per_element: Small
+    elephant_hits: AtLeastOne
+    casualty_points_per_element: Annotated[int, Field(strict=True, ge=1, le=100)]
+    casualty_points_per_unit: Annotated[int, Field(strict=True, ge=1, le=1000)]
+    hit_order: tuple[Text, ...] = Field(min_length=1, max_length=21)
+    spacing_mm: Annotated[float, Field(strict=True, gt=0, le=1000)]
     escort_troops: tuple[Id, ...] = ()
-    escorts_between: int = Field(ge=0)
-    escorts_each_side: int = Field(ge=0)
-    missile_as_figures: int = Field(ge=1)
+    escorts_between: Small
+    escorts_each_side: Small
+    missile_as_figures: Annotated[int, Field(strict=True, ge=1, le=1000)]
     missile_weapon: Id
     missile_strength: Text
     melee: Text
@@ -317,42 +403,42 @@ class ElephantTable(Strict):
 class RampageTable(Strict):
     title: Text
     note: str | None = None
-    direction_die: DiceExpr
+    direction_die: PlainDie
     directions: dict[str, Text] = Field(min_length=1)
     north: Text
-    move_die: DiceExpr
-    trample_die: DiceExpr
+    move_die: FewDice
+    trample_die: OneDie
     rules: tuple[Text, ...] = ()
 
 
 class ElephantsAndHorsesTable(Strict):
     title: Text
     note: str | None = None
-    keep_away_move_factors: int = Field(ge=0)
-    keep_away_inches: float = Field(ge=0)
+    keep_away_move_factors: MoveFactors
+    keep_away_inches: Inches
     exempt_troops: tuple[Id, ...] = ()
     rules: tuple[Text, ...] = ()
 
 
 class LeaderMove(Strict):
-    wounds: int = Field(ge=0)
-    move_factors: int | None = Field(default=None, ge=0)
-    inches: float | None = Field(default=None, ge=0)
+    wounds: Small
+    move_factors: MoveFactors | None = None
+    inches: Inches | None = None
     effect: Text
 
 
 class LeadersTable(Strict):
     title: Text
     note: str | None = None
-    attached_bonus: int
-    great_leader_bonus: int
+    attached_bonus: Plus
+    great_leader_bonus: Plus
     great_leaders: tuple[Text, ...] = ()
     bonus_applies: Text
     risk_when: Text
-    risk_dice: DiceExpr
+    risk_dice: PairOfDice
     killed_on: Text
     wounded_on: Text
-    moves: tuple[LeaderMove, ...] = Field(min_length=1)
+    moves: tuple[LeaderMove, ...] = Field(min_length=1, max_length=20)
     rules: tuple[Text, ...] = ()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -253,6 +254,8 @@ def test_melee_track(t: Tables, track_id: str) -> None:
     assert track.initial_attack_bonus == bonus
     assert track.initial_attack_extra_die == extra
     assert track.new_target_bonus == new_target
+    # errata "elephant-bonus-on-assault": the new-target bonus is the assaulting unit's
+    assert track.new_target_bonus_on == "assault"
 
 
 def test_every_track_is_used(rs: Ruleset, t: Tables) -> None:
@@ -1007,6 +1010,7 @@ REQUIRED_ERRATA = [
     "carthaginian-battlegroups",
     "celtic-cavalry-armour",
     "pre-melee-volley",
+    "elephant-bonus-on-assault",
 ]
 
 
@@ -1180,3 +1184,189 @@ def test_standard_roster_totals_and_validation(
     assert (totals.figures, totals.bases, totals.men) == (figures, bases, men)
     report = validate(rs, roster)
     assert report.valid, [m.text for m in report.messages]
+
+
+# --------------------------------------------------------------------------- bounds (issue 13)
+
+#: (file, text in the data, hostile replacement, key path reported, words of the problem)
+HOSTILE: list[tuple[str, str, str, str, str]] = [
+    # a string, a float or a boolean where a whole number belongs: refused, never converted
+    (
+        "tables.toml",
+        "move_factors = 2\n",
+        'move_factors = "2"\n',
+        "movement.classes.battleline.move_factors",
+        "integer",
+    ),
+    (
+        "tables.toml",
+        "rings_per_round = 1",
+        "rings_per_round = 1.0",
+        "melee_resolution.rings_per_round",
+        "integer",
+    ),
+    (
+        "tables.toml",
+        "rounds_affected = 1",
+        "rounds_affected = true",
+        "pre_melee.rounds_affected",
+        "integer",
+    ),
+    (
+        "tables.toml",
+        "recoil_inches = 12",
+        'recoil_inches = "12"',
+        "melee_resolution.recoil_inches",
+        "number",
+    ),
+    # numbers out of range, infinite or not a number
+    (
+        "tables.toml",
+        "loser_modifier = -1",
+        "loser_modifier = -1000000000",
+        "pre_melee.loser_modifier",
+        "greater than or equal",
+    ),
+    (
+        "tables.toml",
+        "missile_as_figures = 12",
+        "missile_as_figures = 99999999",
+        "elephants.missile_as_figures",
+        "less than or equal",
+    ),
+    (
+        "tables.toml",
+        "inches_per_move_factor = 3",
+        "inches_per_move_factor = inf",
+        "movement.inches_per_move_factor",
+        "less than or equal",
+    ),
+    (
+        "tables.toml",
+        "recoil_inches = 12",
+        "recoil_inches = nan",
+        "melee_resolution.recoil_inches",
+        "less than or equal",
+    ),
+    (
+        "tables.toml",
+        "remaining = [2, 4, 5, 6, 12]",
+        "remaining = [2, 4, 5, 6, 1000000000000]",
+        "attrition.rows[1].remaining[4]",
+        "less than or equal",
+    ),
+    (
+        "tables.toml",
+        "captured_by_enemy_above_percent = 95",
+        "captured_by_enemy_above_percent = 950",
+        "stragglers.captured_by_enemy_above_percent",
+        "less than or equal",
+    ),
+    (
+        "troops.toml",
+        "ranks_formed = [4]",
+        "ranks_formed = [400000]",
+        "troops.hellenic_phalanx.ranks_formed[0]",
+        "less than or equal",
+    ),
+    # dice: a die of 99,999,999 faces, too many dice, pluses, a pair that is not a pair
+    (
+        "tables.toml",
+        'evader_die = "d10"',
+        'evader_die = "d99999999"',
+        "evasion.evader_die",
+        "too many dice, sides",
+    ),
+    (
+        "tables.toml",
+        'evader_die = "d10"',
+        'evader_die = "d100"',
+        "evasion.evader_die",
+        "2 to 20 sides",
+    ),
+    (
+        "tables.toml",
+        'evader_die = "d10"',
+        'evader_die = "d' + "9" * 5000 + '"',
+        "evasion.evader_die",
+        "too many dice, sides",
+    ),
+    (
+        "tables.toml",
+        'initial_attack_extra_die = "d6"',
+        'initial_attack_extra_die = "40d6"',
+        "melee.tracks.pike_phalanx.initial_attack_extra_die",
+        "expected one die",
+    ),
+    (
+        "tables.toml",
+        'trample_die = "d12+2"',
+        'trample_die = "d12+20000"',
+        "rampage.trample_die",
+        "too many dice, sides or pluses",
+    ),
+    (
+        "tables.toml",
+        'trample_die = "d12+2"',
+        'trample_die = "d12+50"',
+        "rampage.trample_die",
+        "at most 20",
+    ),
+    (
+        "tables.toml",
+        '"2d10", "2d12"]',
+        '"2d10", "3d12"]',
+        "missile_dice.dice_ladder[4]",
+        "expected a pair of dice",
+    ),
+    (
+        "tables.toml",
+        'risk_dice = "2d6"',
+        'risk_dice = "2d6+1"',
+        "leaders.risk_dice",
+        "without a plus or minus",
+    ),
+    (
+        "tables.toml",
+        'move_die = "d6"',
+        'move_die = "1000d6"',
+        "rampage.move_die",
+        "expected dice, not 1000",
+    ),
+    (
+        "tables.toml",
+        'direction_die = "d8"',
+        'direction_die = "d8+1"',
+        "rampage.direction_die",
+        "without a plus or minus",
+    ),
+    (
+        "tables.toml",
+        'dice = ["d4", "d4", "d4", "d4", "d4", "d4", "d4", "d4"]',
+        'dice = ["d4", "d4", "d4", "d4", "d4", "d4", "d4", "d1"]',
+        "melee.tracks.allied_extraordinarii.dice[7]",
+        "2 to 20 sides",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "path", "words"), HOSTILE)
+def test_hostile_house_rule_values_are_refused_at_load(
+    tmp_path: Path, file: str, old: str, new: str, path: str, words: str
+) -> None:
+    """Issue 13: a house-rules copy with a hostile value is refused at load, quickly, with
+    the file, the key path and the problem; nothing is converted or enumerated."""
+    t0 = time.perf_counter()
+    err = _broken(tmp_path, file, old, new)
+    assert time.perf_counter() - t0 < 5
+    found = [p for p in err.problems if p.file == file and p.path == path]
+    assert found, err.problems
+    assert words in found[0].message, found[0]
+    assert len(str(found[0])) < 300  # one line, even for a value of thousands of digits
+
+
+def test_the_bounds_admit_the_source() -> None:
+    """Every die and number of the source loads (d4-d12, 2d4-2d12, d12+2, modifiers -1..+2)."""
+    t = load_ruleset(FOLDER).tables
+    assert isinstance(t, Tables)
+    assert t.rampage.trample_die == "d12+2" and t.leaders.risk_dice == "2d6"

@@ -285,6 +285,70 @@ def test_elephant_bonus_against_a_new_target() -> None:
     assert res.outcome.result.startswith("no decision")
 
 
+def test_elephant_bonus_only_when_they_assault() -> None:
+    """Errata "elephant-bonus-on-assault": the source gives the +2/+1 for the 'initial
+    attack on new unit' and says the pluses reappear 'when a new target is assaulted', so
+    elephants that are attacked cast their plain die; the round is still counted against
+    that unit, so when they attack it next round they get the second round's +1."""
+    e = unit("elephants", 12, 1)
+    h = unit("roman_hastati", 12, 0)
+    # Hastati attack: 6 v 6 on the plain d12 (with the old +2 the Hastati would lose one)
+    res = run("melee", h, e, [("d10", (6,)), ("d12", (6,))])
+    assert res.outcome.result.startswith("no decision")
+    assert not any("elephants, round" in line for line in res.explanation)
+    d = res.outcome.defender
+    assert (d.extra["elephant_target"], d.extra["elephant_rounds"]) == (h.unit_id, 1)
+    e, h = after(e, d), after(h, res.outcome.attacker)
+    # next round the elephants attack the same unit: round 2, +1 (6+1 v 6 on d10 at 1 ring)
+    res = run("melee", e, h, [("d12", (6,)), ("d10", (6,))])
+    assert res.outcome.result.startswith("no decision")
+    assert any("+1 elephants, round 2 against this target" in x for x in res.explanation)
+    # the elephants assault a fresh unit: +2 (6+2 v 6)
+    other = unit("roman_principes", 12, 0, uid="principes")
+    res = run("melee", e, other, [("d12", (6,)), ("d12", (6,))])
+    assert res.outcome.defender.casualties == 1
+    # the elephant_round option says which round it is, but defending elephants get no bonus
+    res = run("melee", other, e, [("d12", (6,)), ("d12", (6,))], elephant_round=1)
+    assert res.outcome.result.startswith("no decision")
+
+
+def test_trampled_elephants_get_no_bonus() -> None:
+    """A berserk elephant trampling an elephant unit: the trampled unit is attacked, so it
+    casts its plain d12 (d12+2 v d12: 5+2 v 7 is no decision)."""
+    mad = unit("elephants", 12, 0, strength=3, markers=frozenset({"berserk"}))
+    e = unit("elephants", 12, 1, uid="calm")
+    res = run("trample", mad, e, [("d12+2", (5,)), ("d12", (7,))])
+    assert res.outcome.result.startswith("no decision")
+
+
+def test_defending_elephant_odds() -> None:
+    """Hastati (d10) attacking fresh elephants (d12, no bonus): each two points of
+    difference is a casualty; the elephants lose when the d10 beats the d12 by two."""
+    odds = M.odds(
+        "melee", Situation(actor=unit("roman_hastati", 12, 0), target=unit("elephants", 12, 1))
+    )
+    assert_odds_sum_to_one(odds)
+    elephants_lose = sum(p for o, p in odds.items() if o.defender.casualties)
+    assert elephants_lose == Fraction(
+        sum(1 for h in range(1, 11) for el in range(1, 13) if h - el >= 2), 120
+    )
+
+
+def test_elephant_bonus_in_defence_is_a_data_override(tmp_path: Path) -> None:
+    """A house-rules copy with new_target_bonus_on = "any" gives the bonus in defence too
+    (the reading before the decision)."""
+    folder = tmp_path / "quincunx"
+    shutil.copytree(FOLDER, folder)
+    path = folder / "tables.toml"
+    text = path.read_text(encoding="utf-8")
+    assert 'new_target_bonus_on = "assault"' in text
+    path.write_text(text.replace('new_target_bonus_on = "assault"', 'new_target_bonus_on = "any"'))
+    house = QuincunxMechanics(load_ruleset(folder))
+    sit = Situation(actor=unit("roman_hastati", 12, 0), target=unit("elephants", 12, 1))
+    res = house.resolve("melee", sit, ScriptedDice([("d10", (6,)), ("d12", (6,))]))
+    assert res.outcome.attacker.casualties == 1  # 6 v 6+2
+
+
 def test_mounted_flank_downhill_modifiers() -> None:
     """General modifiers: unit mounted +1, on the enemy flank +2, fighting downhill +1
     (elephants are not 'mounted': errata "elephant-not-mounted")."""
