@@ -64,7 +64,8 @@ def _bounded_dice(text: str) -> str:
     if not 1 <= count <= MAX_DICE:
         raise ValueError(f"{text!r}: {count:,} dice; a data expression has 1 to {MAX_DICE}")
     if not 2 <= faces <= MAX_FACES:
-        raise ValueError(f"{text!r}: a die of {faces:,} faces; dice have 2 to {MAX_FACES}")
+        plural = "" if faces == 1 else "s"
+        raise ValueError(f"{text!r}: a die of {faces:,} face{plural}; dice have 2 to {MAX_FACES}")
     if abs(modifier) > MAX_DICE_MODIFIER:
         raise ValueError(f"{text!r}: modifier {modifier:+,} (at most {MAX_DICE_MODIFIER})")
     return text

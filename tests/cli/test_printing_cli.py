@@ -40,12 +40,12 @@ def test_refsheet_default_name_and_page_sizes(
     pdf = isolated / "quincunx-refsheet.pdf"
     assert pdf.is_file() and "quincunx-refsheet.pdf" in out
     texts = page_texts(pdf)
-    assert 1 <= len(texts) <= 2 and "Duke Seifried" in texts[0]
+    assert 1 <= len(texts) <= 3 and "Duke Seifried" in texts[0]  # 3: a page of errata
     code, out, err = run(
         capsys, "print", "refsheet", "leg-vi-carthago", "--page-size", "letter", "-o", "lv.pdf"
     )
     assert code == 0, err
-    assert 1 <= len(page_texts(isolated / "lv.pdf")) <= 2
+    assert 1 <= len(page_texts(isolated / "lv.pdf")) <= 3
     assert all(fonts(isolated / "lv.pdf").values())
 
 

@@ -56,12 +56,14 @@ def test_total_of_two_d6_is_the_triangle() -> None:
     assert dist == brute(Total("2d6"))
 
 
+@settings(deadline=None)
 @given(DIE, st.integers(1, 3), st.integers(-2, 2))
 def test_total_matches_its_faces(die: str, n: int, modifier: int) -> None:
     spec = many(die, n) + (f"{modifier:+d}" if modifier and die != "avd" else "")
     assert Total(spec).exact() == brute(Total(spec))
 
 
+@settings(deadline=None)
 @given(DIE, st.integers(1, 3))
 def test_highest_matches_its_faces(die: str, n: int) -> None:
     spec = many(die, n)
@@ -76,7 +78,7 @@ def test_commander_keeps_the_higher_of_two_d3() -> None:
     }
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(
     DIE,
     st.integers(1, 4),

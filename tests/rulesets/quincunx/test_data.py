@@ -1239,14 +1239,14 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         "inches_per_move_factor = 3",
         "inches_per_move_factor = inf",
         "movement.inches_per_move_factor",
-        "less than or equal",
+        "not a finite number",
     ),
     (
         "tables.toml",
         "recoil_inches = 12",
         "recoil_inches = nan",
         "melee_resolution.recoil_inches",
-        "less than or equal",
+        "not a finite number",
     ),
     (
         "tables.toml",
@@ -1275,7 +1275,7 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         'evader_die = "d10"',
         'evader_die = "d99999999"',
         "evasion.evader_die",
-        "too many dice, sides",
+        "a die of 99,999,999 faces",
     ),
     (
         "tables.toml",
@@ -1289,7 +1289,7 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         'evader_die = "d10"',
         'evader_die = "d' + "9" * 5000 + '"',
         "evasion.evader_die",
-        "too many dice, sides",
+        "at most 40 characters",
     ),
     (
         "tables.toml",
@@ -1303,7 +1303,7 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         'trample_die = "d12+2"',
         'trample_die = "d12+20000"',
         "rampage.trample_die",
-        "too many dice, sides or pluses",
+        "modifier +20,000",
     ),
     (
         "tables.toml",
@@ -1331,7 +1331,7 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         'move_die = "d6"',
         'move_die = "1000d6"',
         "rampage.move_die",
-        "expected dice, not 1000",
+        "1,000 dice",
     ),
     (
         "tables.toml",
@@ -1345,7 +1345,7 @@ HOSTILE: list[tuple[str, str, str, str, str]] = [
         'dice = ["d4", "d4", "d4", "d4", "d4", "d4", "d4", "d4"]',
         'dice = ["d4", "d4", "d4", "d4", "d4", "d4", "d4", "d1"]',
         "melee.tracks.allied_extraordinarii.dice[7]",
-        "2 to 20 sides",
+        "a die of 1 face;",
     ),
 ]
 
