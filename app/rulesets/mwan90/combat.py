@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 
+from app.rules.actions import Throws
 from app.rules.dice import chance_at_least
-from app.rules.mechanics import Combatant, Dice, Effects, Outcome, Resolution, Situation
+from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.mwan90.base import MWAN90Base
 from app.rulesets.mwan90.rules import (
@@ -21,7 +22,7 @@ from app.rulesets.mwan90.rules import (
     WEDGE,
     Plan,
     describe,
-    roll_hits,
+    hits_throw,
     routed,
     split,
     with_,
@@ -300,23 +301,26 @@ class CombatRules(MWAN90Base):
             return f"formed unit {describe(ea)}; skirmishers {describe(ed)}"
         return f"attacker {describe(ea)}; defender {describe(ed)}"
 
-    def _roll(self, plan: Plan, sit: Situation, dice: Dice) -> Resolution:
+    def play_hits(self, sit: Situation, plan: Plan, th: Throws) -> Resolution:
+        """Throw the plan's dice: the attacker's first, then the defender's (each one roll,
+        when it has any), and apply the hits, capped where more change nothing."""
         att, dfn = sit.attacker, sit.defender
         lines = list(plan.why)
         on_d = on_a = 0
         if plan.dice_a:
-            on_d, faces = roll_hits(
-                dice, plan.die, plan.dice_a, plan.need_a, f"{att.name} {plan.kind}"
-            )
-            lines.append(f"{att.name}: {faces}: {on_d} hit(s)")
+            purpose = f"{att.name} {plan.kind}"
+            throw = hits_throw(plan.die, plan.dice_a, plan.need_a, plan.cap_d, purpose)
+            on_d, words = th.throw(throw)
+            lines.append(f"{att.name}: {words}")
         if plan.dice_d:
-            on_a, faces = roll_hits(
-                dice, plan.die, plan.dice_d, plan.need_d, f"{dfn.name} {plan.kind}"
-            )
-            lines.append(f"{dfn.name}: {faces}: {on_a} hit(s)")
-        outcome = self.outcome(plan, sit, min(on_a, plan.cap_a), min(on_d, plan.cap_d))
-        for unit, eff in ((att, outcome.attacker), (dfn, outcome.defender)):
-            lines += self._aftermath(sit, unit, eff)
+            purpose = f"{dfn.name} {plan.kind}"
+            throw = hits_throw(plan.die, plan.dice_d, plan.need_d, plan.cap_a, purpose)
+            on_a, words = th.throw(throw)
+            lines.append(f"{dfn.name}: {words}")
+        outcome = self.outcome(plan, sit, on_a, on_d)
+        if th.rolling:
+            for unit, eff in ((att, outcome.attacker), (dfn, outcome.defender)):
+                lines += self._aftermath(sit, unit, eff)
         return Resolution(outcome=outcome, explanation=tuple(lines))
 
     def _aftermath(self, sit: Situation, unit: Combatant, eff: Effects) -> list[str]:

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.dice import ScriptedDice, binomial, capped_binomial
+from app.rules.actions import exact_of
+from app.rules.dice import ScriptedDice, binomial
 from app.rules.mechanics import (
     NO_EFFECT,
     Combatant,
@@ -716,7 +717,7 @@ def test_worst_case_odds_time(mech: MWAN90Mechanics) -> None:
         ("greek_heavy_infantry", 18, "greek_heavy_infantry", 18),
         ("barbarian_medium_infantry", 16, "heavy_infantry", 16),
     ]:
-        capped_binomial.cache_clear()
+        exact_of.cache_clear()
         sit = Situation(
             actor=unit(mech, a, a_size),
             target=unit(mech, d, d_size, 1),
