@@ -23,7 +23,15 @@ from app.cli import main
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "odds_fixture.json"
 
 #: errata id -> which recorded matchups its decision changes (a test on the argv)
-CHANGED: dict[str, Callable[[list[str]], bool]] = {}
+CHANGED: dict[str, Callable[[list[str]], bool]] = {
+    # MWAN #90: a flank or rear melee on a heavy unit triples the attacker's dice, not its own
+    "flank-rear-triple": lambda argv: (
+        argv[:3] == ["mwan90", "--action", "melee"]
+        and ("attack=flank" in argv or "attack=rear" in argv)
+        and argv[argv.index("--defender") + 1]
+        in ("heavy_infantry", "heavy_infantry_javelin", "greek_heavy_infantry", "elephants")
+    ),
+}
 
 
 def ask(argv: list[str]) -> dict[str, Any]:

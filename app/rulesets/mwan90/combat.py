@@ -19,6 +19,7 @@ from app.rulesets.mwan90.rules import (
     MOVED,
     SKIRMISH,
     SUPPORTED,
+    TRIPLED,
     WEDGE,
     Plan,
     describe,
@@ -185,10 +186,12 @@ class CombatRules(MWAN90Base):
 
     def melee_plan(self, sit: Situation) -> Plan:
         """MWAN #90, Melee 3-5: both sides roll at once. On a flank or rear attack the
-        attacked unit is disordered and, if heavy, its own dice are tripled (as written;
-        errata). Elephants attacking cavalry disorder it. Hits by the target's class: heavy
-        (elephants, an immobile shield wall) 6, light or medium 5-6, skirmish 4-6. Against
-        cavalry supported by medium infantry the dice are shared out."""
+        attacked unit is disordered and, if heavy, the attacker's dice against it are tripled
+        (errata flank-rear-triple; the option ``flank_tripled = attacked`` triples the heavy
+        unit's own dice instead, the text as written). Elephants attacking cavalry disorder
+        it. Hits by the target's class: heavy (elephants, an immobile shield wall) 6, light or
+        medium 5-6, skirmish 4-6. Against cavalry supported by medium infantry the dice are
+        shared out."""
         t = self.t
         att, dfn = sit.attacker, sit.defender
         fa = self.formation(att, sit.choice("a_formation", AS_UNIT))
@@ -211,15 +214,17 @@ class CombatRules(MWAN90Base):
         why = [why_a, why_d]
         if attack != "front" and not flanked:
             why.append(f"{dfn.name} is a wedge and has no flanks")
+        tripled = sit.choice("flank_tripled", fr.multiplied_side)
+        if tripled not in TRIPLED:
+            raise ValueError(f"flank_tripled must be one of {', '.join(TRIPLED)}")
         if flanked and cls_d in fr.only_if_attacked:
-            if fr.multiplied_side == "attacked":
+            head = f"{dfn.name} ({cls_d}) is attacked in the {attack}"
+            if tripled == "attacked":
                 dd *= fr.multiplier
-                why.append(f"{dfn.name} is heavy and attacked in the {attack}: its dice x3 = {dd}")
+                why.append(f"{head}: its own dice x{fr.multiplier} = {dd} (the text as written)")
             else:
                 da *= fr.multiplier
-                why.append(
-                    f"{dfn.name} is heavy and attacked in the {attack}: {att.name}'s dice x3"
-                )
+                why.append(f"{head}: {att.name}'s dice x{fr.multiplier} = {da}")
         supported = sit.choice("supported_cavalry", "none")
         if supported not in SUPPORTED:
             raise ValueError(f"supported_cavalry must be one of {', '.join(SUPPORTED)}")

@@ -37,6 +37,8 @@ AS_UNIT = "unit"
 ATTACKS = ("front", "flank", "rear")
 SPLITS = ("none", "cavalry", "support")
 SUPPORTED = ("none", "attacker", "defender")
+#: whose dice a flank or rear attack on a heavy unit triples (MWAN #90, Melee 3)
+TRIPLED = ("attacker", "attacked")
 #: two footprints closer than this (in inches) are in contact
 CONTACT = 1e-6
 
@@ -173,6 +175,16 @@ def melee_options(t: Tables) -> tuple[OptionSpec, ...]:
     cavalry."""
     return (
         OptionSpec("attack", "Attacking", "choice", "front", ATTACKS),
+        OptionSpec(
+            "flank_tripled",
+            "Flank or rear on a heavy unit: whose dice are tripled",
+            "choice",
+            t.melee.flank_rear.multiplied_side,
+            TRIPLED,
+            help="attacker: the attacker's dice against the heavy unit (Castra's reading); "
+            "attacked: the heavy unit's own dice (the text as written). See errata "
+            "flank-rear-triple.",
+        ),
         *side_options(t, "a", "Attacker"),
         *side_options(t, "d", "Defender"),
         OptionSpec(

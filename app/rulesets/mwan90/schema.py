@@ -115,8 +115,10 @@ class Missiles(Strict):
 
 
 class FlankRear(Strict):
-    """Flank or rear attacks, as written: the dice of ``multiplied_side`` are multiplied by
-    ``multiplier`` when the attacked unit's hit class is one of ``only_if_attacked``."""
+    """Flank or rear attacks: the dice of ``multiplied_side`` are multiplied by
+    ``multiplier`` when the attacked unit's hit class is one of ``only_if_attacked``.
+    ``multiplied_side`` is the default of the melee option ``flank_tripled``: ``attacker``
+    (Castra's reading, errata flank-rear-triple) or ``attacked`` (the text as written)."""
 
     multiplier: int = Field(ge=1)
     multiplied_side: Literal["attacked", "attacker"]
