@@ -65,6 +65,12 @@ def hits_throw(die: str, n: int, need: int, cap: int, purpose: str) -> Hits:
 UNFORMED = "unformed: no morale check"
 
 
+#: The most dice one side throws at once. Four times the largest unit the army lists allow,
+#: tripled in a flank, throws under 300; a limit keeps absurd units and options (a billion
+#: supporting figures) from rolling, recording or counting the odds for minutes.
+MAX_DICE = 5_000
+
+
 @dataclass(frozen=True)
 class Plan:
     """Dice of one action, both ways: the attacker's ``dice_a`` hit the defender on
@@ -86,6 +92,15 @@ class Plan:
     cap_d: int = 0
     disorder_d: bool = False
     dispersed: int = 0
+
+    def __post_init__(self) -> None:
+        """Refuse, with a one-line reason, a side throwing more than :data:`MAX_DICE`."""
+        for dice in (self.dice_a, self.dice_d):
+            if dice > MAX_DICE:
+                raise ValueError(
+                    f"{self.kind}: {dice:,} dice at once is more than Castra throws "
+                    f"({MAX_DICE:,}); check the unit sizes and the options"
+                )
 
 
 def row_for(rows: Sequence[MoraleRow], score: int) -> MoraleRow | None:
