@@ -84,6 +84,7 @@ class MWAN90Mechanics(TurnRules, CombatRules):
                 play=self.play_hits,
                 prepare=self.javelin_plan,
                 options=JAVELIN_OPTIONS,
+                closed_form=self.hits_odds,
                 help="Javelin-armed formed infantry, front rank only, before the first melee "
                 "round.",
             ),
@@ -94,6 +95,7 @@ class MWAN90Mechanics(TurnRules, CombatRules):
                 play=self.play_hits,
                 prepare=self.melee_plan,
                 options=melee_options(t),
+                closed_form=self.hits_odds,
                 help="Both sides roll at once, a die per figure in contact.",
             ),
             Action(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from app.rules.actions import Count
@@ -48,13 +49,48 @@ class Hits(Count):
     """MWAN #90, Missiles and Melee: a die per figure (``spec``, e.g. ``12d6``), each at
     ``need`` or more a hit, counted up to ``cap`` (hits past a unit's rout or loss change
     nothing). One recorded roll of ``spec``; its words give the faces and every hit scored,
-    as the players count them."""
+    as the players count them. Its exact distribution is the capped binomial counted in
+    whole numbers (:func:`hit_weights`)."""
 
     def roll(self, dice: Dice) -> tuple[int, str]:
         faces = tuple(dice.roll(self.spec, self.purpose))
         hits = sum(1 for f in faces if self.scores(f))
         shown = " ".join(map(str, faces))
         return (hits if self.cap is None else min(hits, self.cap)), f"{shown}: {hits} hit(s)"
+
+    def exact(self) -> dict[int, Fraction]:
+        weights, den = hit_weights(self)
+        return {k: Fraction(w, den) for k, w in weights.items()}
+
+
+@lru_cache(maxsize=1024)
+def hit_weights(throw: Hits) -> tuple[dict[int, int], int]:
+    """The distribution of ``throw`` as whole-number weights over one denominator: ``k``
+    hits weigh C(n, k) g^k b^(n-k) out of s^n (``g`` faces of ``s`` hit, ``b`` miss), and
+    the cap takes whatever is left, so the weights sum to s^n exactly. Zero weights are
+    left out. Whole numbers, not Fractions, keep large throws quick."""
+    d = throw.dice
+    n, s = d.count, d.sides
+    g = sum(1 for f in d.faces if throw.scores(f))
+    b = s - g
+    cap = n if throw.cap is None else max(0, min(throw.cap, n))
+    den = s**n
+    weights: dict[int, int] = {}
+    if cap:
+        choose, good, bad = 1, 1, b ** (n - cap + 1)
+        below = [bad]
+        for _ in range(cap - 1):
+            below.append(below[-1] * b)
+        for k in range(cap):
+            w = choose * good * below[cap - 1 - k]  # C(n,k) g^k b^(n-k)
+            if w:
+                weights[k] = w
+            choose = choose * (n - k) // (k + 1)
+            good *= g
+    rest = den - sum(weights.values())
+    if rest:
+        weights[cap] = rest
+    return weights, den
 
 
 def hits_throw(die: str, n: int, need: int, cap: int, purpose: str) -> Hits:
