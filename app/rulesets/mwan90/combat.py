@@ -8,7 +8,6 @@ import math
 from fractions import Fraction
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
-from app.rules.dice import chance_at_least
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.mwan90.base import MWAN90Base
@@ -73,7 +72,6 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="shoot",
             dice_a=dice,
-            p_a=chance_at_least(m.die, m.hit_on),
             need_a=m.hit_on,
             die=m.die,
             cap_d=self.hit_cap(dfn, form_d),
@@ -99,14 +97,11 @@ class CombatRules(MWAN90Base):
         att, dfn = sit.attacker, sit.defender
         fa, fd = self.formation(att), self.formation(dfn)
         da, dd = self._javelin_dice(sit, att, "a"), self._javelin_dice(sit, dfn, "d")
-        p = chance_at_least(m.die, m.hit_on)
         return Plan(
             kind="javelins",
             dice_a=da,
-            p_a=p,
             need_a=m.hit_on,
             dice_d=dd,
-            p_d=p,
             need_d=m.hit_on,
             die=m.die,
             cap_a=self.hit_cap(att, fa),
@@ -128,7 +123,6 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="disperse",
             dice_d=n * d.shots_per_skirmisher,
-            p_d=chance_at_least(self.t.missiles.die, d.hit_on),
             need_d=d.hit_on,
             die=self.t.missiles.die,
             cap_a=self.hit_cap(att, fa),
@@ -254,10 +248,8 @@ class CombatRules(MWAN90Base):
         return Plan(
             kind="melee",
             dice_a=da,
-            p_a=chance_at_least(die, need_a),
             need_a=need_a,
             dice_d=dd,
-            p_d=chance_at_least(die, need_d),
             need_d=need_d,
             die=die,
             cap_a=self.hit_cap(att, fa),

@@ -119,10 +119,8 @@ class Plan:
     form_d: str
     why: tuple[str, ...]
     dice_a: int = 0
-    p_a: Fraction = Fraction(0)
     need_a: int = 0
     dice_d: int = 0
-    p_d: Fraction = Fraction(0)
     need_d: int = 0
     cap_a: int = 0
     cap_d: int = 0
