@@ -1147,7 +1147,7 @@ ODDS_MOVES = [
         "hits",
         1,
     ),
-    # MWAN #90: one die per figure; a heavy unit attacked in flank triples its dice
+    # MWAN #90: one die per figure; a heavy unit attacked in flank faces triple the dice
     (
         "mwan90",
         ["--attacker", "hastati", "--defender", "gauls"],
@@ -1160,7 +1160,7 @@ ODDS_MOVES = [
         "mwan90",
         ["--attacker", "gauls", "--defender", "hastati"],
         ["--set", "attack=flank"],
-        "attacker",
+        "defender",
         "casualties",
         1,
     ),

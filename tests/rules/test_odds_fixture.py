@@ -31,6 +31,13 @@ CHANGED: dict[str, Callable[[list[str]], bool]] = {
         and argv[argv.index("--action") + 1] == "melee"
         and argv[argv.index("--defender") + 1] == "elephants"
     ),
+    # MWAN #90: a flank or rear melee on a heavy unit triples the attacker's dice, not its own
+    "flank-rear-triple": lambda argv: (
+        argv[:3] == ["mwan90", "--action", "melee"]
+        and ("attack=flank" in argv or "attack=rear" in argv)
+        and argv[argv.index("--defender") + 1]
+        in ("heavy_infantry", "heavy_infantry_javelin", "greek_heavy_infantry", "elephants")
+    ),
 }
 
 

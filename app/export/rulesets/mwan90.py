@@ -95,6 +95,19 @@ def _missiles(t: mw.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
+def _flank_rear(fr: mw.FlankRear) -> str:
+    """MWAN #90, Melee 3, as this ruleset reads it (errata flank-rear-triple)."""
+    target = " / ".join(fr.only_if_attacked)
+    if fr.multiplied_side == "attacker":
+        text = f"against a {target} unit, the attacker's dice x{fr.multiplier}"
+        other = "its own dice"
+    else:
+        text = f"a {target} unit attacked rolls its own dice x{fr.multiplier} (as written)"
+        other = "the attacker's dice"
+    text += "; the attacked unit is disordered" if fr.attacked_disordered else ""
+    return f"{text} (option: {other} instead)"
+
+
 def _melee(t: mw.Tables, ctx: Ctx) -> list[Flowable]:
     m, h, f = t.melee, t.hits, t.formations
     hits: list[list[Cell]] = [["Target", "Hit on"]]
@@ -109,12 +122,7 @@ def _melee(t: mw.Tables, ctx: Ctx) -> list[Flowable]:
                     ("Dice", f"{m.dice_per_figure} per figure in contact (2 ranks)"),
                     ("Supporting MI", f"adds {m.support_mi_ranks} ranks of figures"),
                     ("Overlap", f"{m.overlap_figures_per_flank} figure per flank"),
-                    (
-                        "Flank or rear",
-                        f"{' / '.join(fr.only_if_attacked)} unit attacked: its dice x"
-                        f"{fr.multiplier}"
-                        + (", and it is disordered" if fr.attacked_disordered else ""),
-                    ),
+                    ("Flank or rear", _flank_rear(fr)),
                     ("Losses", f"{m.figures_lost_per_hit} figure per hit"),
                     ("Winner", f"{_inch(m.post_melee_bonus_move)} bonus move, may charge"),
                 ],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from app.rules.errors import Problem
 from app.rules.ruleset import Ruleset
 from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
@@ -71,6 +73,74 @@ def _check_morale(t: Tables, problems: list[Problem]) -> None:
         )
 
 
+#: the most sides a die of these tables may have, and the most dice a morale or initiative
+#: roll may add up (the article rolls one d6 for everything)
+MAX_SIDES = 20
+MAX_SUMMED = 4
+
+
+#: a dice expression's shape, read without building its faces (a hostile "d99999999" must
+#: not allocate a hundred million faces just to be refused)
+_SHAPE = re.compile(r"^(?:(avd)|(\d*)d(\d+)(z?)([+-]\d+)?)$")
+
+
+def _die(expr: str, path: str, problems: list[Problem], *, summed: bool) -> int | None:
+    """The die's sides when ``expr`` is a die these tables can use, else None with a
+    problem: hits are counted on one plain die (``d6``); morale and initiative may add up
+    a few dice (``2d6``, ``d6+1``)."""
+    m = _SHAPE.match(expr.strip().lower())
+    if m is None:
+        problems.append(Problem(TABLES, path, f"{expr!r} is not a dice expression"))
+        return None
+    if m.group(1):
+        count, sides, plain = 1, 6, False  # the AvD: faces 2-5
+    else:
+        count, sides = int(m.group(2) or 1), int(m.group(3))
+        plain = not m.group(4) and not m.group(5)
+    if count < 1 or sides < 2:
+        problems.append(Problem(TABLES, path, f"{expr!r}: a die needs at least two sides"))
+        return None
+    if summed and (count > MAX_SUMMED or sides > MAX_SIDES):
+        problems.append(
+            Problem(
+                TABLES, path, f"{expr!r}: at most {MAX_SUMMED} dice of at most {MAX_SIDES} sides"
+            )
+        )
+        return None
+    if not summed and (count != 1 or not plain or sides > MAX_SIDES):
+        problems.append(
+            Problem(
+                TABLES,
+                path,
+                f"{expr!r}: hits are counted on one plain die of 2 to {MAX_SIDES} sides (like d6)",
+            )
+        )
+        return None
+    return sides
+
+
+def _check_dice(t: Tables, problems: list[Problem]) -> None:
+    """Hits are counted on the faces of one plain die (``d6``), each scoring at its table's
+    number; morale and initiative add up a few dice. Anything else would be misread or make
+    a battle's rolls and odds run away."""
+    sides: dict[str, int] = {}
+    for which, expr in (("melee", t.melee.die), ("missiles", t.missiles.die)):
+        n = _die(expr, f"tables.{which}.die", problems, summed=False)
+        if n is not None:
+            sides[which] = n
+    for which, maybe in (("initiative", t.initiative.die), ("morale", t.morale.die)):
+        if maybe is not None:
+            _die(maybe, f"tables.{which}.die", problems, summed=True)
+    needs = [(f"tables.hits.rows.{k}.hit_on", r.hit_on, "melee") for k, r in t.hits.rows.items()]
+    needs += [
+        ("tables.missiles.hit_on", t.missiles.hit_on, "missiles"),
+        ("tables.dispersal.hit_on", t.dispersal.hit_on, "missiles"),
+    ]
+    for path, need, which in needs:
+        if which in sides and need > sides[which]:
+            problems.append(Problem(TABLES, path, f"{need} is more than the {which} die can roll"))
+
+
 def check(rs: Ruleset) -> list[Problem]:
     """Cross-checks: troop keys exist in the movement and hit tables, weapon ranges agree
     with the missile table, the sequence follows the turn phases, the morale table is
@@ -108,6 +178,7 @@ def check(rs: Ruleset) -> list[Problem]:
             )
         )
     _check_morale(t, problems)
+    _check_dice(t, problems)
 
     for army_id, army in rs.armies.items():
         for entry_id, entry in army.entries.items():

@@ -17,33 +17,38 @@ phase, so that missiles are simultaneous: a unit shoots with the figures it bega
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from app.rules.dice import capped_binomial, dist_of, parse_dice
-from app.rules.mechanics import (
-    ActionSpec,
-    Dice,
-    NotImplementedRule,
-    Odds,
-    Outcome,
-    Resolution,
-    Situation,
-    add_odds,
-    normalise,
-)
+from app.rules.actions import Action, Throws, Total
+from app.rules.mechanics import NotImplementedRule, Outcome, Resolution, Situation
 from app.rulesets.mwan90.combat import CombatRules
 from app.rulesets.mwan90.rules import (
+    DISPERSE_OPTIONS,
+    JAVELIN_OPTIONS,
+    SHOOT_OPTIONS,
     UNFORMED,
-    action_specs,
+    melee_options,
+    morale_help,
     morale_missing,
+    morale_options,
     morale_outcome,
     morale_rows,
     row_for,
 )
 from app.rulesets.mwan90.schema import MoraleRow
 from app.rulesets.mwan90.turn import TurnRules
+
+
+@dataclass(frozen=True)
+class MoralePlan:
+    """A morale check before its die: exempt (unformed), or the user's rows for the unit's
+    situation and the die modifier (routing elephants)."""
+
+    exempt: bool
+    unit_in: str = ""
+    modifier: int = 0
+    rows: tuple[MoraleRow, ...] = ()
 
 
 class MWAN90Mechanics(TurnRules, CombatRules):
@@ -57,31 +62,62 @@ class MWAN90Mechanics(TurnRules, CombatRules):
 
     # -- actions --------------------------------------------------------------------------
 
-    def actions(self) -> Sequence[ActionSpec]:
-        """Shoot, pre-melee javelins, melee, dispersal of skirmishers and the morale check."""
-        return action_specs(self.t)
-
-    def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
-        self.action(action)
-        if action == "morale_check":
-            return self._morale(sit, dice)
-        plan = self.plan(action, sit)
-        return self._roll(plan, sit, dice)
-
-    def odds(self, action: str, sit: Situation) -> Odds:
-        self.action(action)
-        if action == "morale_check":
-            return self._morale_odds(sit)
-        plan = self.plan(action, sit)
-        on_def = capped_binomial(plan.dice_a, plan.p_a, plan.cap_d)
-        on_att = capped_binomial(plan.dice_d, plan.p_d, plan.cap_a)
-        eff_d = {h: self.defender_effects(plan, sit, h) for h in on_def}
-        eff_a = {h: self.losses(sit.attacker, plan.form_a, h) for h in on_att}
-        odds: Odds = {}
-        for on_d, pd in on_def.items():
-            for on_a, pa in on_att.items():
-                add_odds(odds, self.outcome_of(plan, eff_a[on_a], eff_d[on_d]), pd * pa)
-        return normalise(odds)
+    def declare(self) -> tuple[Action[Any], ...]:
+        """Shoot, pre-melee javelins, melee, dispersal of skirmishers and the morale check,
+        each declared once: its plan of dice (no dice thrown) and the play that throws
+        them."""
+        t = self.t
+        return (
+            Action(
+                "shoot",
+                "Shoot",
+                "pair",
+                play=self.play_hits,
+                prepare=self.shoot_plan,
+                options=SHOOT_OPTIONS,
+                help='A die per figure, 6s hit; bows and slings 15", javelins 9".',
+            ),
+            Action(
+                "javelins",
+                "Pre-melee javelins",
+                "pair",
+                play=self.play_hits,
+                prepare=self.javelin_plan,
+                options=JAVELIN_OPTIONS,
+                closed_form=self.hits_odds,
+                help="Javelin-armed formed infantry, front rank only, before the first melee "
+                "round.",
+            ),
+            Action(
+                "melee",
+                "Melee",
+                "pair",
+                play=self.play_hits,
+                prepare=self.melee_plan,
+                options=melee_options(t),
+                closed_form=self.hits_odds,
+                help="Both sides roll at once, a die per figure in contact.",
+            ),
+            Action(
+                "disperse",
+                "Move through skirmishers",
+                "pair",
+                play=self.play_hits,
+                prepare=self.disperse_plan,
+                options=DISPERSE_OPTIONS,
+                help="Formed troops scatter skirmishers; each gets one shot as he is removed.",
+            ),
+            Action(
+                "morale_check",
+                "Morale check",
+                "unit",
+                play=self._play_morale,
+                prepare=self._morale_plan,
+                options=morale_options(t),
+                odds=t.morale.complete,
+                help=morale_help(t),
+            ),
+        )
 
     # -- morale ---------------------------------------------------------------------------
 
@@ -89,47 +125,41 @@ class MWAN90Mechanics(TurnRules, CombatRules):
         """What to tell a player who asks for a morale check the data cannot give."""
         return morale_missing(self.ruleset)
 
-    def _morale_rows(self, sit: Situation) -> tuple[str, int, tuple[MoraleRow, ...]]:
-        if not self.t.morale.complete or not self.t.morale.rows:
-            raise NotImplementedRule(self.morale_missing())
-        return morale_rows(self.t, sit.choice("unit_in", ""), sit.flag("routing_elephants"))
-
     def _exempt(self, sit: Situation) -> bool:
         """MWAN #90, Morale 1: unformed units do not check morale."""
         return not self.t.morale.unformed_check and not self.formed(sit.attacker)
 
-    def _morale(self, sit: Situation, dice: Dice) -> Resolution:
+    def _morale_plan(self, sit: Situation) -> MoralePlan:
+        """The rows the check reads: refused (never invented) while the source's table is
+        missing and the user has not supplied one."""
+        if self._exempt(sit):
+            return MoralePlan(exempt=True)
+        if not self.t.morale.complete or not self.t.morale.rows:
+            raise NotImplementedRule(self.morale_missing())
+        unit_in, mod, rows = morale_rows(
+            self.t, sit.choice("unit_in", ""), sit.flag("routing_elephants")
+        )
+        return MoralePlan(exempt=False, unit_in=unit_in, modifier=mod, rows=rows)
+
+    def _play_morale(self, sit: Situation, plan: MoralePlan, th: Throws) -> Resolution:
         """MWAN #90, Morale 3: a friendly formed unit near a rout path (or a disordered unit
         attacked in melee) checks morale, -3 on the die if the routers are elephants. The
         results table is lost from the source: only a user's own rows are used."""
         unit = sit.attacker
-        if self._exempt(sit):
+        if plan.exempt:
             return Resolution(
                 outcome=Outcome(result=UNFORMED),
                 explanation=(f"{unit.name} is unformed and does not check morale",),
             )
-        unit_in, mod, rows = self._morale_rows(sit)
         die = self.t.morale.die or ""
-        faces = dice.roll(die, f"morale check for {unit.name} ({unit_in})")
-        score = sum(faces) + parse_dice(die).modifier + mod
-        row = row_for(rows, score)
-        assert row is not None  # _morale_rows checked every score
-        outcome = morale_outcome(self.t, unit, row)
-        text = f"{unit.name} checks morale ({unit_in}): rolled {' '.join(map(str, faces))}"
-        if mod:
-            text += f" {mod:+d} for routing elephants"
+        rolled, faces = th.throw(Total(die, f"morale check for {unit.name} ({plan.unit_in})"))
+        score = rolled + plan.modifier
+        row = row_for(plan.rows, score)
+        assert row is not None  # morale_rows checked every score
+        text = f"{unit.name} checks morale ({plan.unit_in}): rolled {faces}"
+        if plan.modifier:
+            text += f" {plan.modifier:+d} for routing elephants"
         return Resolution(
-            outcome=outcome,
+            outcome=morale_outcome(self.t, unit, row),
             explanation=(f"{text} = {score}: {row.result} (your table)",),
         )
-
-    def _morale_odds(self, sit: Situation) -> Odds:
-        if self._exempt(sit):
-            return {Outcome(result=UNFORMED): Fraction(1)}
-        _, mod, rows = self._morale_rows(sit)
-        odds: Odds = {}
-        for score, p in dist_of(self.t.morale.die or "").items():
-            row = row_for(rows, score + mod)
-            assert row is not None
-            add_odds(odds, morale_outcome(self.t, sit.attacker, row), p)
-        return normalise(odds)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from app.rules.actions import Count
 from app.rules.dice import dist_of, parse_dice
 from app.rules.mechanics import (
-    ActionSpec,
     Combatant,
     Dice,
     Effects,
@@ -37,20 +38,73 @@ AS_UNIT = "unit"
 ATTACKS = ("front", "flank", "rear")
 SPLITS = ("none", "cavalry", "support")
 SUPPORTED = ("none", "attacker", "defender")
+#: whose dice a flank or rear attack on a heavy unit triples (MWAN #90, Melee 3)
+TRIPLED = ("attacker", "attacked")
 #: two footprints closer than this (in inches) are in contact
 CONTACT = 1e-6
 
 
-def roll_hits(dice: Dice, die: str, n: int, need: int, purpose: str) -> tuple[int, str]:
-    """Roll ``n`` dice of ``die`` (each ``"d6"``), counting those at ``need`` or more."""
-    if n <= 0:
-        return 0, "no dice"
-    spec = parse_dice(die)
-    faces = dice.roll(f"{n}d{spec.sides}", purpose)
-    return sum(1 for f in faces if f >= need), " ".join(map(str, faces))
+@dataclass(frozen=True)
+class Hits(Count):
+    """MWAN #90, Missiles and Melee: a die per figure (``spec``, e.g. ``12d6``), each at
+    ``need`` or more a hit, counted up to ``cap`` (hits past a unit's rout or loss change
+    nothing). One recorded roll of ``spec``; its words give the faces and every hit scored,
+    as the players count them. Its exact distribution is the capped binomial counted in
+    whole numbers (:func:`hit_weights`)."""
+
+    def roll(self, dice: Dice) -> tuple[int, str]:
+        faces = tuple(dice.roll(self.spec, self.purpose))
+        hits = sum(1 for f in faces if self.scores(f))
+        shown = " ".join(map(str, faces))
+        return (hits if self.cap is None else min(hits, self.cap)), f"{shown}: {hits} hit(s)"
+
+    def exact(self) -> dict[int, Fraction]:
+        weights, den = hit_weights(self)
+        return {k: Fraction(w, den) for k, w in weights.items()}
+
+
+@lru_cache(maxsize=1024)
+def hit_weights(throw: Hits) -> tuple[dict[int, int], int]:
+    """The distribution of ``throw`` as whole-number weights over one denominator: ``k``
+    hits weigh C(n, k) g^k b^(n-k) out of s^n (``g`` faces of ``s`` hit, ``b`` miss), and
+    the cap takes whatever is left, so the weights sum to s^n exactly. Zero weights are
+    left out. Whole numbers, not Fractions, keep large throws quick."""
+    d = throw.dice
+    n, s = d.count, d.sides
+    g = sum(1 for f in d.faces if throw.scores(f))
+    b = s - g
+    cap = n if throw.cap is None else max(0, min(throw.cap, n))
+    den = s**n
+    weights: dict[int, int] = {}
+    if cap:
+        choose, good, bad = 1, 1, b ** (n - cap + 1)
+        below = [bad]
+        for _ in range(cap - 1):
+            below.append(below[-1] * b)
+        for k in range(cap):
+            w = choose * good * below[cap - 1 - k]  # C(n,k) g^k b^(n-k)
+            if w:
+                weights[k] = w
+            choose = choose * (n - k) // (k + 1)
+            good *= g
+    rest = den - sum(weights.values())
+    if rest:
+        weights[cap] = rest
+    return weights, den
+
+
+def hits_throw(die: str, n: int, need: int, cap: int, purpose: str) -> Hits:
+    """``n`` dice of the table's ``die`` (``d6``) hitting on ``need``, thrown as one roll."""
+    return Hits(f"{n}d{parse_dice(die).sides}", purpose, need=need, cap=cap)
 
 
 UNFORMED = "unformed: no morale check"
+
+
+#: The most dice one side throws at once. Four times the largest unit the army lists allow,
+#: tripled in a flank, throws under 300; a limit keeps absurd units and options (a billion
+#: supporting figures) from rolling, recording or counting the odds for minutes.
+MAX_DICE = 5_000
 
 
 @dataclass(frozen=True)
@@ -65,15 +119,22 @@ class Plan:
     form_d: str
     why: tuple[str, ...]
     dice_a: int = 0
-    p_a: Fraction = Fraction(0)
     need_a: int = 0
     dice_d: int = 0
-    p_d: Fraction = Fraction(0)
     need_d: int = 0
     cap_a: int = 0
     cap_d: int = 0
     disorder_d: bool = False
     dispersed: int = 0
+
+    def __post_init__(self) -> None:
+        """Refuse, with a one-line reason, a side throwing more than :data:`MAX_DICE`."""
+        for dice in (self.dice_a, self.dice_d):
+            if dice > MAX_DICE:
+                raise ValueError(
+                    f"{self.kind}: {dice:,} dice at once is more than Castra throws "
+                    f"({MAX_DICE:,}); check the unit sizes and the options"
+                )
 
 
 def row_for(rows: Sequence[MoraleRow], score: int) -> MoraleRow | None:
@@ -120,124 +181,99 @@ def split(dice: int, share: str, larger: str, smaller: str) -> tuple[int, list[s
     return mine, [f"dice shared with the supported cavalry: {mine} here, {rest} at the other"]
 
 
-def action_specs(t: Tables) -> tuple[ActionSpec, ...]:
-    """MWAN #90's actions with their options (the counts default to the unit's figures)."""
+def side_options(t: Tables, p: str, who: str) -> tuple[OptionSpec, ...]:
+    """One side's melee options (``a_`` attacker, ``d_`` defender); the counts default to
+    the unit's figures."""
+    return (
+        OptionSpec(
+            f"{p}_front",
+            f"{who}: front-rank figures in contact (0 = all)",
+            "int",
+            0,
+            minimum=0,
+            help="For elephants, the elephants in contact; for skirmishers, the figures "
+            "touching enemy skirmishers.",
+        ),
+        OptionSpec(f"{p}_overlaps", f"{who}: flanks overlapping", "int", 0, minimum=0, maximum=2),
+        OptionSpec(
+            f"{p}_support",
+            f"{who}: supporting medium infantry, figures in its front rank",
+            "int",
+            0,
+            minimum=0,
+            help=f"Each adds {t.melee.support_mi_ranks} (its ranks).",
+        ),
+        OptionSpec(
+            f"{p}_formation", f"{who}: formation", "choice", AS_UNIT, (AS_UNIT, *FORMATIONS)
+        ),
+        OptionSpec(
+            f"{p}_moved", f"{who}: moved this turn (a shield wall is not heavy)", "bool", False
+        ),
+        OptionSpec(
+            f"{p}_wedge_support",
+            f"{who}: figures of the barbarian unit behind a wedge",
+            "int",
+            0,
+            minimum=0,
+        ),
+    )
 
-    def side_opts(p: str, who: str) -> tuple[OptionSpec, ...]:
-        return (
-            OptionSpec(
-                f"{p}_front",
-                f"{who}: front-rank figures in contact (0 = all)",
-                "int",
-                0,
-                minimum=0,
-                help="For elephants, the elephants in contact; for skirmishers, the figures "
-                "touching enemy skirmishers.",
-            ),
-            OptionSpec(
-                f"{p}_overlaps", f"{who}: flanks overlapping", "int", 0, minimum=0, maximum=2
-            ),
-            OptionSpec(
-                f"{p}_support",
-                f"{who}: supporting medium infantry, figures in its front rank",
-                "int",
-                0,
-                minimum=0,
-                help=f"Each adds {t.melee.support_mi_ranks} (its ranks).",
-            ),
-            OptionSpec(
-                f"{p}_formation", f"{who}: formation", "choice", AS_UNIT, (AS_UNIT, *FORMATIONS)
-            ),
-            OptionSpec(
-                f"{p}_moved", f"{who}: moved this turn (a shield wall is not heavy)", "bool", False
-            ),
-            OptionSpec(
-                f"{p}_wedge_support",
-                f"{who}: figures of the barbarian unit behind a wedge",
-                "int",
-                0,
-                minimum=0,
-            ),
-        )
 
-    melee = ActionSpec(
-        "melee",
-        "Melee",
-        "pair",
-        options=(
-            OptionSpec("attack", "Attacking", "choice", "front", ATTACKS),
-            *side_opts("a", "Attacker"),
-            *side_opts("d", "Defender"),
-            OptionSpec(
-                "supported_cavalry",
-                "Cavalry supported by medium infantry (its enemy's dice are shared)",
-                "choice",
-                "none",
-                SUPPORTED,
-            ),
+def melee_options(t: Tables) -> tuple[OptionSpec, ...]:
+    """MWAN #90, Melee: the attack's aspect, each side's figures in contact, and supported
+    cavalry."""
+    return (
+        OptionSpec("attack", "Attacking", "choice", "front", ATTACKS),
+        OptionSpec(
+            "flank_tripled",
+            "Flank or rear on a heavy unit: whose dice are tripled",
+            "choice",
+            t.melee.flank_rear.multiplied_side,
+            TRIPLED,
+            help="attacker: the attacker's dice against the heavy unit (Castra's reading); "
+            "attacked: the heavy unit's own dice (the text as written). See errata "
+            "flank-rear-triple.",
         ),
-        odds=True,
-        help="Both sides roll at once, a die per figure in contact.",
-    )
-    shoot = ActionSpec(
-        "shoot",
-        "Shoot",
-        "pair",
-        options=(
-            OptionSpec("shooters", "Figures with a clear shot (0 = all)", "int", 0, minimum=0),
-            OptionSpec(
-                "split", "Target shares the dice with its support", "choice", "none", SPLITS
-            ),
+        *side_options(t, "a", "Attacker"),
+        *side_options(t, "d", "Defender"),
+        OptionSpec(
+            "supported_cavalry",
+            "Cavalry supported by medium infantry (its enemy's dice are shared)",
+            "choice",
+            "none",
+            SUPPORTED,
         ),
-        odds=True,
-        help='A die per figure, 6s hit; bows and slings 15", javelins 9".',
     )
-    javelins = ActionSpec(
-        "javelins",
-        "Pre-melee javelins",
-        "pair",
-        options=(
-            OptionSpec(
-                "a_front", "Attacker: front-rank figures in contact (0 = all)", "int", 0, minimum=0
-            ),
-            OptionSpec(
-                "d_front", "Defender: front-rank figures in contact (0 = all)", "int", 0, minimum=0
-            ),
-        ),
-        odds=True,
-        help="Javelin-armed formed infantry, front rank only, before the first melee round.",
-    )
-    disperse = ActionSpec(
-        "disperse",
-        "Move through skirmishers",
-        "pair",
-        options=(
-            OptionSpec("skirmishers", "Skirmishers passed through (0 = all)", "int", 0, minimum=0),
-        ),
-        odds=True,
-        help="Formed troops scatter skirmishers; each gets one shot as he is removed.",
-    )
-    m = t.morale
-    units_in = tuple(dict.fromkeys(r.unit_in for r in m.rows))
-    morale_opts: tuple[OptionSpec, ...] = (
+
+
+SHOOT_OPTIONS = (
+    OptionSpec("shooters", "Figures with a clear shot (0 = all)", "int", 0, minimum=0),
+    OptionSpec("split", "Target shares the dice with its support", "choice", "none", SPLITS),
+)
+JAVELIN_OPTIONS = (
+    OptionSpec("a_front", "Attacker: front-rank figures in contact (0 = all)", "int", 0, minimum=0),
+    OptionSpec("d_front", "Defender: front-rank figures in contact (0 = all)", "int", 0, minimum=0),
+)
+DISPERSE_OPTIONS = (
+    OptionSpec("skirmishers", "Skirmishers passed through (0 = all)", "int", 0, minimum=0),
+)
+
+
+def morale_options(t: Tables) -> tuple[OptionSpec, ...]:
+    """The situations of the user's own morale rows (none built in) and routing elephants."""
+    units_in = tuple(dict.fromkeys(r.unit_in for r in t.morale.rows))
+    opts: tuple[OptionSpec, ...] = (
         OptionSpec("routing_elephants", "The routers are elephants", "bool", False),
     )
     if units_in:
-        morale_opts = (
-            OptionSpec("unit_in", "Unit in", "choice", units_in[0], units_in),
-            *morale_opts,
-        )
-    morale = ActionSpec(
-        "morale_check",
-        "Morale check",
-        "unit",
-        options=morale_opts,
-        odds=m.complete,
-        help="INCOMPLETE IN SOURCE: only your own rows are used."
-        if not m.complete
-        else "From your own table (the source's is lost).",
-    )
-    return (shoot, javelins, melee, disperse, morale)
+        opts = (OptionSpec("unit_in", "Unit in", "choice", units_in[0], units_in), *opts)
+    return opts
+
+
+def morale_help(t: Tables) -> str:
+    if not t.morale.complete:
+        return "INCOMPLETE IN SOURCE: only your own rows are used."
+    return "From your own table (the source's is lost)."
 
 
 # --------------------------------------------------------------------------- morale

@@ -11,7 +11,7 @@ Troops name a movement class (``tables.movement.rows``) and a hit class (``table
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -19,6 +19,25 @@ from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, DiceExpr, Id, Strict, Text, TroopBase
 
 Order = Literal["always", "never", "either"]
+
+# Every number is typed strictly (a string or a float where a whole number belongs is an
+# error, never converted) and bounded, so that no house-rule value can make the odds, the
+# cards or a battle run away (issue 13): the bounds are generous beside the article's d6s,
+# two or three ranks, 6 dice an elephant and distances of a few inches.
+
+#: a die roll's score needed to hit: on the d6 every table uses
+HitOn = Annotated[int, Field(strict=True, ge=1, le=6)]
+#: dice each figure throws (elephants 6)
+DicePerFigure = Annotated[int, Field(strict=True, ge=1, le=12)]
+#: ranks of figures that fight (two; Greek heavy infantry three)
+Ranks = Annotated[int, Field(strict=True, ge=1, le=10)]
+#: a distance on the table, in inches
+Inches = Annotated[float, Field(strict=True, gt=0, le=200, allow_inf_nan=False)]
+#: a modified morale score (the user's bands)
+Score = Annotated[int, Field(strict=True, ge=-100, le=100)]
+#: a figure count the tables name (rout thresholds, overlaps, supporting ranks)
+Figures = Annotated[int, Field(strict=True, ge=0, le=100)]
+Flag = Annotated[bool, Field(strict=True)]
 
 
 # --------------------------------------------------------------------------- troops
@@ -33,13 +52,13 @@ class Troop(TroopBase):
     """
 
     formed: Order
-    ranks: int = Field(ge=1)
-    dice_per_figure: int = Field(ge=1)
+    ranks: Ranks
+    dice_per_figure: DicePerFigure
     move_class: Id
     hit_class: Id
-    pre_melee_javelins: bool = False
-    barbarian: bool = False
-    disorders_cavalry: bool = False
+    pre_melee_javelins: Flag = False
+    barbarian: Flag = False
+    disorders_cavalry: Flag = False
 
 
 # --------------------------------------------------------------------------- tables
@@ -53,7 +72,7 @@ class Step(Strict):
 
 class Sequence(Strict):
     title: Text
-    steps: tuple[Step, ...] = Field(min_length=1)
+    steps: tuple[Step, ...] = Field(min_length=1, max_length=20)
     note: str | None = None
 
 
@@ -65,7 +84,7 @@ class Initiative(Strict):
     die: DiceExpr
     first_turn_tie: Literal["reroll"]
     later_tie: Literal["previous_loser_wins"]
-    winner_chooses_move_order: bool
+    winner_chooses_move_order: Flag
     note: str | None = None
 
 
@@ -75,25 +94,25 @@ class MoveClass(Strict):
     wheel may be combined with the move (before or after it) rather than replace it."""
 
     label: Text
-    move: float = Field(gt=0)
-    move_stated: bool
-    max_wheel_deg: int | None = Field(default=None, ge=0, le=180)
-    wheel_with_move: bool
-    about_face: bool
-    forward_only: bool
+    move: Inches
+    move_stated: Flag
+    max_wheel_deg: int | None = Field(default=None, strict=True, ge=0, le=180)
+    wheel_with_move: Flag
+    about_face: Flag
+    forward_only: Flag
 
 
 class Movement(Strict):
     title: Text
-    rows: dict[Id, MoveClass] = Field(min_length=1)
-    pinned_in_melee: bool
+    rows: dict[Id, MoveClass] = Field(min_length=1, max_length=50)
+    pinned_in_melee: Flag
     skirmishers_pass_through: tuple[Category, ...]
     note: str | None = None
 
 
 class PreMeleeJavelins(Strict):
-    ranks: int = Field(ge=1)
-    dice_per_figure: int = Field(ge=1)
+    ranks: Ranks
+    dice_per_figure: DicePerFigure
     when: Literal["before_first_melee_round"]
 
 
@@ -103,25 +122,27 @@ class Missiles(Strict):
 
     title: Text
     die: DiceExpr
-    simultaneous: bool
-    dice_per_figure: int = Field(ge=1)
-    clear_shot_required: bool
-    hit_on: int = Field(ge=1, le=6)
-    ranges: dict[Id, float] = Field(min_length=1)
-    no_shooting_at_units_in_melee: bool
-    split_vs_supported_cavalry: bool
+    simultaneous: Flag
+    dice_per_figure: DicePerFigure
+    clear_shot_required: Flag
+    hit_on: HitOn
+    ranges: dict[Id, Inches] = Field(min_length=1, max_length=50)
+    no_shooting_at_units_in_melee: Flag
+    split_vs_supported_cavalry: Flag
     pre_melee_javelins: PreMeleeJavelins
     note: str | None = None
 
 
 class FlankRear(Strict):
-    """Flank or rear attacks, as written: the dice of ``multiplied_side`` are multiplied by
-    ``multiplier`` when the attacked unit's hit class is one of ``only_if_attacked``."""
+    """Flank or rear attacks: the dice of ``multiplied_side`` are multiplied by
+    ``multiplier`` when the attacked unit's hit class is one of ``only_if_attacked``.
+    ``multiplied_side`` is the default of the melee option ``flank_tripled``: ``attacker``
+    (Castra's reading, errata flank-rear-triple) or ``attacked`` (the text as written)."""
 
-    multiplier: int = Field(ge=1)
+    multiplier: int = Field(strict=True, ge=1, le=10)
     multiplied_side: Literal["attacked", "attacker"]
-    only_if_attacked: tuple[Id, ...] = Field(min_length=1)
-    attacked_disordered: bool
+    only_if_attacked: tuple[Id, ...] = Field(min_length=1, max_length=50)
+    attacked_disordered: Flag
 
 
 class Melee(Strict):
@@ -129,32 +150,32 @@ class Melee(Strict):
 
     title: Text
     die: DiceExpr
-    order: tuple[Literal["flank_rear", "regular"], ...] = Field(min_length=1)
-    dice_per_figure: int = Field(ge=1)
-    support_mi_ranks: int = Field(ge=0)
-    overlap_figures_per_flank: int = Field(ge=0)
-    skirmishers_count_only_vs_skirmishers: bool
+    order: tuple[Literal["flank_rear", "regular"], ...] = Field(min_length=1, max_length=10)
+    dice_per_figure: DicePerFigure
+    support_mi_ranks: int = Field(strict=True, ge=0, le=10)
+    overlap_figures_per_flank: int = Field(strict=True, ge=0, le=10)
+    skirmishers_count_only_vs_skirmishers: Flag
     flank_rear: FlankRear
-    disordered_attacked_tests_as_routed_into: bool
+    disordered_attacked_tests_as_routed_into: Flag
     disorder_clears: Literal["out_of_contact", "never"]
-    figures_lost_per_hit: int = Field(ge=1)
-    split_vs_supported_cavalry: bool
-    other_fights_on_if_one_routs: bool
-    post_melee_bonus_move: float = Field(ge=0)
-    bonus_move_may_charge: bool
+    figures_lost_per_hit: int = Field(strict=True, ge=1, le=10)
+    split_vs_supported_cavalry: Flag
+    other_fights_on_if_one_routs: Flag
+    post_melee_bonus_move: float = Field(strict=True, ge=0, le=200, allow_inf_nan=False)
+    bonus_move_may_charge: Flag
     note: str | None = None
 
 
 class HitRow(Strict):
     label: Text
-    hit_on: int = Field(ge=1, le=6)
+    hit_on: HitOn
 
 
 class Hits(Strict):
     """Melee score needed to hit, by the TARGET's class."""
 
     title: Text
-    rows: dict[Id, HitRow] = Field(min_length=1)
+    rows: dict[Id, HitRow] = Field(min_length=1, max_length=50)
     note: str | None = None
 
 
@@ -163,26 +184,26 @@ class Dispersal(Strict):
     ``shots_per_skirmisher`` shots (hitting on ``hit_on``) as it is removed."""
 
     title: Text
-    formed_move_full_distance: bool
-    skirmishers_removed: bool
-    shots_per_skirmisher: int = Field(ge=0)
-    hit_on: int = Field(ge=1, le=6)
-    skirmishers_may_not_close_with_formed: bool
+    formed_move_full_distance: Flag
+    skirmishers_removed: Flag
+    shots_per_skirmisher: int = Field(strict=True, ge=0, le=12)
+    hit_on: HitOn
+    skirmishers_may_not_close_with_formed: Flag
     note: str | None = None
 
 
 class ShieldWall(Strict):
     label: Text
-    min_units: int = Field(ge=2)
-    side_by_side: bool
+    min_units: int = Field(strict=True, ge=2, le=20)
+    side_by_side: Flag
     while_immobile_counts_as: Id
 
 
 class Wedge(Strict):
     label: Text
-    needs_barbarian_support_behind: bool
-    counts_supporter_figures: bool
-    no_flanks: bool
+    needs_barbarian_support_behind: Flag
+    counts_supporter_figures: Flag
+    no_flanks: Flag
 
 
 class Formations(Strict):
@@ -197,7 +218,7 @@ class MoraleRow(Strict):
     the modified die band ``rolls`` (low, high inclusive) and the result."""
 
     unit_in: Text
-    rolls: tuple[int, int]
+    rolls: tuple[Score, Score]
     result: Text
     outcome: Literal["holds", "disordered", "routs", "other"]
 
@@ -215,18 +236,18 @@ class Morale(Strict):
     are lost. ``rows`` holds the user's own rows (none built in)."""
 
     title: Text
-    complete: bool
-    unformed_check: bool
-    rout_at_figures: int = Field(ge=0)
-    rout_at_elephants: int = Field(ge=0)
-    routed_removed: bool
+    complete: Flag
+    unformed_check: Flag
+    rout_at_figures: Figures
+    rout_at_elephants: Figures
+    routed_removed: Flag
     rout_path: Text
-    check_within: float = Field(gt=0)
+    check_within: Inches
     who_checks: Literal["friendly_formed_units"]
     die: DiceExpr | None = None
-    routing_elephants_modifier: int
+    routing_elephants_modifier: Score
     source_breaks_off_at: Text
-    rows: tuple[MoraleRow, ...] = ()
+    rows: tuple[MoraleRow, ...] = Field(default=(), max_length=200)
     note: str | None = None
 
 

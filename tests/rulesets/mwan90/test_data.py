@@ -16,6 +16,7 @@ from app.rulesets import find_engine, load_ruleset
 from app.rulesets.mwan90.checks import check
 from app.rulesets.mwan90.mechanics import MWAN90Mechanics
 from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
+from tests.rules.test_prose_is_ours import RUN, SOURCE, shingle, words
 
 FOLDER = BUILTIN_DIR / "mwan90"
 
@@ -280,12 +281,25 @@ def test_melee(t: Tables) -> None:
     assert (m.post_melee_bonus_move, m.bonus_move_may_charge) == (4, True)
 
 
-def test_flank_rear_as_written(t: Tables) -> None:
-    """RULES.md: the attacked heavy unit's dice are tripled, read as written."""
+def test_flank_rear_triples_the_attackers_dice(t: Tables) -> None:
+    """RULES.md and errata flank-rear-triple: against a heavy unit attacked in flank or rear
+    the attacker's dice are tripled (the word-for-word reading is the melee option)."""
     fr = t.melee.flank_rear
-    assert (fr.multiplier, fr.multiplied_side) == (3, "attacked")
+    assert (fr.multiplier, fr.multiplied_side) == (3, "attacker")
     assert fr.only_if_attacked == ("heavy",)
     assert fr.attacked_disordered
+
+
+def test_flank_rear_decision_quotes_the_source(rs: Ruleset) -> None:
+    """Issue 8: the errata entry quotes the article's own words (every eight-word run of the
+    quote is one of the source's, by its fingerprints) and names the option that keeps them."""
+    e = rs.erratum("flank-rear-triple")
+    quote = "triple the total number of dice tossed by the attacked if they are Heavy"
+    assert quote in e.source_says
+    w = words(quote)
+    assert all(shingle(w[i : i + RUN]) in SOURCE for i in range(len(w) - RUN + 1))
+    assert "flank_tripled = attacked" in e.decision and e.override is not None
+    assert "tables.melee.flank_rear.multiplied_side" in e.applies_to
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.dice import ScriptedDice, binomial, capped_binomial
+from app.rules.actions import exact_of
+from app.rules.dice import ScriptedDice, binomial
 from app.rules.mechanics import (
     NO_EFFECT,
     Combatant,
@@ -384,13 +385,32 @@ def test_simultaneous_melee(mech: MWAN90Mechanics) -> None:
     assert out.result == "attacker loses 2; defender loses 3"
 
 
-def test_flank_triples_the_attacked_heavy_units_dice(mech: MWAN90Mechanics) -> None:
-    """Errata flank-rear-triple, as written: a heavy unit attacked in flank or rear triples
-    its own dice, and is disordered."""
+def test_flank_triples_the_attackers_dice_against_a_heavy_unit(mech: MWAN90Mechanics) -> None:
+    """Errata flank-rear-triple: a heavy unit attacked in flank or rear faces three times the
+    attacker's dice, and is disordered; its own dice are unchanged."""
     cav, hi = unit(mech, "cavalry", 8), unit(mech, "heavy_infantry", 12, 1)
-    assert melee_dice(mech, cav, hi, attack="flank") == (8, 36)
-    out = melee(mech, cav, hi, [("8d6", faces(8, 0)), ("36d6", faces(36, 0))], attack="rear")
-    assert out.defender.markers_add == {"disordered"}
+    assert mech.action("melee").option("flank_tripled").default == "attacker"
+    assert melee_dice(mech, cav, hi) == (8, 12)
+    assert melee_dice(mech, cav, hi, attack="flank") == (24, 12)
+    out = melee(mech, cav, hi, [("24d6", faces(24, 2)), ("12d6", faces(12, 0))], attack="rear")
+    assert out.defender == Effects(casualties=2, markers_add=frozenset({"disordered"}))
+    flank = mech.odds("melee", Situation(actor=cav, target=hi, options={"attack": "flank"}))
+    front = mech.odds("melee", Situation(actor=cav, target=hi))
+
+    def expected(odds: Mapping[Outcome, Fraction]) -> Fraction:
+        return sum((o.defender.casualties * p for o, p in odds.items()), Fraction(0))
+
+    assert expected(flank) > expected(front)
+
+
+def test_flank_triple_as_written_is_an_option(mech: MWAN90Mechanics) -> None:
+    """The word-for-word reading (the heavy unit triples its own dice) stays available as
+    the melee option flank_tripled = attacked."""
+    cav, hi = unit(mech, "cavalry", 8), unit(mech, "heavy_infantry", 12, 1)
+    assert melee_dice(mech, cav, hi, attack="flank", flank_tripled="attacked") == (8, 36)
+    assert melee_dice(mech, cav, hi, flank_tripled="attacked") == (8, 12)
+    with pytest.raises(ValueError, match="flank_tripled"):
+        melee_dice(mech, cav, hi, attack="flank", flank_tripled="both")
 
 
 def test_flank_on_medium_only_disorders(mech: MWAN90Mechanics) -> None:
@@ -402,13 +422,16 @@ def test_flank_on_medium_only_disorders(mech: MWAN90Mechanics) -> None:
     )
 
 
-def test_flank_triple_other_reading(tmp_path: Path) -> None:
-    """The other reading is one data switch away: triple the attacker's dice."""
+def test_flank_triple_as_written_by_default_in_a_copy(tmp_path: Path) -> None:
+    """A house-rules copy may make the word-for-word reading the default (one data switch);
+    the option still picks either."""
     house = copy(
-        tmp_path, [("tables.toml", 'multiplied_side = "attacked"', 'multiplied_side = "attacker"')]
+        tmp_path, [("tables.toml", 'multiplied_side = "attacker"', 'multiplied_side = "attacked"')]
     )
+    assert house.action("melee").option("flank_tripled").default == "attacked"
     cav, hi = unit(house, "cavalry", 8), unit(house, "heavy_infantry", 12, 1)
-    assert melee_dice(house, cav, hi, attack="flank") == (24, 12)
+    assert melee_dice(house, cav, hi, attack="flank") == (8, 36)
+    assert melee_dice(house, cav, hi, attack="flank", flank_tripled="attacker") == (24, 12)
 
 
 def test_elephants_disorder_cavalry(mech: MWAN90Mechanics) -> None:
@@ -531,15 +554,14 @@ def test_morale_table_incomplete_in_source(mech: MWAN90Mechanics) -> None:
     """The article breaks off at 'Unit in:': the check is refused, never invented, with a
     message saying how to supply the table."""
     sit = Situation(actor=unit(mech, "heavy_infantry", 12))
-    for call in (
-        lambda: mech.resolve("morale_check", sit, dice()),
-        lambda: mech.odds("morale_check", sit),
-    ):
-        with pytest.raises(NotImplementedRule) as info:
-            call()
-        text = str(info.value)
-        assert "incomplete in the source" in text and "Unit in:" in text
-        assert "complete = true" in text and "rows" in text
+    with pytest.raises(NotImplementedRule) as info:
+        mech.resolve("morale_check", sit, dice())
+    text = str(info.value)
+    assert "incomplete in the source" in text and "Unit in:" in text
+    assert "complete = true" in text and "rows" in text
+    assert not mech.action("morale_check").odds  # declared without odds: none are invented
+    with pytest.raises(NotImplementedRule, match="no odds"):
+        mech.odds("morale_check", sit)
 
 
 USER_ROWS = (
@@ -681,6 +703,7 @@ def test_shoot_and_javelin_odds_sum_to_one(
 FREQUENCY_CASES: list[tuple[str, str, int, str, int, dict[str, Scalar]]] = [
     ("melee", "heavy_infantry_javelin", 12, "medium_infantry_javelin", 10, {}),
     ("melee", "cavalry", 8, "heavy_infantry", 8, {"attack": "flank"}),
+    ("melee", "cavalry", 8, "heavy_infantry", 8, {"attack": "rear", "flank_tripled": "attacked"}),
     ("melee", "elephants", 2, "cavalry", 6, {}),
     ("melee", "skirmish_javelin", 6, "skirmish_sling", 6, {}),
     ("shoot", "skirmish_sling", 8, "cavalry", 6, {}),
@@ -716,7 +739,7 @@ def test_worst_case_odds_time(mech: MWAN90Mechanics) -> None:
         ("greek_heavy_infantry", 18, "greek_heavy_infantry", 18),
         ("barbarian_medium_infantry", 16, "heavy_infantry", 16),
     ]:
-        capped_binomial.cache_clear()
+        exact_of.cache_clear()
         sit = Situation(
             actor=unit(mech, a, a_size),
             target=unit(mech, d, d_size, 1),
