@@ -1227,12 +1227,6 @@ def test_morale_action(mech: LegVIMechanics) -> None:
 # --------------------------------------------------------------------------- odds
 
 
-def mech_resolvers(mech: LegVIMechanics) -> set[str]:
-    import sys
-
-    return set(sys.modules[type(mech).__module__]._RESOLVERS)
-
-
 def test_derived_options(mech: LegVIMechanics) -> None:
     """The table fills in the options it decides: the side of the target the attacker is
     on, and who charged this turn (from the charge action's markers)."""
