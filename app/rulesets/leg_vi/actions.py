@@ -53,9 +53,13 @@ def declare_actions(m: LegVIMechanics) -> tuple[Action[Any], ...]:
                     "This round's charge; 'none' for a combat that goes on",
                 ),
                 _choice(
-                    "follow_up",
-                    "Who followed up or pursued into contact",
+                    "follow_up", "Who followed up into contact", ("none", "attacker", "defender")
+                ),
+                _choice(
+                    "pursued",
+                    "Who pursued into contact",
                     ("none", "attacker", "defender"),
+                    "A pursuit earns MI, MC and elephants their charge bonus, not HI",
                 ),
                 _choice("aspect", "Where the charged unit was struck", ("front", "flank", "rear")),
                 _choice(

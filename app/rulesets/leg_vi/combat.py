@@ -56,17 +56,18 @@ class CombatRules(LeaderRules):
     # ------------------------------------------------------------------ combat
 
     def _melee_sides(self, sit: Situation) -> tuple[CombatSide, CombatSide]:
-        """The two sides with their situation: who charged (``charge``), who followed up or
-        pursued into contact (``follow_up``), where the charged unit was struck (``flank``),
-        advantage of ground, supports (a three-line quincunx legion is supported by its
-        triarii), engaged bases (0 = counted from the formation), an average grade for
-        several units, countercharged infantry and a later round."""
+        """The two sides with their situation: who charged (``charge``), who followed up
+        (``follow_up``) or pursued (``pursued``) into contact, where the charged unit was
+        struck (``flank``), advantage of ground, supports (a three-line quincunx legion is
+        supported by its triarii), engaged bases (0 = counted from the formation), an
+        average grade for several units, countercharged infantry and a later round."""
         a, d = self.u(sit.attacker), self.u(sit.defender)
         for x in (a, d):
             if x.routing or x.c.status.eliminated:
                 raise IllegalAction(f"{x.name} is routing or gone: it cannot fight a combat")
         charge = sit.choice("charge", "attacker")
         follow = sit.choice("follow_up", "none")
+        pursued = sit.choice("pursued", "none")
         flank: Aspect = _ASPECTS.get(sit.choice("aspect", "front"), "front")
         ground = sit.choice("ground", "none")
         cc = sit.choice("countercharged", "none")
@@ -93,6 +94,7 @@ class CombatRules(LeaderRules):
                 ),
                 charged=charged,
                 followed_up=follow == me,
+                pursued=pursued == me,
                 enemy_charged=charge in (other, "both"),
                 struck_in=struck,
                 enemy_struck_in=e_struck,

@@ -50,7 +50,7 @@ from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.command import CommandRules
 from app.rulesets.leg_vi.shooting import ShootingRules
 from app.rulesets.leg_vi.turn import TurnRules
-from app.rulesets.leg_vi.units import CHARGING
+from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules):
@@ -68,11 +68,14 @@ class LegVIMechanics(TurnRules, CommandRules, ShootingRules, ChargeRules, Combat
     def derive_options(self, action: str, sit: Situation) -> dict[str, Scalar]:
         """The base's reading of the table (the target's ``aspect``, the ``distance``), and
         for a combat who charged this turn, from the ``charging`` markers the charge action
-        leaves (none: a combat going on from an earlier turn)."""
+        leaves (none: a combat going on from an earlier turn), and who pursued into contact,
+        from the ``pursuing`` markers of a combat result."""
         out = super().derive_options(action, sit)
         if action == "melee" and sit.actor is not None and sit.target is not None:
             a, d = sit.actor.status.has(CHARGING), sit.target.status.has(CHARGING)
             out["charge"] = "both" if a and d else "attacker" if a else "defender" if d else "none"
+            a, d = sit.actor.status.has(PURSUING), sit.target.status.has(PURSUING)
+            out["pursued"] = "attacker" if a else "defender" if d else "none"
         return out
 
     def victory(self, view: TurnView) -> Victory | None:

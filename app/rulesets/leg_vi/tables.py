@@ -21,6 +21,9 @@ ChargeResponseKind = Literal["evade", "stand"]
 #: How a troop type holds together: formed bodies, unformed (light troops), or free like an
 #: elephant (moves freely but counts as neither formed nor unformed).
 Order = Literal["formed", "unformed", "free"]
+#: What earns a charge factor (Leg VI, combat factors: "charge, pursue or follow-up", "charge,
+#: receive charge, or follow-up").
+Impetus = Literal["charge", "receive_charge", "follow_up", "pursue"]
 
 
 # --------------------------------------------------------------------------- shared pieces
@@ -329,12 +332,14 @@ class Rally(Strict):
 
 class DiceModifier(Strict):
     """Dice added (or taken away) per unit, per DP or per action; ``limit`` caps the total this
-    factor can give, with the same sign as ``dice`` (inspire at most +2, DPs at most -4)."""
+    factor can give, with the same sign as ``dice`` (inspire at most +2, DPs at most -4).
+    ``when`` lists what earns a charge factor (errata 'hi-follow-up-not-pursuit')."""
 
     label: Text
     dice: int
     per: Literal["unit", "dp", "action"] = "unit"
     limit: int | None = None
+    when: tuple[Impetus, ...] = ()
     exceptions: tuple[Text, ...] = ()
     source_text: str | None = None
     note: str | None = None

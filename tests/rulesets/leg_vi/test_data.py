@@ -760,12 +760,37 @@ def test_legion_men(rs: Ruleset) -> None:
         ("no-standard-army", "gap"),
         ("initiative-die", "gap"),
         ("stop-rampage-bonus", "interpretation"),
+        ("hi-follow-up-not-pursuit", "interpretation"),
+        ("mc-charging-hi-frontally", "interpretation"),
+        ("average-die", "gap"),
     ],
 )
 def test_errata_present(rs: Ruleset, eid: str, kind: str) -> None:
     er = rs.erratum(eid)
     assert er.kind == kind
     assert er.applies_to and er.override and er.source_says and er.decision
+
+
+def test_issue_8_errata_quote_the_source(rs: Ruleset) -> None:
+    """The three Leg VI decisions of issue 8 quote the source's own words (seeds/001_...)."""
+    pursuit = rs.erratum("hi-follow-up-not-pursuit").source_says
+    assert "+2 HI charge, receive charge, or follow-up" in pursuit
+    assert "+1 MI or MC charge, pursue or follow-up" in pursuit
+    frontal = rs.erratum("mc-charging-hi-frontally").source_says
+    assert "except MC against elephants or if charging HI frontally" in frontal
+    avd = rs.erratum("average-die")
+    assert "Roll 1 AvD for light troops and A Grade" in avd.source_says
+    assert "2, 3, 3, 4, 4, 5" in avd.decision
+    assert rs.errata_for("tables.avd") and rs.errata_for("tables.combat_factors.factors.hi_charge")
+
+
+def test_charge_factors_say_what_earns_them(t: Tables) -> None:
+    """Leg VI, combat factors: MI/MC '+1 charge, pursue or follow-up', HI '+2 charge, receive
+    charge, or follow-up', elephants '+3 charge, pursue, follow-up'."""
+    f = t.combat_factors.factors
+    assert f["mi_mc_charge"].when == ("charge", "pursue", "follow_up")
+    assert f["hi_charge"].when == ("charge", "receive_charge", "follow_up")
+    assert f["elephant_charge"].when == ("charge", "pursue", "follow_up")
 
 
 def test_errata_targets(rs: Ruleset) -> None:
@@ -893,6 +918,30 @@ BREAKS = [
 def test_check_finds_broken_copy(tmp_path: Path, file: str, old: str, new: str, path: str) -> None:
     err = _broken(tmp_path, file, old, new)
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
+
+
+def test_a_copy_may_give_hi_the_bonus_for_a_pursuit(tmp_path: Path) -> None:
+    """Errata 'hi-follow-up-not-pursuit' overridden in data: "pursue" added to the HI
+    factor's ``when`` gives heavy infantry the +2 for a pursuit into contact again."""
+    from app.rules.mechanics import Combatant, Situation
+    from app.rulesets.leg_vi.combat_rules import combat_dice
+
+    folder = tmp_path / "leg-vi-house"
+    shutil.copytree(FOLDER, folder)
+    path = folder / "tables.toml"
+    text = path.read_text(encoding="utf-8")
+    old = 'when = ["charge", "receive_charge", "follow_up"]'
+    assert old in text
+    path.write_text(text.replace(old, 'when = ["charge", "receive_charge", "follow_up", "pursue"]'))
+    for rs, bonus in ((load_ruleset(FOLDER), 0), (load_ruleset(folder), 2)):
+        mech = LegVIMechanics(rs)
+        hi = Combatant("a", "HI", "hi", 0, mech.initial_status("hi", 4, "C"))
+        mi = Combatant("d", "MI", "mi", 1, mech.initial_status("mi", 4, "C"))
+        dice = []
+        for opts in ({"charge": "none"}, {"charge": "none", "pursued": "attacker"}):
+            sa, _ = mech._melee_sides(Situation(actor=hi, target=mi, options=opts))
+            dice.append(combat_dice(mech.t, sa)[0])
+        assert dice[1] == dice[0] + bonus
 
 
 def test_schema_rejects_unknown_table_key(tmp_path: Path) -> None:
