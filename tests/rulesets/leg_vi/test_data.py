@@ -763,6 +763,7 @@ def test_legion_men(rs: Ruleset) -> None:
         ("hi-follow-up-not-pursuit", "interpretation"),
         ("mc-charging-hi-frontally", "interpretation"),
         ("average-die", "gap"),
+        ("command-kind-unset", "interpretation"),
     ],
 )
 def test_errata_present(rs: Ruleset, eid: str, kind: str) -> None:
@@ -782,6 +783,8 @@ def test_issue_8_errata_quote_the_source(rs: Ruleset) -> None:
     assert "Roll 1 AvD for light troops and A Grade" in avd.source_says
     assert "2, 3, 3, 4, 4, 5" in avd.decision
     assert rs.errata_for("tables.avd") and rs.errata_for("tables.combat_factors.factors.hi_charge")
+    commands = rs.erratum("command-kind-unset").source_says
+    assert "up to one unit of heavy or medium infantry" in commands
 
 
 def test_charge_factors_say_what_earns_them(t: Tables) -> None:
