@@ -923,6 +923,76 @@ def test_check_finds_broken_copy(tmp_path: Path, file: str, old: str, new: str, 
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
 
 
+#: issue 13: one hostile house-rule value of each kind, refused at load with the file, the key
+#: path and what is wrong (file, text replaced, replacement, key path, words of the problem)
+HOSTILE = [
+    ("tables.toml", "max_base_dice = 10", 'max_base_dice = "10"', "combat_dice.max_base_dice",
+     "valid integer"),
+    ("tables.toml", "\nper_base = 1", "\nper_base = true", "combat_dice.per_base",
+     "valid integer"),
+    ("tables.toml", "max_base_dice = 10", "max_base_dice = 1000000000",
+     "combat_dice.max_base_dice", "less than or equal to 100"),
+    ("tables.toml", 'outcome_die = "d6"', 'outcome_die = "d99999999"',
+     "elephant_critical.outcome_die", "not one die of 2 to 20 faces"),
+    ("tables.toml", 'title = "Shooting (light troops only)"\nrange = 4.0\ndie = "d6"',
+     'title = "Shooting (light troops only)"\nrange = 4.0\ndie = "2d6"', "shooting.die",
+     "not a die like d6"),
+    ("tables.toml", 'title = "Risk to leaders: die of death"\ndie = "d6"',
+     'title = "Risk to leaders: die of death"\ndie = "d6+1"', "die_of_death.die",
+     "not one die"),
+    ("tables.toml", 'move_dice = ["avd", "d6"]', 'move_dice = ["avd", "d6", "d6", "d6"]',
+     "rampage.move_dice", "at most 3"),
+    ("tables.toml", "march_beyond = 8.0", "march_beyond = nan", "movement.march_beyond",
+     "less than or equal to 1000"),
+    ("tables.toml", "march_beyond = 8.0", "march_beyond = inf", "movement.march_beyond",
+     "less than or equal to 1000"),
+    ("tables.toml", "dps_per_hit = 1", "dps_per_hit = -1", "shooting.dps_per_hit",
+     "greater than or equal to 0"),
+    ("tables.toml", 'low = 5\nhigh = 6\nresult = "flesh_wound"',
+     'low = 5\nhigh = 99999\nresult = "flesh_wound"', "die_of_death.results[2].high",
+     "less than or equal to 100"),
+    ("troops.toml", "march_move = 12.0", "march_move = 1e12", "troops.lc.march_move",
+     "less than or equal to 1000"),
+    ("troops.toml", "combat_dice_per_base = 1", 'combat_dice_per_base = "1"',
+     "troops.li.combat_dice_per_base", "valid integer"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "path", "words"),
+    HOSTILE,
+    ids=[f"{h[3]}={h[2].split()[-1]}" for h in HOSTILE],
+)
+def test_hostile_house_rule_values_are_refused(
+    tmp_path: Path, file: str, old: str, new: str, path: str, words: str
+) -> None:
+    err = _broken(tmp_path, file, old, new)
+    found = [p for p in err.problems if p.file == file and p.path.endswith(path)]
+    assert found, err.problems
+    assert any(words in p.message for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ('direction_die = "d6"', 'direction_die = "d8"', "tables.rampage.directions"),
+        (
+            'title = "Risk to leaders: die of death"\ndie = "d6"',
+            'title = "Risk to leaders: die of death"\ndie = "d10"',
+            "tables.die_of_death.results",
+        ),
+        ('outcome_die = "d6"', 'outcome_die = "d8"', "tables.elephant_critical.outcomes"),
+    ],
+)
+def test_a_bigger_die_needs_bands_for_its_faces(
+    tmp_path: Path, old: str, new: str, path: str
+) -> None:
+    """A house rule may roll a bigger die, but then every face must read in its table (the
+    control test's bands are open at both ends, so any die reads there)."""
+    err = _broken(tmp_path, "tables.toml", old, new)
+    assert any(p.file == "tables.toml" and p.path == path for p in err.problems), err.problems
+
+
 def test_a_copy_may_give_hi_the_bonus_for_a_pursuit(tmp_path: Path) -> None:
     """Errata 'hi-follow-up-not-pursuit' overridden in data: "pursue" added to the HI
     factor's ``when`` gives heavy infantry the +2 for a pursuit into contact again."""
