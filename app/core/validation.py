@@ -379,31 +379,20 @@ class _Checker:
     def _majority_kind(self, command: Command) -> tuple[str, int, int]:
         """The kind most of a command's units point to: cavalry when it holds more cavalry
         than heavy or medium infantry, otherwise infantry; with both counts."""
-        cavalry = other = 0
-        for unit in self.roster.units_in(command.id):
-            cat = self._category(unit)
-            if cat is None:
-                continue
-            if cat.mounted:
-                cavalry += unit.count
-            elif cat in (Category.HEAVY_INFANTRY, Category.MEDIUM_INFANTRY):
-                other += unit.count
+        cats = [(self._category(u), u.count) for u in self.roster.units_in(command.id)]
+        cavalry = sum(n for c, n in cats if c is not None and c.mounted)
+        other = sum(n for c, n in cats if c in (Category.HEAVY_INFANTRY, Category.MEDIUM_INFANTRY))
         return ("cavalry" if cavalry > other else "infantry"), cavalry, other
 
     def _broken_limits(self, command: Command, kind: str) -> list[tuple[CommandRule, int]]:
         """The limits of a ``kind`` command that ``command``'s units break, with the count."""
-        out = []
-        for rule in self.rs.organisation.command_rules:
-            if rule.kind != kind:
-                continue
-            n = sum(
-                u.count
-                for u in self.roster.units_in(command.id)
-                if self._category(u) in rule.limited
-            )
-            if n > rule.max_units:
-                out.append((rule, n))
-        return out
+        units = self.roster.units_in(command.id)
+        counts = [
+            (r, sum(u.count for u in units if self._category(u) in r.limited))
+            for r in self.rs.organisation.command_rules
+            if r.kind == kind
+        ]
+        return [(r, n) for r, n in counts if n > r.max_units]
 
     def _a(self, kind: str) -> str:
         """'an infantry command', 'a cavalry command'."""
