@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit
 from app.rules.ruleset import Ruleset
-from app.rules.schema import ArmyEntry, ArmyList, Category
+from app.rules.schema import ArmyEntry, ArmyList, Category, CommandRule
 
 
 class Severity(StrEnum):
@@ -376,23 +376,41 @@ class _Checker:
 
     # ------------------------------------------------------------------ organisation
 
-    def _command_kind(self, command: Command) -> str:
-        if command.kind is not None:
-            return command.kind
-        cavalry = other = 0
-        for unit in self.roster.units_in(command.id):
-            cat = self._category(unit)
-            if cat is None:
-                continue
-            if cat.mounted:
-                cavalry += unit.count
-            elif cat in (Category.HEAVY_INFANTRY, Category.MEDIUM_INFANTRY):
-                other += unit.count
-        return "cavalry" if cavalry > other else "infantry"
+    def _majority_kind(self, command: Command) -> tuple[str, int, int]:
+        """The kind most of a command's units point to: cavalry when it holds more cavalry
+        than heavy or medium infantry, otherwise infantry; with both counts."""
+        cats = [(self._category(u), u.count) for u in self.roster.units_in(command.id)]
+        cavalry = sum(n for c, n in cats if c is not None and c.mounted)
+        other = sum(n for c, n in cats if c in (Category.HEAVY_INFANTRY, Category.MEDIUM_INFANTRY))
+        return ("cavalry" if cavalry > other else "infantry"), cavalry, other
+
+    def _broken_limits(self, command: Command, kind: str) -> list[tuple[CommandRule, int]]:
+        """The limits of a ``kind`` command that ``command``'s units break, with the count."""
+        units = self.roster.units_in(command.id)
+        counts = [
+            (r, sum(u.count for u in units if self._category(u) in r.limited))
+            for r in self.rs.organisation.command_rules
+            if r.kind == kind
+        ]
+        return [(r, n) for r, n in counts if n > r.max_units]
+
+    def _a(self, kind: str) -> str:
+        """'an infantry command', 'a cavalry command'."""
+        group = self.rs.organisation.group_name
+        return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} {group}"
+
+    def _limit_text(self, kind: str, rule: CommandRule, n: int, name: str) -> str:
+        what = " or ".join(c.value.replace("_", " ") for c in rule.limited)
+        return f"{self._a(kind)} may hold at most {rule.max_units} {what} unit(s); {name} has {n}"
 
     def _check_commands(self) -> Iterator[Message]:
+        """Leg VI, Organising the Armies: what an infantry or a cavalry command may hold. A
+        command whose kind is not set is taken as the kind most of its units point to, or
+        the only kind its units fit, and a warning names the assumption; one whose units fit
+        neither kind is an error (errata 'command-kind-unset')."""
         rules = self.rs.organisation.command_rules
         group = self.rs.organisation.group_name
+        kinds = [k for k in ("infantry", "cavalry") if any(r.kind == k for r in rules)]
         for command in self.roster.commands:
             subject = _command(command)
             if command.leader is not None and command.leader not in self.leaders:
@@ -411,25 +429,57 @@ class _Checker:
                     f"{group} {command.name} has no units",
                     "command.empty",
                 )
-            kind = self._command_kind(command)
-            for rule in rules:
-                if rule.kind != kind:
-                    continue
-                n = sum(
-                    u.count
-                    for u in self.roster.units_in(command.id)
-                    if self._category(u) in rule.limited
-                )
-                if n > rule.max_units:
-                    what = " or ".join(c.value.replace("_", " ") for c in rule.limited)
+                continue
+            if not rules:
+                continue
+            kind: str | None = command.kind
+            if kind is None:
+                broken = {k: self._broken_limits(command, k) for k in kinds}
+                fitting = [k for k in kinds if not broken[k]]
+                cited = " ".join(r.rule for r in rules)
+                if not fitting:
+                    limits = "; ".join(
+                        self._limit_text(k, r, n, command.name) for k in kinds for r, n in broken[k]
+                    )
                     yield self._msg(
                         Severity.ERROR,
                         subject,
-                        rule.rule,
-                        f"an {kind} {group} may hold at most {rule.max_units} "
-                        f"{what} unit(s); {command.name} has {n}",
-                        f"command.{kind}_limit",
+                        cited,
+                        f"{group} {command.name} has no kind set and its units fit no kind of "
+                        f"{group}: {limits}",
+                        "command.kind_unfit",
                     )
+                    continue
+                majority, cavalry, other = self._majority_kind(command)
+                if majority in fitting:
+                    kind = majority
+                    why = (
+                        f"most of its units point to it ({cavalry} cavalry, {other} heavy or "
+                        "medium infantry)"
+                    )
+                else:
+                    kind = fitting[0]
+                    limits = "; ".join(
+                        self._limit_text(majority, r, n, command.name)
+                        for r, n in broken.get(majority, ())
+                    )
+                    why = "the only kind its units fit" + (f" ({limits})" if limits else "")
+                yield self._msg(
+                    Severity.WARNING,
+                    subject,
+                    cited,
+                    f"{group} {command.name} has no kind set: taken as {self._a(kind)}, "
+                    f"as {why}; set its kind",
+                    "command.kind_assumed",
+                )
+            for rule, n in self._broken_limits(command, kind):
+                yield self._msg(
+                    Severity.ERROR,
+                    subject,
+                    rule.rule,
+                    self._limit_text(kind, rule, n, command.name),
+                    f"command.{kind}_limit",
+                )
 
     def _check_leaders(self) -> Iterator[Message]:
         rules = self.rs.leaders

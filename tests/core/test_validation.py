@@ -196,13 +196,78 @@ def test_leg_vi_cavalry_command_one_heavy_or_medium_infantry(registry: Registry)
 
 
 def test_leg_vi_command_kind_derived_from_its_units(registry: Registry) -> None:
+    """A command whose kind is not set is taken as the kind most of its units point to,
+    and a warning names the assumption (errata 'command-kind-unset')."""
+    rs = registry.get("leg-vi-carthago")
+    roster = leg_vi_command(rs, None)
+    roster = add(rs, roster, "numidian_cavalry", size=4, command="c1", count=2)
+    roster = add(rs, roster, "libyan_spearmen", size=4, command="c1")
+    (msg,) = [m for m in validate(rs, roster).messages if m.code == "command.kind_assumed"]
+    assert msg.severity is Severity.WARNING and msg.subject.kind == "command"
+    assert "taken as a cavalry command" in msg.text and "2 cavalry, 1 heavy or medium" in msg.text
+    assert "Organising the Armies" in msg.rule
+    assert validate(rs, roster).valid
+    roster = add(rs, roster, "gauls", size=4, command="c1", count=2)  # fits neither kind now
+    assert codes(rs, roster) & {"command.kind_unfit", "command.kind_assumed"} == {
+        "command.kind_unfit"
+    }
+
+
+def test_leg_vi_command_one_infantry_unit_too_many_is_not_silent(registry: Registry) -> None:
+    """Issue 8: a cavalry command (kind not set) holding one more infantry unit than it may
+    used to pass as an infantry command in silence; it is still taken as one, and a warning
+    says so, naming the assumption."""
+    rs = registry.get("leg-vi-carthago")
+    roster = leg_vi_command(rs, None)
+    roster = add(rs, roster, "numidian_cavalry", size=4, command="c1")
+    roster = add(rs, roster, "spanish_scutarii", size=4, command="c1")
+    assert "command.kind_assumed" in codes(rs, roster, Severity.WARNING)
+    roster = add(rs, roster, "libyan_spearmen", size=4, command="c1")
+    report = validate(rs, roster)
+    (msg,) = [m for m in report.messages if m.code == "command.kind_assumed"]
+    assert msg.severity is Severity.WARNING
+    assert "taken as an infantry command" in msg.text and "1 cavalry, 2 heavy" in msg.text
+    assert report.valid  # an infantry command may hold one cavalry unit
+
+
+def test_leg_vi_command_fitting_no_kind_is_an_error(registry: Registry) -> None:
+    """A command whose kind is not set and whose units fit neither an infantry command (at
+    most one cavalry unit) nor a cavalry command (at most one HI or MI unit) is an error."""
     rs = registry.get("leg-vi-carthago")
     roster = leg_vi_command(rs, None)
     roster = add(rs, roster, "numidian_cavalry", size=4, command="c1", count=3)
     roster = add(rs, roster, "libyan_spearmen", size=4, command="c1", count=2)
+    report = validate(rs, roster)
+    (msg,) = [m for m in report.messages if m.subject.kind == "command"]
+    assert (msg.severity, msg.code) == (Severity.ERROR, "command.kind_unfit")
+    assert "has 3" in msg.text and "has 2" in msg.text and not report.valid
+    # a kind set by the player is checked as set, with no assumption to report
+    roster = replace(roster, commands=(replace(roster.commands[0], kind="cavalry"),))
+    assert codes(rs, roster) & {"command.kind_unfit", "command.kind_assumed"} == set()
     assert "command.cavalry_limit" in codes(rs, roster, Severity.ERROR)
-    roster = add(rs, roster, "gauls", size=4, command="c1", count=2)  # now mostly infantry
-    assert "command.infantry_limit" in codes(rs, roster, Severity.ERROR)
+
+
+def test_leg_vi_command_kind_only_one_fits(registry: Registry) -> None:
+    """With house-rule limits where most units point to a kind they do not fit, the
+    command is taken as the kind they do fit, and the warning says why."""
+    rs = registry.get("leg-vi-carthago")
+    rules = tuple(
+        r.model_copy(update={"max_units": 3}) if r.kind == "infantry" else r
+        for r in rs.organisation.command_rules
+    )
+    house = replace(rs, organisation=rs.organisation.model_copy(update={"command_rules": rules}))
+    roster = leg_vi_command(house, None)
+    roster = add(house, roster, "numidian_cavalry", size=4, command="c1", count=3)
+    roster = add(house, roster, "libyan_spearmen", size=4, command="c1", count=2)
+    report = validate(house, roster)
+    (msg,) = [m for m in report.messages if m.code == "command.kind_assumed"]
+    assert "taken as an infantry command" in msg.text and "the only kind" in msg.text
+    assert "a cavalry command may hold at most 1" in msg.text and report.valid
+
+
+def test_leg_vi_empty_command_assumes_nothing(registry: Registry) -> None:
+    rs = registry.get("leg-vi-carthago")
+    assert codes(rs, leg_vi_command(rs, None)) & {"command.kind_assumed"} == set()
 
 
 def test_leg_vi_one_general(registry: Registry) -> None:

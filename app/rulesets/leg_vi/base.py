@@ -9,9 +9,9 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from app.rules.actions import Throws
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     Effects,
     Mechanics,
     Outcome,
@@ -223,7 +223,7 @@ class LegVIBase(Mechanics):
                 words,
             )
 
-    def _morale(self, sit: Situation, dice: Dice) -> Resolution:
+    def _morale(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, morale DPs taken at once: 1 for each friendly HI or MI unit retiring
         within 4", 2 for each non-light friend routed or destroyed within 4", 1 for a leader
         killed or routed within 4" (2 for the General), 2 for formed troops burst through by

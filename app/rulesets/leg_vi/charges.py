@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from app.rules.dice import binomial, chance_of_any
+from dataclasses import dataclass
+
+from app.rules.actions import Count, Throws, Total
 from app.rules.geometry import away_bearing
-from app.rules.mechanics import Dice, Effects, Odds, Outcome, Resolution, Situation, add_odds
+from app.rules.mechanics import Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.leg_vi.base import Pending, inches, plural
 from app.rulesets.leg_vi.combat_rules import default_engaged_bases
@@ -21,9 +23,29 @@ from app.rulesets.leg_vi.units import (
     IllegalAction,
     LegUnit,
     dp_words,
-    faces,
     take_dps,
 )
+
+
+@dataclass(frozen=True)
+class ChargePlan:
+    """A charge before the dice: chargers, target, whether the charge is mutual, the
+    target's response and the markers the chargers take."""
+
+    a: LegUnit
+    d: LegUnit
+    mutual: bool
+    response: str
+    charging: frozenset[str]
+
+
+@dataclass(frozen=True)
+class HackPlan:
+    """A free hack before the dice: hackers, victims and the dice, read as casualties."""
+
+    a: LegUnit
+    d: LegUnit
+    dice: Count
 
 
 class ChargeRules(MovementRules):
@@ -57,7 +79,17 @@ class ChargeRules(MovementRules):
             allowed = ", ".join(k.replace("_", " ") for k in targets)
             raise IllegalAction(f"Leg VI, Charges: {a.name} may charge only {allowed}")
 
-    def _charge(self, sit: Situation, dice: Dice) -> Resolution:
+    def _charge_prepare(self, sit: Situation) -> ChargePlan:
+        a, d = self.u(sit.attacker), self.u(sit.defender)
+        self._check_charge(a, d)
+        mutual = sit.flag("mutual")
+        response = "stand" if mutual else sit.choice("response", "stand")
+        if response not in d.troop.charge_responses:
+            raise IllegalAction(f"Leg VI, Charges: {d.name} may only stand")
+        charging = frozenset({CHARGING, MOVED}) - a.c.status.markers
+        return ChargePlan(a, d, mutual, response, charging)
+
+    def _charge_play(self, sit: Situation, plan: ChargePlan, th: Throws) -> Resolution:
         """Leg VI, Charges: move into contact without dice (mutual charges meet half way).
         Light troops and medium cavalry may evade a full move (all their dice, unformed);
         A and B grade formed infantry may then halt on the vacated ground, others roll all
@@ -67,14 +99,8 @@ class ChargeRules(MovementRules):
         through a legion's open ranks on 1-3. The evaders' rolled move is made on the table,
         directly away from the chargers (``Effects.shift``); the chargers' moves, whose end
         depends on what they meet, stay in words."""
-        a, d = self.u(sit.attacker), self.u(sit.defender)
-        self._check_charge(a, d)
+        a, d, mutual, response, charging = plan.a, plan.d, plan.mutual, plan.response, plan.charging
         ch = self.t.charges
-        mutual = sit.flag("mutual")
-        response = "stand" if mutual else sit.choice("response", "stand")
-        if response not in d.troop.charge_responses:
-            raise IllegalAction(f"Leg VI, Charges: {d.name} may only stand")
-        charging = frozenset({CHARGING, MOVED}) - a.c.status.markers
         words = [f"{a.name} charges {d.name}"]
         if a.elephant and d.light and response == "stand":
             n = ch.light_charged_by_elephant_dps
@@ -89,7 +115,7 @@ class ChargeRules(MovementRules):
             )
             return Resolution(outcome=out, explanation=("; ".join(words),))
         if a.elephant and d.quincunx and d.c.status.has(OPEN_RANKS):
-            (roll,) = dice.roll(ch.elephant_open_ranks_die, f"{a.name} at open ranks")
+            roll, _ = th.throw(Total(ch.elephant_open_ranks_die, f"{a.name} at open ranks"))
             if roll in ch.elephant_open_ranks_pass_on:
                 words.append(f"open ranks ({roll}): it passes through to the legion's rear")
                 out = Outcome(
@@ -112,7 +138,7 @@ class ChargeRules(MovementRules):
                 result="contact",
             )
             return Resolution(outcome=out, explanation=("; ".join(words),))
-        return self._evade(sit, a, d, charging, words, dice)
+        return self._evade(sit, a, d, charging, words, th)
 
     def _evade(
         self,
@@ -121,11 +147,11 @@ class ChargeRules(MovementRules):
         d: LegUnit,
         charging: frozenset[str],
         words: list[str],
-        dice: Dice,
+        th: Throws,
     ) -> Resolution:
         ch = self.t.charges
         specs = self._move_dice(Situation(actor=d.c), d, "evade")
-        ev = [dice.roll(s, f"evade move for {d.name}")[0] for s in specs]
+        ev = [th.throw(Total(s, f"evade move for {d.name}"))[0] for s in specs]
         unformed = "unformed" if not d.light else None
         words.append(f"{d.name} evades {inches(sum(ev))} ({' + '.join(map(str, ev))})")
         # the evaders make their full move directly away from the chargers, on the table
@@ -148,7 +174,7 @@ class ChargeRules(MovementRules):
             )
             return Resolution(outcome=out, explanation=("; ".join(words),))
         cspecs = self._move_dice(Situation(actor=a.c), a, "charge_on")
-        cm = [dice.roll(s, f"charge move for {a.name}")[0] for s in cspecs]
+        cm = [th.throw(Total(s, f"charge move for {a.name}"))[0] for s in cspecs]
         chase = self._move_outcome(a, "charge_on", cm, False)
         gap = sit.number("distance", int(ch.range))
         caught = sum(cm) >= gap + sum(ev)
@@ -177,11 +203,10 @@ class ChargeRules(MovementRules):
         fh = ch.free_hack
         bases = sit.number("engaged_bases", 0) or default_engaged_bases(self.t, a)
         n = bases * fh.dice_per_engaged_base
-        hack = dice.roll(f"{n}{fh.die}", f"free hack by {a.name}")
-        cas = sum(1 for f in hack if f >= fh.casualty_on_at_least)
-        words.append(
-            f"free hack {' '.join(map(str, hack))}: {plural(cas, 'casualty')}; {d.name} routs"
+        cas, hack = th.throw(
+            Count(f"{n}{fh.die}", f"free hack by {a.name}", need=fh.casualty_on_at_least)
         )
+        words.append(f"free hack {hack}: {plural(cas, 'casualty')}; {d.name} routs")
         eff_d = Effects(
             casualties=cas,
             markers_add=frozenset({ROUTING, SHAKEN, MOVED}) - d.c.status.markers,
@@ -197,11 +222,15 @@ class ChargeRules(MovementRules):
             explanation=("; ".join(words),),
         )
 
-    def _hack_parts(self, sit: Situation) -> tuple[LegUnit, LegUnit, int]:
+    def _hack_prepare(self, sit: Situation) -> HackPlan:
         a, d = self.u(sit.attacker), self.u(sit.defender)
         fh = self.t.charges.free_hack
         bases = sit.number("engaged_bases", 0) or default_engaged_bases(self.t, a)
-        return a, d, bases * fh.dice_per_engaged_base
+        n = bases * fh.dice_per_engaged_base
+        dice = Count(
+            f"{n}{fh.die}", f"free hack by {a.name} on {d.name}", need=fh.casualty_on_at_least
+        )
+        return HackPlan(a, d, dice)
 
     def _hack_outcome(self, d: LegUnit, cas: int) -> Outcome:
         eff = Effects(
@@ -211,28 +240,16 @@ class ChargeRules(MovementRules):
         )
         return Outcome(defender=eff, result=plural(cas, "casualty"))
 
-    def _free_hack(self, sit: Situation, dice: Dice) -> Resolution:
+    def _free_hack_play(self, sit: Situation, plan: HackPlan, th: Throws) -> Resolution:
         """Leg VI, Charges and Pursue: evaders caught by chargers, and routers caught by
         pursuers, suffer a free hack: one die per engaged base (errata 'free-hack-per-base'),
         a casualty for each 4+."""
-        a, d, n = self._hack_parts(sit)
-        fh = self.t.charges.free_hack
-        rolled = dice.roll(f"{n}{fh.die}", f"free hack by {a.name} on {d.name}")
-        cas = sum(1 for f in rolled if f >= fh.casualty_on_at_least)
-        out = self._hack_outcome(d, cas)
+        cas, shown = th.throw(plan.dice)
+        out = self._hack_outcome(plan.d, cas)
         return Resolution(
             outcome=out,
             explanation=(
-                f"{a.name} hacks at the routing {d.name} with {n} dice: "
-                f"{' '.join(map(str, rolled))}: {out.result}.",
+                f"{plan.a.name} hacks at the routing {plan.d.name} with "
+                f"{plan.dice.dice.count} dice: {shown}: {out.result}.",
             ),
         )
-
-    def _free_hack_odds(self, sit: Situation) -> Odds:
-        _a, d, n = self._hack_parts(sit)
-        fh = self.t.charges.free_hack
-        p = chance_of_any(fh.die, [f for f in faces(fh.die) if f >= fh.casualty_on_at_least])
-        out: Odds = {}
-        for k, q in binomial(n, p).items():
-            add_odds(out, self._hack_outcome(d, k), q)
-        return out

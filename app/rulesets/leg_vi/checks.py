@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rules.dice import AVD_FACES
+from app.rules.dice import AVD_FACES, parse_dice
 from app.rules.errors import Problem
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
@@ -142,22 +142,49 @@ def _check_troops(rs: Ruleset, t: Tables, out: list[Problem]) -> None:
             )
 
 
+def _face_range(die: str) -> tuple[int, int]:
+    faces = parse_dice(die).faces
+    return min(faces), max(faces)
+
+
+def _most_hits(t: Tables) -> int:
+    """More hits than one side of a combat can score: every base die, every factor that
+    adds dice and the leader's automatic hits."""
+    factors = sum(max(0, f.dice, f.limit or 0) for f in t.combat_factors.factors.values())
+    return t.combat_dice.max_base_dice + factors + t.hit_numbers.leader_automatic_hits
+
+
 def _check_bands(t: Tables, out: list[Problem]) -> None:
-    for path, bands in (
-        ("tables.control_test.results", t.control_test.results),
-        ("tables.die_of_death.results", t.die_of_death.results),
-        ("tables.elephant_critical.outcomes", t.elephant_critical.outcomes),
+    """Every roll a table can be read with falls in exactly one of its bands: the faces of
+    its die (a control test's also moved by every modifier), and every hit difference a
+    combat can give; a rampage has one direction for each face of its die."""
+    ct = t.control_test
+    shift = sum(abs(m.value) for m in ct.modifiers.values())
+    ranges = [_face_range(d.die) for d in ct.dice.values()]
+    for path, bands, (lo, hi) in (
+        (
+            "tables.control_test.results",
+            ct.results,
+            (min(r[0] for r in ranges) - shift, max(r[1] for r in ranges) + shift),
+        ),
+        ("tables.die_of_death.results", t.die_of_death.results, _face_range(t.die_of_death.die)),
+        (
+            "tables.elephant_critical.outcomes",
+            t.elephant_critical.outcomes,
+            _face_range(t.elephant_critical.outcome_die),
+        ),
     ):
-        why = _covers(bands, 1, 6)
+        why = _covers(bands, lo, hi)
         if why:
             out.append(Problem("tables.toml", path, why))
     rolls = sorted(d.roll for d in t.rampage.directions)
-    if rolls != list(range(1, 7)):
+    want = sorted(set(parse_dice(t.rampage.direction_die).faces))
+    if rolls != want:
         out.append(
             Problem(
                 "tables.toml",
                 "tables.rampage.directions",
-                f"rolls {rolls} are not 1 to 6 once each",
+                f"rolls {rolls} are not the faces of {t.rampage.direction_die} once each",
             )
         )
     if tuple(t.avd.faces) != AVD_FACES:
@@ -172,7 +199,8 @@ def _check_bands(t: Tables, out: list[Problem]) -> None:
         Band(low=b.min_diff, high=b.max_diff, result=bid, label=b.name)
         for bid, b in t.combat_results.bands.items()
     )
-    why = _covers(diff_bands, -12, 12)
+    most = _most_hits(t)
+    why = _covers(diff_bands, -most, most)
     if why:
         out.append(Problem("tables.toml", "tables.combat_results.bands", f"hit difference {why}"))
     for bid, band in t.combat_results.bands.items():

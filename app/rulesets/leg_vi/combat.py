@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
+from dataclasses import dataclass, field
 
-from app.rules.dice import binomial, chance_of_any
+from app.rules.actions import Throws
 from app.rules.geometry import Aspect
 from app.rules.mechanics import (
-    Dice,
     Effects,
     LeaderEvent,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
     Situation,
-    add_odds,
 )
 from app.rulesets.leg_vi.base import Pending, plural
 from app.rulesets.leg_vi.combat_rules import (
@@ -28,22 +25,22 @@ from app.rulesets.leg_vi.combat_rules import (
     side_result,
 )
 from app.rulesets.leg_vi.fates import (
+    DeathRoll,
+    ElephantCriticals,
     ElephantFate,
     LeaderFate,
-    elephant_fate_dist,
-    leader_fate_dist,
-    roll_elephant_fate,
-    roll_leader_fate,
+    death_roll,
+    elephant_criticals,
 )
 from app.rulesets.leg_vi.leaders import LeaderRules
+from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.throws import Bands, CombatHits, combat_hits
 from app.rulesets.leg_vi.units import (
     ROUTING,
     SHAKEN,
     IllegalAction,
     LegUnit,
-    count_at_least,
     dp_words,
-    result_band,
     take_dps,
 )
 
@@ -59,17 +56,18 @@ class CombatRules(LeaderRules):
     # ------------------------------------------------------------------ combat
 
     def _melee_sides(self, sit: Situation) -> tuple[CombatSide, CombatSide]:
-        """The two sides with their situation: who charged (``charge``), who followed up or
-        pursued into contact (``follow_up``), where the charged unit was struck (``flank``),
-        advantage of ground, supports (a three-line quincunx legion is supported by its
-        triarii), engaged bases (0 = counted from the formation), an average grade for
-        several units, countercharged infantry and a later round."""
+        """The two sides with their situation: who charged (``charge``), who followed up
+        (``follow_up``) or pursued (``pursued``) into contact, where the charged unit was
+        struck (``flank``), advantage of ground, supports (a three-line quincunx legion is
+        supported by its triarii), engaged bases (0 = counted from the formation), an
+        average grade for several units, countercharged infantry and a later round."""
         a, d = self.u(sit.attacker), self.u(sit.defender)
         for x in (a, d):
             if x.routing or x.c.status.eliminated:
                 raise IllegalAction(f"{x.name} is routing or gone: it cannot fight a combat")
         charge = sit.choice("charge", "attacker")
         follow = sit.choice("follow_up", "none")
+        pursued = sit.choice("pursued", "none")
         flank: Aspect = _ASPECTS.get(sit.choice("aspect", "front"), "front")
         ground = sit.choice("ground", "none")
         cc = sit.choice("countercharged", "none")
@@ -96,6 +94,7 @@ class CombatRules(LeaderRules):
                 ),
                 charged=charged,
                 followed_up=follow == me,
+                pursued=pursued == me,
                 enemy_charged=charge in (other, "both"),
                 struck_in=struck,
                 enemy_struck_in=e_struck,
@@ -110,15 +109,14 @@ class CombatRules(LeaderRules):
             d, a, "defender", d_struck, a_struck
         )
 
-    def _results(self, A: CombatSide, D: CombatSide, diff: int) -> tuple[SideResult, SideResult]:
+    def _results(self, A: CombatSide, D: CombatSide, read: Bands) -> tuple[SideResult, SideResult]:
         """Each side's band; the side that did not win is settled first, since a winner's
         follow-up or pursuit depends on the loser's move."""
-        ba, bd = result_band(self.t, diff), result_band(self.t, -diff)
-        if diff >= 0:
-            rd = side_result(self.t, D, bd, ())
-            return side_result(self.t, A, ba, rd.moves), rd
-        ra = side_result(self.t, A, ba, ())
-        return ra, side_result(self.t, D, bd, ra.moves)
+        if read.attacker_ahead:
+            rd = side_result(self.t, D, read.defender, ())
+            return side_result(self.t, A, read.attacker, rd.moves), rd
+        ra = side_result(self.t, A, read.attacker, ())
+        return ra, side_result(self.t, D, read.defender, ra.moves)
 
     def _melee_outcome(
         self,
@@ -164,7 +162,35 @@ class CombatRules(LeaderRules):
         cache[key] = (eff, notes)
         return eff, notes
 
-    def _melee(self, sit: Situation, dice: Dice) -> Resolution:
+    def _melee_prepare(self, sit: Situation) -> MeleePlan:
+        """Everything a round of combat needs before the dice: both sides, their dice and
+        factors (``combat_dice``), the faces that hit (``hit_faces``) and the automatic hit of
+        an attached leader."""
+        A, D = self._melee_sides(sit)
+        t = self.t
+        counts = [combat_dice(t, s) for s in (A, D)]
+        faces = [hit_faces(t, s) for s in (A, D)]
+        autos = [t.hit_numbers.leader_automatic_hits if s.leader else 0 for s in (A, D)]
+        throw = combat_hits(
+            t,
+            (counts[0][0], counts[1][0]),
+            (faces[0][0], faces[1][0]),
+            (autos[0], autos[1]),
+            (A.unit.name, D.unit.name),
+        )
+        why = "his unit fought a round of combat"
+        return MeleePlan(
+            A,
+            D,
+            (counts[0][1], counts[1][1]),
+            (faces[0][0], faces[1][0]),
+            (faces[0][1], faces[1][1]),
+            throw,
+            (A.unit.elephant, D.unit.elephant),
+            tuple(None if s.leader is None else death_roll(t, s.leader, why) for s in (A, D)),
+        )
+
+    def _melee_play(self, sit: Situation, plan: MeleePlan, th: Throws) -> Resolution:
         """Leg VI, Resolving combat: each side rolls its dice (see ``combat_dice``), hits on
         5-6 or on 6 in the listed situations, plus one automatic hit for an attached leader.
         The hit difference gives each side's band (victory 4+, success +1..+3, inconclusive,
@@ -174,44 +200,32 @@ class CombatRules(LeaderRules):
         of a fixed distance (fall back, pass through, retire behind the triarii) is made on
         the table at once (``Effects.shift``, see ``after_combat_shift``); the rest stay in
         words for the after-combat moves phase."""
-        A, D = self._melee_sides(sit)
-        t = self.t
-        words: list[str] = []
-        hits = []
-        for s in (A, D):
-            n, why = combat_dice(t, s)
-            on, hard = hit_faces(t, s)
-            rolled = dice.roll(f"{n}{t.combat_dice.die}", f"combat dice for {s.unit.name}")
-            auto = t.hit_numbers.leader_automatic_hits if s.leader else 0
-            h = count_at_least(rolled, on) + auto
-            hits.append(h)
-            need = "6" if len(on) == 1 else f"{min(on)}-{max(on)}"
-            words.append(
-                f"{s.unit.name}: {n} dice ({'; '.join(why)}); hits on {need}"
-                + (f" ({'; '.join(hard)})" if hard else "")
-                + f"; rolled {' '.join(map(str, rolled))}: {plural(h, 'hit')}"
-                + (f" including {auto} for {s.leader.name}" if s.leader and auto else "")
-            )
-        diff = hits[0] - hits[1]
-        ra, rd = self._results(A, D, diff)
-        bands = t.combat_results.bands
-        words.append(
-            f"Hit difference {diff:+d}: {A.unit.name} {bands[ra.band].name.lower()}, "
-            f"{D.unit.name} {bands[rd.band].name.lower()}"
-        )
+        A, D, t = plan.A, plan.D, self.t
+        read, shown = th.throw(plan.throw)
+        results = plan.results.get(read)
+        if results is None:
+            results = plan.results[read] = self._results(A, D, read)
+        ra, rd = results
+        words = self._dice_words(plan, shown, ra, rd) if th.rolling else []
         fates: list[ElephantFate] = []
-        for s, r in ((A, ra), (D, rd)):
+        for i, r in enumerate((ra, rd)):
             fate: ElephantFate = "unharmed"
-            if s.unit.elephant:
-                fate, ew = roll_elephant_fate(t, r.crit_tests, r.auto_crits, dice, s.unit.name)
-                words += ew
+            if plan.elephant[i] and (r.crit_tests or r.auto_crits):
+                fate, text = th.throw(plan.criticals(t, i, r))
+                words += text.splitlines()
             fates.append(fate)
         lfates: list[LeaderFate] = []
-        for s in (A, D):
-            lf, lw = roll_leader_fate(t, s.leader, dice, "his unit fought a round of combat")
+        for death in plan.deaths:
+            lf: LeaderFate = "ok"
+            if death is not None:
+                lf, text = th.throw(death)
+                words += text.splitlines()
             lfates.append(lf)
-            words += lw
-        out = self._melee_outcome(A, D, ra, rd, fates[0], fates[1], lfates[0], lfates[1])
+        out = self._melee_outcome(
+            A, D, ra, rd, fates[0], fates[1], lfates[0], lfates[1], plan.cache
+        )
+        if not th.rolling:
+            return Resolution(outcome=out)  # the odds count the outcome alone
         for s, eff in ((A, out.attacker), (D, out.defender)):
             if not s.unit.elephant:
                 bits = [dp_words(take_dps(s.unit, eff.dps, "combat")) if eff.dps else ""]
@@ -254,39 +268,61 @@ class CombatRules(LeaderRules):
             explanation=tuple(words),
         )
 
-    def _melee_odds(self, sit: Situation) -> Odds:
-        A, D = self._melee_sides(sit)
-        t = self.t
-        dists = []
-        for s in (A, D):
-            n, _ = combat_dice(t, s)
-            on, _ = hit_faces(t, s)
-            auto = t.hit_numbers.leader_automatic_hits if s.leader else 0
-            dists.append(binomial(n, chance_of_any(t.combat_dice.die, on)))
-            dists[-1] = {k + auto: p for k, p in dists[-1].items()}
-        by_band: dict[int, Fraction] = {}
-        for ha, pa in dists[0].items():
-            for hd, pd in dists[1].items():
-                diff = ha - hd
-                by_band[diff] = by_band.get(diff, Fraction(0)) + pa * pd
-        grouped: dict[str, tuple[int, Fraction]] = {}
-        for diff, p in by_band.items():
-            band = result_band(t, diff)
-            old = grouped.get(band, (diff, Fraction(0)))
-            grouped[band] = (old[0], old[1] + p)
-        out: Odds = {}
-        leaders_a = list(leader_fate_dist(t, A.leader).items())
-        leaders_d = list(leader_fate_dist(t, D.leader).items())
-        unharmed: dict[ElephantFate, Fraction] = {"unharmed": Fraction(1)}
-        cache: SideCache = {}
-        for _band, (diff, p) in grouped.items():
-            ra, rd = self._results(A, D, diff)
-            fa = elephant_fate_dist(t, ra.crit_tests, ra.auto_crits) if A.unit.elephant else None
-            fd = elephant_fate_dist(t, rd.crit_tests, rd.auto_crits) if D.unit.elephant else None
-            for ela, pa in (fa or unharmed).items():
-                for eld, pd in (fd or unharmed).items():
-                    for la, qa in leaders_a:
-                        for ld, qd in leaders_d:
-                            o = self._melee_outcome(A, D, ra, rd, ela, eld, la, ld, cache)
-                            add_odds(out, o, p * pa * pd * qa * qd)
-        return out
+    def _dice_words(self, plan: MeleePlan, shown: str, ra: SideResult, rd: SideResult) -> list[str]:
+        """Each side's dice, the faces rolled and its hits, and the hit difference."""
+        hits = plan.throw.hits(shown)
+        words = []
+        for s, n, why, on, hard, faces_text, h, auto in zip(
+            (plan.A, plan.D),
+            (plan.throw.attacker.dice.count, plan.throw.defender.dice.count),
+            plan.why,
+            plan.on,
+            plan.hard,
+            shown.split("; "),
+            hits,
+            plan.throw.auto,
+            strict=True,
+        ):
+            need = "6" if len(on) == 1 else f"{min(on)}-{max(on)}"
+            words.append(
+                f"{s.unit.name}: {n} dice ({'; '.join(why)}); hits on {need}"
+                + (f" ({'; '.join(hard)})" if hard else "")
+                + f"; rolled {faces_text}: {plural(h, 'hit')}"
+                + (f" including {auto} for {s.leader.name}" if s.leader and auto else "")
+            )
+        bands = self.t.combat_results.bands
+        words.append(
+            f"Hit difference {hits[0] - hits[1]:+d}: {plan.A.unit.name} "
+            f"{bands[ra.band].name.lower()}, {plan.D.unit.name} {bands[rd.band].name.lower()}"
+        )
+        return words
+
+
+@dataclass
+class MeleePlan:
+    """A round of combat before the dice: the two sides, the reasons for their dice and for
+    the faces that hit, the combat throw, and memos of the results and effects by band (the
+    odds ask for each many times)."""
+
+    A: CombatSide
+    D: CombatSide
+    why: tuple[tuple[str, ...], tuple[str, ...]]
+    on: tuple[tuple[int, ...], tuple[int, ...]]
+    hard: tuple[tuple[str, ...], tuple[str, ...]]
+    throw: CombatHits
+    elephant: tuple[bool, bool]
+    #: each side's die of death (None: no leader attached)
+    deaths: tuple[DeathRoll | None, ...]
+    results: dict[Bands, tuple[SideResult, SideResult]] = field(default_factory=dict)
+    cache: SideCache = field(default_factory=dict)
+    _criticals: dict[tuple[int, int, int], ElephantCriticals] = field(default_factory=dict)
+
+    def criticals(self, t: Tables, side: int, r: SideResult) -> ElephantCriticals:
+        """The critical-hit tests of side ``side``'s elephant after result ``r``."""
+        key = (side, r.crit_tests, r.auto_crits)
+        throw = self._criticals.get(key)
+        if throw is None:
+            name = (self.A, self.D)[side].unit.name
+            throw = elephant_criticals(t, r.crit_tests, r.auto_crits, name)
+            self._criticals[key] = throw
+        return throw

@@ -13,7 +13,7 @@ from app.rules.geometry import Aspect, away_bearing
 from app.rules.mechanics import Effects, LeaderView
 from app.rules.schema import Category
 from app.rulesets.leg_vi.fates import ElephantFate, LeaderFate, elephant_effects, leader_morale_dps
-from app.rulesets.leg_vi.tables import ResultBand, Tables
+from app.rulesets.leg_vi.tables import DiceModifier, ResultBand, Tables
 from app.rulesets.leg_vi.units import (
     INSPIRE,
     OPEN_RANKS,
@@ -87,6 +87,7 @@ class CombatSide:
     charged: bool
     followed_up: bool
     enemy_charged: bool
+    pursued: bool
     struck_in: Aspect
     enemy_struck_in: Aspect
     ground: bool
@@ -142,7 +143,7 @@ def combat_dice(t: Tables, s: CombatSide) -> tuple[int, tuple[str, ...]]:
     if s.supported:
         mods.append((f["supported"].label, f["supported"].dice))
     for fid in u.troop.combat_factors:
-        if _charge_factor_applies(fid, s):
+        if _charge_factor_applies(t, fid, s):
             mods.append((f[fid].label, f[fid].dice))
     dps = u.c.status.dps
     if dps and not u.elephant:
@@ -161,20 +162,35 @@ def combat_dice(t: Tables, s: CombatSide) -> tuple[int, tuple[str, ...]]:
     return n, tuple(why)
 
 
-def _charge_factor_applies(fid: str, s: CombatSide) -> bool:
-    """Leg VI, combat factors tied to troop type (the troop's ``combat_factors`` list)."""
+def impetus(f: DiceModifier, s: CombatSide) -> bool:
+    """Whether side ``s`` did what earns charge factor ``f`` this round (its ``when``: a
+    charge, receiving one, a follow-up or a pursuit into contact)."""
+    did = {
+        "charge": s.charged,
+        "receive_charge": s.enemy_charged,
+        "follow_up": s.followed_up,
+        "pursue": s.pursued,
+    }
+    return any(did[w] for w in f.when)
+
+
+def _charge_factor_applies(t: Tables, fid: str, s: CombatSide) -> bool:
+    """Leg VI, combat factors tied to troop type (the troop's ``combat_factors`` list): MI
+    and MC for a charge, pursuit or follow-up, except MC against elephants or charging HI
+    frontally (errata 'mc-charging-hi-frontally': MC only), and a legion that relieved ranks;
+    HI for a charge, receiving one or a follow-up, not a pursuit (errata
+    'hi-follow-up-not-pursuit'); elephants for a charge, pursuit or follow-up; cavalry
+    against unformed infantry."""
     u, e = s.unit, s.enemy
-    impetus = s.charged or s.followed_up
+    f = t.combat_factors.factors[fid]
     if fid == "mi_mc_charge":
         if u.category == Category.MEDIUM_CAVALRY and (
             e.elephant or (s.charged and e.heavy_infantry and s.enemy_struck_in == "front")
         ):
             return False
-        return impetus or u.c.status.has(RELIEVED)
-    if fid == "hi_charge":
-        return impetus or s.enemy_charged
-    if fid == "elephant_charge":
-        return impetus
+        return impetus(f, s) or u.c.status.has(RELIEVED)
+    if fid in ("hi_charge", "elephant_charge"):
+        return impetus(f, s)
     if fid == "cavalry_vs_unformed_infantry":
         return u.cavalry and e.infantry and e.unformed
     return False

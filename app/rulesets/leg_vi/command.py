@@ -5,19 +5,17 @@ control test.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from app.rules.dice import faces_dist
+from app.rules.actions import Throws, Total
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     Effects,
     LeaderView,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
     Situation,
-    add_odds,
 )
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
 from app.rulesets.leg_vi.units import (
@@ -34,9 +32,18 @@ from app.rulesets.leg_vi.units import (
     IllegalAction,
     LegUnit,
     band_of,
-    faces,
     scalar_int,
 )
+
+
+@dataclass(frozen=True)
+class ControlPlan:
+    """A control test before the die: the unit, its die, the modifier and why."""
+
+    u: LegUnit
+    die: str
+    modifier: int
+    words: tuple[str, ...]
 
 
 class CommandRules(LegVIBase):
@@ -85,7 +92,7 @@ class CommandRules(LegVIBase):
         left = budget - used - 1
         return update, f"{leader.name} {plural(left, 'action')} left"
 
-    def _leader_move(self, sit: Situation, dice: Dice) -> Resolution:
+    def _leader_move(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Command, Move (1 action): up to 12" in the command phase, detaching from
         and/or attaching to units; the core moves him."""
         c, leader = self._leader(sit)
@@ -96,7 +103,7 @@ class CommandRules(LegVIBase):
             explanation=(f"{leader.name} moves up to {inches(dist or 0)} ({left}).",),
         )
 
-    def _steady(self, sit: Situation, dice: Dice) -> Resolution:
+    def _steady(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Command, Steady (1 action): take 1 DP off his unit, even in combat; a
         shaken unit stops being shaken (Rallying). Unit and leader stay halted in the move
         phases but may charge."""
@@ -119,7 +126,7 @@ class CommandRules(LegVIBase):
             explanation=(f"{words}; it stays halted this turn but may charge ({left}).",),
         )
 
-    def _inspire(self, sit: Situation, dice: Dice) -> Resolution:
+    def _inspire(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Command, Inspire (1 action): +1 combat die for his unit this turn for each
         inspire action, at most +2."""
         c, leader = self._leader(sit)
@@ -141,7 +148,7 @@ class CommandRules(LegVIBase):
 
     # ------------------------------------------------------------------ control test
 
-    def _control_parts(self, sit: Situation) -> tuple[LegUnit, str, int, list[str]]:
+    def _control_prepare(self, sit: Situation) -> ControlPlan:
         c = sit.attacker
         u = self.u(c)
         ct = self.t.control_test
@@ -154,7 +161,7 @@ class CommandRules(LegVIBase):
         if impetus:
             mod += ct.modifiers["impetus"].value
             words.append(f"{ct.modifiers['impetus'].value:+d} {ct.modifiers['impetus'].label}")
-        return u, ct.dice[key].die, mod, words
+        return ControlPlan(u, ct.dice[key].die, mod, tuple(words))
 
     def _control_result(self, sit: Situation, u: LegUnit, value: int) -> tuple[int, str, Effects]:
         """The band after the optional leader shift: the attached leader may move the score
@@ -183,29 +190,20 @@ class CommandRules(LegVIBase):
         )
         return final, band, eff
 
-    def _control_test(self, sit: Situation, dice: Dice) -> Resolution:
+    def _control_play(self, sit: Situation, plan: ControlPlan, th: Throws) -> Resolution:
         """Leg VI, Control Test: 1 AvD for light troops and A grade, a D6 for others; +1
         charging, looting, routing or pursuing; an attached leader may add or take 1 after
         the roll. 1-2 halt all turn (no charge), 3-4 act as wished, 5-6 repeat the last move
         (errata 'control-test-range': off the table counts as the end band). Routing,
         pursuing or looting units carry on only on 5 or more."""
-        u, die, mod, words = self._control_parts(sit)
-        (roll,) = dice.roll(die, f"control test for {u.name}")
+        u, mod = plan.u, plan.modifier
+        roll, _ = th.throw(Total(plan.die, f"control test for {u.name}"))
         final, _band, eff = self._control_result(sit, u, roll + mod)
         label = band_of(self.t.control_test.results, final).label
-        words.insert(0, f"Control test for {u.name}: rolled {roll}")
+        words = [f"Control test for {u.name}: rolled {roll}", *plan.words]
         if final != roll + mod:
             words.append(f"{final - roll - mod:+d} by the attached leader")
         words.append(f"score {final}: {label}")
         return Resolution(
             outcome=Outcome(attacker=eff, result=label), explanation=("; ".join(words),)
         )
-
-    def _control_odds(self, sit: Situation) -> Odds:
-        u, die, mod, _ = self._control_parts(sit)
-        out: Odds = {}
-        for v, p in faces_dist(faces(die)).items():
-            final, _band, eff = self._control_result(sit, u, v + mod)
-            label = band_of(self.t.control_test.results, final).label
-            add_odds(out, Outcome(attacker=eff, result=label), p)
-        return out

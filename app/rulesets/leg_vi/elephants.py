@@ -4,19 +4,17 @@ Rampage).
 
 from __future__ import annotations
 
-from fractions import Fraction
+from collections.abc import Hashable
+from typing import cast
 
-from app.rules.dice import Dist, convolve, faces_dist
+from app.rules.actions import Joint, Throw, Throws, Total
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     Effects,
-    Odds,
     Outcome,
     Resolution,
     Situation,
     UnitChange,
-    add_odds,
 )
 from app.rulesets.leg_vi.base import LegVIBase, inches
 from app.rulesets.leg_vi.fates import ElephantFate, elephant_effects
@@ -29,7 +27,6 @@ from app.rulesets.leg_vi.units import (
     STOP_ATTEMPTS,
     IllegalAction,
     dp_words,
-    faces,
     scalar_int,
     take_dps,
 )
@@ -46,16 +43,23 @@ def combat_effects_elephant(fate: ElephantFate) -> Effects:
     return eff
 
 
+def total(*values: int) -> int:
+    """The rampage move: the inches of every die added up."""
+    return sum(values)
+
+
 class ElephantRules(LegVIBase):
     """Leg VI, Elephants: the rampage move and the mahout's attempts to stop it."""
 
     # ------------------------------------------------------------------ rampage
 
-    def _rampage_parts(self, c: Combatant) -> tuple[int | None, list[str]]:
+    def _rampage_prepare(self, sit: Situation) -> int | None:
+        """The direction a failed attempt to stop the rampage already rolled, if any."""
+        c = sit.attacker
         if not c.status.has(RAMPAGE):
             raise IllegalAction(f"{c.name} is not rampaging")
         pending = c.status.extra.get(RAMPAGE_DIRECTION)
-        return (int(pending) if pending is not None else None), list(self.t.rampage.move_dice)
+        return int(pending) if pending is not None else None
 
     def _rampage_outcome(self, c: Combatant, direction: int, dist: int) -> Outcome:
         """The rampage move: the rolled direction clockwise from the elephant's facing (it
@@ -69,7 +73,7 @@ class ElephantRules(LegVIBase):
         )
         return Outcome(attacker=eff, result=f"{d.direction}, {inches(dist)}")
 
-    def _rampage(self, sit: Situation, dice: Dice) -> Resolution:
+    def _rampage_play(self, sit: Situation, pending: int | None, th: Throws) -> Resolution:
         """Leg VI, Elephant critical hits: a rampaging elephant turns to face the cause, rolls
         a D6 for direction (errata 'rampage-diagram': six ways 60 degrees apart) unless a
         failed stop attempt already rolled it, and moves at full speed (AvD + D6, errata
@@ -77,14 +81,19 @@ class ElephantRules(LegVIBase):
         troops and legions with open ranks let it pass. The core moves the elephant the rolled
         inches in the rolled direction, read clockwise from its facing (``Effects.shift``):
         turn it to face the cause first, as the combat result says."""
-        c = sit.attacker
-        pending, specs = self._rampage_parts(c)
+        c, rp = sit.attacker, self.t.rampage
         if pending is None:
-            (pending,) = dice.roll(self.t.rampage.direction_die, f"rampage direction for {c.name}")
-        rolled = [dice.roll(s, f"rampage move for {c.name}")[0] for s in specs]
-        out = self._rampage_outcome(c, pending, sum(rolled))
+            direction, _ = th.throw(Total(rp.direction_die, f"rampage direction for {c.name}"))
+        else:
+            direction = pending
+        move = tuple(Total(s, f"rampage move for {c.name}") for s in rp.move_dice)
+        parts = cast("tuple[Throw[Hashable], ...]", move)  # Throw is invariant in its value
+        inches_moved, shown = th.throw(Joint(parts=parts, how=total))
+        out = self._rampage_outcome(c, direction, inches_moved)
+        if not th.rolling:
+            return Resolution(outcome=out)  # the odds count the outcome alone
         words = [
-            f"{c.name} rampages: direction {pending}, move {' + '.join(map(str, rolled))}"
+            f"{c.name} rampages: direction {direction}, move {shown.replace('; ', ' + ')}"
             f" = {out.attacker.move}"
         ]
         changes = []
@@ -98,23 +107,6 @@ class ElephantRules(LegVIBase):
             changes.append(UnitChange(o.unit_id, eff))
             words.append(f"{o.name} is burst through: {dp_words(take_dps(ou, n, 'morale'))}")
         return Resolution(outcome=out, others=tuple(changes), explanation=("; ".join(words),))
-
-    def _rampage_odds(self, sit: Situation) -> Odds:
-        c = sit.attacker
-        pending, specs = self._rampage_parts(c)
-        dirs = (
-            {pending: Fraction(1)}
-            if pending is not None
-            else faces_dist(faces(self.t.rampage.direction_die))
-        )
-        dist: Dist = {0: Fraction(1)}
-        for s in specs:
-            dist = convolve(dist, faces_dist(faces(s)))
-        out: Odds = {}
-        for d, pd in dirs.items():
-            for m, pm in dist.items():
-                add_odds(out, self._rampage_outcome(c, d, m), pd * pm)
-        return out
 
     def _stop_bonus(self, c: Combatant) -> int:
         sr = self.t.stop_rampage
@@ -137,32 +129,20 @@ class ElephantRules(LegVIBase):
         )
         return Outcome(attacker=eff, result=f"rampage goes on: {d.direction.lower()}")
 
-    def _stop_rampage(self, sit: Situation, dice: Dice) -> Resolution:
+    def _stop_rampage_play(self, sit: Situation, plan: int | None, th: Throws) -> Resolution:
         """Leg VI, Attempt to stop Rampage: a D6 per rampaging elephant, 5-6 and its mahout
         kills it, +2 for each turn of rampage after the first (errata 'stop-rampage-bonus',
         counted by attempts). Otherwise roll a new direction; it rampages again in the
         manoeuvre phase (``rampage`` action)."""
         c = sit.attacker
-        self._rampage_parts(c)
         sr = self.t.stop_rampage
-        (roll,) = dice.roll(sr.die, f"attempt to stop {c.name}'s rampage")
+        roll, _ = th.throw(Total(sr.die, f"attempt to stop {c.name}'s rampage"))
         bonus = self._stop_bonus(c)
         direction = None
         if roll + bonus < sr.destroyed_on_at_least:
-            (direction,) = dice.roll(self.t.rampage.direction_die, f"new direction for {c.name}")
+            direction, _ = th.throw(
+                Total(self.t.rampage.direction_die, f"new direction for {c.name}")
+            )
         out = self._stop_outcome(c, roll, direction)
         words = f"Stopping {c.name}'s rampage: {roll}" + (f" {bonus:+d}" if bonus else "")
         return Resolution(outcome=out, explanation=(f"{words}: {out.result}.",))
-
-    def _stop_odds(self, sit: Situation) -> Odds:
-        c = sit.attacker
-        self._rampage_parts(c)
-        out: Odds = {}
-        dirs = faces_dist(faces(self.t.rampage.direction_die))
-        for v, p in faces_dist(faces(self.t.stop_rampage.die)).items():
-            if v + self._stop_bonus(c) >= self.t.stop_rampage.destroyed_on_at_least:
-                add_odds(out, self._stop_outcome(c, v, None), p)
-            else:
-                for d, q in dirs.items():
-                    add_odds(out, self._stop_outcome(c, v, d), p * q)
-        return out

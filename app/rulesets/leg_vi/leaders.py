@@ -4,9 +4,9 @@ consequences and an unattached leader's capture.
 
 from __future__ import annotations
 
+from app.rules.actions import Throws
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     LeaderEvent,
     Resolution,
     Scalar,
@@ -21,7 +21,7 @@ from app.rulesets.leg_vi.units import IllegalAction
 class LeaderRules(LegVIBase):
     """Leg VI, Risk to Leader: wounds, death and the second in command, capture."""
 
-    def _leader_captured(self, sit: Situation, dice: Dice) -> Resolution:
+    def _leader_captured(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Risk to Leader: an unattached leader contacted by any enemy troops is
         captured (pass a stand-in combatant carrying him). Units within 4" take the morale
         DPs of a lost leader."""

@@ -5,21 +5,17 @@ after a combat.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from fractions import Fraction
+from dataclasses import dataclass
 
-from app.rules.dice import faces_dist
+from app.rules.actions import Throws, Total
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     Effects,
-    Odds,
     Outcome,
     Resolution,
     Situation,
     TurnView,
-    add_odds,
 )
 from app.rulesets.leg_vi.base import LegVIBase, Pending, flag, inches, plural
 from app.rulesets.leg_vi.combat_rules import may_relieve, reliefs_left
@@ -41,11 +37,21 @@ from app.rulesets.leg_vi.units import (
     IllegalAction,
     LegUnit,
     count_at_least,
-    faces,
     position_key,
     scalar_int,
     take_dps,
 )
+
+
+@dataclass(frozen=True)
+class DiceMovePlan:
+    """A dice move before the dice: the unit, the kind of move, the dice it rolls (one
+    recorded roll each) and whether it is a first rout or retire move."""
+
+    u: LegUnit
+    kind: str
+    specs: tuple[str, ...]
+    first: bool
 
 
 class MovementRules(LegVIBase):
@@ -109,43 +115,35 @@ class MovementRules(LegVIBase):
         result = f"{inches(dist)}" + (f", {plural(dp.dps, 'fatigue DP')}" if dp.dps else "")
         return Outcome(attacker=eff, result=result)
 
-    def _dice_move_parts(self, sit: Situation) -> tuple[LegUnit, str, list[str]]:
+    def _dice_move_prepare(self, sit: Situation) -> DiceMovePlan:
         u = self.u(sit.attacker)
         kind = sit.choice("kind", "move")
         if kind == "move" and sit.attacker.status.markers & HALTING_MARKERS:
             raise IllegalAction(f"{u.name} must stay halted this turn")
-        return u, kind, self._move_dice(sit, u, kind)
+        specs = tuple(self._move_dice(sit, u, kind))
+        return DiceMovePlan(u, kind, specs, flag(sit, "first", True))
 
-    def _dice_move(self, sit: Situation, dice: Dice) -> Resolution:
+    def _dice_move_play(self, sit: Situation, plan: DiceMovePlan, th: Throws) -> Resolution:
         """Leg VI, Non-March Moves: rolled and moved in full (halting 4" from formed enemy);
         formed units take fatigue DPs, never past 3 DPs in all; first rout and retire moves
         add 1" a die."""
-        u, kind, specs = self._dice_move_parts(sit)
-        rolled = [dice.roll(s, f"{kind.replace('_', ' ')} die for {u.name}")[0] for s in specs]
-        out = self._move_outcome(u, kind, rolled, flag(sit, "first", True))
+        u, kind, specs = plan.u, plan.kind, plan.specs
+        what = kind.replace("_", " ")
+        rolled = [th.throw(Total(s, f"{what} die for {u.name}"))[0] for s in specs]
+        out = self._move_outcome(u, kind, rolled, plan.first)
+        if not th.rolling:
+            return Resolution(outcome=out)  # the odds count the outcome alone
         dice_words = " + ".join(
             f"{'AvD' if s == 'avd' else s.upper()} {r}" for s, r in zip(specs, rolled, strict=True)
         )
-        words = [f"{u.name} {kind.replace('_', ' ')}: {dice_words} = {out.attacker.move}"]
+        words = [f"{u.name} {what}: {dice_words} = {out.attacker.move}"]
         if out.attacker.dps:
             words.append(f"fatigue: {plural(out.attacker.dps, 'DP')}")
         return Resolution(outcome=out, explanation=("; ".join(words),))
 
-    def _dice_move_odds(self, sit: Situation) -> Odds:
-        u, kind, specs = self._dice_move_parts(sit)
-        out: Odds = {}
-        dists = [faces_dist(faces(s)) for s in specs]
-        first = flag(sit, "first", True)
-        for combo in itertools.product(*(d.items() for d in dists)):
-            p = Fraction(1)
-            for _, q in combo:
-                p *= q
-            add_odds(out, self._move_outcome(u, kind, [v for v, _ in combo], first), p)
-        return out
-
     # ------------------------------------------------------------------ redress, rally
 
-    def _redress(self, sit: Situation, dice: Dice) -> Resolution:
+    def _redress(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Redress Ranks: a non-shaken unit standing still (not in combat) removes
         DPs: A grade 1, +1 beyond 4" of enemy; B grade 1; C and D 1 only beyond 4"."""
         c = sit.attacker
@@ -201,7 +199,7 @@ class MovementRules(LegVIBase):
             dps=self.t.rally.dps_after - u.c.status.dps, markers_remove=frozenset({SHAKEN})
         )
 
-    def _rally(self, sit: Situation, dice: Dice) -> Resolution:
+    def _rally(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Rallying Shaken Units: a shaken unit halted for the whole turn beyond 8"
         of visible unbroken enemy rallies in the rally phase, left with 4 DPs (errata
         'rally-with-4-dps'). The end of the rally phase does this for every such unit."""
@@ -221,7 +219,7 @@ class MovementRules(LegVIBase):
             explanation=(f"{c.name} rallies with {n} DPs ({why}).",),
         )
 
-    def _reform(self, sit: Situation, dice: Dice) -> Resolution:
+    def _reform(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Reform unformed troops: one full move once the cause has passed, in any
         formation and facing; not light troops; the unit may not charge this turn."""
         c = sit.attacker
@@ -244,7 +242,7 @@ class MovementRules(LegVIBase):
             explanation=(f"{c.name} reforms in {formation}; it may not charge this turn.",),
         )
 
-    def _relieve_ranks(self, sit: Situation, dice: Dice) -> Resolution:
+    def _relieve_ranks(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Relieve Ranks: a legion in quincunx, on a halt, fall-back or follow-up,
         removes 1 DP and gets the charge bonus if the combat goes on; once per line beyond
         the first."""
@@ -266,7 +264,7 @@ class MovementRules(LegVIBase):
             ),
         )
 
-    def _manoeuvre(self, sit: Situation, dice: Dice) -> Resolution:
+    def _manoeuvre(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, Manoeuvre and Rough Terrain. Within 8" of enemy formed troops take a DP to
         wheel (HI not in column; triarii manoeuvre as MI), change formation, about face
         (formed cavalry) or pass through friends (unless one unit is unformed or stationary
@@ -324,7 +322,7 @@ class MovementRules(LegVIBase):
             explanation=(f"{c.name}: {label}, {plural(dp.dps, 'DP')}.",),
         )
 
-    def _after_combat_move(self, sit: Situation, dice: Dice) -> Resolution:
+    def _after_combat_move(self, sit: Situation, plan: None, th: Throws) -> Resolution:
         """Leg VI, After Combat Moves: the move the player chose (or was told) to make.
         Fall-back and retire blocked: stay and lose a base; rout blocked: surrender to enemy
         within 4". Retire, rout and pursue leave the unit unformed; morale DPs to friends

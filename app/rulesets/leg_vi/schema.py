@@ -14,11 +14,16 @@ from pydantic import Field
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Id, Text, TroopBase
 from app.rulesets.leg_vi.tables import (
+    MAX_MOVE_DICE,
+    MAX_SMALL,
     ChargeResponseKind,
     ChargeTarget,
+    Faces,
     Grade,
+    Inches,
     MoveDie,
     Order,
+    Small,
     Tables,
 )
 
@@ -39,18 +44,18 @@ class Troop(TroopBase):
     takes_dps: bool = True
     allowed_grades: tuple[Grade, ...] = ()
     movement_class: Id
-    march_move: float = Field(gt=0)
-    move_dice: tuple[MoveDie, ...] = Field(min_length=1)
+    march_move: Inches
+    move_dice: tuple[MoveDie, ...] = Field(min_length=1, max_length=MAX_MOVE_DICE)
     manoeuvres_as: Id | None = None
     fatigue: Id
-    fatigue_on: tuple[int, ...] = ()
+    fatigue_on: Faces = ()
     rough_terrain: Id
-    rough_terrain_dps: int | None = Field(default=None, ge=0)
+    rough_terrain_dps: Small | None = None
     side_step_grades: tuple[Grade, ...] = ()
     charge_rule: Id
     charge_targets: tuple[ChargeTarget, ...] = Field(min_length=1)
     charge_responses: tuple[ChargeResponseKind, ...] = Field(min_length=1)
-    combat_dice_per_base: int = Field(ge=1)
+    combat_dice_per_base: int = Field(strict=True, ge=1, le=MAX_SMALL)
     combat_factors: tuple[Id, ...] = ()
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from app.rules.dice import binomial, chance_of_any
+from dataclasses import dataclass
+
+from app.rules.actions import Count, Throws
 from app.rules.mechanics import (
-    Dice,
     LeaderEvent,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
     Situation,
-    add_odds,
 )
 from app.rulesets.leg_vi.base import Pending, plural
 from app.rulesets.leg_vi.combat_rules import shooting_dice
@@ -19,20 +18,29 @@ from app.rulesets.leg_vi.elephants import combat_effects_elephant
 from app.rulesets.leg_vi.fates import (
     ElephantFate,
     LeaderFate,
-    elephant_fate_dist,
-    leader_fate_dist,
+    death_roll,
+    elephant_criticals,
     leader_morale_dps,
-    roll_elephant_fate,
-    roll_leader_fate,
 )
 from app.rulesets.leg_vi.leaders import LeaderRules
+from app.rulesets.leg_vi.throws import hits_on
 from app.rulesets.leg_vi.units import (
     IllegalAction,
     LegUnit,
-    count_at_least,
     dp_words,
     take_dps,
 )
+
+
+@dataclass(frozen=True)
+class ShootPlan:
+    """A volley before the dice: shooters, target, the reasons for the number of dice, and
+    the throw of those dice read as the number of hits."""
+
+    a: LegUnit
+    d: LegUnit
+    why: tuple[str, ...]
+    dice: Count
 
 
 class ShootingRules(LeaderRules):
@@ -70,29 +78,37 @@ class ShootingRules(LeaderRules):
             label += f"; leader {leader_fate}"
         return Outcome(defender=eff, result=label)
 
-    def _shoot(self, sit: Situation, dice: Dice) -> Resolution:
+    def _shoot_prepare(self, sit: Situation) -> ShootPlan:
+        a, d, n, why = self._shoot_parts(sit)
+        sh = self.t.shooting
+        dice = hits_on(f"{n}{sh.die}", sh.hit_on, f"shooting by {a.name} at {d.name}")
+        return ShootPlan(a, d, why, dice)
+
+    def _shoot_play(self, sit: Situation, plan: ShootPlan, th: Throws) -> Resolution:
         """Leg VI, Shooting: 1 D6 per base in range (4"), halved once against light
         infantry, cover, formed HI from the front or a quincunx legion's front or flank
         (rounding up), -1 die per shooter DP, +1 die at elephants, at least 1 die. Each 6 is
         a DP (shaken targets lose a base instead); at an elephant each 6 is a critical-hit
         test. A leader with a unit taking a shooting DP rolls the die of death."""
-        a, d, n, why = self._shoot_parts(sit)
+        a, d = plan.a, plan.d
         sh = self.t.shooting
-        rolled = dice.roll(f"{n}{sh.die}", f"shooting by {a.name} at {d.name}")
-        hits = count_at_least(rolled, sh.hit_on)
+        hits, shown = th.throw(plan.dice)
         words = [
-            f"{a.name} shoots at {d.name}: " + "; ".join(why),
-            f"rolled {' '.join(map(str, rolled))}: {plural(hits, 'hit')}",
+            f"{a.name} shoots at {d.name}: " + "; ".join(plan.why),
+            f"rolled {shown}: {plural(hits, 'hit')}",
         ]
         el_fate: ElephantFate = "unharmed"
         fate: LeaderFate = "ok"
         if d.elephant:
-            el_fate, ew = roll_elephant_fate(self.t, hits, 0, dice, d.name)
-            words += ew
+            if hits:
+                el_fate, text = th.throw(elephant_criticals(self.t, hits, 0, d.name))
+                words += text.splitlines()
         elif hits * sh.dps_per_hit and d.c.leader is not None:
-            fate, lw = roll_leader_fate(self.t, d.c.leader, dice, "his unit took a shooting DP")
-            words += lw
+            fate, text = th.throw(death_roll(self.t, d.c.leader, "his unit took a shooting DP"))
+            words += text.splitlines()
         out = self._shoot_outcome(d, hits, el_fate, fate)
+        if not th.rolling:
+            return Resolution(outcome=out)  # the odds count the outcome alone
         pending: dict[str, Pending] = {}
         events: list[LeaderEvent] = []
         sides: list[dict[str, Scalar] | None] = [None, None]
@@ -108,18 +124,3 @@ class ShootingRules(LeaderRules):
             leader_events=tuple(events),
             explanation=tuple(words),
         )
-
-    def _shoot_odds(self, sit: Situation) -> Odds:
-        _a, d, n, _ = self._shoot_parts(sit)
-        sh = self.t.shooting
-        out: Odds = {}
-        for hits, p in binomial(n, chance_of_any(sh.die, sh.hit_on)).items():
-            if d.elephant:
-                for el, q in elephant_fate_dist(self.t, hits).items():
-                    add_odds(out, self._shoot_outcome(d, hits, el, "ok"), p * q)
-            elif hits * sh.dps_per_hit:
-                for lf, q in leader_fate_dist(self.t, d.c.leader).items():
-                    add_odds(out, self._shoot_outcome(d, hits, "unharmed", lf), p * q)
-            else:
-                add_odds(out, self._shoot_outcome(d, hits, "unharmed", "ok"), p)
-        return out

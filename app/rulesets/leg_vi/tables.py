@@ -9,11 +9,62 @@ roll of 0 reads as the lowest band, a 7 as the highest).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
+from app.rules.dice import parse_dice
 from app.rules.schema import DiceExpr, Id, Strict, Text
+
+# --------------------------------------------------------------------------- bounds
+# Every number a house-rules copy may change is typed and bounded (issue 13): numbers, not
+# strings; sizes, distances and dice a game can use, so no accepted value makes the odds, the
+# cards or a battle run for minutes.
+
+#: the most faces of a Leg VI die (it uses D6 and the AvD)
+MAX_FACES = 20
+#: the most dice of one move or rampage (AvD + D6 + D6)
+MAX_MOVE_DICE = 3
+#: the most combat dice from engaged bases (the source: 10)
+MAX_COMBAT_DICE = 100
+#: DPs, actions, dice per base, wounds and the like
+MAX_SMALL = 20
+
+
+def _one_die(text: str) -> str:
+    """One die rolled alone: the AvD or a die of 2 to MAX_FACES faces, no count, no
+    modifier (what a Leg VI table rolls one at a time: a control test, a move die)."""
+    d = parse_dice(text)
+    if d.count != 1 or d.modifier or not 2 <= d.sides <= MAX_FACES:
+        raise ValueError(f"{text!r} is not one die of 2 to {MAX_FACES} faces (like d6 or avd)")
+    return text
+
+
+def _handful_die(text: str) -> str:
+    """A die rolled a handful at a time (shooting, combat, free hacks: so many D6): a die of
+    2 to MAX_FACES faces written without a count or modifier, and not the AvD."""
+    d = parse_dice(text)
+    if text.strip().lower() == "avd" or d.modifier or not text.strip().lower().startswith("d"):
+        raise ValueError(f"{text!r} is not a die like d6 (no count, no modifier, not avd)")
+    _one_die(text)
+    return text
+
+
+OneDie = Annotated[DiceExpr, AfterValidator(_one_die)]
+HandfulDie = Annotated[DiceExpr, AfterValidator(_handful_die)]
+#: a face of a die
+Face = Annotated[int, Field(strict=True, ge=1, le=MAX_FACES)]
+Faces = tuple[Face, ...]
+#: a modified roll, a band's end, a score needed, a modifier to a roll
+Roll = Annotated[int, Field(strict=True, ge=-100, le=100)]
+#: dice added or taken away by a factor
+DiceMod = Annotated[int, Field(strict=True, ge=-MAX_SMALL, le=MAX_SMALL)]
+#: DPs, actions, casualties and other small counts
+Small = Annotated[int, Field(strict=True, ge=0, le=MAX_SMALL)]
+#: bases in a unit, a line or a threshold
+Bases = Annotated[int, Field(strict=True, ge=1, le=100)]
+#: a distance on the table, in inches
+Inches = Annotated[float, Field(strict=True, gt=0, le=1000)]
 
 Grade = Literal["A", "B", "C", "D"]
 ChargeTarget = Literal["any", "light_infantry", "elephant", "cavalry", "unformed"]
@@ -21,6 +72,9 @@ ChargeResponseKind = Literal["evade", "stand"]
 #: How a troop type holds together: formed bodies, unformed (light troops), or free like an
 #: elephant (moves freely but counts as neither formed nor unformed).
 Order = Literal["formed", "unformed", "free"]
+#: What earns a charge factor (Leg VI, combat factors: "charge, pursue or follow-up", "charge,
+#: receive charge, or follow-up").
+Impetus = Literal["charge", "receive_charge", "follow_up", "pursue"]
 
 
 # --------------------------------------------------------------------------- shared pieces
@@ -29,17 +83,17 @@ Order = Literal["formed", "unformed", "free"]
 class MoveDie(Strict):
     """One die of a dice move: the pips are inches (``inches_per_pip``)."""
 
-    dice: DiceExpr
+    dice: OneDie
     optional: bool = False
     condition: str | None = None
-    inches_per_pip: float = Field(default=1.0, gt=0)
+    inches_per_pip: float = Field(default=1.0, strict=True, gt=0, le=100)
 
 
 class Band(Strict):
     """A band of die results (or of a hit difference) and what it means."""
 
-    low: int | None = None
-    high: int | None = None
+    low: Roll | None = None
+    high: Roll | None = None
     result: Id
     label: Text
     note: str | None = None
@@ -50,7 +104,7 @@ class Band(Strict):
 
 class AverageDie(Strict):
     title: Text
-    faces: tuple[int, ...] = Field(min_length=6, max_length=6)
+    faces: tuple[Face, ...] = Field(min_length=6, max_length=6)
     note: str | None = None
 
 
@@ -63,7 +117,7 @@ class SequenceStep(Strict):
 
 class Sequence(Strict):
     title: Text
-    initiative_die: DiceExpr
+    initiative_die: OneDie
     initiative: Text
     order: Text
     steps: tuple[SequenceStep, ...] = Field(min_length=1)
@@ -72,27 +126,27 @@ class Sequence(Strict):
 
 class UnitSizes(Strict):
     title: Text
-    min_bases: int = Field(ge=1)
-    max_bases: int = Field(ge=1)
-    elephant_bases: int = Field(ge=1)
-    legion_bases: int = Field(ge=1)
-    understrength_per_base: int = Field(ge=1)
+    min_bases: Bases
+    max_bases: Bases
+    elephant_bases: Bases
+    legion_bases: Bases
+    understrength_per_base: Bases
     note: str | None = None
 
 
 class LegionLine(Strict):
     name: Text
     troop: Id
-    bases: int = Field(ge=1)
-    alternative_bases: int | None = Field(default=None, ge=1)
+    bases: Bases
+    alternative_bases: Bases | None = None
 
 
 class Legion(Strict):
     title: Text
     lines: tuple[LegionLine, ...] = Field(min_length=1)
-    line_gap_max: float = Field(gt=0)
-    line_frontage_mm: float = Field(gt=0)
-    line_frontage_as_bases: int = Field(ge=1)
+    line_gap_max: Inches
+    line_frontage_mm: float = Field(strict=True, gt=0, le=10_000)
+    line_frontage_as_bases: Bases
     quincunx_moves_as: Id
     rear_line_may_face_back: bool
     detached_line_keeps_dps: bool
@@ -114,9 +168,9 @@ class Formations(Strict):
 
 class DpTrigger(Strict):
     event: Text
-    dps: int = Field(ge=0)
-    dps_general: int | None = Field(default=None, ge=0)
-    within: float | None = Field(default=None, gt=0)
+    dps: Small
+    dps_general: Small | None = None
+    within: Inches | None = None
     who: Text
     note: str | None = None
 
@@ -128,54 +182,54 @@ class MoraleDps(Strict):
 
 
 class LegionThreshold(Strict):
-    lines: int = Field(ge=1)
-    shaken_at: int = Field(ge=1)
+    lines: int = Field(strict=True, ge=1, le=10)
+    shaken_at: Bases
 
 
 class DpLimits(Strict):
     title: Text
-    fatigue_manoeuvre_cap: int = Field(ge=0)
-    shaken_at: int = Field(ge=1)
-    legion_extra_per_line: int = Field(ge=0)
+    fatigue_manoeuvre_cap: Small
+    shaken_at: Bases
+    legion_extra_per_line: Small
     legion_quincunx: tuple[LegionThreshold, ...] = ()
-    shaken_casualty_per_dp: int = Field(ge=0)
+    shaken_casualty_per_dp: Small
     shaken_casualty_from: tuple[Text, ...] = ()
     note: str | None = None
 
 
 class ElephantCritical(Strict):
     title: Text
-    die: DiceExpr
-    critical_on: tuple[int, ...] = Field(min_length=1)
+    die: OneDie
+    critical_on: Faces = Field(min_length=1)
     automatic_on_casualty: bool
-    outcome_die: DiceExpr
+    outcome_die: OneDie
     outcomes: tuple[Band, ...] = Field(min_length=1)
     note: str | None = None
 
 
 class RampageDirection(Strict):
-    roll: int = Field(ge=1)
+    roll: Face
     direction: Text
-    bearing_degrees: int = Field(ge=0, lt=360)
+    bearing_degrees: int = Field(strict=True, ge=0, lt=360)
 
 
 class Rampage(Strict):
     title: Text
     turn_towards_cause: bool
-    move_dice: tuple[DiceExpr, ...] = Field(min_length=1)
-    direction_die: DiceExpr
+    move_dice: tuple[OneDie, ...] = Field(min_length=1, max_length=MAX_MOVE_DICE)
+    direction_die: OneDie
     directions: tuple[RampageDirection, ...] = Field(min_length=1)
-    burst_through_dps_formed: int = Field(ge=0)
-    burst_through_dps_unformed: int = Field(ge=0)
-    gap_within: float = Field(gt=0)
+    burst_through_dps_formed: Small
+    burst_through_dps_unformed: Small
+    gap_within: Inches
     note: str | None = None
 
 
 class StopRampage(Strict):
     title: Text
-    die: DiceExpr
-    destroyed_on_at_least: int
-    bonus_per_turn_after_first: int
+    die: OneDie
+    destroyed_on_at_least: Roll
+    bonus_per_turn_after_first: Roll
     bonus_cumulative: bool
     new_rampage_phase: Id
     note: str | None = None
@@ -183,86 +237,86 @@ class StopRampage(Strict):
 
 class ControlDie(Strict):
     who: Text
-    die: DiceExpr
+    die: OneDie
 
 
 class ControlModifier(Strict):
     label: Text
-    value: int
+    value: Roll
     either_sign: bool = False
     optional_after_roll: bool = False
 
 
 class ControlTest(Strict):
     title: Text
-    radius: float = Field(gt=0)
-    conform_behind_within: float = Field(gt=0)
+    radius: Inches
+    conform_behind_within: Inches
     dice: dict[Id, ControlDie] = Field(min_length=1)
     modifiers: dict[Id, ControlModifier] = Field(default_factory=dict)
     results: tuple[Band, ...] = Field(min_length=1)
-    pursuit_continues_at_least: int
+    pursuit_continues_at_least: Roll
     note: str | None = None
 
 
 class CommandAction(Strict):
     name: Text
-    cost: int = Field(ge=1)
-    move: float | None = Field(default=None, gt=0)
-    dps_removed: int | None = Field(default=None, ge=0)
-    combat_dice: int | None = None
+    cost: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    move: Inches | None = None
+    dps_removed: Small | None = None
+    combat_dice: DiceMod | None = None
     summary: Text
 
 
 class Command(Strict):
     title: Text
-    actions_general: int = Field(ge=0)
-    actions_commander: int = Field(ge=0)
-    actions_exceptional_bonus: int = Field(ge=0)
+    actions_general: Small
+    actions_commander: Small
+    actions_exceptional_bonus: Small
     actions: dict[Id, CommandAction] = Field(min_length=1)
-    inspire_max_dice: int = Field(ge=0)
+    inspire_max_dice: Small
     not_same_turn: tuple[Id, ...] = ()
     note: str | None = None
 
 
 class DieOfDeath(Strict):
     title: Text
-    die: DiceExpr
+    die: OneDie
     triggers: tuple[Text, ...] = Field(min_length=1)
-    danger_roll: int
+    danger_roll: Face
     results: tuple[Band, ...] = Field(min_length=1)
-    wounds_to_kill: int = Field(ge=1)
-    actions_lost_per_wound: int = Field(ge=0)
-    successor_actions: int = Field(ge=0)
-    successor_delay_turns: int = Field(ge=0)
+    wounds_to_kill: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    actions_lost_per_wound: Small
+    successor_actions: Small
+    successor_delay_turns: Small
     unattached_contacted: Text
     note: str | None = None
 
 
 class MoveClass(Strict):
     name: Text
-    march_move: float = Field(gt=0)
+    march_move: Inches
     dice: tuple[MoveDie, ...] = Field(min_length=1)
     note: str | None = None
 
 
 class Movement(Strict):
     title: Text
-    stop_from_enemy: float = Field(gt=0)
-    march_beyond: float = Field(gt=0)
-    may_halt_short_of: float = Field(gt=0)
-    light_fall_back_keep: float = Field(gt=0)
+    stop_from_enemy: Inches
+    march_beyond: Inches
+    may_halt_short_of: Inches
+    light_fall_back_keep: Inches
     classes: dict[Id, MoveClass] = Field(min_length=1)
     maximum_dice_moves: tuple[Id, ...] = ()
-    bonus_per_die: float = Field(ge=0)
+    bonus_per_die: float = Field(strict=True, ge=0, le=100)
     bonus_moves: tuple[Id, ...] = ()
-    straight_ahead_tolerance_degrees: float = Field(ge=0)
+    straight_ahead_tolerance_degrees: float = Field(strict=True, ge=0, le=360)
     note: str | None = None
 
 
 class FatigueRule(Strict):
     label: Text
-    dps: int = Field(ge=0)
-    on_results: tuple[int, ...] = ()
+    dps: Small
+    on_results: Faces = ()
     note: str | None = None
 
 
@@ -274,8 +328,8 @@ class Fatigue(Strict):
 
 class RoughRow(Strict):
     label: Text
-    dps: int | None = Field(default=None, ge=0)
-    light_cover_dps: int | None = Field(default=None, ge=0)
+    dps: Small | None = None
+    light_cover_dps: Small | None = None
     note: str | None = None
 
 
@@ -290,9 +344,9 @@ class RoughTerrain(Strict):
 class Manoeuvre(Strict):
     name: Text
     cost: Text
-    move_fraction: float | None = Field(default=None, gt=0)
-    distance: float | None = Field(default=None, gt=0)
-    dps: int = Field(ge=0)
+    move_fraction: float | None = Field(default=None, strict=True, gt=0, le=10)
+    distance: Inches | None = None
+    dps: Small
     dps_for: str | None = None
     only_within_enemy: bool = True
     allowed: str | None = None
@@ -301,40 +355,42 @@ class Manoeuvre(Strict):
 
 class Manoeuvres(Strict):
     title: Text
-    dp_range: float = Field(gt=0)
+    dp_range: Inches
     items: dict[Id, Manoeuvre] = Field(min_length=1)
     note: str | None = None
 
 
 class RedressRow(Strict):
     grades: tuple[Grade, ...] = Field(min_length=1)
-    removed: int = Field(ge=0)
-    extra_beyond_enemy: int = Field(ge=0)
+    removed: Small
+    extra_beyond_enemy: Small
 
 
 class Redress(Strict):
     title: Text
-    enemy_distance: float = Field(gt=0)
+    enemy_distance: Inches
     rows: dict[Id, RedressRow] = Field(min_length=1)
     note: str | None = None
 
 
 class Rally(Strict):
     title: Text
-    halted_beyond: float = Field(gt=0)
-    dps_after: int = Field(ge=0)
-    leader_steady_removes: int = Field(ge=0)
+    halted_beyond: Inches
+    dps_after: Bases
+    leader_steady_removes: Small
     note: str | None = None
 
 
 class DiceModifier(Strict):
     """Dice added (or taken away) per unit, per DP or per action; ``limit`` caps the total this
-    factor can give, with the same sign as ``dice`` (inspire at most +2, DPs at most -4)."""
+    factor can give, with the same sign as ``dice`` (inspire at most +2, DPs at most -4).
+    ``when`` lists what earns a charge factor (errata 'hi-follow-up-not-pursuit')."""
 
     label: Text
-    dice: int
+    dice: DiceMod
     per: Literal["unit", "dp", "action"] = "unit"
-    limit: int | None = None
+    limit: Roll | None = None
+    when: tuple[Impetus, ...] = ()
     exceptions: tuple[Text, ...] = ()
     source_text: str | None = None
     note: str | None = None
@@ -342,16 +398,16 @@ class DiceModifier(Strict):
 
 class Shooting(Strict):
     title: Text
-    range: float = Field(gt=0)
-    die: DiceExpr
-    dice_per_base: int = Field(ge=1)
+    range: Inches
+    die: HandfulDie
+    dice_per_base: int = Field(strict=True, ge=1, le=MAX_SMALL)
     halve_against: tuple[Text, ...] = ()
     halve_rounding: Literal["up", "down"]
     halving_cumulative: bool
     modifiers: dict[Id, DiceModifier] = Field(default_factory=dict)
-    min_dice: int = Field(ge=0)
-    hit_on: tuple[int, ...] = Field(min_length=1)
-    dps_per_hit: int = Field(ge=0)
+    min_dice: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    hit_on: Faces = Field(min_length=1)
+    dps_per_hit: Small
     skirmish_options: tuple[Text, ...] = ()
     note: str | None = None
 
@@ -369,35 +425,35 @@ class ChargeResponse(Strict):
 
 
 class FreeHack(Strict):
-    die: DiceExpr
-    dice_per_engaged_base: int = Field(ge=1)
-    casualty_on_at_least: int
+    die: HandfulDie
+    dice_per_engaged_base: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    casualty_on_at_least: Roll
 
 
 class Charges(Strict):
     title: Text
-    range: float = Field(gt=0)
+    range: Inches
     restrictions: dict[Id, ChargeRestriction] = Field(min_length=1)
     barred: tuple[Text, ...] = ()
     responses: dict[Id, ChargeResponse] = Field(min_length=1)
     free_hack: FreeHack
     halt_on_vacated_grades: tuple[Grade, ...] = ()
-    elephant_open_ranks_die: DiceExpr
-    elephant_open_ranks_pass_on: tuple[int, ...] = ()
-    elephant_open_ranks_contact_on: tuple[int, ...] = ()
-    light_charged_by_elephant_dps: int = Field(ge=0)
+    elephant_open_ranks_die: OneDie
+    elephant_open_ranks_pass_on: Faces = ()
+    elephant_open_ranks_contact_on: Faces = ()
+    light_charged_by_elephant_dps: Small
     note: str | None = None
 
 
 class CombatDice(Strict):
     title: Text
-    die: DiceExpr
-    per_base: int = Field(ge=1)
-    per_elephant: int = Field(ge=1)
-    max_base_dice: int = Field(ge=1)
-    overlap_per_flank: int = Field(ge=0)
-    legion_second_line_fraction: float = Field(ge=0, le=1)
-    min_dice: int = Field(ge=0)
+    die: HandfulDie
+    per_base: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    per_elephant: int = Field(strict=True, ge=1, le=MAX_SMALL)
+    max_base_dice: int = Field(strict=True, ge=1, le=MAX_COMBAT_DICE)
+    overlap_per_flank: Small
+    legion_second_line_fraction: float = Field(strict=True, ge=0, le=1)
+    min_dice: int = Field(strict=True, ge=1, le=MAX_SMALL)
     note: str | None = None
 
 
@@ -414,19 +470,19 @@ class HitSituation(Strict):
 
 class HitNumbers(Strict):
     title: Text
-    die: DiceExpr
-    hard_hit_on: tuple[int, ...] = Field(min_length=1)
-    normal_hit_on: tuple[int, ...] = Field(min_length=1)
+    die: HandfulDie
+    hard_hit_on: Faces = Field(min_length=1)
+    normal_hit_on: Faces = Field(min_length=1)
     hard_situations: dict[Id, HitSituation] = Field(min_length=1)
-    leader_automatic_hits: int = Field(ge=0)
+    leader_automatic_hits: Small
     advantage_of_ground: Text
     note: str | None = None
 
 
 class Support(Strict):
     title: Text
-    max_gap: float = Field(gt=0)
-    min_fraction_of_stands: float = Field(gt=0, le=1)
+    max_gap: Inches
+    min_fraction_of_stands: float = Field(strict=True, gt=0, le=1)
     legion_third_line_supports: bool
     note: str | None = None
 
@@ -448,17 +504,17 @@ class ResultMove(Strict):
     moves: tuple[Id, ...] = ()
     choice: bool = False
     elephant_critical: bool = False
-    extra_dps_inflicted: int = Field(default=0, ge=0)
+    extra_dps_inflicted: Small = 0
     extra_dps_to: str | None = None
     note: str | None = None
 
 
 class ResultBand(Strict):
     name: Text
-    min_diff: int | None = None
-    max_diff: int | None = None
-    dps: int = Field(ge=0)
-    casualties: int = Field(default=0, ge=0)
+    min_diff: Roll | None = None
+    max_diff: Roll | None = None
+    dps: Small
+    casualties: Small = 0
     rout_if: tuple[Literal["shaken", "unformed"], ...] = ()
     moves: tuple[ResultMove, ...] = Field(min_length=1)
     note: str | None = None
@@ -473,12 +529,12 @@ class CombatResults(Strict):
 
 class AfterCombatMove(Strict):
     name: Text
-    distance: float | None = Field(default=None, gt=0)
+    distance: Inches | None = None
     full_move: bool = False
     formed: bool = True
-    dps_removed: int = Field(default=0, ge=0)
-    blocked_casualties: int | None = Field(default=None, ge=0)
-    surrender_within: float | None = Field(default=None, gt=0)
+    dps_removed: Small = 0
+    blocked_casualties: Small | None = None
+    surrender_within: Inches | None = None
     summary: Text
 
 

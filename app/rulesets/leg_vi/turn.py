@@ -146,7 +146,7 @@ class TurnRules(ElephantRules, MovementRules):
         for c in view.units:
             if c.status.eliminated or not c.status.has(RAMPAGE) or c.status.has(RAMPAGE_TESTED):
                 continue
-            res = self._stop_rampage(Situation(actor=c, view=view), dice)
+            res = self.declared("stop_rampage").resolve(Situation(actor=c, view=view), dice)
             others.append(UnitChange(c.unit_id, res.outcome.attacker))
             words += res.explanation
         return Resolution(others=tuple(others), explanation=tuple(words))

@@ -760,12 +760,40 @@ def test_legion_men(rs: Ruleset) -> None:
         ("no-standard-army", "gap"),
         ("initiative-die", "gap"),
         ("stop-rampage-bonus", "interpretation"),
+        ("hi-follow-up-not-pursuit", "interpretation"),
+        ("mc-charging-hi-frontally", "interpretation"),
+        ("average-die", "gap"),
+        ("command-kind-unset", "interpretation"),
     ],
 )
 def test_errata_present(rs: Ruleset, eid: str, kind: str) -> None:
     er = rs.erratum(eid)
     assert er.kind == kind
     assert er.applies_to and er.override and er.source_says and er.decision
+
+
+def test_issue_8_errata_quote_the_source(rs: Ruleset) -> None:
+    """The three Leg VI decisions of issue 8 quote the source's own words (seeds/001_...)."""
+    pursuit = rs.erratum("hi-follow-up-not-pursuit").source_says
+    assert "+2 HI charge, receive charge, or follow-up" in pursuit
+    assert "+1 MI or MC charge, pursue or follow-up" in pursuit
+    frontal = rs.erratum("mc-charging-hi-frontally").source_says
+    assert "except MC against elephants or if charging HI frontally" in frontal
+    avd = rs.erratum("average-die")
+    assert "Roll 1 AvD for light troops and A Grade" in avd.source_says
+    assert "2, 3, 3, 4, 4, 5" in avd.decision
+    assert rs.errata_for("tables.avd") and rs.errata_for("tables.combat_factors.factors.hi_charge")
+    commands = rs.erratum("command-kind-unset").source_says
+    assert "up to one unit of heavy or medium infantry" in commands
+
+
+def test_charge_factors_say_what_earns_them(t: Tables) -> None:
+    """Leg VI, combat factors: MI/MC '+1 charge, pursue or follow-up', HI '+2 charge, receive
+    charge, or follow-up', elephants '+3 charge, pursue, follow-up'."""
+    f = t.combat_factors.factors
+    assert f["mi_mc_charge"].when == ("charge", "pursue", "follow_up")
+    assert f["hi_charge"].when == ("charge", "receive_charge", "follow_up")
+    assert f["elephant_charge"].when == ("charge", "pursue", "follow_up")
 
 
 def test_errata_targets(rs: Ruleset) -> None:
@@ -893,6 +921,100 @@ BREAKS = [
 def test_check_finds_broken_copy(tmp_path: Path, file: str, old: str, new: str, path: str) -> None:
     err = _broken(tmp_path, file, old, new)
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
+
+
+#: issue 13: one hostile house-rule value of each kind, refused at load with the file, the key
+#: path and what is wrong (file, text replaced, replacement, key path, words of the problem)
+HOSTILE = [
+    ("tables.toml", "max_base_dice = 10", 'max_base_dice = "10"', "combat_dice.max_base_dice",
+     "valid integer"),
+    ("tables.toml", "\nper_base = 1", "\nper_base = true", "combat_dice.per_base",
+     "valid integer"),
+    ("tables.toml", "max_base_dice = 10", "max_base_dice = 1000000000",
+     "combat_dice.max_base_dice", "less than or equal to 100"),
+    ("tables.toml", 'outcome_die = "d6"', 'outcome_die = "d99999999"',
+     "elephant_critical.outcome_die", "not one die of 2 to 20 faces"),
+    ("tables.toml", 'title = "Shooting (light troops only)"\nrange = 4.0\ndie = "d6"',
+     'title = "Shooting (light troops only)"\nrange = 4.0\ndie = "2d6"', "shooting.die",
+     "not a die like d6"),
+    ("tables.toml", 'title = "Risk to leaders: die of death"\ndie = "d6"',
+     'title = "Risk to leaders: die of death"\ndie = "d6+1"', "die_of_death.die",
+     "not one die"),
+    ("tables.toml", 'move_dice = ["avd", "d6"]', 'move_dice = ["avd", "d6", "d6", "d6"]',
+     "rampage.move_dice", "at most 3"),
+    ("tables.toml", "march_beyond = 8.0", "march_beyond = nan", "movement.march_beyond",
+     "less than or equal to 1000"),
+    ("tables.toml", "march_beyond = 8.0", "march_beyond = inf", "movement.march_beyond",
+     "less than or equal to 1000"),
+    ("tables.toml", "dps_per_hit = 1", "dps_per_hit = -1", "shooting.dps_per_hit",
+     "greater than or equal to 0"),
+    ("tables.toml", 'low = 5\nhigh = 6\nresult = "flesh_wound"',
+     'low = 5\nhigh = 99999\nresult = "flesh_wound"', "die_of_death.results[2].high",
+     "less than or equal to 100"),
+    ("troops.toml", "march_move = 12.0", "march_move = 1e12", "troops.lc.march_move",
+     "less than or equal to 1000"),
+    ("troops.toml", "combat_dice_per_base = 1", 'combat_dice_per_base = "1"',
+     "troops.li.combat_dice_per_base", "valid integer"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "path", "words"),
+    HOSTILE,
+    ids=[f"{h[3]}={h[2].split()[-1]}" for h in HOSTILE],
+)
+def test_hostile_house_rule_values_are_refused(
+    tmp_path: Path, file: str, old: str, new: str, path: str, words: str
+) -> None:
+    err = _broken(tmp_path, file, old, new)
+    found = [p for p in err.problems if p.file == file and p.path.endswith(path)]
+    assert found, err.problems
+    assert any(words in p.message for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ('direction_die = "d6"', 'direction_die = "d8"', "tables.rampage.directions"),
+        (
+            'title = "Risk to leaders: die of death"\ndie = "d6"',
+            'title = "Risk to leaders: die of death"\ndie = "d10"',
+            "tables.die_of_death.results",
+        ),
+        ('outcome_die = "d6"', 'outcome_die = "d8"', "tables.elephant_critical.outcomes"),
+    ],
+)
+def test_a_bigger_die_needs_bands_for_its_faces(
+    tmp_path: Path, old: str, new: str, path: str
+) -> None:
+    """A house rule may roll a bigger die, but then every face must read in its table (the
+    control test's bands are open at both ends, so any die reads there)."""
+    err = _broken(tmp_path, "tables.toml", old, new)
+    assert any(p.file == "tables.toml" and p.path == path for p in err.problems), err.problems
+
+
+def test_a_copy_may_give_hi_the_bonus_for_a_pursuit(tmp_path: Path) -> None:
+    """Errata 'hi-follow-up-not-pursuit' overridden in data: "pursue" added to the HI
+    factor's ``when`` gives heavy infantry the +2 for a pursuit into contact again."""
+    from app.rules.mechanics import Combatant, Situation
+    from app.rulesets.leg_vi.combat_rules import combat_dice
+
+    folder = tmp_path / "leg-vi-house"
+    shutil.copytree(FOLDER, folder)
+    path = folder / "tables.toml"
+    text = path.read_text(encoding="utf-8")
+    old = 'when = ["charge", "receive_charge", "follow_up"]'
+    assert old in text
+    path.write_text(text.replace(old, 'when = ["charge", "receive_charge", "follow_up", "pursue"]'))
+    for rs, bonus in ((load_ruleset(FOLDER), 0), (load_ruleset(folder), 2)):
+        mech = LegVIMechanics(rs)
+        hi = Combatant("a", "HI", "hi", 0, mech.initial_status("hi", 4, "C"))
+        mi = Combatant("d", "MI", "mi", 1, mech.initial_status("mi", 4, "C"))
+        dice = []
+        for opts in ({"charge": "none"}, {"charge": "none", "pursued": "attacker"}):
+            sa, _ = mech._melee_sides(Situation(actor=hi, target=mi, options=opts))
+            dice.append(combat_dice(mech.t, sa)[0])
+        assert dice[1] == dice[0] + bonus
 
 
 def test_schema_rejects_unknown_table_key(tmp_path: Path) -> None:

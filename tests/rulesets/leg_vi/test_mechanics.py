@@ -758,6 +758,49 @@ def test_worked_example_mi_charging_hi(mech: LegVIMechanics) -> None:
 
 
 @pytest.mark.parametrize(
+    ("troop", "size", "follow_up", "pursuit"),
+    [("hi", 4, 2, 0), ("triarii", 2, 2, 0), ("mi", 4, 1, 1), ("mc", 4, 1, 1), ("el", 1, 3, 3)],
+)
+def test_hi_bonus_for_a_follow_up_not_a_pursuit(
+    mech: LegVIMechanics, troop: str, size: int, follow_up: int, pursuit: int
+) -> None:
+    """Errata 'hi-follow-up-not-pursuit': heavy infantry get +2 for a charge, for receiving
+    one or for a follow-up, but not for a pursuit into contact; MI and MC get +1 and
+    elephants +3 for either."""
+    a = unit(mech, troop, size)
+    d = unit(mech, "mi", 4, side=1)
+    base, _ = dice_of(mech, a, d, charge="none")
+    assert dice_of(mech, a, d, charge="none", follow_up="attacker")[0] == base + follow_up
+    assert dice_of(mech, a, d, charge="none", pursued="attacker")[0] == base + pursuit
+    # the defender's pursuit is the defender's: the attacker's dice do not change
+    assert dice_of(mech, a, d, charge="none", pursued="defender")[0] == base
+
+
+def test_mi_charging_hi_frontally_keeps_its_bonus(mech: LegVIMechanics) -> None:
+    """Errata 'mc-charging-hi-frontally': the exception for charging HI frontally is MC's;
+    MI charging HI in front keep their +1, MC lose theirs (not in a flank charge)."""
+    hi = unit(mech, "hi", 4, side=1)
+    for troop, bonus in (("mi", 1), ("mc", 0)):
+        a = unit(mech, troop, 4)
+        base, _ = dice_of(mech, a, hi, charge="none")
+        assert dice_of(mech, a, hi, charge="attacker")[0] == base + bonus
+        assert dice_of(mech, a, hi, charge="attacker", aspect="flank")[0] == base + 1
+
+
+def test_pursuit_options_and_derived_pursuers(mech: LegVIMechanics) -> None:
+    """A combat asks who followed up and who pursued into contact separately; the table
+    fills in a pursuer from the ``pursuing`` marker a combat result leaves."""
+    spec = mech.action("melee")
+    assert spec.option("follow_up").label == "Who followed up into contact"
+    assert spec.option("pursued").choices == ("none", "attacker", "defender")
+    assert spec.option("pursued").default == "none"
+    a = placed(unit(mech, "hi", 4, uid="a", markers=frozenset({"pursuing"})), 0, 2, 180)
+    d = placed(unit(mech, "mi", 4, uid="d", side=1), 0, 0, 0)
+    assert mech.derive_options("melee", Situation(actor=a, target=d))["pursued"] == "attacker"
+    assert mech.derive_options("melee", Situation(actor=d, target=a))["pursued"] == "defender"
+
+
+@pytest.mark.parametrize(
     ("a", "d", "opts", "expected"),
     [
         (("mi", 4, {"grade": "A"}), ("mi", 4, {"grade": "C"}), {"charge": "none"}, (6, 4)),
@@ -1225,12 +1268,6 @@ def test_morale_action(mech: LegVIMechanics) -> None:
 
 
 # --------------------------------------------------------------------------- odds
-
-
-def mech_resolvers(mech: LegVIMechanics) -> set[str]:
-    import sys
-
-    return set(sys.modules[type(mech).__module__]._RESOLVERS)
 
 
 def test_derived_options(mech: LegVIMechanics) -> None:

@@ -1,12 +1,19 @@
-"""Leg VI Carthago: every action a player can take, its options and labels built from the
-tables (a house-rules copy shows its own numbers).
+"""Leg VI Carthago: every action a player can take, declared once (:mod:`app.rules.actions`):
+its options and labels built from the tables (a house-rules copy shows its own numbers), the
+step that needs no dice (``prepare``) and the one that throws them (``play``). Resolving an
+action and counting its exact odds both run that ``play``.
 """
 
 from __future__ import annotations
 
-from app.rules.mechanics import ActionSpec, OptionSpec
+from typing import TYPE_CHECKING, Any
+
+from app.rules.actions import Action
+from app.rules.mechanics import OptionSpec
 from app.rulesets.leg_vi.base import AUTO, inches
-from app.rulesets.leg_vi.tables import Tables
+
+if TYPE_CHECKING:
+    from app.rulesets.leg_vi.mechanics import LegVIMechanics
 
 # --------------------------------------------------------------------------- actions
 
@@ -26,16 +33,19 @@ def _choice(key: str, label: str, choices: tuple[str, ...], help: str = "") -> O
 _GRADES = ("unit", "A", "B", "C", "D")
 
 
-def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
+def declare_actions(m: LegVIMechanics) -> tuple[Action[Any], ...]:
     """Every action, its labels built from the tables (a house-rules copy shows its
     own numbers)."""
+    t = m.t
     rng = int(t.charges.range)
     return (
-        ActionSpec(
+        Action(
             "melee",
             "Combat",
             "pair",
-            (
+            play=m._melee_play,
+            prepare=m._melee_prepare,
+            options=(
                 _choice(
                     "charge",
                     "Who charged",
@@ -43,9 +53,13 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                     "This round's charge; 'none' for a combat that goes on",
                 ),
                 _choice(
-                    "follow_up",
-                    "Who followed up or pursued into contact",
+                    "follow_up", "Who followed up into contact", ("none", "attacker", "defender")
+                ),
+                _choice(
+                    "pursued",
+                    "Who pursued into contact",
                     ("none", "attacker", "defender"),
+                    "A pursuit earns MI, MC and elephants their charge bonus, not HI",
                 ),
                 _choice("aspect", "Where the charged unit was struck", ("front", "flank", "rear")),
                 _choice(
@@ -67,26 +81,28 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 ),
                 _int("round", "Round of this combat", 1, 1, 20),
             ),
-            odds=True,
             help="Resolve a round of combat between two units.",
         ),
-        ActionSpec(
+        Action(
             "shoot",
             "Shoot",
             "pair",
-            (
+            play=m._shoot_play,
+            prepare=m._shoot_prepare,
+            options=(
                 _int("bases", "Shooting bases in range (0 = all)", 0, 0, t.unit_sizes.max_bases),
                 _opt("cover", "Target in cover", False),
                 _choice("aspect", "Side of the target shot at", ("front", "flank", "rear")),
             ),
-            odds=True,
             help=f"Light troops shoot at the nearest enemy within {inches(t.shooting.range)}.",
         ),
-        ActionSpec(
+        Action(
             "charge",
             "Charge",
             "pair",
-            (
+            play=m._charge_play,
+            prepare=m._charge_prepare,
+            options=(
                 _choice("response", "Target's response", ("stand", "evade")),
                 _opt("mutual", "Target charged too (meet half way)", False),
                 _int(
@@ -98,33 +114,48 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 ),
             ),
             help=f"Charge an enemy within {inches(t.charges.range)}; the target responds.",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "free_hack",
             "Free hack",
             "pair",
-            (_int("engaged_bases", "Engaged bases (0 = from formation)", 0, 0, 20),),
-            odds=True,
+            play=m._free_hack_play,
+            prepare=m._hack_prepare,
+            options=(_int("engaged_bases", "Engaged bases (0 = from formation)", 0, 0, 20),),
             help="Pursuers or chargers catch routing or evading enemy: a free hack.",
         ),
-        ActionSpec(
+        Action(
             "leader_move",
             "Leader: move",
             "unit",
+            play=m._leader_move,
             help=f"Move the leader up to {inches(t.command.actions['move'].move or 0)}.",
+            odds=False,
         ),
-        ActionSpec("steady", "Leader: steady", "unit", help="Take a DP off the leader's unit."),
-        ActionSpec(
+        Action(
+            "steady",
+            "Leader: steady",
+            "unit",
+            play=m._steady,
+            help="Take a DP off the leader's unit.",
+            odds=False,
+        ),
+        Action(
             "inspire",
             "Leader: inspire",
             "unit",
+            play=m._inspire,
             help=f"Combat dice this turn (at most +{t.command.inspire_max_dice}).",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "control_test",
             "Control test",
             "unit",
-            (
+            play=m._control_play,
+            prepare=m._control_prepare,
+            options=(
                 _opt("impetus", "Charging, looting, routing or pursuing", False),
                 _choice(
                     "prefer",
@@ -132,14 +163,15 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                     ("free", "halt", "repeat", "none"),
                 ),
             ),
-            odds=True,
             help="A unit out of control, or stopping rout, pursuit or looting, tests.",
         ),
-        ActionSpec(
+        Action(
             "dice_move",
             "Dice move",
             "unit",
-            (
+            play=m._dice_move_play,
+            prepare=m._dice_move_prepare,
+            options=(
                 _choice(
                     "kind",
                     "Kind of move",
@@ -150,24 +182,26 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 _opt("moved_earlier", "The unit moved earlier this turn", False),
                 _opt("first", "First rout or retire move (+1 inch a die)", True),
             ),
-            odds=True,
             help=f"A move within {inches(t.movement.march_beyond)} of enemy; evade, rout, pursue.",
         ),
-        ActionSpec(
+        Action(
             "redress",
             "Redress ranks",
             "unit",
-            (
+            play=m._redress,
+            options=(
                 _choice("enemy_near", f"Enemy within {inches(t.redress.enemy_distance)}", AUTO),
                 _opt("in_combat", "The unit is in combat", False),
             ),
             help="Stand still to remove DPs (not shaken units).",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "rally",
             "Rally",
             "unit",
-            (
+            play=m._rally,
+            options=(
                 _choice("halted_all_turn", "Halted the whole turn", AUTO),
                 _choice(
                     "enemy_beyond",
@@ -176,20 +210,31 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 ),
             ),
             help=f"A shaken unit rallies with {t.rally.dps_after} DPs (the rally phase does it).",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "reform",
             "Reform",
             "unit",
-            (_choice("formation", "New formation", ("line", "column", "quincunx")),),
+            play=m._reform,
+            options=(_choice("formation", "New formation", ("line", "column", "quincunx")),),
             help="Unformed troops reform once the cause has passed (a full move).",
+            odds=False,
         ),
-        ActionSpec("relieve_ranks", "Relieve ranks", "unit", help="Legion: bring up a fresh line."),
-        ActionSpec(
+        Action(
+            "relieve_ranks",
+            "Relieve ranks",
+            "unit",
+            play=m._relieve_ranks,
+            help="Legion: bring up a fresh line.",
+            odds=False,
+        ),
+        Action(
             "manoeuvre",
             "Manoeuvre or rough terrain",
             "unit",
-            (
+            play=m._manoeuvre,
+            options=(
                 _choice(
                     "kind",
                     "Manoeuvre",
@@ -208,18 +253,22 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 _opt("exempt", "Passage: one unit unformed or stationary, none routing", False),
             ),
             help=f"Manoeuvre DPs within {inches(t.manoeuvres.dp_range)} of enemy; rough terrain.",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "leader_captured",
             "Leader captured",
             "unit",
+            play=m._leader_captured,
             help="An unattached leader contacted by enemy troops is captured.",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "after_combat_move",
             "After-combat move",
             "unit",
-            (
+            play=m._after_combat_move,
+            options=(
                 _choice(
                     "move",
                     "Move",
@@ -237,12 +286,14 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 _opt("blocked", "Unable to make the move", False),
             ),
             help="Make (or choose) the move a combat result calls for.",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "morale",
             "Morale DPs",
             "unit",
-            (
+            play=m._morale,
+            options=(
                 _choice(
                     "event",
                     "Cause",
@@ -257,19 +308,22 @@ def build_actions(t: Tables) -> tuple[ActionSpec, ...]:
                 _int("count", "How many times", 1, 1, 10),
             ),
             help="DPs for friends routed or retiring, leaders lost, elephants bursting through.",
+            odds=False,
         ),
-        ActionSpec(
+        Action(
             "rampage",
             "Elephant rampage",
             "unit",
-            odds=True,
+            play=m._rampage_play,
+            prepare=m._rampage_prepare,
             help="Roll the rampaging elephant's direction and move.",
         ),
-        ActionSpec(
+        Action(
             "stop_rampage",
             "Stop a rampage",
             "unit",
-            odds=True,
+            play=m._stop_rampage_play,
+            prepare=m._rampage_prepare,
             help="The mahout tries to kill a rampaging elephant.",
         ),
     )
