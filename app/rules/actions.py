@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -54,6 +55,10 @@ P = TypeVar("P")
 #: The most face combinations a reading without a closed form may count (10 d6 is 60 million:
 #: such a throw needs a closed form, e.g. :class:`Count`).
 FACE_LIMIT = 200_000
+#: The most dice one throw may have for its exact odds: four times the largest unit of any
+#: army list throws a few hundred; a thousand d6 already make probabilities of 780 digits.
+#: Rolling more is allowed; counting their odds exactly is refused in one line.
+EXACT_DICE_LIMIT = 1000
 
 Dist = dict[V, Fraction]
 
@@ -258,9 +263,21 @@ def cap_dist(dist: Mapping[int, Fraction], cap: int) -> dict[int, Fraction]:
     return out
 
 
+def _dice_in(spec: str) -> int:
+    """How many dice a throw's text names, summed over its terms ("d12 + d6" is 2)."""
+    return sum(int(n or 1) for n in re.findall(r"(\d*)\s*[dD]\d+", spec))
+
+
 @lru_cache(maxsize=4096)
 def exact_of(throw: Throw[V]) -> Dist[V]:
-    """``throw.exact()``, checked to sum to one, cached by the throw's value."""
+    """``throw.exact()``, checked to sum to one, cached by the throw's value. A throw of more
+    than :data:`EXACT_DICE_LIMIT` dice is refused (:class:`TooManyFaces`)."""
+    count = _dice_in(throw.spec)
+    if count > EXACT_DICE_LIMIT:
+        raise TooManyFaces(
+            f"{count:,} dice in one throw: too many to count the exact odds "
+            f"(at most {EXACT_DICE_LIMIT:,}); the roll itself works"
+        )
     dist = throw.exact()
     total = sum(dist.values(), Fraction(0))
     if total != 1:

@@ -282,3 +282,16 @@ def test_mechanics_run_their_declared_actions(registry: Registry) -> None:
     assert res.outcome == Outcome(result="no effect")
     with pytest.raises(NotImplementedRule, match="has no action 'charge'"):
         mech.odds("charge", sit)
+
+
+def test_exact_odds_refuse_a_throw_of_thousands_of_dice() -> None:
+    """A unit of thousands of bases would make odds of thousands of digits, computed for
+    minutes: refused at once (the roll itself still works)."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(TooManyFaces, match="too many to count the exact odds"):
+        VOLLEY.exact_odds(Situation(options={"dice": 4000}))
+    assert time.perf_counter() - start < 1
+    res = VOLLEY.resolve(Situation(options={"dice": 4000}), SeededDice(3))
+    assert res.outcome.defender.hits > 1000
