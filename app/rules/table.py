@@ -18,6 +18,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal, get_args
 
@@ -47,7 +48,11 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = get_args(TerrainKind)
 LINEAR_KINDS: frozenset[TerrainKind] = frozenset({"river", "road", "stream"})
 #: Width of a linear piece when none is given, in millimetres (a road 1", a stream 1", a
 #: river 3"): layout defaults of the app, not rules numbers.
-DEFAULT_WIDTH_MM: Mapping[TerrainKind, float] = {"road": 25.4, "stream": 25.4, "river": 76.2}
+DEFAULT_WIDTH_MM: Mapping[TerrainKind, Fraction] = {
+    "road": Fraction("25.4"),
+    "stream": Fraction("25.4"),
+    "river": Fraction("76.2"),
+}
 
 #: Largest coordinate or length Castra takes (in the ruleset's unit): far beyond any table.
 MAX_LENGTH = 100_000.0
@@ -81,11 +86,14 @@ def _check(problem: str | None) -> None:
         raise TerrainError(problem)
 
 
-def default_width(kind: TerrainKind, mm_per_unit: float) -> float | None:
+def default_width(kind: TerrainKind, mm_per_unit: Fraction | float) -> float | None:
     """The width of a linear piece of ``kind`` in a unit of ``mm_per_unit`` millimetres
-    (None for an area)."""
+    (None for an area), exact where it can be (a river is 3.0 inches, not 3.0000000000000004)."""
     mm = DEFAULT_WIDTH_MM.get(kind)
-    return None if mm is None else mm / mm_per_unit
+    if mm is None:
+        return None
+    per = mm_per_unit if isinstance(mm_per_unit, Fraction) else Fraction(str(mm_per_unit))
+    return float(mm / per)
 
 
 @dataclass(frozen=True)

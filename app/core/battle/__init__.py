@@ -15,9 +15,11 @@ from app.core.battle.commands import (
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
 from app.core.battle.setup import Table, default_table, new_battle
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
+from app.core.battle.terrain import AddTerrain, EditTerrain, LayOutTable, RemoveTerrain, SetTable
 
 __all__ = [
     "Act",
+    "AddTerrain",
     "Adjust",
     "AttachLeader",
     "BattleCommand",
@@ -26,11 +28,15 @@ __all__ = [
     "BattleState",
     "BattleUnit",
     "CommandError",
+    "EditTerrain",
     "EndBattle",
+    "LayOutTable",
     "LogEntry",
     "MoveUnit",
     "NextPhase",
+    "RemoveTerrain",
     "ReplayError",
+    "SetTable",
     "SideInfo",
     "StartBattle",
     "Step",

@@ -29,6 +29,7 @@ from app.core.battle.base import (
 )
 from app.core.battle.moves import MoveUnit
 from app.core.battle.state import BattleState
+from app.core.battle.terrain import TERRAIN_COMMANDS
 from app.rules.inputs import control_problem
 from app.rules.mechanics import Mechanics, NotImplementedRule, Scalar, Side, Situation, Victory
 
@@ -81,7 +82,8 @@ class StartBattle(BattleCommand):
 
 @dataclass(frozen=True)
 class NextPhase(BattleCommand):
-    """End the current phase and begin the next (a new turn after the last phase)."""
+    """End the current phase and begin the next (a new turn after the last phase). A new
+    round or turn clears every unit's ``moved`` marker and the distance it has moved."""
 
     kind: ClassVar[str] = "next"
 
@@ -110,7 +112,11 @@ class NextPhase(BattleCommand):
                 state = replace(
                     state,
                     units=tuple(
-                        replace(u, status=replace(u.status, markers=u.status.markers - {"moved"}))
+                        replace(
+                            u,
+                            status=replace(u.status, markers=u.status.markers - {"moved"}),
+                            moved=0.0,
+                        )
                         for u in state.units
                     ),
                 )
@@ -312,13 +318,22 @@ class AttachLeader(BattleCommand):
         return Executed(state, (f"{leader.name} joins {unit.name} ({unit.id}).",))
 
 
-COMMANDS: dict[str, type[BattleCommand]] = {
-    c.kind: c for c in (StartBattle, NextPhase, EndBattle, MoveUnit, Act, Adjust, AttachLeader)
-}
+_ALL: tuple[type[BattleCommand], ...] = (
+    StartBattle,
+    NextPhase,
+    EndBattle,
+    MoveUnit,
+    Act,
+    Adjust,
+    AttachLeader,
+    *TERRAIN_COMMANDS,
+)
+COMMANDS: dict[str, type[BattleCommand]] = {c.kind: c for c in _ALL}
 
 
 def command_from_dict(data: Mapping[str, Any]) -> BattleCommand:
-    """Read back a command written by :meth:`BattleCommand.to_dict`."""
+    """Read back a command written by :meth:`BattleCommand.to_dict` (ValueError, or a
+    TypeError for a field it does not have, when it cannot be)."""
     kind = data.get("kind")
     cls = COMMANDS.get(str(kind))
     if cls is None:

@@ -29,6 +29,12 @@ class MoveUnit(BattleCommand):
     facing: float | None = None
 
     @property
+    def legacy(self) -> bool:
+        """The form every move was stored in before moves had paths: straight to ``x``,
+        ``y``, turning to ``facing``, unchecked. Kept so stored battles replay as played."""
+        return True
+
+    @property
     def label(self) -> str:
         return f"Move {self.unit}"
 
