@@ -26,6 +26,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from app.rules.actions import Action
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
+from app.rules.movement import (
+    GENERIC_TERRAIN,
+    MOVE_REASONS,
+    Breach,
+    LegCost,
+    MoveCheck,
+    MovementRules,
+    MoveReason,
+    TerrainEffect,
+    TerrainSpan,
+)
 from app.rules.values import (
     NO_EFFECT,
     ActionSpec,
@@ -57,14 +68,20 @@ if TYPE_CHECKING:
     from app.rules.schema import ArmyEntry
 
 __all__ = [
+    "GENERIC_TERRAIN",
+    "MOVE_REASONS",
     "NO_EFFECT",
     "ActionSpec",
+    "Breach",
     "Combatant",
     "Dice",
     "Effects",
     "LeaderEvent",
     "LeaderView",
+    "LegCost",
     "Mechanics",
+    "MoveCheck",
+    "MoveReason",
     "NotImplementedRule",
     "Odds",
     "OptionSpec",
@@ -76,6 +93,8 @@ __all__ = [
     "Situation",
     "Status",
     "Targets",
+    "TerrainEffect",
+    "TerrainSpan",
     "TurnView",
     "UnitChange",
     "Victory",
@@ -88,8 +107,10 @@ __all__ = [
 # --------------------------------------------------------------------------- the base class
 
 
-class Mechanics:
-    """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks."""
+class Mechanics(MovementRules):
+    """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks; the
+    table's hooks (terrain, moves, contact, deployment, measuring) come from the mixins
+    named in its bases, each documented there."""
 
     engine: ClassVar[str] = ""
     #: what ``Status.strength`` counts, for the log and the inspector
