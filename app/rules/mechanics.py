@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
+from app.rules.contact import Contact, ContactHow, ContactRules
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.movement import (
@@ -32,7 +33,6 @@ from app.rules.movement import (
     Breach,
     LegCost,
     MoveCheck,
-    MovementRules,
     MoveReason,
     TerrainEffect,
     TerrainSpan,
@@ -74,6 +74,8 @@ __all__ = [
     "ActionSpec",
     "Breach",
     "Combatant",
+    "Contact",
+    "ContactHow",
     "Dice",
     "Effects",
     "LeaderEvent",
@@ -107,7 +109,7 @@ __all__ = [
 # --------------------------------------------------------------------------- the base class
 
 
-class Mechanics(MovementRules):
+class Mechanics(ContactRules):
     """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks; the
     table's hooks (terrain, moves, contact, deployment, measuring) come from the mixins
     named in its bases, each documented there."""
