@@ -65,9 +65,7 @@ def save_layout(folder: Path, layout: Layout, *, replace: bool = False) -> Path:
             there = None
         if there is not None and there.casefold() == layout.name.casefold():
             if not replace:
-                raise LayoutError(
-                    f"there is already a saved layout {there!r}; replace it to overwrite"
-                )
+                raise LayoutError(f"there is already a saved layout {there!r}")
             break
         n += 1
         path = folder / file_name(f"{layout.name} {n}")
