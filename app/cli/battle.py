@@ -435,7 +435,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if not spec.odds:
         raise CliError(f"{spec.label} has no odds in {session.ruleset.meta.short_name}")
     try:
-        odds = session.odds(args.action, args.unit, args.target, options, _side(args.side))
+        unit, target = _unit(session, args.unit), _unit(session, args.target)
+        odds = session.odds(args.action, unit, target, options, _side(args.side))
     except (CommandError, NotImplementedRule, KeyError, ValueError) as exc:
         raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
     if args.json:
@@ -494,7 +495,10 @@ def cmd_adjust(args: argparse.Namespace) -> int:
 
 
 def cmd_attach(args: argparse.Namespace) -> int:
-    return _run(args.battle, AttachLeader(leader=args.leader, unit=args.unit))
+    return _run(
+        args.battle,
+        lambda session: AttachLeader(leader=args.leader, unit=_unit(session, args.unit)),
+    )
 
 
 def cmd_end(args: argparse.Namespace) -> int:

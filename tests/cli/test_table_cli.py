@@ -95,6 +95,9 @@ def test_terrain_size_layouts_and_names(cli: Cli, tmp_path: Path) -> None:
     unique = next(n for n in names if names.count(n) == 1)
     uid = next(u["id"] for u in state["units"] if u["name"] == unique)
     assert f"({uid})" in cli.ok("battle", "measure", battle.id, unique, "B1")
+    # odds take names too (the name found, whatever the rules then say of the matchup)
+    code, out, err = cli.run("battle", "odds", battle.id, "melee", unique, "B1")
+    assert "no unit" not in err and (code == 0 or err.startswith(f"castra: {unique}"))
     twice = next(n for n in names if names.count(n) > 1)
     err = battle.refused("measure", twice, "B1")
     assert "is ambiguous" in err and "give an id" in err
