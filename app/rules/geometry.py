@@ -7,6 +7,7 @@ Angles are degrees; a facing or bearing of 0 looks towards +y, 90 towards +x (cl
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,3 +166,224 @@ def away_bearing(source: Placed, unit: Placed) -> float:
     if abs(unit.x - source.x) <= 1e-9 and abs(unit.y - source.y) <= 1e-9:
         return (unit.facing + 180.0) % 360
     return bearing(source.x, source.y, unit.x, unit.y)
+
+
+# --------------------------------------------------------------------------- shapes
+#
+# Helpers for terrain and paths (``app.rules.table``, ``app.rules.paths``): bounding boxes for
+# a cheap first test, overlap of convex shapes that treats touching as not overlapping (two
+# units in base contact touch), and how much of a straight segment lies inside a polygon or
+# within a distance of a line.
+
+BBox = tuple[float, float, float, float]  # min x, min y, max x, max y
+
+
+def bbox_of(points: Sequence[Point]) -> BBox:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def bboxes_meet(a: BBox, b: BBox, margin: float = 0.0) -> bool:
+    """Whether two boxes overlap or come within ``margin`` of each other."""
+    return not (
+        a[2] + margin < b[0] or b[2] + margin < a[0] or a[3] + margin < b[1] or b[3] + margin < a[1]
+    )
+
+
+def rotate_about(p: Point, centre: Point, degrees: float) -> Point:
+    """``p`` turned ``degrees`` clockwise (as facings turn) about ``centre``."""
+    rad = math.radians(degrees)
+    c, s = math.cos(rad), math.sin(rad)
+    dx, dy = p[0] - centre[0], p[1] - centre[1]
+    return (centre[0] + dx * c + dy * s, centre[1] - dx * s + dy * c)
+
+
+def convex_hull(points: Sequence[Point]) -> tuple[Point, ...]:
+    """The convex hull, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return tuple(pts)
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return tuple(lower[:-1] + upper[:-1])
+
+
+def signed_area(poly: Sequence[Point]) -> float:
+    """Positive when the points run counter-clockwise."""
+    return sum(_cross((0.0, 0.0), poly[i - 1], poly[i]) for i in range(len(poly))) / 2
+
+
+def convex_overlap(a: Sequence[Point], b: Sequence[Point], tolerance: float = EPS) -> bool:
+    """Whether two convex polygons overlap by more than ``tolerance`` (separating axes):
+    shapes that only touch along an edge or at a corner do not overlap."""
+    for poly in (a, b):
+        n = len(poly)
+        if n < 2:
+            continue
+        for i in range(n):
+            x1, y1 = poly[i - 1]
+            x2, y2 = poly[i]
+            nx, ny = y1 - y2, x2 - x1
+            length = math.hypot(nx, ny)
+            if length <= EPS:
+                continue
+            nx, ny = nx / length, ny / length
+            pa = [p[0] * nx + p[1] * ny for p in a]
+            pb = [p[0] * nx + p[1] * ny for p in b]
+            if max(pa) <= min(pb) + tolerance or max(pb) <= min(pa) + tolerance:
+                return False
+    return True
+
+
+def point_in_polygon(p: Point, poly: Sequence[Point]) -> bool:
+    """``p`` inside the simple polygon ``poly`` (any shape; even-odd rule)."""
+    x, y = p
+    inside = False
+    j = len(poly) - 1
+    for i in range(len(poly)):
+        xi, yi = poly[i]
+        xj, yj = poly[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            inside = not inside
+        j = i
+    return inside
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    return _point_segment(p, a, b)
+
+
+def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether segments ``ab`` and ``cd`` meet (touching included)."""
+    d1, d2 = _cross(c, d, a), _cross(c, d, b)
+    d3, d4 = _cross(a, b, c), _cross(a, b, d)
+    if ((d1 > EPS and d2 < -EPS) or (d1 < -EPS and d2 > EPS)) and (
+        (d3 > EPS and d4 < -EPS) or (d3 < -EPS and d4 > EPS)
+    ):
+        return True
+    return (
+        _point_segment(a, c, d) <= EPS
+        or _point_segment(b, c, d) <= EPS
+        or _point_segment(c, a, b) <= EPS
+        or _point_segment(d, a, b) <= EPS
+    )
+
+
+def polygon_is_simple(poly: Sequence[Point]) -> bool:
+    """No two edges of ``poly`` meet except neighbours at their shared corner."""
+    n = len(poly)
+    edges = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if j == i + 1 or (i == 0 and j == n - 1):
+                continue
+            if segments_cross(*edges[i], *edges[j]):
+                return False
+    return True
+
+
+def _merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for t0, t1 in sorted(intervals):
+        if out and t0 <= out[-1][1] + 1e-12:
+            out[-1] = (out[-1][0], max(out[-1][1], t1))
+        else:
+            out.append((t0, t1))
+    return out
+
+
+def segment_polygon_intervals(
+    a: Point, b: Point, poly: Sequence[Point]
+) -> list[tuple[float, float]]:
+    """The parts of segment ``ab`` inside the simple polygon ``poly``, as parameters
+    ``(t0, t1)`` along it (0 at ``a``, 1 at ``b``), merged and sorted."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    cuts = [0.0, 1.0]
+    for i in range(len(poly)):
+        c, d = poly[i - 1], poly[i]
+        ex, ey = d[0] - c[0], d[1] - c[1]
+        denom = dx * ey - dy * ex
+        if abs(denom) <= 1e-15:
+            continue
+        t = ((c[0] - a[0]) * ey - (c[1] - a[1]) * ex) / denom
+        u = ((c[0] - a[0]) * dy - (c[1] - a[1]) * dx) / denom
+        if 0.0 < t < 1.0 and -1e-12 <= u <= 1 + 1e-12:
+            cuts.append(t)
+    cuts.sort()
+    inside = []
+    for t0, t1 in itertools.pairwise(cuts):
+        if t1 - t0 <= 1e-12:
+            continue
+        tm = (t0 + t1) / 2
+        if point_in_polygon((a[0] + dx * tm, a[1] + dy * tm), poly):
+            inside.append((t0, t1))
+    return _merge(inside)
+
+
+def _disc_interval(a: Point, d: Point, c: Point, r: float) -> tuple[float, float] | None:
+    fx, fy = a[0] - c[0], a[1] - c[1]
+    qa = d[0] * d[0] + d[1] * d[1]
+    qb = 2 * (fx * d[0] + fy * d[1])
+    qc = fx * fx + fy * fy - r * r
+    if qa <= 1e-18:
+        return (0.0, 1.0) if qc <= 0 else None
+    disc = qb * qb - 4 * qa * qc
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    return ((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))
+
+
+def _slab_interval(a: Point, d: Point, p: Point, q: Point, r: float) -> tuple[float, float] | None:
+    """Where ``a + t d`` lies in the rectangle around segment ``pq`` reaching ``r`` to each
+    side (clipping against its four sides)."""
+    ux, uy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(ux, uy)
+    if length <= 1e-12:
+        return None
+    ux, uy = ux / length, uy / length
+    lo, hi = -math.inf, math.inf
+    # along the segment: 0 <= (P - p).u <= length; across it: |(P - p).n| <= r
+    for (nx, ny), low, high in (((ux, uy), 0.0, length), ((-uy, ux), -r, r)):
+        s0 = (a[0] - p[0]) * nx + (a[1] - p[1]) * ny
+        ds = d[0] * nx + d[1] * ny
+        if abs(ds) <= 1e-15:
+            if s0 < low or s0 > high:
+                return None
+            continue
+        t1, t2 = (low - s0) / ds, (high - s0) / ds
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+    return (lo, hi) if lo <= hi else None
+
+
+def segment_band_intervals(
+    a: Point, b: Point, line: Sequence[Point], half_width: float
+) -> list[tuple[float, float]]:
+    """The parts of segment ``ab`` within ``half_width`` of the polyline ``line`` (a river,
+    a road: a band with rounded joints), as merged parameters along ``ab``."""
+    d = (b[0] - a[0], b[1] - a[1])
+    out: list[tuple[float, float]] = []
+    for i in range(1, len(line)):
+        p, q = line[i - 1], line[i]
+        parts = [
+            _slab_interval(a, d, p, q, half_width),
+            _disc_interval(a, d, p, half_width),
+            _disc_interval(a, d, q, half_width),
+        ]
+        found = [x for x in parts if x is not None]
+        if not found:
+            continue
+        t0 = max(0.0, min(x[0] for x in found))
+        t1 = min(1.0, max(x[1] for x in found))
+        if t1 > t0:
+            out.append((t0, t1))
+    return _merge(out)

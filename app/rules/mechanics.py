@@ -24,8 +24,20 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
+from app.rules.contact import Contact, ContactHow
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
+from app.rules.movement import (
+    GENERIC_TERRAIN,
+    MOVE_REASONS,
+    Breach,
+    LegCost,
+    MoveCheck,
+    MoveReason,
+    TerrainEffect,
+    TerrainSpan,
+)
+from app.rules.sight import Arc, Measurement, SightRules
 from app.rules.values import (
     NO_EFFECT,
     ActionSpec,
@@ -57,14 +69,24 @@ if TYPE_CHECKING:
     from app.rules.schema import ArmyEntry
 
 __all__ = [
+    "GENERIC_TERRAIN",
+    "MOVE_REASONS",
     "NO_EFFECT",
     "ActionSpec",
+    "Arc",
+    "Breach",
     "Combatant",
+    "Contact",
+    "ContactHow",
     "Dice",
     "Effects",
     "LeaderEvent",
     "LeaderView",
+    "LegCost",
+    "Measurement",
     "Mechanics",
+    "MoveCheck",
+    "MoveReason",
     "NotImplementedRule",
     "Odds",
     "OptionSpec",
@@ -76,6 +98,8 @@ __all__ = [
     "Situation",
     "Status",
     "Targets",
+    "TerrainEffect",
+    "TerrainSpan",
     "TurnView",
     "UnitChange",
     "Victory",
@@ -88,8 +112,10 @@ __all__ = [
 # --------------------------------------------------------------------------- the base class
 
 
-class Mechanics:
-    """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks."""
+class Mechanics(SightRules):
+    """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks; the
+    table's hooks (terrain, moves, contact, deployment, measuring) come from the mixins
+    named in its bases, each documented there."""
 
     engine: ClassVar[str] = ""
     #: what ``Status.strength`` counts, for the log and the inspector

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Literal, Protocol
 
 from app.rules.geometry import Footprint
+from app.rules.table import DEFAULT_TABLE, Table
 
 Scalar = int | bool | float | str
 Side = Literal[0, 1]
@@ -119,6 +120,8 @@ class Combatant:
     facing: float = 0.0
     width: float = 0.0
     depth: float = 0.0
+    #: distance (cost) moved so far this turn or round, in the ruleset's unit
+    moved: float = 0.0
 
     @property
     def footprint(self) -> Footprint:
@@ -205,6 +208,8 @@ class TurnView:
     round: int = 1
     #: every active leader, with his position and the unit he is attached to
     leaders: tuple[LeaderView, ...] = ()
+    #: the table: its size and terrain (72 x 48 with no terrain unless the battle has one)
+    table: Table = DEFAULT_TABLE
 
     def unit(self, unit_id: str) -> Combatant:
         for u in self.units:

@@ -8,104 +8,49 @@ new state and the log lines in words a player understands; the session records t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from app.core.battle.apply import apply_resolution, check_victory, describe_unit
-from app.core.battle.state import BattleState, BattleUnit
-from app.rules.inputs import control_problem
-from app.rules.mechanics import (
-    Dice,
-    Mechanics,
-    NotImplementedRule,
-    Resolution,
-    Scalar,
-    Side,
-    Situation,
-    Victory,
+from app.core.battle.base import (
+    MAX_OPTION,
+    BattleCommand,
+    CommandError,
+    Context,
+    Executed,
+    apply_hook,
+    ended,
+    find_unit,
+    option_value_problem,
+    phase_name,
+    unit_symbol,
+    when,
 )
-from app.rules.ruleset import Ruleset
+from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
+from app.core.battle.state import BattleState
+from app.core.battle.terrain import TERRAIN_COMMANDS
+from app.rules.inputs import control_problem
+from app.rules.mechanics import Mechanics, NotImplementedRule, Scalar, Side, Situation, Victory
 
-
-class CommandError(ValueError):
-    """A command that cannot be carried out; the battle is unchanged."""
-
-
-@dataclass(frozen=True)
-class Context:
-    ruleset: Ruleset
-    mechanics: Mechanics
-    dice: Dice
-
-
-@dataclass(frozen=True)
-class Executed:
-    state: BattleState
-    lines: tuple[str, ...]
-
-
-class BattleCommand:
-    kind: ClassVar[str] = ""
-
-    @property
-    def label(self) -> str:
-        return self.kind
-
-    def execute(self, state: BattleState, ctx: Context) -> Executed:
-        raise NotImplementedError
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        out.update({k: v for k, v in vars(self).items()})
-        if "options" in out:
-            out["options"] = dict(out["options"])
-        return out
-
-
-def _unit_unit(ctx: Context) -> str:
-    return {"inch": '"', "cm": " cm", "unit_width": " UW"}[ctx.ruleset.meta.unit_of_measure]
-
-
-def _phase_name(ctx: Context, phase: int) -> str:
-    phases = ctx.ruleset.turn.phases
-    return phases[phase].name if 0 <= phase < len(phases) else f"phase {phase + 1}"
-
-
-def _when(state: BattleState, ctx: Context) -> str:
-    if ctx.mechanics.rounds_per_turn > 1:
-        return f"Turn {state.turn}, {ctx.mechanics.round_name} {state.round}"
-    return f"Turn {state.turn}"
-
-
-#: Largest magnitude of a whole-number option (a modifier, a count of dice, ...).
-MAX_OPTION = 1_000_000
-
-
-def option_value_problem(key: str, value: object) -> str | None:
-    """Why an action's option value cannot enter a battle (a NaN or infinite number, a
-    number out of all proportion, text with control characters), or None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{key} must be a finite number, not {value}"
-    if isinstance(value, int | float) and abs(value) > MAX_OPTION:
-        return f"{key} {value:,} is out of range (at most {MAX_OPTION:,})"
-    if isinstance(value, str):
-        return control_problem(key, value) or (
-            f"{key} is too long ({len(value):,} characters)" if len(value) > 200 else None
-        )
-    return None
-
-
-def _ended(state: BattleState) -> None:
-    if state.result is not None:
-        raise CommandError(f"the battle is over ({state.result.reason}); undo to go back")
-
-
-def _hook(state: BattleState, res: Resolution, ctx: Context) -> tuple[BattleState, list[str]]:
-    return apply_resolution(state, res, None, None, ctx.mechanics)
+__all__ = [
+    "COMMANDS",
+    "MAX_OPTION",
+    "Act",
+    "Adjust",
+    "AttachLeader",
+    "BattleCommand",
+    "CommandError",
+    "Context",
+    "EndBattle",
+    "Executed",
+    "MoveUnit",
+    "NextPhase",
+    "StartBattle",
+    "command_from_dict",
+    "option_value_problem",
+    "unit_symbol",
+]
 
 
 # --------------------------------------------------------------------------- turn flow
@@ -127,17 +72,18 @@ class StartBattle(BattleCommand):
             raise CommandError("the battle has already started")
         state = replace(state, started=True)
         lines = [f"The battle begins: {state.sides[0].name} against {state.sides[1].name}."]
-        state, more = _hook(state, ctx.mechanics.start_battle(state.view(), ctx.dice), ctx)
+        state, more = apply_hook(state, ctx.mechanics.start_battle(state.view(), ctx.dice), ctx)
         lines += more
-        lines.append(f"{_when(state, ctx)}: {_phase_name(ctx, state.phase)}.")
-        state, more = _hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
+        lines.append(f"{when(state, ctx)}: {phase_name(ctx, state.phase)}.")
+        state, more = apply_hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
         lines += more
         return Executed(state, tuple(lines))
 
 
 @dataclass(frozen=True)
 class NextPhase(BattleCommand):
-    """End the current phase and begin the next (a new turn after the last phase)."""
+    """End the current phase and begin the next (a new turn after the last phase). A new
+    round or turn clears every unit's ``moved`` marker and the distance it has moved."""
 
     kind: ClassVar[str] = "next"
 
@@ -146,11 +92,11 @@ class NextPhase(BattleCommand):
         return "Next phase"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
+        ended(state)
         if not state.started:
             raise CommandError("the battle has not started")
         lines: list[str] = []
-        state, more = _hook(state, ctx.mechanics.end_phase(state.view(), ctx.dice), ctx)
+        state, more = apply_hook(state, ctx.mechanics.end_phase(state.view(), ctx.dice), ctx)
         lines += more
         state, more = check_victory(state, ctx.mechanics)
         lines += more
@@ -166,12 +112,16 @@ class NextPhase(BattleCommand):
                 state = replace(
                     state,
                     units=tuple(
-                        replace(u, status=replace(u.status, markers=u.status.markers - {"moved"}))
+                        replace(
+                            u,
+                            status=replace(u.status, markers=u.status.markers - {"moved"}),
+                            moved=0.0,
+                        )
                         for u in state.units
                     ),
                 )
-            lines.append(f"{_when(state, ctx)}: {_phase_name(ctx, state.phase)}.")
-            state, more = _hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
+            lines.append(f"{when(state, ctx)}: {phase_name(ctx, state.phase)}.")
+            state, more = apply_hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
             lines += more
         state, more = check_victory(state, ctx.mechanics)
         return Executed(state, tuple(lines + more))
@@ -190,7 +140,7 @@ class EndBattle(BattleCommand):
         return "End battle"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
+        ended(state)
         problem = control_problem("the reason", self.reason)
         if problem or len(self.reason) > 500:
             raise CommandError(problem or "the reason is too long (at most 500 characters)")
@@ -200,59 +150,6 @@ class EndBattle(BattleCommand):
 
 
 # --------------------------------------------------------------------------- units
-
-
-@dataclass(frozen=True)
-class MoveUnit(BattleCommand):
-    """Move (and turn) a unit; the log gives the distance against its allowance."""
-
-    kind: ClassVar[str] = "move"
-    unit: str = ""
-    x: float = 0.0
-    y: float = 0.0
-    facing: float | None = None
-
-    @property
-    def label(self) -> str:
-        return f"Move {self.unit}"
-
-    def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
-        for what, value in (("x", self.x), ("y", self.y), ("facing", self.facing)):
-            if value is not None and not math.isfinite(value):
-                # a NaN facing once entered a battle and broke its redo and replay for good
-                raise CommandError(f"the {what} must be a finite number, not {value}")
-        unit = _unit(state, self.unit)
-        if unit.status.eliminated:
-            raise CommandError(f"{unit.name} ({unit.id}) is out of the battle")
-        if not (0 <= self.x <= state.width and 0 <= self.y <= state.height):
-            raise CommandError(
-                f"({self.x:g}, {self.y:g}) is off the table (0-{state.width:g} by "
-                f"0-{state.height:g})"
-            )
-        distance = math.hypot(self.x - unit.x, self.y - unit.y)
-        facing = unit.facing if self.facing is None else self.facing % 360
-        moved = replace(
-            unit,
-            x=self.x,
-            y=self.y,
-            facing=facing,
-            status=replace(unit.status, markers=unit.status.markers | {"moved"}),
-        )
-        state = state.replace_unit(moved)
-        leader = state.leader_of(unit.id)
-        if leader is not None:
-            state = state.replace_leader(replace(leader, x=self.x, y=self.y))
-        u = _unit_unit(ctx)
-        allowance = ctx.mechanics.move_allowance(state.combatant(unit), state.view())
-        text = f"{unit.name} ({unit.id}) moves {distance:.1f}{u}"
-        if facing != unit.facing:
-            text += f" and turns to face {facing:.0f} degrees"
-        if allowance is not None:
-            text += f" of its {allowance:g}{u}"
-            if distance > allowance + 1e-9:
-                text += f": {distance - allowance:.1f}{u} BEYOND its allowance"
-        return Executed(state, (text + ".",))
 
 
 @dataclass(frozen=True)
@@ -276,10 +173,10 @@ class Act(BattleCommand):
         if spec.targets in ("unit", "pair"):
             if self.actor is None:
                 raise CommandError(f"{spec.label} needs a unit")
-            actor = state.combatant(_unit(state, self.actor))
+            actor = state.combatant(find_unit(state, self.actor))
         elif spec.targets == "side" and self.actor is not None:
             # a side's action may name the unit it is for (GSB: the unit activated)
-            actor = state.combatant(_unit(state, self.actor))
+            actor = state.combatant(find_unit(state, self.actor))
             if self.side is not None and self.side != actor.side:
                 raise CommandError(
                     f"{actor.name} ({actor.unit_id}) is not of {state.sides[self.side].name}"
@@ -287,7 +184,7 @@ class Act(BattleCommand):
         if spec.targets == "pair":
             if self.target is None:
                 raise CommandError(f"{spec.label} needs a target unit")
-            target = state.combatant(_unit(state, self.target))
+            target = state.combatant(find_unit(state, self.target))
         side = self.side
         if side is None and actor is not None:
             side = actor.side
@@ -309,7 +206,7 @@ class Act(BattleCommand):
         return replace(sit, options=options)
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
+        ended(state)
         mech = ctx.mechanics
         try:
             sit = self.situation(state, mech)
@@ -361,8 +258,8 @@ class Adjust(BattleCommand):
         return f"Adjust {self.unit}"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
-        unit = _unit(state, self.unit)
+        ended(state)
+        unit = find_unit(state, self.unit)
         status = unit.status
         if self.field == "marker":
             if len(self.value) < 2 or self.value[0] not in "+-":
@@ -404,7 +301,7 @@ class AttachLeader(BattleCommand):
         return "Attach leader" if self.unit else "Detach leader"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
-        _ended(state)
+        ended(state)
         try:
             leader = state.leader(self.leader)
         except KeyError as exc:
@@ -414,30 +311,32 @@ class AttachLeader(BattleCommand):
         if self.unit is None:
             state = state.replace_leader(replace(leader, attached_to=None))
             return Executed(state, (f"{leader.name} leaves his unit.",))
-        unit = _unit(state, self.unit)
+        unit = find_unit(state, self.unit)
         if unit.side != leader.side:
             raise CommandError(f"{leader.name} cannot join an enemy unit")
         state = state.replace_leader(replace(leader, attached_to=unit.id, x=unit.x, y=unit.y))
         return Executed(state, (f"{leader.name} joins {unit.name} ({unit.id}).",))
 
 
-def _unit(state: BattleState, unit_id: str) -> BattleUnit:
-    try:
-        return state.unit(unit_id)
-    except KeyError as exc:
-        raise CommandError(str(exc.args[0])) from None
-
-
-COMMANDS: dict[str, type[BattleCommand]] = {
-    c.kind: c for c in (StartBattle, NextPhase, EndBattle, MoveUnit, Act, Adjust, AttachLeader)
-}
+_ALL: tuple[type[BattleCommand], ...] = (
+    StartBattle,
+    NextPhase,
+    EndBattle,
+    Act,
+    Adjust,
+    AttachLeader,
+    *MOVE_COMMANDS,
+    *TERRAIN_COMMANDS,
+)
+COMMANDS: dict[str, type[BattleCommand]] = {c.kind: c for c in _ALL}
 
 
 def command_from_dict(data: Mapping[str, Any]) -> BattleCommand:
-    """Read back a command written by :meth:`BattleCommand.to_dict`."""
+    """Read back a command written by :meth:`BattleCommand.to_dict` (ValueError, or a
+    TypeError for a field it does not have, when it cannot be)."""
     kind = data.get("kind")
     cls = COMMANDS.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown battle command {kind!r}")
     fields = {k: v for k, v in data.items() if k != "kind"}
-    return cls(**fields)
+    return cls.from_dict(fields)

@@ -9,8 +9,9 @@ from typing import Any
 from app.core.battle.commands import command_from_dict
 from app.core.battle.dice import Roll
 from app.core.battle.session import Step
-from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
+from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
 from app.rules.mechanics import Side, Status, Victory
+from app.rules.table import TerrainPiece
 
 
 def _side(value: Any) -> Side | None:
@@ -51,33 +52,42 @@ def status_from_dict(d: Mapping[str, Any]) -> Status:
     )
 
 
+def unit_to_dict(u: BattleUnit) -> dict[str, Any]:
+    """A unit as JSON-ready data. ``moved`` is written only when it is not 0, so a state
+    that never used it (every battle stored before paths) serialises -- and digests --
+    exactly as it did."""
+    out: dict[str, Any] = {
+        "id": u.id,
+        "side": u.side,
+        "name": u.name,
+        "entry": u.entry,
+        "troop": u.troop,
+        "status": status_to_dict(u.status),
+        "x": float(u.x),
+        "y": float(u.y),
+        "facing": float(u.facing),
+        "width": float(u.width),
+        "depth": float(u.depth),
+        "command": u.command,
+        "roster_unit": u.roster_unit,
+    }
+    if u.moved:
+        out["moved"] = float(u.moved)
+    return out
+
+
 def state_to_dict(st: BattleState) -> dict[str, Any]:
     """The state as JSON-ready data; lengths are always floats (a move to ``x=20`` is stored
-    as 20.0, as it reads back), so a state and its stored copy have one digest."""
+    as 20.0, as it reads back), so a state and its stored copy have one digest. Keys added
+    since battles were first stored (a unit's ``moved``, a linear piece's ``width``) are
+    written only when used, so older states keep their digests."""
     return {
         "ruleset": st.ruleset,
         "sides": [
             {"name": s.name, "army": s.army, "roster": s.roster, "record": dict(s.record)}
             for s in st.sides
         ],
-        "units": [
-            {
-                "id": u.id,
-                "side": u.side,
-                "name": u.name,
-                "entry": u.entry,
-                "troop": u.troop,
-                "status": status_to_dict(u.status),
-                "x": float(u.x),
-                "y": float(u.y),
-                "facing": float(u.facing),
-                "width": float(u.width),
-                "depth": float(u.depth),
-                "command": u.command,
-                "roster_unit": u.roster_unit,
-            }
-            for u in st.units
-        ],
+        "units": [unit_to_dict(u) for u in st.units],
         "leaders": [
             {
                 "id": ld.id,
@@ -95,15 +105,7 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
             }
             for ld in st.leaders
         ],
-        "terrain": [
-            {
-                "id": t.id,
-                "kind": t.kind,
-                "points": [[float(x), float(y)] for x, y in t.points],
-                "name": t.name,
-            }
-            for t in st.terrain
-        ],
+        "terrain": [t.to_dict() for t in st.terrain],
         "width": float(st.width),
         "height": float(st.height),
         "turn": st.turn,
@@ -134,6 +136,7 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
             depth=float(u["depth"]),
             command=u["command"],
             roster_unit=u["roster_unit"],
+            moved=float(u.get("moved", 0.0)),
         )
         for u in d["units"]
     )
@@ -154,12 +157,7 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
         )
         for ld in d["leaders"]
     )
-    terrain = tuple(
-        TerrainPiece(
-            t["id"], t["kind"], tuple((float(x), float(y)) for x, y in t["points"]), t["name"]
-        )
-        for t in d["terrain"]
-    )
+    terrain = tuple(TerrainPiece.from_dict(t) for t in d["terrain"])
     result = d["result"]
     return BattleState(
         ruleset=d["ruleset"],

@@ -43,6 +43,7 @@ def nonfinite_problem(state: BattleState) -> str | None:
             ("facing", u.facing),
             ("width", u.width),
             ("depth", u.depth),
+            ("moved distance", u.moved),
         ):
             if not math.isfinite(value):
                 return f"{u.name} ({u.id}) would get a {what} of {value}"

@@ -13,9 +13,15 @@ from typing import Literal
 
 from app.rules.geometry import Footprint
 from app.rules.mechanics import Combatant, LeaderView, Scalar, Side, Status, TurnView, Victory
+from app.rules.table import Table, TerrainKind, TerrainPiece
 
-TerrainKind = Literal[
-    "woods", "hill", "river", "ford", "road", "marsh", "town", "broken", "stream", "lake"
+__all__ = [
+    "BattleLeader",
+    "BattleState",
+    "BattleUnit",
+    "SideInfo",
+    "TerrainKind",
+    "TerrainPiece",
 ]
 
 
@@ -36,6 +42,9 @@ class BattleUnit:
     depth: float = 1.0
     command: str | None = None
     roster_unit: str | None = None
+    #: distance (cost, in the ruleset's unit) moved this turn or round: every committed path
+    #: move adds its cost; 0 again when a new round or turn begins
+    moved: float = 0.0
 
     @property
     def footprint(self) -> Footprint:
@@ -60,14 +69,6 @@ class BattleLeader:
     @property
     def active(self) -> bool:
         return self.status in ("fit", "wounded")
-
-
-@dataclass(frozen=True)
-class TerrainPiece:
-    id: str
-    kind: TerrainKind
-    points: tuple[tuple[float, float], ...]
-    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,11 @@ class BattleState:
     def replace_unit(self, unit: BattleUnit) -> BattleState:
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
 
+    @property
+    def table(self) -> Table:
+        """The table the mechanics see: size and terrain."""
+        return Table(self.width, self.height, self.terrain)
+
     def replace_leader(self, leader: BattleLeader) -> BattleState:
         return replace(
             self, leaders=tuple(leader if ld.id == leader.id else ld for ld in self.leaders)
@@ -160,6 +166,7 @@ class BattleState:
             facing=unit.facing,
             width=unit.width,
             depth=unit.depth,
+            moved=unit.moved,
         )
 
     def view(self) -> TurnView:
@@ -173,4 +180,5 @@ class BattleState:
             side_names=(self.sides[0].name, self.sides[1].name),
             round=self.round,
             leaders=tuple(self.leader_view(ld) for ld in self.leaders if ld.active),
+            table=self.table,
         )

@@ -1,0 +1,112 @@
+"""What every battle command shares: the error a refused command raises, the context it runs
+in (ruleset, mechanics, dice), what it returns, and small helpers for the log.
+
+Commands live in :mod:`app.core.battle.commands` (turn flow, actions, corrections) and
+beside it by subject; :func:`app.core.battle.commands.command_from_dict` reads any of them
+back.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from app.core.battle.apply import apply_resolution
+from app.core.battle.state import BattleState, BattleUnit
+from app.rules.inputs import control_problem
+from app.rules.mechanics import Dice, Mechanics, Resolution
+from app.rules.ruleset import Ruleset
+
+
+class CommandError(ValueError):
+    """A command that cannot be carried out; the battle is unchanged."""
+
+
+@dataclass(frozen=True)
+class Context:
+    ruleset: Ruleset
+    mechanics: Mechanics
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Executed:
+    state: BattleState
+    lines: tuple[str, ...]
+
+
+class BattleCommand:
+    kind: ClassVar[str] = ""
+
+    @property
+    def label(self) -> str:
+        return self.kind
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update({k: v for k, v in vars(self).items()})
+        if "options" in out:
+            out["options"] = dict(out["options"])
+        return out
+
+    @classmethod
+    def from_dict(cls, fields: Mapping[str, Any]) -> BattleCommand:
+        """Read back :meth:`to_dict` without its ``kind``; commands holding more than plain
+        values (paths, terrain) override it."""
+        return cls(**fields)
+
+
+def unit_symbol(ctx: Context) -> str:
+    return {"inch": '"', "cm": " cm", "unit_width": " UW"}[ctx.ruleset.meta.unit_of_measure]
+
+
+def phase_name(ctx: Context, phase: int) -> str:
+    phases = ctx.ruleset.turn.phases
+    return phases[phase].name if 0 <= phase < len(phases) else f"phase {phase + 1}"
+
+
+def when(state: BattleState, ctx: Context) -> str:
+    if ctx.mechanics.rounds_per_turn > 1:
+        return f"Turn {state.turn}, {ctx.mechanics.round_name} {state.round}"
+    return f"Turn {state.turn}"
+
+
+#: Largest magnitude of a whole-number option (a modifier, a count of dice, ...).
+MAX_OPTION = 1_000_000
+
+
+def option_value_problem(key: str, value: object) -> str | None:
+    """Why an action's option value cannot enter a battle (a NaN or infinite number, a
+    number out of all proportion, text with control characters), or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{key} must be a finite number, not {value}"
+    if isinstance(value, int | float) and abs(value) > MAX_OPTION:
+        return f"{key} {value:,} is out of range (at most {MAX_OPTION:,})"
+    if isinstance(value, str):
+        return control_problem(key, value) or (
+            f"{key} is too long ({len(value):,} characters)" if len(value) > 200 else None
+        )
+    return None
+
+
+def ended(state: BattleState) -> None:
+    if state.result is not None:
+        raise CommandError(f"the battle is over ({state.result.reason}); undo to go back")
+
+
+def apply_hook(state: BattleState, res: Resolution, ctx: Context) -> tuple[BattleState, list[str]]:
+    return apply_resolution(state, res, None, None, ctx.mechanics)
+
+
+def find_unit(state: BattleState, unit_id: str) -> BattleUnit:
+    try:
+        return state.unit(unit_id)
+    except KeyError as exc:
+        raise CommandError(str(exc.args[0])) from None
