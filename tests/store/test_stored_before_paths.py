@@ -64,7 +64,9 @@ def test_old_battles_replay_onto_their_recorded_digests(
     with open_store(old_store) as st:
         for battle_id in range(1, 6):
             session = load_battle(st, battle_id=battle_id, registry=registry)
-            assert session.recorded is not None and not session.data_changed
+            # the rulesets' data has changed since (issue 8's decisions and errata): the
+            # session says so (``data_changed``), and the battle still replays exactly
+            assert session.recorded is not None
             moves = [s.command for s in session.steps if isinstance(s.command, MoveUnit)]
             assert moves and all(m.legacy for m in moves)
             stored = _stored_commands(old_store, battle_id)
