@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.rules.actions import exact_of
 from app.rules.dice import ScriptedDice
 from app.rules.mechanics import (
     NO_EFFECT,
@@ -34,10 +35,10 @@ from app.rules.mechanics import (
 from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
-from app.rulesets.gsb import rules as gsb_rules
+from app.rulesets.gsb import throws as gsb_throws
 from app.rulesets.gsb.mechanics import GSBMechanics
-from app.rulesets.gsb.rules import hits_dist
 from app.rulesets.gsb.schema import tables
+from app.rulesets.gsb.throws import terror_hits
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
@@ -534,9 +535,9 @@ def test_elephant_terror_rolls_fours_again(mech: GSBMechanics) -> None:
 def test_terror_single_die_odds() -> None:
     """One die: no hit 1/2; k >= 1 hits (1/6)^k/2 + (1/6)^(k-1)/3. The tail from ``cap`` on
     is lumped into ``cap`` so the sum stays exactly 1."""
-    p_hit, p4 = Fraction(1, 3), Fraction(1, 6)
+    p4 = Fraction(1, 6)
     cap = 6
-    dist = hits_dist(1, p_hit, p4, cap)
+    dist = terror_hits(1, hit=2, miss=3, terror=1, cap=cap)
     assert sum(dist.values()) == 1
     assert dist[0] == Fraction(1, 2)
     for k in range(1, cap):
@@ -852,7 +853,7 @@ def test_worst_case_odds_time(mech: GSBMechanics) -> None:
     worst = 0.0
     for a in TROOPS:
         for d in TROOPS:
-            for cache in (gsb_rules.hits_dist, gsb_rules.damage_odds, gsb_rules.rampage_odds):
+            for cache in (exact_of, gsb_throws.bases_left, gsb_throws.morale_after_loss):
                 cache.cache_clear()
             sit = Situation(
                 actor=unit(mech, a, 1),
