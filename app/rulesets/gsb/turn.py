@@ -173,19 +173,18 @@ class TurnRules(GSBBase):
 
     def prepare_activation(self, sit: Situation) -> Ladder:
         """GSB, Turn order: which activation this is for the side and the score it needs
-        (None: free)."""
+        (None: free). Refused, for the roll and its odds alike, when the unit has acted this
+        turn, play has passed or it is the other side's turn."""
         side = self._activation_side(sit)
+        self._activate_check(sit, side)
         n = self._activation_number(sit, side)
         return Ladder(side, n, self.t.activation.needed(n))
 
     def play_activation(self, sit: Situation, plan: Ladder, th: Throws) -> Resolution:
         """GSB, Turn order: two units activate free; from the third a d10 read 0-9 must
         score 1+, then 2+, ... (one more after each success). A failed roll passes play to
-        the other player. A unit acts once a turn: a real activation is refused when the
-        unit has acted, play has passed or it is the other side's turn."""
+        the other player."""
         side, n, need = plan
-        if th.rolling:
-            self._activate_check(sit, side)
         act = self.t.activation
         who = sit.actor.name if sit.actor is not None else "a unit"
         if need is None:

@@ -261,6 +261,22 @@ def test_only_the_active_player_activates(mech: GSBMechanics) -> None:
     )
 
 
+def test_no_odds_for_an_activation_that_cannot_happen(mech: GSBMechanics) -> None:
+    """The odds refuse, with the same reason as the roll, an activation after play has
+    passed, by the side whose turn it is not, or of a unit that has acted this turn."""
+    passed = view(sides=({"activations": 4, "passed": True}, {}), phase=1, initiative=0)
+    with pytest.raises(ValueError, match="play has passed"):
+        mech.odds("activate", Situation(side=0, view=passed))
+    with pytest.raises(ValueError, match="Rome's turn"):
+        mech.odds("activate", Situation(side=1, view=view(phase=1, initiative=0)))
+    done = unit(mech, "heavy_infantry", markers=frozenset({"activated"}))
+    with pytest.raises(ValueError, match="already acted"):
+        mech.odds("activate", Situation(actor=done, view=view(phase=1, initiative=0)))
+    fresh = unit(mech, "heavy_infantry")
+    odds = mech.odds("activate", Situation(actor=fresh, view=view(phase=1, initiative=0)))
+    assert [o.result for o in odds] == ["activated"]
+
+
 @pytest.mark.parametrize(
     ("nth", "p"),
     [(1, 1), (2, 1), (3, Fraction(9, 10)), (4, Fraction(8, 10)), (11, Fraction(1, 10)), (12, 0)],
