@@ -110,8 +110,9 @@ class CombatRules(TurnRules):
     def melee_strike(self, sit: Situation) -> Strike:
         """GSB, Melee: dice by troop type (elephants as many as the opponent's basic dice);
         hills or woods cap them at 2; then +1 die (heavy cavalry +2) on a flank or rear and
-        +1 die for the general (both after the cap). Hits on the target's number; the
-        optional rule lets heavy cavalry hit heavy infantry on 5s from flank or rear.
+        +1 die for the general (both after the cap). Hits on the target's number (errata
+        hit-numbers: heavy infantry 6, the rest 5-6); the optional rules let heavy cavalry
+        hit heavy infantry on 5s from flank or rear, or every type be hit on 5-6.
         Elephants' 4s score and are rolled again (terror)."""
         t = self.t
         att, dfn = sit.attacker, sit.defender
@@ -153,7 +154,7 @@ class CombatRules(TurnRules):
         for rid, rule in t.optional_rules.items():
             if (
                 sit.options.get(f"optional_{rid}", rule.enabled)
-                and att.troop == rule.attacker
+                and rule.attacker in (None, att.troop)
                 and dfn.troop == rule.target
                 and attack in rule.situations
             ):

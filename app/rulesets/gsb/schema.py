@@ -219,14 +219,15 @@ class HitNumbers(Strict):
 
 
 class OptionalRule(Strict):
-    """A variant the author suggested afterwards: ``attacker`` hitting ``target`` from one of
-    ``situations`` also hits on ``hit_on``."""
+    """A variant of the hit numbers: ``attacker`` (any unit when unset) hitting ``target``
+    from one of ``situations`` also hits on ``hit_on`` (the author's afterthought about heavy
+    cavalry; our earlier reading of the missing table)."""
 
     title: Text
     enabled: bool
-    attacker: Id
+    attacker: Id | None = None
     target: Id
-    situations: tuple[Literal["flank", "rear"], ...] = Field(min_length=1)
+    situations: tuple[Literal["front", "flank", "rear"], ...] = Field(min_length=1)
     hit_on: int = Field(ge=1, le=6)
     note: str | None = None
 

@@ -258,8 +258,9 @@ def test_melee_rules(t: Tables) -> None:
 
 @pytest.mark.parametrize("tid", sorted(TROOPS))
 def test_hit_numbers_decision(t: Tables, tid: str) -> None:
-    """RULES.md: the text gives no hit numbers; decision 5-6 for every type."""
-    assert t.hit_numbers.rows[tid].hit_on == 5
+    """RULES.md (errata hit-numbers): the text gives no hit numbers; the author's "also
+    count 5s" implies heavy infantry are hit only on 6; every other type on 5-6."""
+    assert t.hit_numbers.rows[tid].hit_on == (6 if tid == "heavy_infantry" else 5)
 
 
 def test_hit_numbers_flagged(t: Tables) -> None:
@@ -273,6 +274,15 @@ def test_optional_hc_flank_rule(t: Tables) -> None:
     assert rule.enabled is False
     assert (rule.attacker, rule.target, rule.hit_on) == ("heavy_cavalry", "heavy_infantry", 5)
     assert set(rule.situations) == {"flank", "rear"}
+
+
+def test_optional_five_six_for_all(t: Tables) -> None:
+    """RULES.md: the earlier reading, 5-6 against every type, stays as an option (off):
+    any attacker, from any side, hits heavy infantry on 5 too."""
+    rule = t.optional_rules["five_six_for_all"]
+    assert rule.enabled is False
+    assert (rule.attacker, rule.target, rule.hit_on) == (None, "heavy_infantry", 5)
+    assert set(rule.situations) == {"front", "flank", "rear"}
 
 
 def test_elephants(t: Tables) -> None:
