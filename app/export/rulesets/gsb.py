@@ -215,7 +215,7 @@ def _general_victory(t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
                     (
                         "Death test",
                         f"{g.death_test} when his unit is hit: dies on "
-                        f"{g.dies_on[0]}-{g.dies_on[1]}",
+                        + "-".join(map(str, g.dies_on)),
                     ),
                     ("Dead general", f"{g.dead_general_stars} star to the enemy"),
                 ],

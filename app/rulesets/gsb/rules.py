@@ -68,7 +68,7 @@ class LossRules:
     lose_on_fighting_elephants: int
     chain: bool
     death_test: str
-    dies_on: tuple[int, int]
+    dies_on: tuple[int, ...]
     killed_with_unit: bool
     rampage_die: str
     rampage_hit_on: int
