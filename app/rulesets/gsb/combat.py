@@ -13,7 +13,6 @@ exact distribution of the very throw ``play`` makes; tests hold it equal to expl
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -39,7 +38,7 @@ from app.rulesets.gsb.rules import (
     effects_of,
     stars_and_fates,
 )
-from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds
+from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds, rampage_table
 from app.rulesets.gsb.turn import TurnRules
 
 
@@ -325,36 +324,42 @@ class CombatRules(TurnRules):
         """The exact odds of :meth:`play_attack` from its structure: for each number of hits
         (every total of the target's remaining hit points or more is one, exactly), the
         target's :class:`Wounds` and, for an elephant hit, the :class:`Rampage` on the
-        attacker, which given the hits are independent. Added up in whole numbers over one
-        denominator (Issue 14: big units answer in milliseconds)."""
+        attacker (:func:`rampage_table`), which given the hits are independent. Added up in
+        whole numbers over one denominator (Issue 14: big units answer in milliseconds)."""
         att, dfn = sit.attacker, sit.defender
         ab, db = self.body(att), self.body(dfn)
         s = plan.strike
         hits = exact_of(s.hits(db.remaining)) if s.dice > 0 else {0: Fraction(1)}
-        none = {NO_DAMAGE: Fraction(1)}
-        steps: list[tuple[Fraction, Mapping[Damage, Fraction], Mapping[Damage, Fraction]]] = []
-        for taken, ph in hits.items():
-            target = self.wounds(db, taken, plan.fighting, plan.defender_general, plan.test, "")
-            on_attacker: Mapping[Damage, Fraction] = none
-            if plan.elephant and taken and plan.rampage_on_attacker:
-                ramp = self.rampage(ab, taken, plan.melee, plan.attacker_general, plan.test, "")
-                on_attacker = exact_of(ramp)
-            steps.append((ph, exact_of(target), on_attacker))
+        rampage = plan.elephant and plan.rampage_on_attacker
+        den_a, table = 1, [{NO_DAMAGE: 1}]  # no rampage: the attacker is never hurt
+        if rampage:
+            den_a, table = rampage_table(
+                self.loss, ab, max(hits), plan.melee, plan.attacker_general, plan.test
+            )
+        steps = [
+            (
+                ph,
+                exact_of(
+                    self.wounds(db, taken, plan.fighting, plan.defender_general, plan.test, "")
+                ),
+                table[taken] if rampage else table[0],
+            )
+            for taken, ph in hits.items()
+        ]
         den_h = math.lcm(*(ph.denominator for ph, _, _ in steps))
         den_d = math.lcm(*(p.denominator for _, d, _ in steps for p in d.values()))
-        den_a = math.lcm(*(p.denominator for _, _, a in steps for p in a.values()))
         second = self._second_melee(plan.melee)
         attacker: dict[Damage, tuple[Effects, Effects, str]] = {}
         outcomes: list[tuple[Outcome, int]] = []
         for ph, wounds, on_attacker in steps:
             nh = ph.numerator * (den_h // ph.denominator)
             sides = []
-            for ad, pa in on_attacker.items():
+            for ad, na in on_attacker.items():
                 if ad not in attacker:  # the attacker's effects once per damage
                     a_eff = effects_of(ab, ad)
                     moved = replace(a_eff, move=second) if second and not ad.destroyed else a_eff
                     attacker[ad] = (a_eff, moved, self._rampage_label(ad))
-                sides.append((*attacker[ad], pa.numerator * (den_a // pa.denominator)))
+                sides.append((*attacker[ad], na))
             for dd, pd in wounds.items():
                 d_eff, label = effects_of(db, dd), f"target: {dd.describe()}"
                 nd = nh * pd.numerator * (den_d // pd.denominator)

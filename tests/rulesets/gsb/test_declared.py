@@ -97,6 +97,26 @@ def test_melee_closed_form_is_the_explored_play(
         assert mech.odds("melee", sit) == explored(mech, "melee", sit), (options, a_dmg, d_dmg)
 
 
+@pytest.mark.parametrize(
+    ("attacker", "size"), [("elephants", 2), ("elephants", 3), ("heavy_cavalry", 2)]
+)
+def test_big_elephant_fights_closed_form_is_the_explored_play(
+    mech: GSBMechanics, attacker: str, size: int
+) -> None:
+    """Against elephants of several bases the rampage on the attacker runs past its remaining
+    hit points (the odds' whole-number rampage table caps them): still exactly the explored
+    play, with generals on both sides and after damage."""
+    for a_hits, a_bases in ((0, size), (3, 1)):
+        sit = Situation(
+            actor=combatant(
+                mech, attacker, size, side=1, strength=a_bases, hits=a_hits, leader=GENERAL
+            ),
+            target=combatant(mech, "elephants", size, side=0, leader=GENERAL),
+            options={"attack": "flank"},
+        )
+        assert mech.odds("melee", sit) == explored(mech, "melee", sit), (a_hits, a_bases)
+
+
 @pytest.mark.parametrize(("shooter", "target"), list(itertools.product(SHOOTERS, TROOPS)))
 def test_shooting_closed_form_is_the_explored_play(
     mech: GSBMechanics, shooter: str, target: str

@@ -19,6 +19,7 @@ from app.rulesets.gsb.throws import (
     Rampage,
     StrikeHits,
     Wounds,
+    rampage_table,
     terror_hits,
 )
 
@@ -225,3 +226,35 @@ def test_rampage_matches_its_faces(
         test=True,
     )
     assert throw.exact() == explore_roll(throw)
+
+
+@pytest.mark.parametrize(
+    ("body", "most", "fighting", "general", "test"),
+    [
+        (Body(4, 0, 4), 16, True, True, True),
+        (Body(2, 3, 4), 9, False, True, False),
+        (Body(1, 1, 2), 5, True, False, True),
+        (Body(16, 0, 4), 12, True, True, True),
+        (Body(4, 0, 4), 0, True, False, True),
+    ],
+)
+def test_rampage_table_is_each_rampage(
+    rules: LossRules, body: Body, most: int, fighting: bool, general: bool, test: bool
+) -> None:
+    """The whole-number table the melee odds use is, for every number of elephant hits, the
+    Rampage throw's own distribution (itself tested against its faces above), including past
+    the unit's remaining hit points (hits capped)."""
+    den, table = rampage_table(rules, body, most, fighting, general, test)
+    assert len(table) == most + 1
+    for k, weights in enumerate(table):
+        throw = Rampage(
+            rules.rampage_die,
+            rules=rules,
+            body=body,
+            elephant_hits=k,
+            fighting=fighting,
+            general=general,
+            test=test,
+        )
+        expected = exact_of(throw) if k else {NO_DAMAGE: Fraction(1)}
+        assert {d: Fraction(w, den) for d, w in weights.items() if w} == expected, k
