@@ -206,7 +206,7 @@ def test_gsb_mwan_d3_fighting_numbers(
 ) -> None:
     gsb_text = " ".join(page_texts(cards_pdf(registry, gsb_roster)))
     assert "Hit points (a full row loses the base)" in gsb_text
-    assert "Base 4" in gsb_text and "4 dice; enemies hit it on 5+" in gsb_text
+    assert "Base 4" in gsb_text and "4 dice; enemies hit it on 6+" in gsb_text
     mwan_text = " ".join(page_texts(cards_pdf(registry, mwan_roster)))
     assert "routs at 3 left" in mwan_text and "120 men at 1:10" in mwan_text
     d3_text = " ".join(page_texts(cards_pdf(registry, d3_roster)))

@@ -38,6 +38,12 @@ CHANGED: dict[str, Callable[[list[str]], bool]] = {
         and argv[argv.index("--defender") + 1]
         in ("heavy_infantry", "heavy_infantry_javelin", "greek_heavy_infantry", "elephants")
     ),
+    # GSB: heavy infantry are hit only on 6 in melee (5-6 for every type became an option)
+    "hit-numbers": lambda argv: (
+        argv[0] == "grown-slightly-bald"
+        and argv[argv.index("--action") + 1] == "melee"
+        and argv[argv.index("--defender") + 1] == "heavy_infantry"
+    ),
 }
 
 

@@ -153,7 +153,11 @@ def _losses(t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
     ]
 
 
-def _specials(t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
+def _troop_label(rs: Ruleset, tid: str) -> str:
+    return rs.troops[tid].name if tid in rs.troops else tid
+
+
+def _specials(rs: Ruleset, t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
     e, tr = t.elephants, t.terrain
     terrain: list[list[Cell]] = [["Terrain", "Most dice"]]
     terrain += [[r.label, str(r.max_dice)] for r in tr.rows.values()]
@@ -181,9 +185,18 @@ def _specials(t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
     ]
     for rule in t.optional_rules.values():
         state = "on" if rule.enabled else "off by default"
+        who = _troop_label(rs, rule.attacker) if rule.attacker else "Any unit"
+        where = (
+            "from any side"
+            if set(rule.situations) >= {"front", "flank", "rear"}
+            else "in the " + " or ".join(rule.situations)
+        )
         out += ctx.section(
             f"Optional: {rule.title}",
-            ctx.text(f"Hit on {rule.hit_on}+ in the {' or '.join(rule.situations)} ({state})."),
+            ctx.text(
+                f"{who} attacking {_troop_label(rs, rule.target).lower()} {where}: "
+                f"hit on {rule.hit_on}+ ({state})."
+            ),
             ctx.note(rule.note),
         )
     return out
@@ -202,7 +215,7 @@ def _general_victory(t: gsb.Tables, ctx: Ctx) -> list[Flowable]:
                     (
                         "Death test",
                         f"{g.death_test} when his unit is hit: dies on "
-                        f"{g.dies_on[0]}-{g.dies_on[1]}",
+                        + "-".join(map(str, g.dies_on)),
                     ),
                     ("Dead general", f"{g.dead_general_stars} star to the enemy"),
                 ],
@@ -239,7 +252,7 @@ def story(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
         *_troops(rs, t, ctx),
         *_manoeuvre(t, ctx),
         *_losses(t, ctx),
-        *_specials(t, ctx),
+        *_specials(rs, t, ctx),
         *leaders_section(rs, ctx),
         *_general_victory(t, ctx),
     ]

@@ -11,7 +11,7 @@ from app.rules.measure import from_mm, mm_per_unit
 from app.rules.mechanics import Combatant, Mechanics, Side, Status, TurnView
 from app.rules.schema import ArmyEntry
 from app.rulesets.gsb.rules import Body, LossRules
-from app.rulesets.gsb.schema import Tables, Troop, tables
+from app.rulesets.gsb.schema import MAX_HIT_POINTS, Tables, Troop, tables
 
 BOTH: tuple[Side, Side] = (0, 1)
 ACTIVATED = "activated"
@@ -66,11 +66,18 @@ class GSBBase(Mechanics):
 
     def status_problem(self, troop: str, status: Status) -> str | None:
         """GSB, Hit points: ``hits`` are those on the current base, so fewer than a base's
-        hit points (a base that has taken them all is removed at once)."""
+        hit points (a base that has taken them all is removed at once). A unit has at most
+        MAX_HIT_POINTS in all (the bound on house rules, which keeps the odds quick)."""
         problem = super().status_problem(troop, status)
         if problem is not None:
             return problem
         hp = self.hits_per_base(troop)
+        if status.start_strength * hp > MAX_HIT_POINTS:
+            return (
+                f"{status.start_strength} bases of {self.troop_name(troop)} are "
+                f"{status.start_strength * hp} hit points, more than the {MAX_HIT_POINTS} a "
+                "unit may have"
+            )
         if status.hits >= hp:
             return (
                 f"{status.hits} hits on the current base, but a base of "

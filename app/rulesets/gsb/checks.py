@@ -98,7 +98,8 @@ def check(rs: Ruleset) -> list[Problem]:
     for tid in t.melee.flank_rear_extra_dice_by_troop:
         _troop_ref(tid, ids, f"tables.melee.flank_rear_extra_dice_by_troop.{tid}", problems)
     for rid, rule in t.optional_rules.items():
-        _troop_ref(rule.attacker, ids, f"tables.optional_rules.{rid}.attacker", problems)
+        if rule.attacker is not None:
+            _troop_ref(rule.attacker, ids, f"tables.optional_rules.{rid}.attacker", problems)
         _troop_ref(rule.target, ids, f"tables.optional_rules.{rid}.target", problems)
     _troop_ref(t.elephants.troop, ids, "tables.elephants.troop", problems)
     if t.activation.face_min > t.activation.face_max:

@@ -4,14 +4,13 @@ winning ties) and the activation ladder (two free activations, then a d10 read 0
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import NamedTuple
 
-from app.rules.dice import chance_at_least
+from app.rules.actions import Throws, Total
 from app.rules.mechanics import (
     Combatant,
     Dice,
     Effects,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
@@ -20,11 +19,18 @@ from app.rules.mechanics import (
     Situation,
     TurnView,
     UnitChange,
-    add_odds,
-    normalise,
 )
 from app.rulesets.gsb.base import ACTIVATED, BOTH, GENERAL_MOVED, GSBBase, other_side
 from app.rulesets.gsb.rules import read_from
+
+
+class Ladder(NamedTuple):
+    """An activation worked out before any dice: the side, which activation of its turn
+    this is, and the score it needs (None: free)."""
+
+    side: Side
+    nth: int
+    need: int | None
 
 
 class TurnRules(GSBBase):
@@ -165,15 +171,21 @@ class TurnRules(GSBBase):
         marker = Effects(markers_add=frozenset({ACTIVATED})) if sit.actor is not None else Effects()
         return Outcome(attacker=marker, result="activated")
 
-    def _activate(self, sit: Situation, dice: Dice) -> Resolution:
-        """GSB, Turn order: two units activate free; from the third a d10 read 0-9 must
-        score 1+, then 2+, ... (one more after each success). A failed roll passes play to
-        the other player. A unit acts once a turn."""
+    def prepare_activation(self, sit: Situation) -> Ladder:
+        """GSB, Turn order: which activation this is for the side and the score it needs
+        (None: free). Refused, for the roll and its odds alike, when the unit has acted this
+        turn, play has passed or it is the other side's turn."""
         side = self._activation_side(sit)
         self._activate_check(sit, side)
-        act = self.t.activation
         n = self._activation_number(sit, side)
-        need = act.needed(n)
+        return Ladder(side, n, self.t.activation.needed(n))
+
+    def play_activation(self, sit: Situation, plan: Ladder, th: Throws) -> Resolution:
+        """GSB, Turn order: two units activate free; from the third a d10 read 0-9 must
+        score 1+, then 2+, ... (one more after each success). A failed roll passes play to
+        the other player."""
+        side, n, need = plan
+        act = self.t.activation
         who = sit.actor.name if sit.actor is not None else "a unit"
         if need is None:
             ok, line = True, f"activation {n} ({who}) is free"
@@ -181,7 +193,7 @@ class TurnRules(GSBBase):
             ok, line = False, f"activation {n} would need {need}+ on a d10 (0-9): impossible"
         else:
             spec = read_from(act.die, act.face_min, act.face_max)
-            face = dice.roll(spec, f"activation {n} ({who}), needs {need}+")[0]
+            face, _ = th.throw(Total(spec, f"activation {n} ({who}), needs {need}+"))
             ok = face >= need
             line = f"activation {n} ({who}): rolled {face}, needs {need}+: " + (
                 "succeeds" if ok else "fails"
@@ -197,19 +209,3 @@ class TurnRules(GSBBase):
             sides=(sides[0], sides[1]),
             explanation=tuple(lines),
         )
-
-    def _activate_odds(self, sit: Situation) -> Odds:
-        """Exact odds of :meth:`_activate`: free, or a d10 read 0-9 at or above the score
-        needed."""
-        side = self._activation_side(sit)
-        act = self.t.activation
-        need = act.needed(self._activation_number(sit, side))
-        if need is None:
-            p = Fraction(1)
-        else:
-            die = read_from(act.die, act.face_min, act.face_max)
-            p = chance_at_least(die, need) if need <= act.face_max else Fraction(0)
-        odds: Odds = {}
-        add_odds(odds, self._activation_outcome(sit, True), p)
-        add_odds(odds, self._activation_outcome(sit, False), 1 - p)
-        return normalise(odds)

@@ -258,8 +258,9 @@ def test_melee_rules(t: Tables) -> None:
 
 @pytest.mark.parametrize("tid", sorted(TROOPS))
 def test_hit_numbers_decision(t: Tables, tid: str) -> None:
-    """RULES.md: the text gives no hit numbers; decision 5-6 for every type."""
-    assert t.hit_numbers.rows[tid].hit_on == 5
+    """RULES.md (errata hit-numbers): the text gives no hit numbers; the author's "also
+    count 5s" implies heavy infantry are hit only on 6; every other type on 5-6."""
+    assert t.hit_numbers.rows[tid].hit_on == (6 if tid == "heavy_infantry" else 5)
 
 
 def test_hit_numbers_flagged(t: Tables) -> None:
@@ -273,6 +274,15 @@ def test_optional_hc_flank_rule(t: Tables) -> None:
     assert rule.enabled is False
     assert (rule.attacker, rule.target, rule.hit_on) == ("heavy_cavalry", "heavy_infantry", 5)
     assert set(rule.situations) == {"flank", "rear"}
+
+
+def test_optional_five_six_for_all(t: Tables) -> None:
+    """RULES.md: the earlier reading, 5-6 against every type, stays as an option (off):
+    any attacker, from any side, hits heavy infantry on 5 too."""
+    rule = t.optional_rules["five_six_for_all"]
+    assert rule.enabled is False
+    assert (rule.attacker, rule.target, rule.hit_on) == (None, "heavy_infantry", 5)
+    assert set(rule.situations) == {"front", "flank", "rear"}
 
 
 def test_elephants(t: Tables) -> None:
@@ -558,6 +568,230 @@ def test_broken_copy_is_refused(tmp_path: Path, case: str) -> None:
     edits, file, path = BROKEN[case]
     err = _broken(tmp_path, edits)
     assert any(p.file == file and p.path == path for p in err.problems), err.problems
+
+
+#: Issue 13: hostile house-rule values, one of each kind, each refused at load with the file,
+#: the key path and what is wrong (a string, float or bool where a number belongs; a huge
+#: count; a die of millions of faces; a number that would make the odds or a sheet run on).
+HOSTILE: dict[str, tuple[Edit, str, str, str | tuple[str, ...]]] = {
+    "string for a number": (
+        (
+            "troops.toml",
+            "bases = 4\nhits_per_base = 4\nmove = 1",
+            'bases = "4"\nhits_per_base = 4\nmove = 1',
+        ),
+        "troops.toml",
+        "troops.heavy_infantry.bases",
+        "valid integer",
+    ),
+    "float for a whole number": (
+        (
+            "tables.toml",
+            'label = "Heavy infantry"\nmove = 1',
+            'label = "Heavy infantry"\nmove = 1.5',
+        ),
+        "tables.toml",
+        "movement.rows.heavy_infantry.move",
+        "valid integer",
+    ),
+    "string for a yes or no": (
+        ("tables.toml", "chain = false", 'chain = "no"'),
+        "tables.toml",
+        "morale.chain",
+        "valid boolean",
+    ),
+    "a billion hit points a base": (
+        (
+            "tables.toml",
+            'label = "Heavy infantry"\nbases = 4\nhits_per_base = 4',
+            'label = "Heavy infantry"\nbases = 4\nhits_per_base = 1000000000',
+        ),
+        "tables.toml",
+        "hit_points.rows.heavy_infantry.hits_per_base",
+        "less than or equal to 8",
+    ),
+    "a unit of too many hit points": (
+        (
+            "troops.toml",
+            "bases = 4\nhits_per_base = 4\nmove = 1",
+            "bases = 16\nhits_per_base = 8\nmove = 1",
+        ),
+        "troops.toml",
+        "troops.heavy_infantry.hits_per_base",
+        "128 hit points",
+    ),
+    "a billion melee dice": (
+        (
+            "tables.toml",
+            'label = "Heavy infantry"\ndice = 4',
+            'label = "Heavy infantry"\ndice = 1000000000',
+        ),
+        "tables.toml",
+        "melee.rows.heavy_infantry.dice",
+        "0 to 12",
+    ),
+    "negative melee dice": (
+        ("troops.toml", "move = 1\nmelee_dice = 4", "move = 1\nmelee_dice = -4"),
+        "troops.toml",
+        "troops.heavy_infantry.melee_dice",
+        "0 to 12",
+    ),
+    # the common dice check (app/rules/schema.py's DiceExpr) may refuse a die of millions of
+    # faces before GSB's own; both name the same bound: "a die has 2 to 100 faces" (GSB) or
+    # "a die of 99,999,999 faces; dice have 2 to 100" (common)
+    "a die of 99,999,999 faces": (
+        ("tables.toml", 'die = "d6"\nchain = false', 'die = "d99999999"\nchain = false'),
+        "tables.toml",
+        "morale.die",
+        "2 to 100",
+    ),
+    "a die of 101 faces": (
+        ("tables.toml", 'die = "d6"\nchain = false', 'die = "d101"\nchain = false'),
+        "tables.toml",
+        "morale.die",
+        "2 to 100",
+    ),
+    # ... and 99,999,999 dice: GSB says "the death test rolls 1 to 4 dice", the common check
+    # "99,999,999 dice; a data expression has 1 to 100"
+    "99,999,999 dice for the death test": (
+        ("tables.toml", 'death_test = "2d6"', 'death_test = "99999999d6"'),
+        "tables.toml",
+        "general.death_test",
+        ("the death test rolls 1 to 4 dice", "99,999,999 dice; a data expression has 1 to 100"),
+    ),
+    "five dice for the death test": (
+        ("tables.toml", 'death_test = "2d6"', 'death_test = "5d6"'),
+        "tables.toml",
+        "general.death_test",
+        "the death test rolls 1 to 4 dice",
+    ),
+    "a death test of d21s": (
+        (
+            "tables.toml",
+            'death_test = "2d6"\ndies_on = [6, 6]',
+            'death_test = "2d21"\ndies_on = [6, 6]',
+        ),
+        "tables.toml",
+        "general.death_test",
+        "its dice have 2 to 20 faces",
+    ),
+    "a melee die that is not one plain die": (
+        ("tables.toml", 'die = "d6"\nfront_only', 'die = "2d6+1"\nfront_only'),
+        "tables.toml",
+        "melee.die",
+        "one plain die",
+    ),
+    "a death test a die short": (
+        ("tables.toml", "dies_on = [6, 6]", "dies_on = [6]"),
+        "tables.toml",
+        "general.dies_on",
+        "one face (1-6) for each of the 2 dice",
+    ),
+    "a range of nan": (
+        ("tables.toml", "range = 1\n", "range = nan\n"),
+        "tables.toml",
+        "shooting.range",
+        "finite number",
+    ),
+    "a rampage radius across the world": (
+        ("tables.toml", "rampage_radius = 1", "rampage_radius = 1e300"),
+        "tables.toml",
+        "elephants.rampage_radius",
+        "less than or equal to 24",
+    ),
+    "an activation ladder that never rises": (
+        ("tables.toml", "step = 1\n", "step = 0\n"),
+        "tables.toml",
+        "activation.step",
+        "greater than or equal to 1",
+    ),
+    "an activation die read 0-99": (
+        ("tables.toml", "face_max = 9", "face_max = 99"),
+        "tables.toml",
+        "activation.face_max",
+        "10 faces: 0-9",
+    ),
+    "a first score far off the die": (
+        ("tables.toml", "first_needed = 1", "first_needed = -1000000"),
+        "tables.toml",
+        "activation.first_needed",
+        "greater than or equal to 0",
+    ),
+    "a million stars for a unit": (
+        ("tables.toml", "destroyed_unit_stars = 1", "destroyed_unit_stars = 1000000"),
+        "tables.toml",
+        "hit_points.destroyed_unit_stars",
+        "less than or equal to 10",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_value_is_refused(tmp_path: Path, case: str) -> None:
+    edit, file, path, words = HOSTILE[case]
+    err = _broken(tmp_path, [edit])
+    found = [p for p in err.problems if p.file == file and p.path == path]
+    assert found, err.problems
+    message = found[0].message
+    assert "\n" not in message, message
+    if isinstance(words, str):
+        assert words in message, message
+    else:  # whichever check speaks first, its whole wording
+        assert any(w in message for w in words), message
+
+
+def test_values_at_the_bounds_load(tmp_path: Path) -> None:
+    """The bounds leave room for house rules: units of 16 bases of 4, ten dice, a d100
+    activation die read 0-99."""
+    folder = tmp_path / "gsb-big"
+    shutil.copytree(FOLDER, folder)
+    edits = [
+        (
+            "troops.toml",
+            "bases = 4\nhits_per_base = 4\nmove = 1",
+            "bases = 16\nhits_per_base = 4\nmove = 1",
+        ),
+        (
+            "tables.toml",
+            'label = "Heavy infantry"\nbases = 4\nhits_per_base = 4',
+            'label = "Heavy infantry"\nbases = 16\nhits_per_base = 4',
+        ),
+        (
+            "armies.toml",
+            'troop = "heavy_infantry"\nsizes = [4]\ndefault_size = 4\nmin = 0\nmax = 4',
+            'troop = "heavy_infantry"\nsizes = [16]\ndefault_size = 16\nmin = 0\nmax = 4',
+        ),
+        (
+            "armies.toml",
+            'troop = "heavy_infantry"\nsizes = [4]\ndefault_size = 4\nmin = 0\nmax = 2',
+            'troop = "heavy_infantry"\nsizes = [16]\ndefault_size = 16\nmin = 0\nmax = 2',
+        ),
+        ("troops.toml", "move = 1\nmelee_dice = 4", "move = 1\nmelee_dice = 10"),
+        (
+            "tables.toml",
+            'label = "Heavy infantry"\ndice = 4',
+            'label = "Heavy infantry"\ndice = 10',
+        ),
+        (
+            "tables.toml",
+            'die = "d10"\nface_min = 0\nface_max = 9',
+            'die = "d100"\nface_min = 0\nface_max = 99',
+        ),
+    ]
+    for file, old, new in edits:
+        path = folder / file
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, (file, old)
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    big = load_ruleset(folder, builtin=False)
+    assert troop(big, "heavy_infantry").total_hits == 64
+    mech = GSBMechanics(big)
+    status = mech.initial_status("heavy_infantry", 16, None)
+    assert mech.status_problem("heavy_infantry", status) is None
+    too_big = mech.initial_status("heavy_infantry", 17, None)
+    assert "68 hit points, more than the 64" in (
+        mech.status_problem("heavy_infantry", too_big) or ""
+    )
 
 
 def test_unbroken_copy_loads(tmp_path: Path, builtin_folder: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.rules.actions import exact_of
 from app.rules.dice import ScriptedDice
 from app.rules.mechanics import (
     NO_EFFECT,
@@ -25,6 +26,7 @@ from app.rules.mechanics import (
     Effects,
     LeaderView,
     NotImplementedRule,
+    Outcome,
     Scalar,
     Side,
     Situation,
@@ -34,10 +36,10 @@ from app.rules.mechanics import (
 from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_ruleset
-from app.rulesets.gsb import rules as gsb_rules
+from app.rulesets.gsb import throws as gsb_throws
 from app.rulesets.gsb.mechanics import GSBMechanics
-from app.rulesets.gsb.rules import hits_dist
 from app.rulesets.gsb.schema import tables
+from app.rulesets.gsb.throws import terror_hits
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
@@ -260,6 +262,22 @@ def test_only_the_active_player_activates(mech: GSBMechanics) -> None:
     )
 
 
+def test_no_odds_for_an_activation_that_cannot_happen(mech: GSBMechanics) -> None:
+    """The odds refuse, with the same reason as the roll, an activation after play has
+    passed, by the side whose turn it is not, or of a unit that has acted this turn."""
+    passed = view(sides=({"activations": 4, "passed": True}, {}), phase=1, initiative=0)
+    with pytest.raises(ValueError, match="play has passed"):
+        mech.odds("activate", Situation(side=0, view=passed))
+    with pytest.raises(ValueError, match="Rome's turn"):
+        mech.odds("activate", Situation(side=1, view=view(phase=1, initiative=0)))
+    done = unit(mech, "heavy_infantry", markers=frozenset({"activated"}))
+    with pytest.raises(ValueError, match="already acted"):
+        mech.odds("activate", Situation(actor=done, view=view(phase=1, initiative=0)))
+    fresh = unit(mech, "heavy_infantry")
+    odds = mech.odds("activate", Situation(actor=fresh, view=view(phase=1, initiative=0)))
+    assert [o.result for o in odds] == ["activated"]
+
+
 @pytest.mark.parametrize(
     ("nth", "p"),
     [(1, 1), (2, 1), (3, Fraction(9, 10)), (4, Fraction(8, 10)), (11, Fraction(1, 10)), (12, 0)],
@@ -278,7 +296,7 @@ def test_base_lost_morale_five_removes_another(mech: GSBMechanics) -> None:
     """A base is lost when its 4 hit points go; a morale d6 of 5 or 6 removes another."""
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=3)
-    d = dice(("3d6", (5, 2, 1)), ("d6", (5,)))
+    d = dice(("3d6", (6, 2, 1)), ("d6", (5,)))
     res = mech.resolve("melee", Situation(actor=att, target=dfn), d)
     assert d.exhausted
     assert (res.outcome.defender.casualties, res.outcome.defender.hits) == (2, -3)
@@ -290,7 +308,7 @@ def test_base_lost_morale_five_removes_another(mech: GSBMechanics) -> None:
 def test_base_lost_morale_four_holds(mech: GSBMechanics) -> None:
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=2)
-    d = dice(("3d6", (6, 5, 1)), ("d6", (4,)))
+    d = dice(("3d6", (6, 6, 1)), ("d6", (4,)))
     res = mech.resolve("melee", Situation(actor=att, target=dfn), d)
     after = dfn.status.apply(res.outcome.defender)
     assert (after.strength, after.hits) == (3, 0) and d.exhausted
@@ -311,7 +329,7 @@ def test_fighting_elephants_morale_on_four(mech: GSBMechanics) -> None:
     """Fighting elephants, a morale roll of 4 also removes a base."""
     ele = unit(mech, "elephants", 1)
     dfn = unit(mech, "heavy_infantry", 0, hits=3)
-    d = dice(("4d6", (1, 1, 2, 5)), ("d6", (4,)))
+    d = dice(("4d6", (1, 1, 2, 6)), ("d6", (4,)))
     res = mech.resolve("melee", Situation(actor=ele, target=dfn), d)
     assert res.outcome.defender.casualties == 2 and d.exhausted
 
@@ -454,10 +472,11 @@ def test_terrain_caps_before_extras(
 
 
 @pytest.mark.parametrize("target", TROOPS)
-def test_hits_on_five_or_six(mech: GSBMechanics, target: str) -> None:
-    """Errata hit-numbers: the promised table is missing; every type is hit on 5-6."""
+def test_hit_numbers_by_target(mech: GSBMechanics, target: str) -> None:
+    """Errata hit-numbers: the promised table is missing; the author's "also count 5s"
+    for heavy cavalry implies heavy infantry are hit only on 6s, every other type on 5-6."""
     sit = Situation(actor=unit(mech, "heavy_infantry", 1), target=unit(mech, target))
-    assert mech.melee_strike(sit).need == 5
+    assert mech.melee_strike(sit).need == (6 if target == "heavy_infantry" else 5)
 
 
 def test_only_the_active_unit_rolls(mech: GSBMechanics) -> None:
@@ -469,29 +488,51 @@ def test_only_the_active_unit_rolls(mech: GSBMechanics) -> None:
     assert all(o.attacker == NO_EFFECT for o in odds)
 
 
-def test_optional_heavy_cavalry_fives(tmp_path: Path) -> None:
-    """The author's afterthought (off by default): heavy cavalry attacking heavy infantry in
-    flank or rear also hit on 5s. It matters once heavy infantry are hit only on 6."""
-    mech = copy(
-        tmp_path,
-        [
-            (
-                "tables.toml",
-                'label = "Heavy infantry"\nhit_on = 5',
-                'label = "Heavy infantry"\nhit_on = 6',
-            )
-        ],
-    )
+def test_optional_heavy_cavalry_fives(mech: GSBMechanics) -> None:
+    """The author's afterthought (an option, off by default): heavy cavalry attacking heavy
+    infantry in flank or rear also hit on 5s, against the 6s everyone else needs."""
     hc, hi = unit(mech, "heavy_cavalry", 1), unit(mech, "heavy_infantry")
 
     def need(**options: Scalar) -> int:
         return mech.melee_strike(Situation(actor=hc, target=hi, options=options)).need
 
-    assert need(attack="flank") == 6
+    assert need(attack="flank") == need(attack="rear") == 6
     assert need(attack="flank", optional_hc_flank_rear_vs_hi=True) == 5
+    assert need(attack="rear", optional_hc_flank_rear_vs_hi=True) == 5
     assert need(attack="front", optional_hc_flank_rear_vs_hi=True) == 6
     spec = mech.action("melee").option("optional_hc_flank_rear_vs_hi")
     assert spec.default is False
+    mi = unit(mech, "medium_infantry", 1)
+    sit = Situation(actor=mi, target=hi, options={"optional_hc_flank_rear_vs_hi": True})
+    assert mech.melee_strike(sit).need == 6  # only heavy cavalry
+
+
+@pytest.mark.parametrize("attacker", TROOPS)
+@pytest.mark.parametrize("attack", ["front", "flank", "rear"])
+def test_optional_five_six_for_all(mech: GSBMechanics, attacker: str, attack: str) -> None:
+    """The earlier reading stays an option (off by default): with it every type, heavy
+    infantry too, is hit on 5-6, from any side, by any attacker."""
+    spec = mech.action("melee").option("optional_five_six_for_all")
+    assert spec.default is False
+    for target in TROOPS:
+        sit = Situation(
+            actor=unit(mech, attacker, 1),
+            target=unit(mech, target),
+            options={"attack": attack, "optional_five_six_for_all": True},
+        )
+        assert mech.melee_strike(sit).need == 5
+
+
+def test_the_old_reading_gives_the_old_odds(mech: GSBMechanics) -> None:
+    """With 5-6 for every type, light cavalry against heavy infantry hits on 5-6 again: the
+    odds are those of a medium-infantry target of the same state."""
+    lc = unit(mech, "light_cavalry", 1)
+    old = {"optional_five_six_for_all": True}
+    hi = mech.odds("melee", Situation(actor=lc, target=unit(mech, "heavy_infantry"), options=old))
+    mi = mech.odds("melee", Situation(actor=lc, target=unit(mech, "medium_infantry")))
+    assert hi == mi
+    new = mech.odds("melee", Situation(actor=lc, target=unit(mech, "heavy_infantry")))
+    assert new[Outcome(result="target: no hits")] == Fraction(25, 36)
 
 
 def test_numbers_come_from_the_data(tmp_path: Path) -> None:
@@ -534,9 +575,9 @@ def test_elephant_terror_rolls_fours_again(mech: GSBMechanics) -> None:
 def test_terror_single_die_odds() -> None:
     """One die: no hit 1/2; k >= 1 hits (1/6)^k/2 + (1/6)^(k-1)/3. The tail from ``cap`` on
     is lumped into ``cap`` so the sum stays exactly 1."""
-    p_hit, p4 = Fraction(1, 3), Fraction(1, 6)
+    p4 = Fraction(1, 6)
     cap = 6
-    dist = hits_dist(1, p_hit, p4, cap)
+    dist = terror_hits(1, hit=2, miss=3, terror=1, cap=cap)
     assert sum(dist.values()) == 1
     assert dist[0] == Fraction(1, 2)
     for k in range(1, cap):
@@ -547,7 +588,7 @@ def test_terror_single_die_odds() -> None:
 def test_terror_without_reroll(tmp_path: Path) -> None:
     mech = copy(tmp_path, [("tables.toml", "terror_rerolls = true", "terror_rerolls = false")])
     strike = mech.melee_strike(
-        Situation(actor=unit(mech, "elephants", 1), target=unit(mech, "heavy_infantry"))
+        Situation(actor=unit(mech, "elephants", 1), target=unit(mech, "medium_infantry"))
     )
     assert strike.chances() == (Fraction(1, 2), 0)
 
@@ -636,7 +677,7 @@ def test_general_killed_on_double_six(mech: GSBMechanics) -> None:
     att = unit(mech, "medium_infantry", 1)
     dfn = unit(mech, "heavy_infantry", 0, leader=GENERAL)
     v = view((att, dfn), sides=({"stars": 1}, {"stars": 4}))
-    d = dice(("3d6", (5, 6, 1)), ("2d6", (6, 6)))
+    d = dice(("3d6", (6, 6, 1)), ("2d6", (6, 6)))
     res = mech.resolve("melee", Situation(actor=att, target=dfn, view=v), d)
     assert d.exhausted
     assert [(e.leader_id, e.status) for e in res.leader_events] == [("general", "killed")]
@@ -673,8 +714,8 @@ def test_general_dies_with_his_unit(mech: GSBMechanics) -> None:
 
 
 def test_death_test_in_the_odds(mech: GSBMechanics) -> None:
-    """Odds: light cavalry (2 dice, 5-6) against a general's unit: he dies with chance
-    P(at least one hit) x 1/36."""
+    """Odds: light cavalry (2 dice, hitting heavy infantry on 6) against a general's unit:
+    he dies with chance P(at least one hit) x 1/36."""
     odds = mech.odds(
         "melee",
         Situation(
@@ -684,7 +725,7 @@ def test_death_test_in_the_odds(mech: GSBMechanics) -> None:
         ),
     )
     dead = sum((p for o, p in odds.items() if "general killed" in o.result), Fraction(0))
-    assert dead == (1 - Fraction(2, 3) ** 2) / 36
+    assert dead == (1 - Fraction(5, 6) ** 2) / 36
 
 
 # --------------------------------------------------------------------------- victory
@@ -852,7 +893,7 @@ def test_worst_case_odds_time(mech: GSBMechanics) -> None:
     worst = 0.0
     for a in TROOPS:
         for d in TROOPS:
-            for cache in (gsb_rules.hits_dist, gsb_rules.damage_odds, gsb_rules.rampage_odds):
+            for cache in (exact_of, gsb_throws.bases_left, gsb_throws.morale_after_loss):
                 cache.cache_clear()
             sit = Situation(
                 actor=unit(mech, a, 1),

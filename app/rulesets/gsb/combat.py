@@ -1,0 +1,393 @@
+"""Grown Slightly Bald mechanics: melee and shooting, each declared once.
+
+``prepare`` works out the strike without dice (how many dice, the score they need, who is
+exposed to what); ``play`` throws them: the attacker's dice (:class:`StrikeHits`), what the
+hits cost the target (:class:`Wounds`), and, when the target is an elephant, the rampage on
+each unit near it (:class:`Rampage`). Only the active unit rolls, so the target never strikes
+back. The exact odds are ``play``'s structure (:meth:`CombatRules.attack_odds`): given the
+hits, the target's wounds and the rampage on its attacker are independent, so each is the
+exact distribution of the very throw ``play`` makes; tests hold it equal to exploring
+``play`` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from app.rules.actions import Throws, exact_of
+from app.rules.geometry import unit_distance
+from app.rules.mechanics import (
+    Combatant,
+    Effects,
+    Outcome,
+    Resolution,
+    Situation,
+    UnitChange,
+)
+from app.rulesets.gsb.base import GENERAL_MOVED
+from app.rulesets.gsb.rules import (
+    ATTACKS,
+    NO_DAMAGE,
+    OPEN,
+    Body,
+    Damage,
+    Hurt,
+    dice_text,
+    effects_of,
+    stars_and_fates,
+)
+from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds, rampage_table
+from app.rulesets.gsb.turn import TurnRules
+
+
+@dataclass(frozen=True)
+class Strike:
+    """How one unit rolls against another: ``dice`` of ``die``, each hitting on ``need``
+    after ``bonus``; ``terror`` is the elephant-terror face (it scores, and with ``reroll``
+    is rolled again). ``why`` explains the dice in words."""
+
+    die: str
+    dice: int
+    need: int
+    bonus: int
+    terror: int | None
+    reroll: bool
+    why: str
+
+    def hits(self, cap: int, purpose: str = "") -> StrikeHits:
+        """The throw of these dice, its hits counted up to ``cap``."""
+        return StrikeHits(
+            dice_text(self.die, max(self.dice, 1)),
+            purpose,
+            need=self.need,
+            bonus=self.bonus,
+            terror=self.terror,
+            reroll=self.reroll,
+            cap=cap,
+        )
+
+    def chances(self) -> tuple[Fraction, Fraction]:
+        """(chance a die scores a hit and stops, chance it shows the terror face and is
+        rolled again)."""
+        return self.hits(0).chances()
+
+
+@dataclass(frozen=True)
+class Attack:
+    """A melee or a volley worked out before any dice: the ``strike``; whether the target
+    is ``fighting`` elephants (its morale loses a base on 4-6); whether these hits call for
+    a general's death ``test``; which side has its general; whether the target is an
+    elephant, and whether the attacker is then within its rampage radius."""
+
+    strike: Strike
+    melee: bool
+    fighting: bool
+    test: bool
+    attacker_general: bool
+    defender_general: bool
+    elephant: bool
+    rampage_on_attacker: bool
+
+
+class CombatRules(TurnRules):
+    """GSB, Melee and Shooting, with hit points, morale, generals and elephants."""
+
+    # -- generals -------------------------------------------------------------------------
+
+    def has_general(self, unit: Combatant, option: bool) -> bool:
+        return option or (unit.leader is not None and unit.leader.rank == "general")
+
+    def death_test_applies(self, melee: bool) -> bool:
+        """GSB, Generals: the test follows hits (our reading: any hits; a data switch limits
+        it to melee hits)."""
+        return melee or self.t.general.test_when == "any_hit"
+
+    # -- strikes --------------------------------------------------------------------------
+
+    def melee_strike(self, sit: Situation) -> Strike:
+        """GSB, Melee: dice by troop type (elephants as many as the opponent's basic dice);
+        hills or woods cap them at 2; then +1 die (heavy cavalry +2) on a flank or rear and
+        +1 die for the general (both after the cap). Hits on the target's number (errata
+        hit-numbers: heavy infantry 6, the rest 5-6); the optional rules let heavy cavalry
+        hit heavy infantry on 5s from flank or rear, or every type be hit on 5-6.
+        Elephants' 4s score and are rolled again (terror)."""
+        t = self.t
+        att, dfn = sit.attacker, sit.defender
+        attack = sit.choice("attack", "front")
+        if attack not in ATTACKS:
+            raise ValueError(f"attack must be one of {', '.join(ATTACKS)}")
+        basic = t.melee.rows[att.troop].dice
+        why = [f"{self.troop_name(att.troop)} {basic} dice"]
+        if basic == "as_opponent":
+            opp = t.melee.rows[dfn.troop].dice
+            basic = t.melee.elephant_vs_elephant_dice if opp == "as_opponent" else opp
+            why = [f"{self.troop_name(att.troop)} {basic} dice, as many as its opponent"]
+        flank = 0
+        if attack != "front":
+            flank = t.melee.flank_rear_extra_dice_by_troop.get(
+                att.troop, t.melee.flank_rear_extra_dice
+            )
+        general = self.has_general(att, sit.flag("attacker_general"))
+        moved = sit.flag("general_moved") or att.status.has(GENERAL_MOVED)
+        counts = general and not (moved and t.general.no_bonus_turn_moved)
+        gen_dice = t.general.melee_bonus if counts and t.general.bonus_kind == "die" else 0
+        bonus = t.general.melee_bonus if counts and t.general.bonus_kind == "score" else 0
+        after = set(t.terrain.extras_added_after_cap)
+        dice = basic + (0 if "flank" in after else flank) + (0 if "general" in after else gen_dice)
+        terrain = sit.choice("terrain", OPEN)
+        if terrain != OPEN:
+            cap = t.terrain.rows[terrain].max_dice
+            if dice > cap:
+                why.append(f"{terrain}: at most {cap}")
+            dice = min(dice, cap)
+        dice += (flank if "flank" in after else 0) + (gen_dice if "general" in after else 0)
+        if flank:
+            why.append(f"+{flank} for the {attack}")
+        if gen_dice:
+            why.append(f"+{gen_dice} for the general")
+        elif general and moved:
+            why.append("the general joined this turn: no bonus")
+        need = t.hit_numbers.rows[dfn.troop].hit_on
+        for rid, rule in t.optional_rules.items():
+            if (
+                sit.options.get(f"optional_{rid}", rule.enabled)
+                and rule.attacker in (None, att.troop)
+                and dfn.troop == rule.target
+                and attack in rule.situations
+            ):
+                need = min(need, rule.hit_on)
+        if bonus:
+            why.append(f"+{bonus} to each die for the general")
+        terror = t.elephants.terror_face if self.is_elephant(att) else None
+        return Strike(
+            t.melee.die, dice, need, bonus, terror, t.elephants.terror_rerolls, ", ".join(why)
+        )
+
+    def shoot_strike(self, sit: Situation) -> Strike:
+        """GSB, Shooting: medium infantry and light troops roll 2 dice at 1 UW, 6s hit."""
+        s = self.t.shooting
+        att = sit.attacker
+        if att.troop not in s.rows or not self.gsb_troop(att.troop).shoots:
+            raise ValueError(
+                f"{att.name} ({self.troop_name(att.troop)}) cannot shoot: only medium "
+                "infantry and light troops shoot"
+            )
+        return Strike(s.die, s.dice, s.hit_on, 0, None, False, f"{s.dice} dice at {s.range:g} UW")
+
+    # -- rampage --------------------------------------------------------------------------
+
+    def rampage_bystanders(self, sit: Situation, elephant: Combatant) -> list[Combatant]:
+        """GSB, Elephant rampage: units within 1 UW of the wounded elephant other than the
+        actor and the target (who are handled as part of the outcome): ``sit.others`` when
+        the core names them, else every unit whose footprint is within the radius."""
+        e = self.t.elephants
+        skip = {elephant.unit_id, sit.attacker.unit_id, sit.defender.unit_id}
+        if sit.others:
+            pool = list(sit.others)
+        elif sit.view is not None:
+            pool = [u for u in sit.view.units if unit_distance(u, elephant) <= e.rampage_radius]
+        else:
+            pool = []
+        return [
+            u
+            for u in pool
+            if u.unit_id not in skip
+            and not u.status.eliminated
+            and u.status.strength > 0
+            and (e.rampage_affects == "all_units" or u.side != elephant.side)
+        ]
+
+    def _actor_in_rampage(self, melee: bool) -> bool:
+        """The unit that wounded the elephant is within the radius: in contact in melee;
+        a shooter is, since shooting range (1 UW) is no longer than the radius."""
+        return melee or self.t.shooting.range <= self.t.elephants.rampage_radius
+
+    # -- the actions ----------------------------------------------------------------------
+
+    def _attack(self, sit: Situation, strike: Strike, melee: bool, fighting: bool) -> Attack:
+        elephant = self.is_elephant(sit.defender)
+        return Attack(
+            strike,
+            melee,
+            fighting,
+            self.death_test_applies(melee),
+            self.has_general(sit.attacker, sit.flag("attacker_general")),
+            self.has_general(sit.defender, sit.flag("defender_general")),
+            elephant,
+            elephant and self._actor_in_rampage(melee),
+        )
+
+    def prepare_melee(self, sit: Situation) -> Attack:
+        """GSB, Melee: the active unit's strike; a target fighting an elephant loses a base
+        on morale on 4-6."""
+        return self._attack(sit, self.melee_strike(sit), True, self.is_elephant(sit.attacker))
+
+    def prepare_shoot(self, sit: Situation) -> Attack:
+        """GSB, Shooting: 2 dice, 6s hit; hits cost bases and morale as in melee, and a
+        wounded elephant rampages (the shooter, within 1 UW, rolls too)."""
+        fighting = sit.flag("target_fighting_elephants")
+        return self._attack(sit, self.shoot_strike(sit), False, fighting)
+
+    def wounds(
+        self, body: Body, taken: int, fighting: bool, general: bool, test: bool, name: str
+    ) -> Wounds:
+        r = self.loss
+        return Wounds(
+            r.morale_die,
+            f"morale for {name} (a base lost)",
+            rules=r,
+            body=body,
+            taken=taken,
+            fighting=fighting,
+            general=general,
+            test=test,
+            who=name,
+        )
+
+    def rampage(
+        self, body: Body, hits: int, fighting: bool, general: bool, test: bool, name: str
+    ) -> Rampage:
+        r = self.loss
+        return Rampage(
+            r.rampage_die,
+            f"elephant rampage on {name}",
+            rules=r,
+            body=body,
+            elephant_hits=hits,
+            fighting=fighting,
+            general=general,
+            test=test,
+            who=name,
+        )
+
+    def play_attack(self, sit: Situation, plan: Attack, th: Throws) -> Resolution:
+        """GSB, Melee / Shooting: the attacker's dice; the target takes the hits (at most
+        its remaining hit points), loses bases and rolls morale, and its general tests for
+        death; an elephant hit rampages on every unit within 1 UW, the attacker first. Units
+        near the elephant other than these two change no :class:`Outcome`, so their dice are
+        thrown only when rolling for real."""
+        att, dfn = sit.attacker, sit.defender
+        ab, db = self.body(att), self.body(dfn)
+        s = plan.strike
+        verb = "attacks" if plan.melee else "shoots at"
+        lines = [
+            f"{att.name} {verb} {dfn.name}: {s.dice} dice ({s.why}), hitting on {s.need}+"
+            + (f", {s.terror}s score and roll again" if s.terror is not None else "")
+        ]
+        if s.dice > 0:
+            taken, shown = th.throw(s.hits(db.remaining, f"{att.name} {verb} {dfn.name}"))
+        else:
+            taken, shown = 0, "no dice: 0 hit(s)"
+        lines.append(shown)
+        wounds = self.wounds(db, taken, plan.fighting, plan.defender_general, plan.test, dfn.name)
+        dd, log = th.throw(wounds)
+        lines += log.splitlines()
+        hurt = [Hurt(dfn, db, dd)]
+        ad = NO_DAMAGE
+        if plan.elephant and taken:
+            lines.append(
+                f"the elephant is wounded: units within {self.t.elephants.rampage_radius:g} UW roll"
+            )
+            if plan.rampage_on_attacker:
+                ramp = self.rampage(
+                    ab, taken, plan.melee, plan.attacker_general, plan.test, att.name
+                )
+                ad, log = th.throw(ramp)
+                lines += log.splitlines()
+            for u in self.rampage_bystanders(sit, dfn) if th.rolling else ():
+                ub = self.body(u)
+                ramp = self.rampage(ub, taken, False, self.has_general(u, False), plan.test, u.name)
+                ud, log = th.throw(ramp)
+                lines += log.splitlines()
+                hurt.append(Hurt(u, ub, ud))
+        hurt.append(Hurt(att, ab, ad))
+        outcome = self._outcome(ab, ad, db, dd, plan.melee)
+        if outcome.attacker.move:
+            lines.append(f"{att.name} {outcome.attacker.move}")
+        others = tuple(
+            UnitChange(h.unit.unit_id, effects_of(h.body, h.damage))
+            for h in hurt[1:-1]
+            if h.damage.taken
+        )
+        sides, events, more = stars_and_fates(self.t, sit.view, hurt)
+        return Resolution(
+            outcome=outcome,
+            others=others,
+            sides=sides,
+            leader_events=events,
+            explanation=(*lines, *more),
+        )
+
+    def attack_odds(self, sit: Situation, plan: Attack) -> dict[Outcome, Fraction]:
+        """The exact odds of :meth:`play_attack` from its structure: for each number of hits
+        (every total of the target's remaining hit points or more is one, exactly), the
+        target's :class:`Wounds` and, for an elephant hit, the :class:`Rampage` on the
+        attacker (:func:`rampage_table`), which given the hits are independent. Added up in
+        whole numbers over one denominator (Issue 14: big units answer in milliseconds)."""
+        att, dfn = sit.attacker, sit.defender
+        ab, db = self.body(att), self.body(dfn)
+        s = plan.strike
+        hits = exact_of(s.hits(db.remaining)) if s.dice > 0 else {0: Fraction(1)}
+        rampage = plan.elephant and plan.rampage_on_attacker
+        den_a, table = 1, [{NO_DAMAGE: 1}]  # no rampage: the attacker is never hurt
+        if rampage:
+            den_a, table = rampage_table(
+                self.loss, ab, max(hits), plan.melee, plan.attacker_general, plan.test
+            )
+        steps = [
+            (
+                ph,
+                exact_of(
+                    self.wounds(db, taken, plan.fighting, plan.defender_general, plan.test, "")
+                ),
+                table[taken] if rampage else table[0],
+            )
+            for taken, ph in hits.items()
+        ]
+        den_h = math.lcm(*(ph.denominator for ph, _, _ in steps))
+        den_d = math.lcm(*(p.denominator for _, d, _ in steps for p in d.values()))
+        second = self._second_melee(plan.melee)
+        attacker: dict[Damage, tuple[Effects, Effects, str]] = {}
+        outcomes: list[tuple[Outcome, int]] = []
+        for ph, wounds, on_attacker in steps:
+            nh = ph.numerator * (den_h // ph.denominator)
+            sides = []
+            for ad, na in on_attacker.items():
+                if ad not in attacker:  # the attacker's effects once per damage
+                    a_eff = effects_of(ab, ad)
+                    moved = replace(a_eff, move=second) if second and not ad.destroyed else a_eff
+                    attacker[ad] = (a_eff, moved, self._rampage_label(ad))
+                sides.append((*attacker[ad], na))
+            for dd, pd in wounds.items():
+                d_eff, label = effects_of(db, dd), f"target: {dd.describe()}"
+                nd = nh * pd.numerator * (den_d // pd.denominator)
+                for a_eff, moved, suffix, na in sides:
+                    o = Outcome(moved if dd.destroyed else a_eff, d_eff, label + suffix)
+                    outcomes.append((o, nd * na))
+        den = den_h * den_d * den_a
+        odds = {o: Fraction(n, den) for o, n in outcomes}
+        if len(odds) < len(outcomes):  # two ways to one outcome: add them up
+            summed: dict[Outcome, int] = {}
+            for o, n in outcomes:
+                summed[o] = summed.get(o, 0) + n
+            odds = {o: Fraction(n, den) for o, n in summed.items()}
+        return odds
+
+    def _second_melee(self, melee: bool) -> str | None:
+        """GSB, Melee: a unit that destroys its opponent may fight a second melee."""
+        if melee and self.t.melee.second_melee_after_destroying:
+            return "may use the rest of its move to fight a second melee"
+        return None
+
+    def _rampage_label(self, att: Damage) -> str:
+        return f"; attacker (rampage): {att.describe()}" if att.taken else ""
+
+    def _outcome(self, ab: Body, att: Damage, db: Body, dfn: Damage, melee: bool) -> Outcome:
+        a_eff = effects_of(ab, att)
+        second = self._second_melee(melee)
+        if second and dfn.destroyed and not att.destroyed:
+            a_eff = replace(a_eff, move=second)
+        label = f"target: {dfn.describe()}{self._rampage_label(att)}"
+        return Outcome(attacker=a_eff, defender=effects_of(db, dfn), result=label)
