@@ -31,6 +31,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The processes timed here keep their compiled bytecode (``__pycache__``), as Castra's and
+# PySide's do on a user's machine: with PYTHONDONTWRITEBYTECODE set (some shells and CI set
+# it), every start would compile Castra's modules again (about 0.1 s) while the baseline's
+# PySide modules come compiled from their wheel. The first (warm-up) run of each figure
+# writes them.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 RUNS = 5
 
 

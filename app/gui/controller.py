@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu
 from app.core.capabilities import has_chance_cards, uses_commands
 from app.core.edits import UpdateRoster
 from app.core.roster import Roster
-from app.core.rosterfile import RosterFileError, export_file, read_file
 from app.gui import dialogs
 from app.gui.actions import SPECS, ActionKey, Actions, set_tip
 from app.gui.editor import RosterEditor
@@ -367,6 +366,8 @@ class Builder(QObject):
     def import_path(self, path: Path) -> bool:
         """Import a roster file: all or nothing; a bad file shows its problems and changes
         nothing."""
+        from app.core.rosterfile import RosterFileError, read_file  # pydantic models: not at start
+
         try:
             roster = read_file(path, self.registry)
         except RosterFileError as exc:
@@ -399,6 +400,8 @@ class Builder(QObject):
     def export_to(self, path: Path) -> bool:
         if self.session is None:
             return False
+        from app.core.rosterfile import export_file
+
         try:
             export_file(self.session.roster, path)
         except OSError as exc:

@@ -13,11 +13,6 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from app.core.validation import Severity
 
-_SEVERITY_PIXMAP = {
-    Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
-    Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
-    Severity.NOTE: QStyle.StandardPixmap.SP_MessageBoxInformation,
-}
 _cache: dict[object, QIcon] = {}
 
 ICONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "icons"
@@ -55,7 +50,13 @@ def standard_icon(pixmap: QStyle.StandardPixmap) -> QIcon:
 
 
 def severity_icon(severity: Severity) -> QIcon:
-    return standard_icon(_SEVERITY_PIXMAP[severity])
+    # QStyle's pixmap enum is built on first use (some milliseconds), not at start-up
+    pixmap = {
+        Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
+        Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+        Severity.NOTE: QStyle.StandardPixmap.SP_MessageBoxInformation,
+    }[severity]
+    return standard_icon(pixmap)
 
 
 def worst(severities: list[Severity]) -> Severity | None:

@@ -9,22 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QEvent,
+    QItemSelectionModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import (
-    QAction,
-    QBrush,
-    QColor,
-    QHelpEvent,
-    QStandardItem,
-    QStandardItemModel,
-)
+from PySide6.QtGui import QAction, QHelpEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -40,44 +32,29 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui import dialogs
+from app.gui.library_model import (
+    DELETED_GROUP,
+    DELETED_ROLE,
+    ROSTER_ROLE,
+    RULESET_ROLE,
+    SEARCH_ROLE,
+    SUMMARY_ROLE,
+    LibraryModel,
+)
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.store import RosterSummary, Store
 
-ROSTER_ROLE = Qt.ItemDataRole.UserRole + 1
-DELETED_ROLE = Qt.ItemDataRole.UserRole + 2
-SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
-#: a ruleset group's ruleset id; a roster row's RosterSummary
-RULESET_ROLE = Qt.ItemDataRole.UserRole + 4
-SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 5
-DELETED_GROUP = "Deleted"
-#: computed once: combining Qt flags costs an enum call, thousands of times in a big library
-_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-
-Index = QModelIndex | QPersistentModelIndex
-
-
-class _LibraryModel(QStandardItemModel):
-    """Renaming in place does not store the text: it asks the window (through
-    :attr:`LibraryPanel.rename_requested`), which renames in the store or the open session."""
-
-    def __init__(self, panel: LibraryPanel) -> None:
-        super().__init__(panel)
-        self.panel = panel
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        rid = index.data(ROSTER_ROLE)
-        if role == Qt.ItemDataRole.EditRole and rid is not None:
-            name = str(value).strip()
-            if not name:
-                self.panel.message.emit("A roster needs a name; the old name is kept")
-                return False
-            if name != index.data(Qt.ItemDataRole.DisplayRole):
-                # After the editor has closed: the rename refreshes this model.
-                QTimer.singleShot(0, lambda: self.panel.rename_requested.emit(int(rid), name))
-            return True
-        return super().setData(index, value, role)
+__all__ = [
+    "DELETED_GROUP",
+    "DELETED_ROLE",
+    "ROSTER_ROLE",
+    "RULESET_ROLE",
+    "SEARCH_ROLE",
+    "SUMMARY_ROLE",
+    "LibraryPanel",
+]
 
 
 class LibraryPanel(QWidget):
@@ -97,19 +74,17 @@ class LibraryPanel(QWidget):
         self.search.setObjectName("librarySearch")
         self.search.setPlaceholderText("Search rosters (name, army list, ruleset)")
         self.search.setClearButtonEnabled(True)
-        self.model = _LibraryModel(self)
-        #: what the proxy shows while the tree is rebuilt
-        self._empty = QStandardItemModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setRecursiveFilteringEnabled(True)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.proxy.setFilterRole(SEARCH_ROLE)
+        self.model = LibraryModel(
+            self,
+            name_of=self._ruleset_name,
+            search_of=lambda s: self.describe(s, tooltip=False),
+            rename=self._rename,
+        )
         self.search.textChanged.connect(self._filter)
         self.search.returnPressed.connect(self._open_first_match)
         self.view = QTreeView()
         self.view.setObjectName("libraryView")
-        self.view.setModel(self.proxy)
+        self.view.setModel(self.model)
         self.view.setHeaderHidden(False)
         self.view.setUniformRowHeights(True)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
@@ -177,10 +152,9 @@ class LibraryPanel(QWidget):
         """Reload from the store (or show ``summaries``, the store's list already read),
         keeping the selection and what is collapsed."""
         current = self.selected_roster()
-        self.model.clear()
-        self.model.setHorizontalHeaderLabels(["Roster", "Units"])
-        self._header_modes()
         if self.store is None:
+            self.model.set_rosters([], [])
+            self._header_modes()
             self.status.setText("No store is open: rosters cannot be listed or saved.")
             self._update_buttons()
             return
@@ -192,46 +166,20 @@ class LibraryPanel(QWidget):
             try:
                 summaries = list_rosters(self.store, include_deleted=True)
             except StoreError as exc:  # busy, damaged: say so, keep the window
+                self.model.set_rosters([], [])
+                self._header_modes()
                 self.status.setText(f"The library cannot be read: {exc}")
                 self.message.emit(str(exc))
                 self._update_buttons()
                 return
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
-        # The tree is built detached and added whole: appending rows one by one to items
-        # already in the model sends each through the filter proxy (slow at 3,000 rosters).
-        groups: dict[tuple[str, str], QStandardItem] = {}
-        tops: dict[str, QStandardItem] = {}
-        rows: list[list[QStandardItem]] = []
-        for s in live:
-            top = tops.get(s.ruleset)
-            if top is None:
-                top = self._group_item(self._ruleset_name(s.ruleset))
-                top.setData(s.ruleset, RULESET_ROLE)
-                tops[s.ruleset] = top
-                rows.append([top, self._blank()])
-            side = groups.get((s.ruleset, s.side))
-            if side is None:
-                side = self._group_item(s.side)
-                groups[(s.ruleset, s.side)] = side
-                top.appendRow([side, self._blank()])
-            side.appendRow(self._roster_row(s))
-        bin_item = None
-        if dead:
-            bin_item = self._group_item(f"{DELETED_GROUP} ({len(dead)})")
-            bin_item.setData(True, DELETED_ROLE)
-            bin_item.setToolTip("Deleted rosters: restore one, or delete it for good")
-            rows.append([bin_item, self._blank()])
-            for s in dead:
-                bin_item.appendRow(self._roster_row(s, deleted=True))
-        self.proxy.setSourceModel(self._empty)  # one reset of the view, not one per group
-        for row in rows:
-            self.model.appendRow(row)
-        self.proxy.setSourceModel(self.model)
-        self._header_modes()  # the reset above forgets them
+        # One reset of the model (and of the view); rows are made when Qt asks for them.
+        bin_node = self.model.set_rosters(live, dead)
+        self._header_modes()
         self.view.expandAll()
-        if bin_item is not None:
-            self.view.collapse(self.proxy.mapFromSource(self.model.indexFromItem(bin_item)))
+        if bin_node is not None:
+            self.view.collapse(self.model.index_of_node(bin_node))
         n = len(live)
         self.status.setText(
             f"{n} roster{'' if n == 1 else 's'}" + (f", {len(dead)} deleted" if dead else "")
@@ -249,56 +197,25 @@ class LibraryPanel(QWidget):
     def update_names(self) -> None:
         """Name the rulesets loaded since the library was built (the app loads the other
         rulesets after the reopened roster is in view), without reading the store or
-        rebuilding the tree: the group names and the rows' search text."""
-        for row in range(self.model.rowCount()):
-            top = self.model.item(row)
-            ruleset = top.data(RULESET_ROLE)
-            if ruleset is not None:
-                top.setText(self._ruleset_name(str(ruleset)))
-            self._research(top)
+        rebuilding the tree: the group names and the rows' search text (with a search on, the
+        rows it shows are made again: other rosters may match now)."""
+        current = self.selected_roster()
+        if self.model.renamed():
+            self.view.expandAll()
+            self._reselect(current)
 
-    def _research(self, parent: QStandardItem) -> None:
-        for row in range(parent.rowCount()):
-            item = parent.child(row)
-            summary = item.data(SUMMARY_ROLE)
-            if summary is not None:
-                item.setData(self.describe(summary, tooltip=False), SEARCH_ROLE)
-            else:
-                self._research(item)
-
-    def _group_item(self, text: str) -> QStandardItem:
-        item = QStandardItem(text)
-        item.setEditable(False)
-        item.setData("", SEARCH_ROLE)
-        font = item.font()
-        font.setBold(True)
-        item.setFont(font)
-        return item
-
-    def _blank(self) -> QStandardItem:
-        item = QStandardItem("")
-        item.setEditable(False)
-        return item
-
-    def _roster_row(self, s: RosterSummary, *, deleted: bool = False) -> list[QStandardItem]:
-        name = QStandardItem(s.name)
-        name.setData(s.id, ROSTER_ROLE)
-        name.setData(deleted, DELETED_ROLE)
-        name.setData(s, SUMMARY_ROLE)
-        name.setData(self.describe(s, tooltip=False), SEARCH_ROLE)
-        name.setEditable(not deleted)
-        units = QStandardItem(str(s.units))
-        units.setTextAlignment(_RIGHT)
-        row = [name, units]
-        for item in row[1:]:
-            item.setEditable(False)
-            item.setData(s.id, ROSTER_ROLE)
-            item.setData(deleted, DELETED_ROLE)
-        if deleted:
-            grey = QBrush(QColor("#888888"))
-            for item in row:
-                item.setForeground(grey)
-        return row
+    def _rename(self, roster_id: int, value: str) -> bool:
+        """Renaming in place does not store the text: it asks the window (through
+        :attr:`rename_requested`), which renames in the store or the open session."""
+        name = value.strip()
+        if not name:
+            self.message.emit("A roster needs a name; the old name is kept")
+            return False
+        index = self.model.index_of_roster(roster_id)
+        if name != index.data(Qt.ItemDataRole.DisplayRole):
+            # After the editor has closed: the rename refreshes this model.
+            QTimer.singleShot(0, lambda: self.rename_requested.emit(roster_id, name))
+        return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and watched is self.view.viewport():
@@ -321,8 +238,22 @@ class LibraryPanel(QWidget):
         return f"{s.name}\n{ruleset} · {army} · {s.side}{scale}\nchanged {when}"
 
     def _filter(self, text: str) -> None:
-        self.proxy.setFilterFixedString(text.strip())
+        """Show the rosters the search text matches, keeping the selected one selected while
+        it is shown."""
+        current = self.selected_roster()
+        self.model.set_filter(text.strip())
         self.view.expandAll()
+        self._reselect(current)
+
+    def _reselect(self, roster_id: int | None) -> None:
+        """Select ``roster_id`` again after the rows were rebuilt, if it is shown (without
+        scrolling to it, as a filter that keeps a row does not scroll)."""
+        index = self.model.index_of_roster(roster_id) if roster_id is not None else None
+        if index is not None and index.isValid():
+            self.view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            )
+        self._update_buttons()
 
     # ------------------------------------------------------------------ selection
 
@@ -338,14 +269,7 @@ class LibraryPanel(QWidget):
         return bool(self._selected_index().data(DELETED_ROLE))
 
     def _find(self, roster_id: int) -> QModelIndex:
-        matches = self.model.match(
-            self.model.index(0, 0),
-            ROSTER_ROLE,
-            roster_id,
-            1,
-            Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive,
-        )
-        return self.proxy.mapFromSource(matches[0]) if matches else QModelIndex()
+        return self.model.index_of_roster(roster_id)
 
     def select_roster(self, roster_id: int) -> bool:
         index = self._find(roster_id)
@@ -388,8 +312,8 @@ class LibraryPanel(QWidget):
             self.open_requested.emit(rid)
 
     def _first_roster(self, parent: QModelIndex) -> int | None:
-        for row in range(self.proxy.rowCount(parent)):
-            index = self.proxy.index(row, 0, parent)
+        for row in range(self.model.rowCount(parent)):
+            index = self.model.index(row, 0, parent)
             rid = index.data(ROSTER_ROLE)
             if rid is not None and not index.data(DELETED_ROLE):
                 return int(rid)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui import dialogs, help_windows
+from app.gui import dialogs
 from app.gui.actions import ActionKey, Actions
 from app.gui.controller import Builder
 from app.gui.editor import PLACEHOLDER, RosterEditor
@@ -292,16 +292,24 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ help
 
+    # help_windows is imported when a help window is first opened, not at start-up
+
     def show_guide(self) -> QDialog:
+        from app.gui import help_windows
+
         return help_windows.show_text(self, "guideDialog", "Castra user guide", help_windows.GUIDE)
 
     def show_shortcuts(self) -> QDialog:
+        from app.gui import help_windows
+
         actions = [a for _, a in self.action_registry.items()]
         return help_windows.show_text(
             self, "shortcutsDialog", "Keyboard shortcuts", help_windows.shortcuts_html(actions)
         )
 
     def show_about(self) -> QDialog:
+        from app.gui import help_windows
+
         return help_windows.show_text(
             self, "aboutDialog", "About Castra", help_windows.about_html(self.registry)
         )

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from app.rules.mechanics import Mechanics
 from app.rules.schema import Strict, TroopBase
 
 if TYPE_CHECKING:
     from app.rules.errors import Problem
+    from app.rules.mechanics import Mechanics
     from app.rules.ruleset import Ruleset
 
 
@@ -97,6 +97,9 @@ def _schema(package: str) -> EngineSchema:
 
 @cache
 def _mechanics(package: str, engine: str) -> type[Mechanics]:
+    # imported here: loading a ruleset (and the window's start) needs no battle code
+    from app.rules.mechanics import Mechanics
+
     module = importlib.import_module(f"{package}.mechanics")
     for value in vars(module).values():
         if (

@@ -6,7 +6,7 @@ leaders, the actions and their options, the :class:`TurnView` of a battle, the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal, Protocol
@@ -280,7 +280,12 @@ class Effects:
     extra_remove: frozenset[str] = frozenset()
 
     def __hash__(self) -> int:
-        return hash(
+        # kept once made: an Effects is hashed again for every outcome it is part of (the
+        # odds of big units pair thousands of them); frozen, so the hash cannot go stale
+        cached = self.__dict__.get("_hash")
+        if cached is not None:
+            return int(cached)
+        value = hash(
             (
                 self.casualties,
                 self.hits,
@@ -296,6 +301,8 @@ class Effects:
                 self.extra_remove,
             )
         )
+        object.__setattr__(self, "_hash", value)
+        return value
 
     @property
     def is_empty(self) -> bool:
@@ -359,10 +366,28 @@ Odds = dict[Outcome, Fraction]
 
 def normalise(odds: Odds) -> Odds:
     """Check that ``odds`` sum to exactly one and drop impossible outcomes."""
-    total = sum(odds.values(), Fraction(0))
+    total = exact_sum(odds.values())
     if total != 1:
         raise ArithmeticError(f"odds sum to {total}, not 1")
     return {o: p for o, p in odds.items() if p}
+
+
+def exact_sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum of ``values``, as ``sum`` gives it, but quick for thousands of
+    fractions of hundreds of digits (the odds of big units): the numerators are added up in
+    whole numbers per denominator, and over the largest denominator when it is a multiple of
+    every other (dice odds: powers of the dice's sides), so no fraction is reduced but the
+    total; otherwise the few sums per denominator are added as fractions."""
+    by_den: dict[int, int] = {}
+    for p in values:
+        d = p.denominator
+        by_den[d] = by_den.get(d, 0) + p.numerator
+    if not by_den:
+        return Fraction(0)
+    top = max(by_den)
+    if all(top % d == 0 for d in by_den):
+        return Fraction(sum(n * (top // d) for d, n in by_den.items()), top)
+    return sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
 
 
 def add_odds(odds: Odds, outcome: Outcome, p: Fraction) -> None:

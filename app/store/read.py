@@ -78,6 +78,16 @@ def parse_time(value: object, where: str) -> datetime:
         raise StoreDamaged(f"{where} holds {str(value)[:40]!r}, which is not a time") from None
 
 
+def _time_of(value: object, rid: int) -> datetime:
+    """:func:`parse_time` of a roster's ``updated_at``, naming the roster only on failure."""
+    if type(value) is str:
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=UTC)
+        except ValueError:
+            pass
+    return parse_time(value, f"roster {rid} updated_at")
+
+
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise StoreDamaged(f"{where} holds {value!r} where text belongs")
@@ -129,23 +139,56 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
     with reading(store) as con:
         rows = con.execute(_LIST.format(where=where)).fetchall()
     out = []
+    scales: dict[object, Scale | None] = {}  # a store holds a handful of scales
     for rid, name, ruleset, army, side, scale, updated, deleted, units in rows:
-        at = f"roster {rid}"
+        if not (
+            type(rid) is int
+            and type(units) is int
+            and type(name) is str
+            and type(ruleset) is str
+            and type(army) is str
+            and type(side) is str
+        ):
+            _summary_checks(rid, name, ruleset, army, side, scale, units)  # raises
+        if scale not in scales:
+            scales[scale] = _opt_scale(scale, f"roster {rid} scale")
         out.append(
             RosterSummary(
-                id=_int(rid, at),
-                name=_text(name, f"{at} name"),
-                ruleset=_text(ruleset, f"{at} ruleset"),
-                army=_text(army, f"{at} army"),
-                side=_text(side, f"{at} side"),
-                scale=_opt_scale(scale, f"{at} scale"),
-                units=_int(units, f"{at} unit count"),
-                updated_at=parse_time(updated, f"{at} updated_at"),
+                id=rid,
+                name=name,
+                ruleset=ruleset,
+                army=army,
+                side=side,
+                scale=scales[scale],
+                units=units,
+                updated_at=_time_of(updated, rid),
                 deleted=deleted is not None,
             )
         )
     out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))
     return out
+
+
+def _summary_checks(
+    rid: object,
+    name: object,
+    ruleset: object,
+    army: object,
+    side: object,
+    scale: object,
+    units: object,
+) -> None:
+    """The checks of a roster-list row, in column order, each raising
+    :class:`StoreDamaged` naming the roster and the column (the loop above checks the
+    types first at once, and calls this only when one of them is wrong)."""
+    at = f"roster {rid}"
+    _int(rid, at)
+    _text(name, f"{at} name")
+    _text(ruleset, f"{at} ruleset")
+    _text(army, f"{at} army")
+    _text(side, f"{at} side")
+    _opt_scale(scale, f"{at} scale")
+    _int(units, f"{at} unit count")
 
 
 def find_roster(store: Store, *, key: str, include_deleted: bool = False) -> int:

@@ -82,7 +82,8 @@ def test_second_start_opens_its_roster_first_and_loads_the_other_rulesets_after(
     assert session is not None and session.roster.name == "Quincunx: Republican Roman model legion"
     qtbot.waitUntil(lambda: len(window.registry) == 5, timeout=10_000)
     assert not window.registry.failures
-    names = {window.library.model.item(i).text() for i in range(window.library.model.rowCount())}
+    model = window.library.model
+    names = {model.index(i, 0).data() for i in range(model.rowCount())}
     assert {"Quincunx", "Grown Slightly Bald"} <= names
 
 

@@ -152,7 +152,7 @@ def test_rename_and_duplicate(
     assert "Hannibal at Cannae" in _library_names(window)
     # renaming in place in the library (F2) goes the same way, once the editor has closed
     index = window.library._find(rid)
-    window.library.proxy.setData(index, "Cannae, 216 BC")
+    window.library.model.setData(index, "Cannae, 216 BC")
     qtbot.waitUntil(lambda: roster_of(window).name == "Cannae, 216 BC")
     assert "Cannae, 216 BC" in _library_names(window)
     window.builder.rename_roster(rid, "Hannibal at Cannae")
@@ -169,12 +169,12 @@ def test_library_search(qtbot: QtBot, window: MainWindow, registry: Registry, st
     window.action_registry[ActionKey.OPEN].trigger()  # Ctrl+O: find a roster in the library
     qtbot.waitUntil(window.library.search.hasFocus)
     qtbot.keyClicks(window.library.search, "carthag")
-    proxy = window.library.proxy
+    shown_model = window.library.model  # the rows the view shows (the model filters itself)
     shown: list[str] = []
 
     def walk(parent: Any) -> None:
-        for row in range(proxy.rowCount(parent)):
-            index = proxy.index(row, 0, parent)
+        for row in range(shown_model.rowCount(parent)):
+            index = shown_model.index(row, 0, parent)
             if index.data(ROSTER_ROLE) is not None:
                 shown.append(str(index.data()))
             walk(index)
