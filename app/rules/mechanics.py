@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
+from app.rules.contact import Contact, ContactHow
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.movement import (
@@ -32,11 +33,11 @@ from app.rules.movement import (
     Breach,
     LegCost,
     MoveCheck,
-    MovementRules,
     MoveReason,
     TerrainEffect,
     TerrainSpan,
 )
+from app.rules.sight import Arc, Measurement, SightRules
 from app.rules.values import (
     NO_EFFECT,
     ActionSpec,
@@ -72,13 +73,17 @@ __all__ = [
     "MOVE_REASONS",
     "NO_EFFECT",
     "ActionSpec",
+    "Arc",
     "Breach",
     "Combatant",
+    "Contact",
+    "ContactHow",
     "Dice",
     "Effects",
     "LeaderEvent",
     "LeaderView",
     "LegCost",
+    "Measurement",
     "Mechanics",
     "MoveCheck",
     "MoveReason",
@@ -107,7 +112,7 @@ __all__ = [
 # --------------------------------------------------------------------------- the base class
 
 
-class Mechanics(MovementRules):
+class Mechanics(SightRules):
     """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks; the
     table's hooks (terrain, moves, contact, deployment, measuring) come from the mixins
     named in its bases, each documented there."""

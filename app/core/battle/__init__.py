@@ -12,6 +12,7 @@ from app.core.battle.commands import (
     StartBattle,
     command_from_dict,
 )
+from app.core.battle.moves import Charge, Deploy, plan_charge
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
 from app.core.battle.setup import Table, default_table, new_battle
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
@@ -27,7 +28,9 @@ __all__ = [
     "BattleSession",
     "BattleState",
     "BattleUnit",
+    "Charge",
     "CommandError",
+    "Deploy",
     "EditTerrain",
     "EndBattle",
     "LayOutTable",
@@ -45,4 +48,5 @@ __all__ = [
     "command_from_dict",
     "default_table",
     "new_battle",
+    "plan_charge",
 ]

@@ -27,7 +27,7 @@ from app.core.battle.base import (
     unit_symbol,
     when,
 )
-from app.core.battle.moves import MoveUnit
+from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
 from app.core.battle.state import BattleState
 from app.core.battle.terrain import TERRAIN_COMMANDS
 from app.rules.inputs import control_problem
@@ -322,10 +322,10 @@ _ALL: tuple[type[BattleCommand], ...] = (
     StartBattle,
     NextPhase,
     EndBattle,
-    MoveUnit,
     Act,
     Adjust,
     AttachLeader,
+    *MOVE_COMMANDS,
     *TERRAIN_COMMANDS,
 )
 COMMANDS: dict[str, type[BattleCommand]] = {c.kind: c for c in _ALL}

@@ -5,10 +5,11 @@ breaks, unless the player forces it -- and then the log says what was overridden
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from app.core.battle.apply import apply_resolution
 from app.core.battle.base import (
     BattleCommand,
     CommandError,
@@ -19,8 +20,12 @@ from app.core.battle.base import (
     unit_symbol,
 )
 from app.core.battle.state import BattleState, BattleUnit
-from app.rules.movement import MOVE_REASONS, MoveCheck, MoveReason
+from app.rules.contact import CONTACT_HOWS, TOUCH, ContactHow
+from app.rules.geometry import Footprint, edge_distance
+from app.rules.mechanics import Mechanics
+from app.rules.movement import MOVE_REASONS, TABLE_RULE, Breach, MoveCheck, MoveReason
 from app.rules.paths import Leg, Path, PathError, legs_from_list, legs_to_list, path_text
+from app.rules.table import coordinate_problem
 
 #: How each reason of moving reads in the log.
 VERBS: dict[str, str] = {
@@ -35,16 +40,18 @@ VERBS: dict[str, str] = {
 }
 
 
-def refusal(who: str, check: MoveCheck, force: bool) -> str | None:
+def refusal(
+    who: str, breaches: Sequence[Breach], force: bool, doing: str = "move so"
+) -> str | None:
     """Why a checked move is refused (None when it goes ahead): a forbidden breach, or one
     that needs the umpire's confirmation, unless ``force``."""
     if force:
         return None
-    forbidden = [b for b in check.breaches if b.severity == "forbidden"]
+    forbidden = [b for b in breaches if b.severity == "forbidden"]
     if forbidden:
         more = f" (and {len(forbidden) - 1} more)" if len(forbidden) > 1 else ""
-        return f"{who} may not move so: {forbidden[0]}{more}; force it to override"
-    confirm = [b for b in check.breaches if b.severity == "confirm"]
+        return f"{who} may not {doing}: {forbidden[0]}{more}; force it to override"
+    confirm = [b for b in breaches if b.severity == "confirm"]
     if confirm:
         return f"{who}: the umpire must confirm: {confirm[0]}; force it to confirm"
     return None
@@ -54,6 +61,21 @@ def move_lines(
     unit: BattleUnit, check: MoveCheck, legs: tuple[Leg, ...], u: str, verb: str = "moves"
 ) -> list[str]:
     """The log of a checked move: path, cost against what was left, terrain, overrides."""
+    return [*_path_line(unit, check, legs, u, verb), *override_lines(check.breaches)]
+
+
+def override_lines(breaches: Sequence[Breach]) -> list[str]:
+    """What a forced command overrode, one line each."""
+    out = []
+    for b in breaches:
+        what = "Forced past" if b.severity == "forbidden" else "Confirmed by the umpire"
+        out.append(f"{what}: {b}.")
+    return out
+
+
+def _path_line(
+    unit: BattleUnit, check: MoveCheck, legs: tuple[Leg, ...], u: str, verb: str
+) -> list[str]:
     text = f"{unit.name} ({unit.id}) {verb}: {path_text(legs)} ({check.cost:.1f}{u}"
     if len(check.legs) > 1:
         text += " = " + " + ".join(f"{c.cost:.1f}" for c in check.legs)
@@ -66,9 +88,6 @@ def move_lines(
             for t in check.terrain_crossed
         ]
         lines.append("Terrain crossed: " + "; ".join(crossed) + ".")
-    for b in check.breaches:
-        what = "Forced past" if b.severity == "forbidden" else "Confirmed by the umpire"
-        lines.append(f"{what}: {b}.")
     return lines
 
 
@@ -166,7 +185,7 @@ class MoveUnit(BattleCommand):
         except PathError as exc:
             raise CommandError(str(exc)) from None
         check = ctx.mechanics.check_move(state.view(), unit.id, path, reason=self.reason)
-        why = refusal(f"{unit.name} ({unit.id})", check, self.force)
+        why = refusal(f"{unit.name} ({unit.id})", check.breaches, self.force)
         if why is not None:
             raise CommandError(why)
         lines = move_lines(unit, check, self.legs, unit_symbol(ctx), VERBS[self.reason])
@@ -214,3 +233,165 @@ class MoveUnit(BattleCommand):
             if distance > allowance + 1e-9:
                 text += f": {distance - allowance:.1f}{u} BEYOND its allowance"
         return Executed(state, (text + ".",))
+
+
+# --------------------------------------------------------------------------- contact
+
+
+_HOW_WORDS = {
+    "front": "front to front",
+    "flank": "to the flank",
+    "rear": "to the rear",
+    "corner": "corner to corner",
+}
+
+
+@dataclass(frozen=True)
+class Charge(BattleCommand):
+    """Charge into contact: ``unit`` moves along a legal path until it touches ``target``,
+    aligned as the ruleset says (:meth:`~app.rules.contact.ContactRules.contact`), then the
+    ruleset's :meth:`~app.rules.contact.ContactRules.on_contact` applies. Made with
+    :func:`plan_charge`, the command holds the path found, so its replay does not depend
+    on how contact is searched for; without ``legs`` it searches when executed. A charge
+    the rules forbid is refused naming the rule unless ``force``."""
+
+    kind: ClassVar[str] = "charge"
+    unit: str = ""
+    target: str = ""
+    legs: tuple[Leg, ...] = ()
+    how: str = ""
+    force: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"Charge {self.unit}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "unit": self.unit,
+            "target": self.target,
+            "legs": legs_to_list(self.legs),
+            "how": self.how,
+            "force": self.force,
+        }
+
+    @classmethod
+    def from_dict(cls, fields: Mapping[str, Any]) -> BattleCommand:
+        data = dict(fields)
+        try:
+            data["legs"] = legs_from_list(data.get("legs", []))
+        except PathError as exc:
+            raise ValueError(str(exc)) from None
+        return cls(**data)
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        ended(state)
+        unit, target = find_unit(state, self.unit), find_unit(state, self.target)
+        who, whom = f"{unit.name} ({unit.id})", f"{target.name} ({target.id})"
+        if unit.status.eliminated:
+            raise CommandError(f"{who} is out of the battle")
+        mech, view = ctx.mechanics, state.view()
+        if self.how and self.how not in CONTACT_HOWS:
+            raise CommandError(f"contact is one of {', '.join(CONTACT_HOWS)}, not {self.how!r}")
+        if self.legs:
+            try:
+                path = Path(self.legs)
+            except PathError as exc:
+                raise CommandError(str(exc)) from None
+            check = mech.check_move(view, unit.id, path, reason="charge", target=target.id)
+            breaches = list(check.breaches)
+            if target.side == unit.side:
+                breaches.insert(0, Breach(TABLE_RULE, f"{whom} is a friend"))
+            if edge_distance(check.end, target.footprint) > TOUCH:
+                breaches.append(Breach(TABLE_RULE, f"the path does not reach {whom}"))
+            how: ContactHow = _how(self.how)
+        else:
+            contact = mech.contact(view, unit.id, target.id)
+            if contact.path is None or contact.check is None:
+                reason = contact.breaches[0] if contact.breaches else "no path found"
+                raise CommandError(f"{who} cannot reach {whom}: {reason}")
+            path, check, how = contact.path, contact.check, contact.how
+            breaches = list(contact.breaches)
+        why = refusal(who, breaches, self.force, doing=f"charge {whom}")
+        if why is not None:
+            raise CommandError(why)
+        u = unit_symbol(ctx)
+        lines = [
+            f"{who} charges {whom}: contact {_HOW_WORDS.get(how, how)}.",
+            *_path_line(unit, check, path.legs, u, "moves"),
+            *override_lines(breaches),
+        ]
+        state = apply_move(state, unit, check)
+        res = mech.on_contact(state.view(), unit.id, target.id, how)
+        state, more = apply_resolution(state, res, None, None, mech)
+        return Executed(state, (*lines, *more))
+
+
+def _how(text: str) -> ContactHow:
+    for how in CONTACT_HOWS:
+        if how == text:
+            return how
+    return "front"
+
+
+def plan_charge(
+    state: BattleState, mechanics: Mechanics, unit: str, target: str, *, force: bool = False
+) -> Charge:
+    """A :class:`Charge` holding the path the mechanics find into contact (so the stored
+    command replays the same path whatever later versions search); :class:`CommandError`
+    when there is no path at all."""
+    u, t = find_unit(state, unit), find_unit(state, target)
+    contact = mechanics.contact(state.view(), u.id, t.id)
+    if contact.path is None:
+        reason = contact.breaches[0] if contact.breaches else "no path found"
+        raise CommandError(f"{u.name} ({u.id}) cannot reach {t.name} ({t.id}): {reason}")
+    return Charge(u.id, t.id, contact.path.legs, contact.how, force)
+
+
+# --------------------------------------------------------------------------- deployment
+
+
+@dataclass(frozen=True)
+class Deploy(BattleCommand):
+    """Place a unit (centre ``x``, ``y``, facing ``facing`` or as it stands) inside its
+    side's deployment zone, while deploying is open
+    (:meth:`~app.rules.contact.ContactRules.check_deploy`); refused naming the rule unless
+    ``force``. Deploying is not moving: nothing is added to the unit's moved distance."""
+
+    kind: ClassVar[str] = "deploy"
+    unit: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    facing: float | None = None
+    force: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"Deploy {self.unit}"
+
+    def execute(self, state: BattleState, ctx: Context) -> Executed:
+        ended(state)
+        for what, value in (("x", self.x), ("y", self.y), ("facing", self.facing)):
+            if value is not None:
+                problem = coordinate_problem(f"the {what}", value)
+                if problem is not None:
+                    raise CommandError(problem)
+        unit = find_unit(state, self.unit)
+        who = f"{unit.name} ({unit.id})"
+        facing = unit.facing if self.facing is None else self.facing % 360
+        pose = Footprint(float(self.x), float(self.y), facing, unit.width, unit.depth)
+        breaches = ctx.mechanics.check_deploy(state.view(), unit.id, pose)
+        why = refusal(who, breaches, self.force, doing="deploy there")
+        if why is not None:
+            raise CommandError(why)
+        placed = replace(unit, x=pose.x, y=pose.y, facing=facing)
+        state = state.replace_unit(placed)
+        leader = state.leader_of(unit.id)
+        if leader is not None:
+            state = state.replace_leader(replace(leader, x=placed.x, y=placed.y))
+        line = f"{who} deploys at ({pose.x:g}, {pose.y:g}) facing {facing:g} degrees."
+        return Executed(state, (line, *override_lines(breaches)))
+
+
+MOVE_COMMANDS: tuple[type[BattleCommand], ...] = (MoveUnit, Charge, Deploy)

@@ -1,28 +1,28 @@
 """A new battle from two rosters: every unit on the table with its footprint, deployed in
-lines facing each other, with its leaders, ready for :class:`StartBattle`."""
+lines inside its side's deployment zone facing the enemy, with its leaders, ready for
+:class:`StartBattle`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
 from app.core.roster import Roster
+from app.rules.contact import Zone, zone_holds
+from app.rules.geometry import bbox_of
 from app.rules.measure import MM_PER, mm_per_unit
-from app.rules.mechanics import LeaderView, Mechanics, Scalar, Side
+from app.rules.mechanics import LeaderView, Mechanics, Scalar, Side, TurnView
 from app.rules.ruleset import Ruleset
 from app.rules.schema import TableSize
+from app.rules.table import Table
+
+__all__ = ["APP_DEFAULT_TABLE", "Table", "default_table", "new_battle"]
 
 #: The app's table for a ruleset whose source gives no table size: 6 by 4 feet, a common
 #: wargames table. Not a rules number (no source says it); a battle may be set up on any table.
 APP_DEFAULT_TABLE = TableSize(width=6, height=4, unit="ft")
-
-
-@dataclass(frozen=True)
-class Table:
-    width: float
-    height: float
 
 
 def default_table(rs: Ruleset) -> Table:
@@ -66,23 +66,27 @@ def _expand(rs: Ruleset, mech: Mechanics, roster: Roster, side: Side) -> list[Ba
     return out
 
 
-def _deploy(units: list[BattleUnit], side: Side, table: Table) -> list[BattleUnit]:
-    """Side 0 along the near edge facing +y, side 1 along the far edge facing it; rows wrap
-    when a line is wider than the table."""
-    from dataclasses import replace
-
-    gap = table.width * 0.01
+def _rows(units: list[BattleUnit], width: float, gap: float) -> list[list[BattleUnit]]:
+    """The units in rows no wider than 95% of ``width``, in roster order."""
     rows: list[list[BattleUnit]] = [[]]
     used = 0.0
     for u in units:
-        if rows[-1] and used + u.width + gap > table.width * 0.95:
+        if rows[-1] and used + u.width + gap > width * 0.95:
             rows.append([])
             used = 0.0
         rows[-1].append(u)
         used += u.width + gap
+    return [r for r in rows if r]
+
+
+def _classic(units: list[BattleUnit], side: Side, table: Table) -> list[BattleUnit]:
+    """The lines Castra drew up before battles had deployment zones: the first row 15% of
+    the table's depth from the side's edge, the next in front of it. Kept where it lies in
+    the zone, so a battle set up from the same rosters opens as it always did."""
+    gap = table.width * 0.01
     placed: list[BattleUnit] = []
     y = table.height * 0.15
-    for row in rows:
+    for row in _rows(units, table.width, gap):
         total = sum(u.width for u in row) + gap * (len(row) - 1)
         x = (table.width - total) / 2
         depth = max(u.depth for u in row)
@@ -92,6 +96,47 @@ def _deploy(units: list[BattleUnit], side: Side, table: Table) -> list[BattleUni
             x += u.width + gap
         y += depth + gap * 2
     return placed
+
+
+def _in_zone(units: list[BattleUnit], side: Side, zone: Zone) -> list[BattleUnit]:
+    """The side's units in rows inside its deployment ``zone``: the first row along the
+    zone's front edge (the one nearest the enemy), the next behind it; rows wrap when a line
+    is wider than the zone. An army too big for its zone goes on in rows in front of it."""
+    x0, y0, x1, y1 = bbox_of(zone)
+    width = x1 - x0
+    gap = width * 0.01
+    placed: list[BattleUnit] = []
+    back = gap  # how far behind the front edge the next row begins
+    ahead = 0.0  # rows that did not fit, in front of the zone
+    depth_of_zone = y1 - y0
+    for row in _rows(units, width, gap):
+        total = sum(u.width for u in row) + gap * (len(row) - 1)
+        x = x0 + (width - total) / 2
+        depth = max(u.depth for u in row)
+        if back + depth <= depth_of_zone:
+            offset = -(back + depth / 2)
+            back += depth + gap * 2
+        else:
+            offset = ahead + gap + depth / 2
+            ahead += depth + gap * 2
+        cy = y1 + offset if side == 0 else y0 - offset
+        for u in row:
+            placed.append(replace(u, x=x + u.width / 2, y=cy))
+            x += u.width + gap
+    return placed
+
+
+def _deploy(
+    units: list[BattleUnit], side: Side, zone: Zone, facing: float, table: Table
+) -> list[BattleUnit]:
+    """The side's units facing ``facing``, inside its deployment ``zone``: the classic
+    lines (:func:`_classic`) when every base lies in the zone, else rows packed from the
+    zone's front edge (:func:`_in_zone`)."""
+    units = [replace(u, facing=facing) for u in units]
+    classic = _classic(units, side, table)
+    if all(zone_holds(zone, u.footprint.corners()) for u in classic):
+        return classic
+    return _in_zone(units, side, zone)
 
 
 def new_battle(
@@ -106,17 +151,35 @@ def new_battle(
     Each side's record holds its ``army`` and ``side_name``, what the ruleset keeps there
     from the start (:meth:`Mechanics.side_record`), then ``records`` (e.g. D3
     ``supply_problems``). Each unit's footprint is the ruleset's
-    (:meth:`Mechanics.footprint`)."""
+    (:meth:`Mechanics.footprint`), placed inside its side's deployment zone
+    (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain."""
     for roster in rosters:
         if roster.ruleset != rs.id:
             raise ValueError(f"roster {roster.name!r} is for {roster.ruleset}, not {rs.id}")
     table = table or default_table(rs)
+    before = TurnView(
+        turn=1,
+        phase=0,
+        initiative=None,
+        units=(),
+        sides=({}, {}),
+        armies=(rosters[0].army, rosters[1].army),
+        side_names=(rosters[0].side, rosters[1].side),
+        table=table,
+    )
+    zones = mech.deployment_zones(before)
     units: list[BattleUnit] = []
     leaders: list[BattleLeader] = []
     sides: list[SideInfo] = []
     for side_index, roster in enumerate(rosters):
         side: Side = 0 if side_index == 0 else 1
-        mine = _deploy(_expand(rs, mech, roster, side), side, table)
+        mine = _deploy(
+            _expand(rs, mech, roster, side),
+            side,
+            zones[side],
+            mech.deployment_facing(side),
+            table,
+        )
         first_of: dict[str | None, BattleUnit] = {}
         for u in mine:
             first_of.setdefault(u.roster_unit, u)
@@ -173,6 +236,7 @@ def new_battle(
         sides=(sides[0], sides[1]),
         units=tuple(units),
         leaders=tuple(leaders),
+        terrain=table.terrain,
         width=table.width,
         height=table.height,
     )
