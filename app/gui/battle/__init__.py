@@ -1,0 +1,1 @@
+"""The battle window: the table map with its docks (issue 10)."""
