@@ -67,10 +67,10 @@ class ActingPanel(QWidget):
         self.options_box = QWidget()
         self.options_form = QFormLayout(self.options_box)
         self.options_form.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.options_box)
-        layout.addWidget(self.scroll)
+        self.options_scroll = QScrollArea()
+        self.options_scroll.setWidgetResizable(True)
+        self.options_scroll.setWidget(self.options_box)
+        layout.addWidget(self.options_scroll)
         self.summary = QLabel()
         self.summary.setObjectName("oddsSummary")
         self.summary.setWordWrap(True)
@@ -166,8 +166,8 @@ class ActingPanel(QWidget):
             self.options_form.addRow(label, w)
         # room for up to four options; more scroll
         rows = min(len(spec.options), 4)
-        self.scroll.setFixedHeight(rows * 28 + 6 if rows else 0)
-        self.scroll.setVisible(bool(rows))
+        self.options_scroll.setFixedHeight(rows * 28 + 6 if rows else 0)
+        self.options_scroll.setVisible(bool(rows))
 
     def _option_widget(self, o: OptionSpec) -> QWidget:
         if o.kind == "bool":
