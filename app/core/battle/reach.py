@@ -24,24 +24,29 @@ REACH_RAYS = 24
 
 
 def drag_legs(
-    start: Footprint, x: float, y: float, *, turn_to_face: bool = False
+    start: Footprint, x: float, y: float, *, turn_to_face: bool = False, step: float = 0.0
 ) -> tuple[Leg, ...]:
     """The legs a drag of a unit's centre from ``start`` to (``x``, ``y``) stands for: straight
     on, then sideways, facing kept (the usual way a unit is pushed across the table); or with
-    ``turn_to_face``, straight to the point, turning to face it first. Parts shorter than a
-    thousandth of the unit are dropped."""
+    ``turn_to_face``, straight to the point, turning to face it first. Distances are
+    rounded to ``step`` (a pointer is not that precise); parts shorter than a thousandth of
+    the unit are dropped."""
     dx, dy = x - start.x, y - start.y
     if turn_to_face:
         return (Leg.to(x, y),) if math.hypot(dx, dy) > 1e-3 else ()
     fx, fy = heading_vector(start.facing)
-    along = dx * fx + dy * fy
-    across = dx * fy - dy * fx  # to the right
+    along = _snap(dx * fx + dy * fy, step)
+    across = _snap(dx * fy - dy * fx, step)  # to the right
     legs: list[Leg] = []
     if abs(along) > 1e-3:
         legs.append(Leg.straight(round(along, 4)))
     if abs(across) > 1e-3:
         legs.append(Leg.sideways(round(across, 4)))
     return tuple(legs)
+
+
+def _snap(value: float, step: float) -> float:
+    return round(value / step) * step if step > 0 else value
 
 
 @dataclass(frozen=True)

@@ -46,12 +46,15 @@ class MoveTool:
         *,
         reason: MoveReason = "move",
         deploy: bool = False,
+        step: float = 0.0,
     ) -> None:
         self.mech = mech
         self.view = view
         self.unit_id = unit_id
         self.reason = reason
         self.deploy = deploy
+        #: distances of a drag are rounded to this (the ruleset's unit)
+        self.step = step
         self.start: Footprint = view.unit(unit_id).footprint
         self.prefix: list[Leg] = []
         self.target: Point | None = None
@@ -100,13 +103,18 @@ class MoveTool:
     def legs(self) -> tuple[Leg, ...]:
         legs = list(self.prefix)
         if self.target is not None and not self.deploy:
-            legs += drag_legs(self.pivot_pose, *self.target, turn_to_face=self.turn_to_face)
+            legs += drag_legs(
+                self.pivot_pose, *self.target, turn_to_face=self.turn_to_face, step=self.step
+            )
         return tuple(legs)
 
     def deploy_pose(self) -> Footprint:
         pose = self.pivot_pose
         if self.target is not None:
-            pose = replace(pose, x=self.target[0], y=self.target[1])
+            x, y = self.target
+            if self.step > 0:
+                x, y = round(x / self.step) * self.step, round(y / self.step) * self.step
+            pose = replace(pose, x=x, y=y)
         return replace(pose, facing=pose.facing % 360)
 
     # ------------------------------------------------------------------ checking

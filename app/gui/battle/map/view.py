@@ -37,6 +37,9 @@ WHEEL_TURN = 5.0
 #: Pixels the pointer must travel before a press becomes a drag.
 DRAG_START = 4
 ZOOM_STEP = 1.15
+#: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
+#: twentieth of a GSB unit width, half a centimetre).
+SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
 HINTS = {
     "select": "Click a unit to select it; drag to move; Q/E turn, Shift+Q/E wheel.",
     "ruler": "Drag from a unit or a point to measure (base edge to base edge between units).",
@@ -266,7 +269,12 @@ class BattleMap(QGraphicsView):
             return None
         if self.move_tool is None or self.move_tool.unit_id != self._selected:
             self.move_tool = MoveTool(
-                self.mechanics, view, self._selected, reason=self.move_reason, deploy=self.deploying
+                self.mechanics,
+                view,
+                self._selected,
+                reason=self.move_reason,
+                deploy=self.deploying,
+                step=SNAP.get(self.mechanics.ruleset.meta.unit_of_measure, 0.1),
             )
         return self.move_tool
 
