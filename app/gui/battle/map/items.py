@@ -5,6 +5,8 @@ changes (no churn of items), and caches its drawing (``DeviceCoordinateCache``),
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -227,6 +229,13 @@ class UnitItem(QGraphicsItem):
         place = (unit.x, unit.y, unit.facing) != (self.unit.x, self.unit.y, self.unit.facing) or (
             frame != self._frame
         )
+        same_look = replace(unit, x=self.unit.x, y=self.unit.y, moved=self.unit.moved) == self.unit
+        if same_look and frame == self._frame and unit.facing == self.unit.facing:
+            # only moved: the drawing (and its cache) stays, the item goes where the unit is
+            self.unit = unit
+            self.setPos(frame.to_scene(unit.x, unit.y))
+            self.setToolTip(self.tooltip())
+            return True
         self._apply(unit, frame, place=place)
         return True
 
