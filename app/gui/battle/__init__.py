@@ -1,1 +1,1 @@
-"""The battle window: the table map with its docks (issue 10)."""
+"""The battle window's parts: the map (:mod:`app.gui.battle.map`) and its docks."""

@@ -82,8 +82,12 @@ class ActingPanel(QWidget):
         self.roll_button.setObjectName("rollButton")
         self.dice_button = QPushButton("Enter dice…")
         self.dice_button.setObjectName("enterDiceButton")
+        self.charge_button = QPushButton("Charge")
+        self.charge_button.setObjectName("chargeButton")
+        self.charge_button.setToolTip("The unit charges the target (the rules find the path)")
         row.addWidget(self.roll_button)
         row.addWidget(self.dice_button)
+        row.addWidget(self.charge_button)
         layout.addLayout(row)
         for combo in (self.actor, self.target, self.side):
             combo.currentIndexChanged.connect(lambda _i: self._pair_changed())
@@ -271,6 +275,7 @@ class ActingPanel(QWidget):
         playable = not c.read_only and c.state.result is None
         self.roll_button.setEnabled(playable)
         self.dice_button.setEnabled(playable)
+        self.charge_button.setEnabled(playable)
         cmd, spec = self.command(), self.spec()
         self.rows, self.expected = [], {}
         if cmd is None or spec is None:

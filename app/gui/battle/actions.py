@@ -23,6 +23,7 @@ class BattleKey(Enum):
     START = auto()
     ROLL = auto()
     ENTER_DICE = auto()
+    CHARGE = auto()
     END_BATTLE = auto()
     RESULT = auto()
     PRESENT = auto()
@@ -98,6 +99,11 @@ SPECS: dict[BattleKey, ActionSpec] = {
         None,
         "Enter dice",
     ),
+    BattleKey.CHARGE: ActionSpec(
+        "C&harge",
+        "The chosen unit charges the chosen target: the rules find the path into contact",
+        ("C",),
+    ),
     BattleKey.END_BATTLE: ActionSpec(
         "&Declare the result…", "End the battle: a winner or a draw, by agreement"
     ),
@@ -111,8 +117,12 @@ SPECS: dict[BattleKey, ActionSpec] = {
     BattleKey.TOOL_MEASURE: ActionSpec(
         "&Measure", "Ruler: base edge to base edge, and the terrain crossed", ("M",)
     ),
-    BattleKey.ROTATE_LEFT: ActionSpec("Rotate &left", "Turn the selected unit 15°", ("[",)),
-    BattleKey.ROTATE_RIGHT: ActionSpec("Rotate r&ight", "Turn the selected unit 15°", ("]",)),
+    BattleKey.ROTATE_LEFT: ActionSpec(
+        "Rotate &left", "Turn the selected unit 15° left (on the map: Q; Shift+Q wheels)", ("[",)
+    ),
+    BattleKey.ROTATE_RIGHT: ActionSpec(
+        "Rotate r&ight", "Turn the selected unit 15° right (on the map: E; Shift+E wheels)", ("]",)
+    ),
     BattleKey.FIT: ActionSpec("&Fit the table", "Zoom to show the whole table", ("F",)),
     BattleKey.GRID: ActionSpec("&Grid", "A grid in the ruleset's unit of measure", ("G",)),
     BattleKey.OVERLAY_REACH: ActionSpec("Movement &reach", "Where the unit can move", ("1",)),

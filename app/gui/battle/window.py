@@ -9,8 +9,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.battle import NextPhase, StartBattle, Step
+from app.core.battle import CommandError, NextPhase, StartBattle, Step
+from app.core.battle.moves import plan_charge
 from app.core.battle.result import battle_result
 from app.gui import help_windows
 from app.gui.battle.acting import ActingPanel
@@ -30,7 +31,7 @@ from app.gui.battle.dice_dialog import DiceDialog
 from app.gui.battle.endings import EndDialog, show_result
 from app.gui.battle.info_panels import LeadersPanel, SidesPanel, TurnPanel
 from app.gui.battle.log_panel import LogPanel
-from app.gui.battle.map_view import BattleMap
+from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
 
 #: menu text of a step: at most this many characters of its first log line
@@ -162,6 +163,7 @@ class BattleWindow(QMainWindow):
                 None,
                 K.ROLL,
                 K.ENTER_DICE,
+                K.CHARGE,
                 None,
                 K.END_BATTLE,
                 K.RESULT,
@@ -239,6 +241,9 @@ class BattleWindow(QMainWindow):
         self.map.targetRequested.connect(self.target_requested)
         self.map.commandRequested.connect(c.execute)
         self.map.measured.connect(lambda m: self.statusBar().showMessage(str(m), 15000))
+        self.map.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        a[K.CHARGE].triggered.connect(self.charge)
+        self.acting.charge_button.clicked.connect(self.charge)
         self.acting.actorChosen.connect(self._actor_chosen)
 
     # ------------------------------------------------------------------ showing
@@ -279,6 +284,7 @@ class BattleWindow(QMainWindow):
         self.turn_panel.next_button.setEnabled(live and session.state.started and not over)
         a[K.START].setEnabled(live and not session.state.started)
         a[K.ROLL].setEnabled(live and not over)
+        a[K.CHARGE].setEnabled(live and not over)
         a[K.ENTER_DICE].setEnabled(live and not over)
         a[K.END_BATTLE].setEnabled(live and session.state.started and not over)
         a[K.PRESENT].setEnabled(c.read_only)
@@ -293,6 +299,9 @@ class BattleWindow(QMainWindow):
         self.map.set_tool(name)
 
     def unit_selected(self, unit_id: str) -> None:
+        """The map's selection ("" when none): the Unit panel and the acting unit follow."""
+        if not unit_id:
+            return
         self.unit_panel.show_unit(unit_id)
         self.acting.set_pair(unit_id)
 
@@ -307,6 +316,21 @@ class BattleWindow(QMainWindow):
             self.map.select_unit(unit_id)
 
     # ------------------------------------------------------------------ acting
+
+    def charge(self) -> Step | None:
+        """The unit chosen charges the target chosen: the core finds the path into
+        contact (front, flank or rear, as the rules align them) and checks it."""
+        c = self.controller
+        actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
+        if actor is None or target is None:
+            self.statusBar().showMessage("Choose a unit and a target to charge", 5000)
+            return None
+        try:
+            command = plan_charge(c.state, c.session.mechanics, str(actor), str(target))
+        except CommandError as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+            return None
+        return c.execute(command)
 
     def next_phase(self) -> Step | None:
         return self.controller.execute(NextPhase())
@@ -419,6 +443,11 @@ class BattleWindow(QMainWindow):
         self.settings.setValue("battle/geometry", self.saveGeometry())
         self.settings.setValue("battle/state", self.saveState())
         self.settings.sync()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # the table fits the map once the docks have taken their room
+        QTimer.singleShot(0, self.map.fit_table)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
