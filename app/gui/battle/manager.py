@@ -8,6 +8,7 @@ import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -197,8 +198,9 @@ class BattleManager(QObject):
         if battle_id in self.windows:
             window = self.windows[battle_id]
             window.show()
-            window.raise_()
-            window.activateWindow()
+            if QGuiApplication.platformName() != "offscreen":  # it cannot raise a window
+                window.raise_()
+                window.activateWindow()
             return window
         if self.store is None:
             return None

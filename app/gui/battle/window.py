@@ -308,7 +308,6 @@ class BattleWindow(QMainWindow):
     def target_requested(self, actor: str, target: str) -> None:
         self.acting.set_pair(actor, target)
         self.actions_dock.show()
-        self.actions_dock.raise_()
 
     def _actor_chosen(self, unit_id: str) -> None:
         self.unit_panel.show_unit(unit_id)
@@ -436,7 +435,6 @@ class BattleWindow(QMainWindow):
             dock.setFloating(False)
             dock.show()
         self.toolbar.show()
-        self.unit_dock.raise_()
         self._default_docks()
 
     def save_layout(self) -> None:
