@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
@@ -359,3 +359,145 @@ def test_a_stored_battle_saves_every_step(
     loaded = load_battle(store, battle_id=bid, registry=registry)
     assert len(loaded.steps) == 2 and loaded.cursor == 1
     assert isinstance(loaded.steps[1].command, NextPhase)
+
+
+# --------------------------------------------------------------------------- whole battles
+
+
+def live(window: BattleWindow, side: int) -> list[str]:
+    state = window.controller.session.state
+    return [u.id for u in state.units if u.side == side and not u.status.eliminated]
+
+
+def nearest(window: BattleWindow, unit: str, foes: list[str]) -> str:
+    state = window.controller.session.state
+    u = state.unit(unit)
+    return min(foes, key=lambda f: (state.unit(f).x - u.x) ** 2 + (state.unit(f).y - u.y) ** 2)
+
+
+def act(window: BattleWindow, action: str, unit: str | None, target: str | None = None) -> str:
+    """Choose in the Actions dock and press Roll; the step's words ("" when refused)."""
+    session = window.controller.session
+    window.acting.choose_action(action)
+    window.acting.set_pair(unit, target)
+    steps = len(session.steps)
+    window.acting.roll_button.click()
+    return " ".join(session.steps[-1].lines) if len(session.steps) > steps else ""
+
+
+def charge(window: BattleWindow, unit: str, target: str) -> bool:
+    session = window.controller.session
+    window.acting.set_pair(unit, target)
+    steps = len(session.steps)
+    window.acting.charge_button.click()
+    return len(session.steps) > steps
+
+
+def close_in(window: BattleWindow, unit: str, foe: str) -> bool:
+    """Drag ``unit`` on the map straight towards ``foe``, nine tenths of its move (or up to
+    a little short of it); whether the move was committed."""
+    session = window.controller.session
+    state = session.state
+    u, f = state.unit(unit), state.unit(foe)
+    allowance = session.mechanics.move_allowance(state.combatant(u), state.view()) or 0.0
+    dx, dy = f.x - u.x, f.y - u.y
+    dist = (dx * dx + dy * dy) ** 0.5
+    step = min(allowance * 0.9, max(dist - (u.depth + f.depth), 0.0))
+    if step <= 0.05 or dist == 0:
+        return False
+    end = (u.x + dx / dist * step, u.y + dy / dist * step)
+    steps = len(session.steps)
+    window.map.fit_table()
+    window.map.select_unit(unit)
+    drag(window.map, (u.x, u.y), end)
+    return len(session.steps) > steps
+
+
+def test_a_whole_gsb_battle_through_the_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """GSB to its victory rule with the window's own controls: Next phase, activation and
+    melee from the Actions dock with Roll, moves dragged on the map, charges planned by the
+    core from the dock."""
+    session = gsb_session(registry, seed=11)
+    window = open_window(qtbot, session, settings)
+    melees = charges = moves = 0
+    for _ in range(60):  # turns
+        if session.state.result is not None:
+            break
+        to_phase(window, "First player's activations")
+        for phase in ("First player's activations", "Second player's activations"):
+            if session.state.result is not None:
+                break
+            to_phase(window, phase)
+            side = session.mechanics.side_in_play(session.state.view())
+            assert side is not None
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes or session.state.result is not None:
+                    break
+                said = act(window, "activate", unit)
+                if "fails" in said or not said:
+                    break
+                foe = nearest(window, unit, foes)
+                if charge(window, unit, foe):
+                    charges += 1
+                    if act(window, "melee", unit, foe):
+                        melees += 1
+                elif close_in(window, unit, foe):
+                    moves += 1
+        if session.state.result is None:
+            window.turn_panel.next_button.click()
+    result = session.state.result
+    assert result is not None and result.winner is not None, session.log_text()[-2000:]
+    assert "victory stars" in result.reason
+    assert melees >= 3 and charges >= 3 and moves >= 3
+    # the result the window shows is the core's
+    assert window.findChild(QDialog, "resultDialog") is not None
+    assert not window.acting.roll_button.isEnabled()
+
+
+def test_a_whole_d3_battle_through_the_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """D3 to its victory rule (errata: a broken army loses, or after the 15th turn the
+    smaller share lost wins) with the window's controls: each player turn's chance card
+    and phases by Next phase, moves dragged on the map, charges from the Actions dock,
+    melee with Roll."""
+    rs = registry.get("d3-ancients")
+    mech = mechanics_for(rs)
+    a, b = (roster_from_dict(d, registry) for d in ROSTERS["d3-ancients"])
+    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=3, name="D3 test")
+    session.do(StartBattle())
+    window = open_window(qtbot, session, settings)
+    melees = charges = moves = 0
+    for _ in range(200):  # phases
+        if session.state.result is not None:
+            break
+        phase = window.controller.phase_name()
+        side = session.mechanics.side_in_play(session.state.view())
+        assert side is not None
+        if phase == "Movement":
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes:
+                    break
+                foe = nearest(window, unit, foes)
+                if charge(window, unit, foe):
+                    charges += 1
+                elif close_in(window, unit, foe):
+                    moves += 1
+        elif phase == "Melee":
+            state = session.state
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes or session.state.result is not None:
+                    break
+                if act(window, "melee", unit, nearest(window, unit, foes)):
+                    melees += 1
+        if session.state.result is None:
+            window.turn_panel.next_button.click()
+    result = session.state.result
+    assert result is not None, session.log_text()[-3000:]
+    assert melees >= 3 and charges >= 3 and moves >= 3
+    assert window.findChild(QDialog, "resultDialog") is not None
