@@ -797,6 +797,73 @@ def map_rows() -> list[Row]:
     ]
 
 
+# --------------------------------------------------------------------------- battle window
+
+
+def window_rows() -> list[Row]:
+    """Opening a stored battle of 1,000 steps (1,000 units) in the battle window: load it,
+    build the window with its docks and map, show it and let it draw."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow
+
+    from app.gui.battle.controller import BattleController
+    from app.gui.battle.window import BattleWindow
+    from app.paths import load_registry
+    from app.store import open_store
+    from app.store.battles import battle_rosters, load_battle
+
+    app = QApplication.instance() or QApplication([])
+    reg = load_registry(only={"quincunx"})
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "big.sqlite3"
+        bid = _big_battle(db, 1000)
+        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        store = open_store(db)
+
+        def open_window() -> float:
+            start = time.perf_counter()
+            session = load_battle(store, battle_id=bid, registry=reg)
+            rosters = battle_rosters(store, battle_id=bid, registry=reg)
+            controller = BattleController(session, store=store, battle_id=bid, rosters=rosters)
+            window = BattleWindow(controller, settings)
+            window.show()
+            app.processEvents()
+            took = time.perf_counter() - start
+            window.close()
+            window.deleteLater()
+            app.processEvents()
+            return took
+
+        def bare() -> float:
+            start = time.perf_counter()
+            window = QMainWindow()
+            window.setCentralWidget(QGraphicsView())
+            for i in range(6):
+                dock = QDockWidget(f"dock {i}", window)
+                dock.setObjectName(f"d{i}")
+                window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            window.show()
+            app.processEvents()
+            took = time.perf_counter() - start
+            window.close()
+            window.deleteLater()
+            app.processEvents()
+            return took
+
+        opened, baseline = paired(RUNS, open_window, bare)
+        store.close()
+    return [
+        Row(
+            "battle window: open a stored battle of 1,000 steps, 1,000 units (s)",
+            opened,
+            baseline,
+            1.0,
+            "s",
+            note="load, docks, log of 1,000 steps, map drawn; baseline: bare window, 6 docks",
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -809,11 +876,14 @@ def main(argv: Sequence[str] = ()) -> int:
         validation_rows,
         builder_rows,
         map_rows,
+        window_rows,
         odds_rows,
     ]
     if "--map" in argv:
         sections = [map_rows]
-    if not quick and "--map" not in argv:
+    if "--window" in argv:
+        sections = [window_rows]
+    if not quick and "--map" not in argv and "--window" not in argv:
         sections.insert(2, battle_rows)
     rows: list[Row] = []
     for section in sections:

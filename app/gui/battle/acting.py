@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -69,6 +69,7 @@ class ActingPanel(QWidget):
         self.options_form.setContentsMargins(0, 0, 0, 0)
         self.options_scroll = QScrollArea()
         self.options_scroll.setWidgetResizable(True)
+        self.options_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.options_scroll.setWidget(self.options_box)
         layout.addWidget(self.options_scroll)
         self.summary = QLabel()
@@ -165,12 +166,17 @@ class ActingPanel(QWidget):
             w.setObjectName(f"option_{o.key}")
             w.setToolTip(o.help or o.label)
             self._option_widgets[o.key] = w
+            if isinstance(w, QCheckBox):  # the label is the box's own text, the full width
+                w.setText(o.label)
+                self.options_form.addRow(w)
+                continue
             label = QLabel(o.label)
+            label.setWordWrap(True)
             label.setToolTip(o.help or o.label)
             self.options_form.addRow(label, w)
         # room for up to four options; more scroll
         rows = min(len(spec.options), 4)
-        self.options_scroll.setFixedHeight(rows * 28 + 6 if rows else 0)
+        self.options_scroll.setFixedHeight(rows * 30 + 8 if rows else 0)
         self.options_scroll.setVisible(bool(rows))
 
     def _option_widget(self, o: OptionSpec) -> QWidget:

@@ -16,7 +16,7 @@ LABEL_CHARS = 20
 #: room for the outcome names left of the bars, in pixels
 AXIS_WIDTH = 118
 #: outcomes drawn (the rest are summed as "other outcomes")
-MOST_BARS = 8
+MOST_BARS = 6
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 
@@ -36,7 +36,7 @@ class OddsChart(QWidget):
         self.outcomes.setMouseEnabled(x=False, y=False)
         self.outcomes.hideButtons()
         self.outcomes.setLabel("bottom", "chance, %")
-        self.outcomes.setMinimumHeight(120)
+        self.outcomes.setMinimumHeight(140)
         self.losses = pg.PlotWidget()
         self.losses.setObjectName("lossPlot")
         self.losses.setMenuEnabled(False)

@@ -488,7 +488,6 @@ def test_a_whole_d3_battle_through_the_window(
                 elif close_in(window, unit, foe):
                     moves += 1
         elif phase == "Melee":
-            state = session.state
             for unit in live(window, side):
                 foes = live(window, 1 - side)
                 if not foes or session.state.result is not None:
