@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from app.core.battle.odds_summary import OutcomeRow
 
 #: longest outcome name on the axis (the full text is in the tooltip and the list)
-LABEL_CHARS = 20
+LABEL_CHARS = 15
 #: room for the outcome names left of the bars, in pixels
-AXIS_WIDTH = 118
+AXIS_WIDTH = 124
 #: outcomes drawn (the rest are summed as "other outcomes")
 MOST_BARS = 6
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
