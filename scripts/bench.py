@@ -6,7 +6,8 @@ busy machine shows as a slow baseline rather than a failed bar.
     make bench          # or: QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/bench.py
 
 Prints one line per figure (measured, baseline, ratio, bar) and exits 1 if a figure misses
-its bar. ``--quick`` skips the 1,000-step battle (which takes about a minute to build).
+its bar. ``--quick`` skips the 1,000-step battle (which takes about a minute to build);
+``--map`` runs only the battle map's figures.
 
 Each section is its own function returning rows, so sections can be added or changed apart.
 """
@@ -741,6 +742,213 @@ def odds_rows() -> list[Row]:
     return rows
 
 
+# --------------------------------------------------------------------------- battle map
+
+
+def _map_state(units: int = 500) -> tuple[Any, Any]:
+    """A Quincunx battle with ``units`` units in rows on a 140 x 90 inch table with the
+    sample's terrain, and its mechanics."""
+    from app.core.battle.sample import sample_session
+    from app.paths import load_registry
+    from app.rules.mechanics import mechanics_for
+
+    rs = load_registry(only={"quincunx"}).get("quincunx")
+    mech = mechanics_for(rs)
+    state = sample_session(rs, mech).state
+    proto = state.units
+    placed = []
+    for i in range(units):
+        u = proto[i % len(proto)]
+        side = 0 if i < units // 2 else 1
+        row, col = divmod(i % (units // 2), 25)
+        y = 4 + row * 4.0 if side == 0 else 86 - row * 4.0
+        placed.append(
+            replace(
+                u,
+                id=f"{'AB'[side]}{i + 1}",
+                side=side,
+                x=3 + col * 5.5,
+                y=y,
+                facing=0.0 if side == 0 else 180.0,
+            )
+        )
+    big = replace(state, units=tuple(placed), leaders=(), width=140.0, height=90.0)
+    return big, mech
+
+
+def map_rows() -> list[Row]:
+    """The battle map with 500 units: a full redraw of the viewport, showing a state where
+    every unit changed, and one drag frame (the mechanics' check_move and the ghost) --
+    beside a bare QGraphicsView of 500 plain rectangles in the same run."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
+
+    from app.gui.battle.map import BattleMap
+
+    app = QApplication.instance() or QApplication([])
+    state, mech = _map_state()
+    view = BattleMap()
+    view.resize(1280, 720)
+    view.show()
+    view.show_state(state, mech)
+    view.fit_table()
+    app.processEvents()
+
+    bare_scene = QGraphicsScene()
+    rects = [bare_scene.addRect(QRectF(0, 0, 47, 16)) for _ in range(500)]
+    for i, r in enumerate(rects):
+        r.setPos((i % 25) * 55, (i // 25) * 40)
+    bare = QGraphicsView(bare_scene)
+    bare.resize(1280, 720)
+    bare.show()
+    bare.fitInView(bare_scene.itemsBoundingRect())
+    app.processEvents()
+
+    def redraw() -> None:
+        view.viewport().repaint()
+
+    def bare_redraw() -> None:
+        bare.viewport().repaint()
+
+    for _ in range(3):
+        redraw()
+        bare_redraw()
+    full = median_ms(RUNS * 4, redraw)
+    bare_full = median_ms(RUNS * 4, bare_redraw)
+
+    shifted = replace(state, units=tuple(replace(u, x=u.x + 0.5) for u in state.units))
+    states = [shifted, state]
+
+    def resync() -> None:
+        view.show_state(states[0], mech)
+        states.reverse()
+        view.viewport().repaint()
+
+    def bare_resync() -> None:
+        for r in rects:
+            r.setPos(r.pos().x() + 0.5, r.pos().y())
+        bare.viewport().repaint()
+
+    shown = median_ms(RUNS, resync)
+    bare_shown = median_ms(RUNS, bare_resync)
+
+    view.show_state(state, mech)
+    unit = state.units[len(state.units) // 4]
+    view.select_unit(unit.id)
+    view._press_table = (unit.x, unit.y)
+    targets = [(unit.x + 0.3 * k, unit.y + 0.2 * k) for k in range(1, 21)]
+
+    def drag_frame() -> None:
+        view.drag_unit_to(targets[0])
+        targets.append(targets.pop(0))
+        view.viewport().repaint()
+
+    def bare_drag() -> None:
+        rects[0].setPos(rects[0].pos().x() + 1, rects[0].pos().y())
+        bare.viewport().repaint()
+
+    for _ in range(3):
+        drag_frame()
+    drag = median_ms(RUNS * 4, drag_frame)
+    bare_drag_ms = median_ms(RUNS * 4, bare_drag)
+    view.cancel()
+    view.close()
+    bare.close()
+    return [
+        Row(
+            "map: full redraw, 500 units (ms)",
+            full,
+            bare_full,
+            16.0,
+            "ms",
+            note="baseline: bare QGraphicsView, 500 rectangles",
+        ),
+        Row(
+            "map: show a state where 500 units moved (ms)",
+            shown,
+            bare_shown,
+            50.0,
+            "ms",
+            note="items updated in place, then a redraw; baseline: 500 setPos + redraw",
+        ),
+        Row(
+            "map: drag frame, 500 units (ms)",
+            drag,
+            bare_drag_ms,
+            16.0,
+            "ms",
+            note="check_move + ghost + redraw; baseline: one setPos + redraw",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- battle window
+
+
+def window_rows() -> list[Row]:
+    """Opening a stored battle of 1,000 steps (1,000 units) in the battle window: load it,
+    build the window with its docks and map, show it and let it draw."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow
+
+    from app.gui.battle.controller import BattleController
+    from app.gui.battle.window import BattleWindow
+    from app.paths import load_registry
+    from app.store import open_store
+    from app.store.battles import battle_rosters, load_battle
+
+    app = QApplication.instance() or QApplication([])
+    reg = load_registry(only={"quincunx"})
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "big.sqlite3"
+        bid = _big_battle(db, 1000)
+        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        store = open_store(db)
+
+        def open_window() -> float:
+            start = time.perf_counter()
+            session = load_battle(store, battle_id=bid, registry=reg)
+            rosters = battle_rosters(store, battle_id=bid, registry=reg)
+            controller = BattleController(session, store=store, battle_id=bid, rosters=rosters)
+            window = BattleWindow(controller, settings)
+            window.show()
+            app.processEvents()
+            took = time.perf_counter() - start
+            window.close()
+            window.deleteLater()
+            app.processEvents()
+            return took
+
+        def bare() -> float:
+            start = time.perf_counter()
+            window = QMainWindow()
+            window.setCentralWidget(QGraphicsView())
+            for i in range(6):
+                dock = QDockWidget(f"dock {i}", window)
+                dock.setObjectName(f"d{i}")
+                window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            window.show()
+            app.processEvents()
+            took = time.perf_counter() - start
+            window.close()
+            window.deleteLater()
+            app.processEvents()
+            return took
+
+        opened, baseline = paired(RUNS, open_window, bare)
+        store.close()
+    return [
+        Row(
+            "battle window: open a stored battle of 1,000 steps, 1,000 units (s)",
+            opened,
+            baseline,
+            1.0,
+            "s",
+            note="load, docks, log of 1,000 steps, map drawn; baseline: bare window, 6 docks",
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -753,9 +961,15 @@ def main(argv: Sequence[str] = ()) -> int:
         validation_rows,
         table_rows,
         builder_rows,
+        map_rows,
+        window_rows,
         odds_rows,
     ]
-    if not quick:
+    if "--map" in argv:
+        sections = [map_rows]
+    if "--window" in argv:
+        sections = [window_rows]
+    if not quick and "--map" not in argv and "--window" not in argv:
         sections.insert(2, battle_rows)
     rows: list[Row] = []
     for section in sections:

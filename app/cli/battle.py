@@ -42,6 +42,7 @@ from app.core.battle import (
     StartBattle,
     new_battle,
 )
+from app.core.battle.given import parse_faces
 from app.core.battle.serialize import rolls_to_list, state_to_dict
 from app.core.battle.state import BattleState
 from app.core.validation import Severity, validate
@@ -96,6 +97,7 @@ def register(sub: Any) -> None:
         p.add_argument("unit", metavar="UNIT")
         p.add_argument("target", metavar="TARGET")
         p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        _dice_option(p)
         p.set_defaults(func=cmd_pair, action=name)
 
     p = bsub.add_parser("act", help="any action of the ruleset (see `battle actions`)")
@@ -105,6 +107,7 @@ def register(sub: Any) -> None:
     p.add_argument("target", metavar="TARGET", nargs="?")
     p.add_argument("--side", choices=("0", "1", "a", "b"), help="for side actions")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _dice_option(p)
     p.set_defaults(func=cmd_act)
 
     p = bsub.add_parser("odds", help="exact odds of an action in the battle's current state")
@@ -124,6 +127,8 @@ def register(sub: Any) -> None:
     ):
         p = bsub.add_parser(name, help=text)
         p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
+        if name == "next":
+            _dice_option(p)
         p.set_defaults(func={"next": cmd_next, "undo": cmd_undo, "redo": cmd_redo}[name])
 
     p = bsub.add_parser("adjust", help="correct a unit by hand: strength, hits, rings, dps, marker")
@@ -159,6 +164,25 @@ def register(sub: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def _dice_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dice",
+        metavar="FACES",
+        help="faces thrown at the table, in the order the rules throw them (4,6); "
+        "the command says which dice are missing",
+    )
+
+
+def _faces(args: argparse.Namespace) -> list[int] | None:
+    text = getattr(args, "dice", None)
+    if text is None:
+        return None
+    try:
+        return parse_faces(text)
+    except ValueError as exc:
+        raise CliError(f"--dice: {exc}") from None
 
 
 def _side(text: str | None) -> Side | None:
@@ -211,13 +235,18 @@ def _updating(battle_id: int) -> Iterator[BattleSession]:
         raise CliError(str(exc.args[0])) from None
 
 
-def _run(battle_id: int, command: BattleCommand | Callable[[BattleSession], BattleCommand]) -> int:
+def _run(
+    battle_id: int,
+    command: BattleCommand | Callable[[BattleSession], BattleCommand],
+    faces: list[int] | None = None,
+) -> int:
     """Execute ``command`` (or the one built from the loaded session: its options need the
-    ruleset's mechanics) on the battle and save the step; the battle is loaded once."""
+    ruleset's mechanics) on the battle and save the step; the battle is loaded once.
+    ``faces``: dice thrown at the table (``--dice``) instead of the battle's own."""
     with _updating(battle_id) as session:
         cmd = command(session) if callable(command) else command
         try:
-            step = session.do(cmd)
+            step = session.do(cmd, faces=faces)
         except CommandError as exc:
             raise CliError(str(exc)) from None
     for line in step.lines:
@@ -412,6 +441,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
             target=_unit(session, args.target),
             options=_sets(session, args.action, args.set),
         ),
+        _faces(args),
     )
 
 
@@ -425,6 +455,7 @@ def cmd_act(args: argparse.Namespace) -> int:
             side=_side(args.side),
             options=_sets(session, args.action, args.set),
         ),
+        _faces(args),
     )
 
 
@@ -447,7 +478,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def cmd_next(args: argparse.Namespace) -> int:
-    return _run(args.battle, NextPhase())
+    return _run(args.battle, NextPhase(), _faces(args))
 
 
 def cmd_undo(args: argparse.Namespace) -> int:

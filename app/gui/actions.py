@@ -48,6 +48,9 @@ class ActionKey(Enum):
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
     VIEW_TOOLBAR = auto()
+    VIEW_BATTLES = auto()
+    NEW_BATTLE = auto()
+    RESUME_BATTLE = auto()
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,17 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "&Validation", "Show or hide the validation messages", ("Ctrl+3",)
     ),
     ActionKey.VIEW_TOOLBAR: ActionSpec("&Toolbar", "Show or hide the toolbar"),
+    ActionKey.VIEW_BATTLES: ActionSpec("&Battles", "Show or hide the stored battles", ("Ctrl+4",)),
+    ActionKey.NEW_BATTLE: ActionSpec(
+        "&New battle…",
+        "Two rosters of one ruleset on a table, in a battle window",
+        ("Ctrl+Shift+N",),
+        None,
+        "Battle",
+    ),
+    ActionKey.RESUME_BATTLE: ActionSpec(
+        "&Resume last battle", "The battle played last, where it stopped", ("Ctrl+Shift+B",)
+    ),
 }
 
 
@@ -214,6 +228,12 @@ def _configure(action: QAction, spec: ActionSpec) -> None:
     set_tip(action, spec.tip)
     if spec.icon is not None:
         action.setIcon(bundled_icon(spec.icon))
+
+
+def configure_action(action: QAction, spec: ActionSpec) -> None:
+    """Give ``action`` its text, shortcuts, tip and icon (the battle window's registry uses
+    it with its own table)."""
+    _configure(action, spec)
 
 
 def make_action(parent: QWidget, key: ActionKey) -> QAction:

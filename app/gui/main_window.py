@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.gui import dialogs
 from app.gui.actions import ActionKey, Actions
+from app.gui.battle.manager import BattleLibrary, BattleManager
 from app.gui.controller import Builder
 from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
@@ -110,6 +111,21 @@ class MainWindow(QMainWindow):
             self.validation,
             Qt.DockWidgetArea.BottomDockWidgetArea,
             ActionKey.VIEW_VALIDATION,
+        )
+        self.battle_library = BattleLibrary()
+        self.battles_dock = self._dock(
+            "battlesDock",
+            "Battles",
+            self.battle_library,
+            Qt.DockWidgetArea.LeftDockWidgetArea,
+            ActionKey.VIEW_BATTLES,
+        )
+        self.tabifyDockWidget(self.library_dock, self.battles_dock)
+        self.library_dock.raise_()
+        self.battles = BattleManager(self, registry, store, self.prefs.q, self.battle_library)
+        self.battles.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.battles_dock.visibilityChanged.connect(
+            lambda shown: self.battles.refresh() if shown else None
         )
         self.print_menu = QMenu("&Print / PDF", self)
         self.print_menu.setObjectName("printMenu")
@@ -260,9 +276,21 @@ class MainWindow(QMainWindow):
                 edit_menu.addSeparator()
             else:
                 edit_menu.addAction(a[key])
+        battle_menu = menu_bar.addMenu("&Battle")
+        battle_menu.setObjectName("battleMenu")
+        battle_menu.addAction(a[ActionKey.NEW_BATTLE])
+        battle_menu.addAction(a[ActionKey.RESUME_BATTLE])
+        self.recent_battles_menu = battle_menu.addMenu("Recent &battles")
+        self.recent_battles_menu.setObjectName("recentBattlesMenu")
+        self.recent_battles_menu.aboutToShow.connect(
+            lambda: self.battles.fill_recent_menu(self.recent_battles_menu)
+        )
+        a[ActionKey.NEW_BATTLE].triggered.connect(self.battles.new_battle)
+        a[ActionKey.RESUME_BATTLE].triggered.connect(self.battles.resume)
         view_menu = menu_bar.addMenu("&View")
         for key in (
             ActionKey.VIEW_LIBRARY,
+            ActionKey.VIEW_BATTLES,
             ActionKey.VIEW_ARMY_LIST,
             ActionKey.VIEW_VALIDATION,
             ActionKey.VIEW_TOOLBAR,
@@ -364,6 +392,7 @@ class MainWindow(QMainWindow):
         self.builder.store = store
         self.library.registry = registry
         self.library.set_store(store, summaries)
+        self.battles.attach(registry, store)
         self.editor.placeholder.setText(PLACEHOLDER)
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)
@@ -428,9 +457,10 @@ class MainWindow(QMainWindow):
         """View > Reset layout: every panel and the toolbar shown, where they were at first
         start."""
         self.restoreState(self._default_state)
-        for dock in (self.library_dock, self.army_dock, self.validation_dock):
+        for dock in (self.library_dock, self.battles_dock, self.army_dock, self.validation_dock):
             dock.setFloating(False)
             dock.show()
+        self.library_dock.raise_()
         self.toolbar.show()
         self._default_docks()
         self.statusBar().showMessage("The panels are back where they started", 5000)
@@ -445,6 +475,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.battles.close_all()
         self.printer.shutdown()  # no print thread outlives the window
         event.accept()
 

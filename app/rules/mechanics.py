@@ -209,6 +209,11 @@ class Mechanics(SightRules):
         """When ``view.phase`` ends (rest, rally, elimination, clearing markers, ...)."""
         return Resolution()
 
+    def side_in_play(self, view: TurnView) -> Side | None:
+        """The side whose turn, activations or move it is in ``view``'s phase, or None
+        when both play or the rules do not say (shown in the battle window's Turn panel)."""
+        return None
+
     def move_allowance(self, unit: Combatant, view: TurnView | None = None) -> float | None:
         """The unit's move in the ruleset's unit of measure; None when dice decide it."""
         return None

@@ -16,13 +16,14 @@ caller asks for ``trust_recorded``: the recorded rolls and states are what happe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from app.core.battle.commands import Act, BattleCommand, CommandError, Context
-from app.core.battle.dice import Roll, fresh_dice, replay_dice
+from app.core.battle.dice import RecordingDice, Roll, fresh_dice, replay_dice
+from app.core.battle.given import DiceRequest, DiceWanted, GivenDice
 from app.core.battle.state import BattleState
 from app.rules.fingerprint import fingerprint
 from app.rules.mechanics import Mechanics, Odds, Scalar, Side
@@ -282,22 +283,46 @@ class BattleSession:
 
     # ------------------------------------------------------------------ changes
 
-    def do(self, command: BattleCommand) -> Step:
-        """Execute ``command`` on the current state with fresh dice. A command that cannot be
-        carried out raises :class:`CommandError` and changes nothing."""
-        dice = fresh_dice(self.seed, self.serial)
+    def do(self, command: BattleCommand, *, faces: Sequence[int] | None = None) -> Step:
+        """Execute ``command`` on the current state with fresh dice, or with ``faces`` the
+        players threw (:mod:`app.core.battle.given`: taken in order, as many as each throw
+        has dice, each checked against its die; every face must be used). A command that
+        cannot be carried out raises :class:`CommandError` and changes nothing."""
+        given = None if faces is None else GivenDice(faces)
+        dice = fresh_dice(self.seed, self.serial) if given is None else RecordingDice(given)
         state = self.state
         done = command.execute(state, Context(self.ruleset, self.mechanics, dice))
+        if given is not None and given.unused:
+            thrown = sum(len(r.faces) for r in dice.rolls)
+            raise CommandError(
+                f"{command.label} threw {thrown} {'die' if thrown == 1 else 'dice'} "
+                f"but {thrown + given.unused} faces were given; the battle is unchanged"
+            )
         problem = nonfinite_problem(done.state)
         if problem is not None:
             raise CommandError(f"{command.label}: {problem}; the battle is unchanged")
-        step = Step(command, tuple(dice.rolls), done.lines, state.turn, state.phase, done.state)
+        lines = done.lines
+        if given is not None and dice.rolls:
+            lines += ("Dice thrown at the table, entered by hand.",)
+        step = Step(command, tuple(dice.rolls), lines, state.turn, state.phase, done.state)
         self.serial += 1
         del self.steps[self.cursor :]
         self.steps.append(step)
         self.cursor += 1
         self._notify()
         return step
+
+    def next_request(self, command: BattleCommand, faces: Sequence[int] = ()) -> DiceRequest | None:
+        """The next throw ``command`` makes after the ``faces`` given so far, or None when
+        those are all it throws (then ``do(command, faces=faces)`` carries it out). The
+        command runs on the current state and changes nothing; a command that cannot be
+        carried out raises :class:`CommandError`, as ``do`` would."""
+        dice = RecordingDice(GivenDice(faces, ask=True))
+        try:
+            command.execute(self.state, Context(self.ruleset, self.mechanics, dice))
+        except DiceWanted as wanted:
+            return wanted.request
+        return None
 
     def undo(self) -> Step:
         if not self.can_undo():

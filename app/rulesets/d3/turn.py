@@ -115,6 +115,11 @@ class D3Turn(EliminationRules):
 
     # ----------------------------------------------------------------------- turn
 
+    def side_in_play(self, view: TurnView) -> Side | None:
+        """D3, Sequence of play: the side whose player turn it is (None before the first
+        turn is decided)."""
+        return view.initiative
+
     def active_side(self, view: TurnView) -> Side:
         if view.initiative is None:
             raise D3Refusal("no side has the turn yet: start the battle first")

@@ -61,6 +61,10 @@ class TurnRules(GSBBase):
         phases = self.ruleset.turn.phases
         return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
 
+    def side_in_play(self, view: TurnView) -> Side | None:
+        """GSB, Turn order: the initiative side's activations, then the other's."""
+        return self._active_side(view)
+
     def _active_side(self, view: TurnView) -> Side | None:
         """Whose activations the phase is: the initiative side first, then the other."""
         pid = self._phase_id(view)

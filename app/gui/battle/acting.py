@@ -1,0 +1,312 @@
+"""The Actions and odds dock: pick a unit and a target (on the map, or any two units by
+hand, setting flank, rear, uphill or cover as the command line can), then one of the
+ruleset's actions with its options; the exact odds are shown before rolling; "Roll" resolves
+it with the battle's seeded dice and "Enter dice…" with dice thrown at the table.
+
+The options start as the core derives them from the table (a target's flank from the
+units' positions) and the player may change them; only what differs from that is sent with
+the command, as ``--set`` does on the command line."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.battle import Act, CommandError
+from app.core.battle.odds_summary import OutcomeRow, expected_losses, outcome_rows
+from app.gui.battle.controller import BattleController
+from app.gui.battle.odds_chart import OddsChart
+from app.rules.mechanics import ActionSpec, NotImplementedRule, OptionSpec, Scalar, Side
+
+NONE = "(none)"
+
+
+class ActingPanel(QWidget):
+    #: the actor chosen here (the map selects it too)
+    actorChosen = Signal(str)
+
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("actingPanel")
+        self._derived: dict[str, Scalar] = {}
+        self._option_widgets: dict[str, QWidget] = {}
+        self._filling = False
+        #: the odds shown last: every outcome row and the expected losses (exact)
+        self.rows: list[OutcomeRow] = []
+        self.expected: dict[str, Fraction] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        form = QFormLayout()
+        self.actor = QComboBox()
+        self.actor.setObjectName("actorCombo")
+        self.target = QComboBox()
+        self.target.setObjectName("targetCombo")
+        self.side = QComboBox()
+        self.side.setObjectName("sideCombo")
+        self.action = QComboBox()
+        self.action.setObjectName("actionCombo")
+        form.addRow("Unit", self.actor)
+        form.addRow("Target", self.target)
+        form.addRow("Side", self.side)
+        form.addRow("Action", self.action)
+        layout.addLayout(form)
+        self.options_box = QWidget()
+        self.options_form = QFormLayout(self.options_box)
+        self.options_form.setContentsMargins(0, 0, 0, 0)
+        self.options_scroll = QScrollArea()
+        self.options_scroll.setWidgetResizable(True)
+        self.options_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.options_scroll.setWidget(self.options_box)
+        layout.addWidget(self.options_scroll)
+        self.summary = QLabel()
+        self.summary.setObjectName("oddsSummary")
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.chart = OddsChart()
+        layout.addWidget(self.chart, 1)
+        row = QHBoxLayout()
+        self.roll_button = QPushButton("Roll")
+        self.roll_button.setObjectName("rollButton")
+        self.dice_button = QPushButton("Enter dice…")
+        self.dice_button.setObjectName("enterDiceButton")
+        self.charge_button = QPushButton("Charge")
+        self.charge_button.setObjectName("chargeButton")
+        self.charge_button.setToolTip("The unit charges the target (the rules find the path)")
+        row.addWidget(self.roll_button)
+        row.addWidget(self.dice_button)
+        row.addWidget(self.charge_button)
+        layout.addLayout(row)
+        for combo in (self.actor, self.target, self.side):
+            combo.currentIndexChanged.connect(lambda _i: self._pair_changed())
+        self.action.currentIndexChanged.connect(lambda _i: self._action_changed())
+        self.actor.currentIndexChanged.connect(self._actor_signal)
+        self._fill_actions()
+
+    # ------------------------------------------------------------------ lists
+
+    def _fill_actions(self) -> None:
+        self.action.clear()
+        for spec in self.controller.session.mechanics.actions():
+            self.action.addItem(f"{spec.label} [{spec.targets}]", spec.key)
+
+    def refresh(self) -> None:
+        """Units and sides from the state shown; keeps the choices that still exist."""
+        state = self.controller.state
+        actor, target = self.actor.currentData(), self.target.currentData()
+        side = self.side.currentData()
+        self._filling = True
+        for combo, keep in ((self.actor, actor), (self.target, target)):
+            combo.clear()
+            combo.addItem(NONE, None)
+            for u in state.units:
+                mark = " (out)" if u.status.eliminated else ""
+                combo.addItem(f"{u.id} {u.name}{mark}", u.id)
+            index = combo.findData(keep)
+            combo.setCurrentIndex(max(index, 0))
+        self.side.clear()
+        self.side.addItem("(the unit's)", None)
+        for i, s in enumerate(state.sides):
+            self.side.addItem(s.name, i)
+        self.side.setCurrentIndex(max(self.side.findData(side), 0))
+        self._filling = False
+        self._pair_changed()
+
+    def set_pair(self, actor: str | None, target: str | None = None) -> None:
+        self._filling = True
+        self.actor.setCurrentIndex(max(self.actor.findData(actor), 0))
+        if target is not None:
+            self.target.setCurrentIndex(max(self.target.findData(target), 0))
+        self._filling = False
+        self._pair_changed()
+
+    def choose_action(self, key: str) -> None:
+        index = self.action.findData(key)
+        if index < 0:
+            raise KeyError(f"no action {key!r} here")
+        self.action.setCurrentIndex(index)
+
+    def _actor_signal(self, _index: int) -> None:
+        actor = self.actor.currentData()
+        if actor is not None and not self._filling:
+            self.actorChosen.emit(str(actor))
+
+    # ------------------------------------------------------------------ options
+
+    def spec(self) -> ActionSpec | None:
+        key = self.action.currentData()
+        return None if key is None else self.controller.session.mechanics.action(str(key))
+
+    def _action_changed(self) -> None:
+        self._build_options()
+        self._pair_changed()
+
+    def _build_options(self) -> None:
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)
+        self._option_widgets = {}
+        spec = self.spec()
+        if spec is None:
+            return
+        for o in spec.options:
+            w = self._option_widget(o)
+            w.setObjectName(f"option_{o.key}")
+            w.setToolTip(o.help or o.label)
+            self._option_widgets[o.key] = w
+            if isinstance(w, QCheckBox):  # the label is the box's own text, the full width
+                w.setText(o.label)
+                self.options_form.addRow(w)
+                continue
+            label = QLabel(o.label)
+            label.setWordWrap(True)
+            label.setToolTip(o.help or o.label)
+            self.options_form.addRow(label, w)
+        # room for up to four options; more scroll
+        rows = min(len(spec.options), 4)
+        self.options_scroll.setFixedHeight(rows * 30 + 8 if rows else 0)
+        self.options_scroll.setVisible(bool(rows))
+
+    def _option_widget(self, o: OptionSpec) -> QWidget:
+        if o.kind == "bool":
+            box = QCheckBox()
+            box.toggled.connect(lambda _v: self._options_changed())
+            return box
+        if o.kind == "int":
+            spin = QSpinBox()
+            spin.setRange(
+                o.minimum if o.minimum is not None else -1000,
+                o.maximum if o.maximum is not None else 1000,
+            )
+            spin.valueChanged.connect(lambda _v: self._options_changed())
+            return spin
+        combo = QComboBox()
+        combo.addItems(list(o.choices))
+        combo.currentIndexChanged.connect(lambda _v: self._options_changed())
+        return combo
+
+    def _set_widget(self, key: str, value: Scalar) -> None:
+        w = self._option_widgets.get(key)
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QSpinBox):
+            w.setValue(int(value))
+        elif isinstance(w, QComboBox):
+            w.setCurrentIndex(max(w.findText(str(value)), 0))
+
+    def _widget_value(self, key: str) -> Scalar:
+        w = self._option_widgets[key]
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QSpinBox):
+            return w.value()
+        assert isinstance(w, QComboBox)
+        return w.currentText()
+
+    def set_option(self, key: str, value: Scalar) -> None:
+        """Set an option by hand (flank, uphill, cover, ...)."""
+        if key not in self._option_widgets:
+            raise KeyError(f"this action has no option {key!r}")
+        self._set_widget(key, value)
+
+    def options(self) -> dict[str, Scalar]:
+        """The options the player changed from what the table gives."""
+        return {
+            k: v
+            for k in self._option_widgets
+            if (v := self._widget_value(k)) != self._derived.get(k)
+        }
+
+    # ------------------------------------------------------------------ the command
+
+    def _side(self) -> Side | None:
+        data = self.side.currentData()
+        return None if data is None else (0 if int(data) == 0 else 1)
+
+    def command(self) -> Act | None:
+        spec = self.spec()
+        if spec is None:
+            return None
+        actor = self.actor.currentData() if spec.targets != "none" else None
+        target = self.target.currentData() if spec.targets == "pair" else None
+        side = self._side() if spec.targets in ("side", "none") else None
+        return Act(
+            action=spec.key,
+            actor=None if actor is None else str(actor),
+            target=None if target is None else str(target),
+            side=side,
+            options=self.options(),
+        )
+
+    def _pair_changed(self) -> None:
+        """New units, side or action: the options as the table gives them, then the odds."""
+        if self._filling:
+            return
+        cmd = self.command()
+        self._derived = {}
+        if cmd is not None:
+            try:
+                bare = Act(action=cmd.action, actor=cmd.actor, target=cmd.target, side=cmd.side)
+                sit = bare.situation(self.controller.state, self.controller.session.mechanics)
+                self._derived = dict(sit.options)
+            except (CommandError, NotImplementedRule, KeyError, ValueError):
+                spec = self.spec()
+                self._derived = spec.defaults() if spec is not None else {}
+        self._filling = True
+        for key, value in self._derived.items():
+            self._set_widget(key, value)
+        self._filling = False
+        self._options_changed()
+
+    def _options_changed(self) -> None:
+        if self._filling:
+            return
+        self.update_odds()
+
+    def update_odds(self) -> None:
+        """The exact odds of the action as chosen, from the core, before any roll."""
+        c = self.controller
+        playable = not c.read_only and c.state.result is None
+        self.roll_button.setEnabled(playable)
+        self.dice_button.setEnabled(playable)
+        self.charge_button.setEnabled(playable)
+        cmd, spec = self.command(), self.spec()
+        self.rows, self.expected = [], {}
+        if cmd is None or spec is None:
+            self.summary.setText("Choose an action.")
+            self.chart.clear()
+            return
+        if not spec.odds:
+            self.summary.setText(f"{spec.label}: no odds to show for this action.")
+            self.chart.clear()
+            return
+        try:
+            odds = c.session.mechanics.odds(spec.key, cmd.situation(c.state, c.session.mechanics))
+        except (CommandError, NotImplementedRule, KeyError, ValueError) as exc:
+            text = str(exc.args[0]) if exc.args else str(exc)
+            self.summary.setText(f"No odds: {text}")
+            self.chart.clear()
+            return
+        rows = self.rows = outcome_rows(odds)
+        expected = self.expected = expected_losses(odds)
+        self.summary.setText(f"{spec.label}: {len(rows)} possible outcomes (exact).")
+        self.summary.setToolTip(
+            "\n".join(
+                f"{float(r.chance) * 100:6.2f}%  {r.result}: attacker {r.attacker}; "
+                f"defender {r.defender}"
+                for r in rows
+            )
+        )
+        self.chart.show_odds(rows, expected)

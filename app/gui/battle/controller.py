@@ -1,0 +1,158 @@
+"""The battle window's link to the core: one :class:`~app.core.battle.BattleSession`, saved
+in the store after every command, undo and redo (as ``castra battle`` does), and a view of
+the past (a log step clicked) that is read-only until the present returns.
+
+Widgets send commands here and listen to :attr:`changed`; none changes a state itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.battle import BattleCommand, BattleSession, CommandError, ReplayError, Step
+from app.core.battle.given import DiceRequest
+from app.core.battle.state import BattleState
+
+if TYPE_CHECKING:
+    from app.core.roster import Roster
+    from app.store import Store
+
+
+class BattleController(QObject):
+    #: the present changed (a command done, undone or redone)
+    changed = Signal()
+    #: the step shown changed: a past step (its number) or the present (-1)
+    viewing = Signal(int)
+    #: one line for the status bar
+    message = Signal(str)
+
+    def __init__(
+        self,
+        session: BattleSession,
+        *,
+        store: Store | None = None,
+        battle_id: int | None = None,
+        rosters: tuple[Roster, Roster] | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.store = store
+        self.battle_id = battle_id
+        self.rosters = rosters
+        #: the past step shown read-only (None: the present)
+        self.past: int | None = None
+        self._past_state: BattleState | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> BattleState:
+        """The state shown: a past step's while one is shown, else the present."""
+        if self.past is not None and self._past_state is not None:
+            return self._past_state
+        return self.session.state
+
+    @property
+    def read_only(self) -> bool:
+        return self.past is not None
+
+    def phase_name(self, state: BattleState | None = None) -> str:
+        state = state or self.state
+        phases = self.session.ruleset.turn.phases
+        return phases[state.phase].name if 0 <= state.phase < len(phases) else "-"
+
+    # ------------------------------------------------------------------ changing
+
+    def execute(self, command: BattleCommand, faces: Sequence[int] | None = None) -> Step | None:
+        """Do ``command`` (with ``faces`` thrown at the table, if given) and save it; a
+        refusal is one line in :attr:`message` and changes nothing."""
+        if self.read_only:
+            self.message.emit("A past step is shown: return to the present to play")
+            return None
+        session = self.session
+        saved = (list(session.steps), session.cursor, session.serial)
+        try:
+            step = session.do(command, faces=faces)
+        except CommandError as exc:
+            self.message.emit(str(exc))
+            return None
+        if not self._save(step=True):
+            session.steps[:], session.cursor, session.serial = saved
+            return None
+        self.changed.emit()
+        self.message.emit(" ".join(step.lines)[:300])
+        return step
+
+    def next_request(self, command: BattleCommand, faces: Sequence[int]) -> DiceRequest | None:
+        """The next throw ``command`` makes after ``faces`` (CommandError if it cannot be
+        done)."""
+        return self.session.next_request(command, faces)
+
+    def undo(self) -> bool:
+        if self.read_only or not self.session.can_undo():
+            return False
+        step = self.session.undo()
+        if not self._save(step=False):
+            self.session.cursor += 1
+            return False
+        self.changed.emit()
+        self.message.emit(f"Undone: {step.command.label}")
+        return True
+
+    def redo(self) -> bool:
+        if self.read_only or not self.session.can_redo():
+            return False
+        changed = self.session.data_changed
+        try:
+            step = self.session.redo(trust_recorded=changed)
+        except ReplayError as exc:
+            self.message.emit(str(exc))
+            return False
+        if not self._save(step=False):
+            self.session.cursor -= 1
+            return False
+        self.changed.emit()
+        self.message.emit(f"Redone with the same dice: {step.command.label}")
+        return True
+
+    def _save(self, *, step: bool) -> bool:
+        if self.store is None or self.battle_id is None:
+            return True
+        from app.store import StoreError
+        from app.store.battles import save_cursor, save_step
+
+        try:
+            if step:
+                save_step(self.store, battle_id=self.battle_id, session=self.session)
+            else:
+                save_cursor(self.store, battle_id=self.battle_id, session=self.session)
+        except StoreError as exc:
+            self.message.emit(f"Not saved: {exc}")
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the past
+
+    def show_step(self, n: int) -> bool:
+        """Show the table as it was after step ``n`` (0: before the first), read-only;
+        the present when ``n`` is the cursor."""
+        session = self.session
+        if n == session.cursor:
+            return self.return_to_present()
+        try:
+            self._past_state = session.replay(n, trust_recorded=session.data_changed)
+        except (IndexError, ReplayError) as exc:
+            self.message.emit(str(exc))
+            return False
+        self.past = n
+        self.viewing.emit(n)
+        return True
+
+    def return_to_present(self) -> bool:
+        was = self.past
+        self.past = None
+        self._past_state = None
+        self.viewing.emit(-1)
+        return was is not None

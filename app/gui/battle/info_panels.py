@@ -1,0 +1,176 @@
+"""The small docks: Turn (turn, phase, initiative, side in play, Next phase), Leaders
+(status, wounds, attachment; attach and detach as commands) and Sides (victory stars, army
+resolve, chance cards, losses so far). They show the core's state and send commands."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.battle import AttachLeader
+from app.core.battle.result import battle_result
+from app.gui.battle.controller import BattleController
+
+#: side-record keys shown by name (the rest are shown as they are kept)
+RECORD_WORDS = {
+    "stars": "victory stars",
+    "resolve": "army resolve",
+    "army_resolve": "army resolve",
+    "units_at_start": "units at the start",
+    "drawn": "chance cards drawn",
+    "deck": "chance cards left",
+}
+HIDDEN_RECORD = {"army", "side_name"}
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return html.escape(str(value))
+
+
+class TurnPanel(QWidget):
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("turnPanel")
+        form = QFormLayout(self)
+        self.turn = QLabel()
+        self.phase = QLabel()
+        self.phase.setWordWrap(True)
+        self.initiative = QLabel()
+        self.in_play = QLabel()
+        form.addRow("Turn", self.turn)
+        form.addRow("Phase", self.phase)
+        form.addRow("Initiative", self.initiative)
+        form.addRow("In play", self.in_play)
+        self.next_button = QPushButton("Next phase")
+        self.next_button.setObjectName("nextPhaseButton")
+        form.addRow(self.next_button)
+
+    def refresh(self) -> None:
+        c = self.controller
+        state = c.state
+        mech = c.session.mechanics
+        turn = str(state.turn)
+        if mech.rounds_per_turn > 1:
+            turn += f", {mech.round_name} {state.round}"
+        self.turn.setText(turn)
+        if not state.started:
+            self.phase.setText("Deployment (then Start the battle)")
+        else:
+            self.phase.setText(c.phase_name(state))
+        names = [s.name for s in state.sides]
+        self.initiative.setText("-" if state.initiative is None else names[state.initiative])
+        side = mech.side_in_play(state.view()) if state.started else None
+        self.in_play.setText("both / as the rules say" if side is None else names[side])
+        if state.result is not None:
+            self.phase.setText(f"Ended: {state.result.reason}")
+
+
+class LeadersPanel(QWidget):
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("leadersPanel")
+        layout = QVBoxLayout(self)
+        self.table = QTableWidget(0, 4)
+        self.table.setObjectName("leadersTable")
+        self.table.setHorizontalHeaderLabels(["Leader", "Status", "Wounds", "With"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table)
+        row = QHBoxLayout()
+        self.unit_combo = QComboBox()
+        self.unit_combo.setObjectName("attachUnit")
+        self.attach_button = QPushButton("Attach")
+        self.attach_button.setObjectName("attachButton")
+        self.attach_button.clicked.connect(self.attach)
+        row.addWidget(self.unit_combo, 1)
+        row.addWidget(self.attach_button)
+        layout.addLayout(row)
+
+    def refresh(self) -> None:
+        state = self.controller.state
+        self.table.setRowCount(len(state.leaders))
+        for i, ld in enumerate(state.leaders):
+            host = state.unit(ld.attached_to).name if ld.attached_to else "-"
+            cells = (f"{ld.name} ({'AB'[ld.side]})", ld.status, str(ld.wounds), host)
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, ld.id)
+                self.table.setItem(i, j, item)
+        self.unit_combo.clear()
+        self.unit_combo.addItem("(detach)", None)
+        for u in state.units:
+            if not u.status.eliminated:
+                self.unit_combo.addItem(f"{u.id} {u.name}", u.id)
+        self.attach_button.setEnabled(not self.controller.read_only)
+
+    def selected_leader(self) -> str | None:
+        row = self.table.currentRow()
+        item = self.table.item(row, 0) if row >= 0 else None
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def attach(self) -> None:
+        leader = self.selected_leader()
+        if leader is None:
+            self.controller.message.emit("Pick a leader in the list first")
+            return
+        unit = self.unit_combo.currentData()
+        self.controller.execute(AttachLeader(leader=leader, unit=unit))
+
+
+class SidesPanel(QWidget):
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("sidesPanel")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.view = QTextBrowser()
+        self.view.setObjectName("sidesView")
+        layout.addWidget(self.view)
+
+    def refresh(self) -> None:
+        c = self.controller
+        state = c.state
+        result = battle_result(state, c.session.mechanics)
+        unit = result.strength_unit
+        parts = []
+        for side, losses in zip(state.sides, result.sides, strict=True):
+            rows = [
+                f"<tr><td>units left</td><td>{losses.units_left} of {losses.units}</td></tr>",
+                f"<tr><td>{unit} lost</td><td>{losses.strength_lost} of "
+                f"{losses.strength_start}</td></tr>",
+            ]
+            for key, count in (("hits", losses.hits), ("rings", losses.rings), ("DPs", losses.dps)):
+                if count:
+                    rows.append(f"<tr><td>{key} standing</td><td>{count}</td></tr>")
+            for key, value in side.record.items():
+                if key in HIDDEN_RECORD:
+                    continue
+                words = RECORD_WORDS.get(key, key.replace("_", " "))
+                rows.append(f"<tr><td>{_text(words)}</td><td>{_text(value)}</td></tr>")
+            parts.append(
+                f"<b>{_text(side.name)}</b> ({_text(side.army)})<table>{''.join(rows)}</table>"
+            )
+        if result.over:
+            parts.insert(0, f"<p><b>{_text(result.headline)}</b></p>")
+        self.view.setHtml("".join(parts))

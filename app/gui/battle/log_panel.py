@@ -1,0 +1,101 @@
+"""The Log dock: every step in words with its rolls. Clicking a step shows the table as it
+was after it (rebuilt from the recorded rolls), read-only until "Return to the present".
+Steps undone (the redo branch) are listed greyed after the present."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.battle import Step
+from app.gui.battle.controller import BattleController
+
+STEP_ROLE = Qt.ItemDataRole.UserRole
+
+
+class LogPanel(QWidget):
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.setObjectName("logPanel")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.banner = QLabel()
+        self.banner.setObjectName("pastBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background:#fff3c4; color:#5a4500; padding:3px;")
+        self.present_button = QPushButton("Return to the present")
+        self.present_button.setObjectName("presentButton")
+        self.present_button.clicked.connect(controller.return_to_present)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("logTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.itemClicked.connect(self._clicked)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.present_button)
+        layout.addWidget(self.tree, 1)
+        self._listed: list[Step] = []  # the steps listed, to add only what is new
+        controller.viewing.connect(self._viewing)
+        self._viewing(-1)
+
+    def refresh(self) -> None:
+        """List the steps: a 1,000-step battle is listed once; afterwards only what changed
+        is added, so a step done does not rebuild the list."""
+        session = self.controller.session
+        steps = session.steps
+        first = 0
+        while first < min(len(self._listed), len(steps)) and self._listed[first] is steps[first]:
+            first += 1
+        while self.tree.topLevelItemCount() > first:
+            self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
+        del self._listed[first:]
+        for n in range(first, len(steps)):
+            step = steps[n]
+            head = QTreeWidgetItem([f"{n + 1}. T{step.turn} {step.command.label}"])
+            head.setData(0, STEP_ROLE, n + 1)
+            text = " ".join(step.lines)
+            head.setToolTip(0, text)
+            QTreeWidgetItem(head, [text]).setData(0, STEP_ROLE, n + 1)
+            for roll in step.rolls:
+                QTreeWidgetItem(head, [f"🎲 {roll}"]).setData(0, STEP_ROLE, n + 1)
+            self.tree.addTopLevelItem(head)
+            self._listed.append(step)
+        grey = QBrush(QColor("#999"))
+        normal = QBrush()
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is not None:
+                item.setForeground(0, grey if i >= session.cursor else normal)
+        current = self.tree.topLevelItem(session.cursor - 1) if session.cursor else None
+        if current is not None:
+            self.tree.scrollToItem(current)
+
+    def item_for_step(self, n: int) -> QTreeWidgetItem:
+        item = self.tree.topLevelItem(n - 1)
+        if item is None:
+            raise IndexError(f"no step {n} in the log")
+        return item
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        n = item.data(0, STEP_ROLE)
+        if n is not None:
+            self.controller.show_step(int(n))
+
+    def _viewing(self, n: int) -> None:
+        past = n >= 0
+        self.banner.setVisible(past)
+        self.present_button.setVisible(past)
+        if past:
+            self.banner.setText(
+                f"Showing the table after step {n} of {self.controller.session.cursor} (read-only)."
+            )

@@ -1,0 +1,250 @@
+"""Battles from the main window: the Battles panel (in the library, next to the rosters),
+New battle, Open, Recent battles and Resume (the battle last played, where it stopped).
+Each battle opens in its own :class:`~app.gui.battle.window.BattleWindow`."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.battle.actions import BattleKey
+from app.gui.battle.controller import BattleController
+from app.gui.battle.new_battle import NewBattleDialog, create_from_dialog
+from app.gui.battle.window import BattleWindow
+from app.rules.registry import Registry
+
+if TYPE_CHECKING:
+    from app.store import Store
+
+RECENT_KEY = "battles/recent"
+RECENT_MAX = 8
+BATTLE_ROLE = Qt.ItemDataRole.UserRole
+
+
+class BattleLibrary(QWidget):
+    """The stored battles: name, ruleset, sides, turn, result. Double-click opens one."""
+
+    open_requested = Signal(int)
+    new_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("battleLibrary")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.view = QTreeWidget()
+        self.view.setObjectName("battleList")
+        self.view.setHeaderLabels(["Battle", "Ruleset", "Turn", "Result"])
+        self.view.setRootIsDecorated(False)
+        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.view.itemActivated.connect(self._activated)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        row = QHBoxLayout()
+        self.new_button = QPushButton("New battle…")
+        self.open_button = QPushButton("Open")
+        self.new_button.clicked.connect(self.new_requested)
+        self.open_button.clicked.connect(self._open_selected)
+        row.addWidget(self.new_button)
+        row.addWidget(self.open_button)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.status)
+        layout.addLayout(row)
+
+    def refresh(self, store: Store | None, registry: Registry) -> None:
+        self.view.clear()
+        if store is None:
+            self.status.setText("No store: battles are not kept")
+            return
+        from app.store import StoreError
+        from app.store.battles import list_battles
+
+        try:
+            battles = list_battles(store)
+        except StoreError as exc:
+            self.status.setText(str(exc))
+            return
+        for b in battles:
+            name = registry.get(b.ruleset).meta.short_name if b.ruleset in registry else b.ruleset
+            result = (
+                ""
+                if b.result is None
+                else ("draw" if b.winner is None else f"{b.sides[b.winner]} won")
+            )
+            item = QTreeWidgetItem([b.name, name, str(b.turn), result])
+            item.setData(0, BATTLE_ROLE, b.id)
+            item.setToolTip(
+                0, html.escape(f"{b.sides[0]} against {b.sides[1]}: {b.steps} steps played")
+            )
+            self.view.addTopLevelItem(item)
+        self.status.setText(f"{len(battles)} battle{'' if len(battles) == 1 else 's'}")
+
+    def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        self.open_requested.emit(int(item.data(0, BATTLE_ROLE)))
+
+    def _open_selected(self) -> None:
+        item = self.view.currentItem()
+        if item is not None:
+            self._activated(item, 0)
+
+
+class BattleManager(QObject):
+    message = Signal(str)
+
+    def __init__(
+        self,
+        parent: QWidget,
+        registry: Registry,
+        store: Store | None,
+        settings: QSettings,
+        library: BattleLibrary,
+    ) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.registry = registry
+        self.store = store
+        self.settings = settings
+        self.library = library
+        self.windows: dict[int, BattleWindow] = {}
+        library.open_requested.connect(self.open_battle)
+        library.new_requested.connect(self.new_battle)
+
+    def attach(self, registry: Registry, store: Store | None) -> None:
+        self.registry, self.store = registry, store
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.library.refresh(self.store, self.registry)
+
+    # ------------------------------------------------------------------ recent
+
+    def recent(self) -> list[int]:
+        raw = self.settings.value(RECENT_KEY, [])
+        items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+        out: list[int] = []
+        for item in items:
+            try:
+                out.append(int(item))
+            except (TypeError, ValueError):
+                continue
+        return out
+
+    def _remember(self, battle_id: int) -> None:
+        ids = [battle_id] + [i for i in self.recent() if i != battle_id]
+        self.settings.setValue(RECENT_KEY, [str(i) for i in ids[:RECENT_MAX]])
+        self.settings.sync()
+
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        if self.store is None:
+            menu.addAction("(no store)").setEnabled(False)
+            return
+        from app.store.battles import list_battles
+
+        known = {b.id: b for b in list_battles(self.store)}
+        shown = 0
+        for bid in self.recent():
+            b = known.get(bid)
+            if b is None:
+                continue
+            action = menu.addAction(f"{b.name} (turn {b.turn})")
+            action.triggered.connect(lambda _c=False, i=bid: self.open_battle(i))
+            shown += 1
+        if not shown:
+            menu.addAction("(no battle yet)").setEnabled(False)
+
+    # ------------------------------------------------------------------ opening
+
+    def new_battle(self) -> NewBattleDialog | None:
+        if self.store is None:
+            self.message.emit("No store: a battle needs the library to be kept")
+            return None
+        from app.store import list_rosters
+
+        dialog = NewBattleDialog(self.registry, list_rosters(self.store), self.parent_widget)
+        dialog.accepted.connect(lambda: self._create(dialog))
+        dialog.open()
+        return dialog
+
+    def _create(self, dialog: NewBattleDialog) -> BattleWindow | None:
+        assert self.store is not None
+        try:
+            battle_id, session, rosters = create_from_dialog(dialog, self.store)
+        except ValueError as exc:
+            self.message.emit(f"The battle was not started: {exc}")
+            return None
+        controller = BattleController(
+            session, store=self.store, battle_id=battle_id, rosters=rosters
+        )
+        self.refresh()
+        return self._show(battle_id, controller)
+
+    def open_battle(self, battle_id: int) -> BattleWindow | None:
+        """The battle's window, where it stopped (raised if it is open already)."""
+        if battle_id in self.windows:
+            window = self.windows[battle_id]
+            window.show()
+            if QGuiApplication.platformName() != "offscreen":  # it cannot raise a window
+                window.raise_()
+                window.activateWindow()
+            return window
+        if self.store is None:
+            return None
+        from app.store import StoreError
+        from app.store.battles import battle_rosters, load_battle
+
+        try:
+            session = load_battle(self.store, battle_id=battle_id, registry=self.registry)
+            rosters = battle_rosters(self.store, battle_id=battle_id, registry=self.registry)
+        except (StoreError, KeyError, ValueError) as exc:
+            self.message.emit(f"The battle cannot be opened: {exc}")
+            return None
+        controller = BattleController(
+            session, store=self.store, battle_id=battle_id, rosters=rosters
+        )
+        warning = session.data_warning()
+        window = self._show(battle_id, controller)
+        if warning:
+            window.statusBar().showMessage(warning, 20000)
+        return window
+
+    def resume(self) -> BattleWindow | None:
+        """The battle played last, where it stopped."""
+        for bid in self.recent():
+            window = self.open_battle(bid)
+            if window is not None:
+                return window
+        self.message.emit("No battle to resume")
+        return None
+
+    def _show(self, battle_id: int, controller: BattleController) -> BattleWindow:
+        window = BattleWindow(controller, self.settings)
+        self.windows[battle_id] = window
+        window.closed.connect(lambda: self._closed(battle_id))
+        window.acts[BattleKey.NEW_BATTLE].triggered.connect(self.new_battle)
+        controller.changed.connect(self.refresh)
+        self._remember(battle_id)
+        window.show()
+        return window
+
+    def _closed(self, battle_id: int) -> None:
+        self.windows.pop(battle_id, None)
+        self.refresh()
+
+    def close_all(self) -> None:
+        for window in list(self.windows.values()):
+            window.close()

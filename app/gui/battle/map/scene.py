@@ -1,0 +1,166 @@
+"""The scene that mirrors a battle state: one item per unit, leader and terrain piece, kept
+across states and updated in place, so showing the next state after a command touches only
+what the command changed (a moved unit gets one ``setPos``; nothing else is rebuilt)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainterPath, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
+
+from app.core.battle.state import BattleState
+from app.gui.battle.map import style
+from app.gui.battle.map.frame import Frame
+from app.gui.battle.map.items import (
+    Z_GRID,
+    GridItem,
+    LeaderItem,
+    TableItem,
+    TerrainItem,
+    UnitItem,
+)
+
+#: Margin of scene around the table, in scene units (room to pan and for labels).
+MARGIN = 60.0
+
+
+class MapScene(QGraphicsScene):
+    def __init__(self) -> None:
+        super().__init__()
+        self.frame = Frame()
+        self.table = TableItem()
+        self.grid = GridItem()
+        self.addItem(self.table)
+        self.addItem(self.grid)
+        self.units: dict[str, UnitItem] = {}
+        self.leaders: dict[str, LeaderItem] = {}
+        self.terrain: dict[str, TerrainItem] = {}
+        self.zones = QGraphicsPathItem()
+        self.zones.setZValue(Z_GRID - 1)
+        self.zones.setVisible(False)
+        self.addItem(self.zones)
+        self._size: tuple[float, float] = (0.0, 0.0)
+        self._grid_step = 6
+
+    @property
+    def table_rect(self) -> QRectF:
+        w, h = self._size
+        return QRectF(0, 0, self.frame.length(w), self.frame.length(h))
+
+    def show_state(self, state: BattleState, frame: Frame, strength_unit: str, major: int) -> int:
+        """Mirror ``state``; returns how many items changed."""
+        changed = 0
+        if frame != self.frame or (state.width, state.height) != self._size:
+            self.frame = frame
+            self._size = (state.width, state.height)
+            self.table.set_size(self.table_rect)
+            self.grid.set_table(frame, state.width, state.height, major)
+            m = MARGIN
+            self.setSceneRect(self.table_rect.adjusted(-m, -m, m, m))
+            changed += 1
+        changed += self._sync_terrain(state, frame)
+        changed += self._sync_units(state, frame, strength_unit)
+        changed += self._sync_leaders(state, frame)
+        return changed
+
+    def _sync_terrain(self, state: BattleState, frame: Frame) -> int:
+        changed = 0
+        seen = set()
+        for piece in state.terrain:
+            seen.add(piece.id)
+            item = self.terrain.get(piece.id)
+            if item is None:
+                item = TerrainItem(piece, frame)
+                self.terrain[piece.id] = item
+                self.addItem(item)
+                changed += 1
+            elif item.piece != piece or frame != self.frame:
+                item.set_piece(piece, frame)
+                changed += 1
+        for gone in set(self.terrain) - seen:
+            self.removeItem(self.terrain.pop(gone))
+            changed += 1
+        return changed
+
+    def _sync_units(self, state: BattleState, frame: Frame, strength_unit: str) -> int:
+        changed = 0
+        seen = set()
+        for unit in state.units:
+            seen.add(unit.id)
+            item = self.units.get(unit.id)
+            if item is None:
+                item = UnitItem(unit, frame, strength_unit)
+                self.units[unit.id] = item
+                self.addItem(item)
+                changed += 1
+            elif item.set_unit(unit, frame):
+                changed += 1
+        for gone in set(self.units) - seen:
+            self.removeItem(self.units.pop(gone))
+            changed += 1
+        return changed
+
+    def _sync_leaders(self, state: BattleState, frame: Frame) -> int:
+        changed = 0
+        seen = set()
+        for leader in state.leaders:
+            if not leader.active:
+                continue
+            seen.add(leader.id)
+            host = self.units.get(leader.attached_to) if leader.attached_to else None
+            item = self.leaders.get(leader.id)
+            if item is None:
+                item = LeaderItem(leader, frame)
+                self.leaders[leader.id] = item
+                if host is None:
+                    self.addItem(item)
+                item.set_leader(leader, frame, host)
+                changed += 1
+            elif item.leader != leader or item.parentItem() is not host or host is not None:
+                if item.scene() is None and host is None:
+                    self.addItem(item)
+                item.set_leader(leader, frame, host)
+                changed += 1
+        for gone in set(self.leaders) - seen:
+            item = self.leaders.pop(gone)
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+            changed += 1
+        return changed
+
+    def show_zones(self, zones: tuple[tuple[tuple[float, float], ...], ...] | None) -> None:
+        """Outline the sides' deployment zones (None: hide them)."""
+        if not zones:
+            self.zones.setVisible(False)
+            return
+        path = QPainterPath()
+        for zone in zones:
+            pts = [self.frame.to_scene(x, y) for x, y in zone]
+            path.addPolygon(QPolygonF([*pts, pts[0]]))
+        self.zones.setPath(path)
+        self.zones.setPen(style.cosmetic(QColor(40, 40, 40, 160), 1.5))
+        self.zones.setBrush(QColor(255, 255, 255, 55))
+        self.zones.setVisible(True)
+
+    # ------------------------------------------------------------------ look-ups
+
+    def unit_at(self, pos: QPointF) -> UnitItem | None:
+        for item in self.items(pos):
+            found = _unit_of(item)
+            if found is not None and not found.unit.status.eliminated:
+                return found
+        return None
+
+    def terrain_at(self, pos: QPointF) -> TerrainItem | None:
+        for item in self.items(pos):
+            if isinstance(item, TerrainItem) and item.shape().contains(pos):
+                return item
+        return None
+
+
+def _unit_of(item: QGraphicsItem) -> UnitItem | None:
+    while item is not None:
+        if isinstance(item, UnitItem):
+            return item
+        item = item.parentItem()
+    return None

@@ -1,0 +1,640 @@
+"""The battle map: the table at its real size, terrain, units and leaders, and the mouse and
+keyboard ways of acting on them -- select, drag to move or deploy (a ghost shows the
+mechanics' verdict as it goes), rotate, wheel, measure, draw and edit terrain.
+
+The map never changes the battle: it emits ``commandRequested`` with a core command (a
+:class:`MoveUnit` with its legs, a :class:`Deploy`, a terrain edit); the window executes
+it through the session and calls :meth:`BattleMap.show_state` again. It never decides a
+rule: every cost, limit and verdict comes from the mechanics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QMenu, QMessageBox, QWidget
+
+from app.core.battle.moves import Deploy, MoveUnit
+from app.core.battle.reach import ruler
+from app.core.battle.state import BattleState
+from app.gui.battle.map.frame import Frame, Point
+from app.gui.battle.map.ghost import Ghost
+from app.gui.battle.map.items import HANDLE_R
+from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
+from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
+from app.gui.battle.map.scene import MapScene
+from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
+from app.rules.measure import mm_per_unit
+from app.rules.mechanics import Mechanics, TurnView
+from app.rules.movement import MoveReason
+from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
+
+#: Degrees a unit turns for Q / E, and for each notch of the wheel with a modifier.
+KEY_TURN = 15.0
+WHEEL_TURN = 5.0
+#: Pixels the pointer must travel before a press becomes a drag.
+DRAG_START = 4
+ZOOM_STEP = 1.15
+#: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
+#: twentieth of a GSB unit width, half a centimetre).
+SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
+HINTS = {
+    "select": "Click a unit to select it; drag to move; Q/E turn, Shift+Q/E wheel.",
+    "ruler": "Drag from a unit or a point to measure (base edge to base edge between units).",
+    "terrain:edit": "Click a piece; drag its corners or body; double-click an edge to add a "
+    "corner; Delete removes it.",
+    "draw": "Click to place the corners of the {kind}; double-click or Enter to finish, Esc "
+    "to cancel.",
+}
+TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KINDS))
+
+
+class BattleMap(QGraphicsView):
+    """The central widget of the battle window (see the module's docstring).
+
+    Signals: ``unitSelected(unit id or "")``; ``targetRequested(unit, target)``;
+    ``commandRequested(command)``; ``measured(RulerReading)``; ``message(text)`` (a line
+    for the status bar: why a move was refused, what a tool does)."""
+
+    unitSelected = Signal(str)
+    targetRequested = Signal(str, str)
+    commandRequested = Signal(object)
+    measured = Signal(object)
+    message = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.map_scene = MapScene()
+        self.setScene(self.map_scene)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setBackgroundBrush(Qt.GlobalColor.darkGray)
+        self.state: BattleState | None = None
+        self.mechanics: Mechanics | None = None
+        self.read_only = False
+        #: why the units move when dragged (the window sets "charge", "evade", ...)
+        self.move_reason: MoveReason = "move"
+        #: asks the umpire a yes/no question (tests replace it)
+        self.confirm: Callable[[str, str], bool] = self._ask
+        self._view: TurnView | None = None
+        self._selected: str | None = None
+        self._tool = "select"
+        self._symbol = '"'
+        self._mm = 25.4
+        self.ghost = Ghost()
+        self.ghost.setVisible(False)
+        self.map_scene.addItem(self.ghost)
+        self.overlays = OverlayLayer(self.map_scene)
+        self.ruler = RulerLine(self.map_scene)
+        self.outline = Outline()
+        self.outline.setVisible(False)
+        self.map_scene.addItem(self.outline)
+        self.move_tool: MoveTool | None = None
+        self.terrain_draw: TerrainDraw | None = None
+        self.terrain_edit: TerrainEdit | None = None
+        self._press: QPoint | None = None
+        self._press_table: Point = (0.0, 0.0)
+        self._dragging = False
+        self._rotating = False
+        self._pan: QPoint | None = None
+        self._space = False
+        self._ruler_from: tuple[Point, str | None] | None = None
+
+    # ------------------------------------------------------------------ public API
+
+    def show_state(
+        self, state: BattleState, mechanics: Mechanics, *, read_only: bool = False
+    ) -> None:
+        """Draw ``state``; call again after every command (only what changed is redrawn).
+        ``read_only``: a past state shown by replay, nothing can be changed."""
+        first = self.state is None
+        self.cancel()
+        self.state, self.mechanics, self.read_only = state, mechanics, read_only
+        self._view = None
+        self._mm = float(mm_per_unit(mechanics.ruleset))
+        self._symbol = mechanics.length_symbol()
+        frame = Frame.for_table(self._mm, state.height)
+        major = 6 if mechanics.ruleset.meta.unit_of_measure == "inch" else 5
+        self.map_scene.show_state(state, frame, mechanics.strength_unit, major)
+        if self._selected is not None and self._selected not in self.map_scene.units:
+            self._selected = None
+        self._mark_selection()
+        self.map_scene.show_zones(self._zones() if self.deploying else None)
+        self._refresh_overlays()
+        if first:
+            self.fit_table()
+
+    @property
+    def view_of_state(self) -> TurnView | None:
+        """The mechanics' view of the state shown (built once per state, when first asked)."""
+        if self._view is None and self.state is not None:
+            self._view = self.state.view()
+        return self._view
+
+    @property
+    def deploying(self) -> bool:
+        """Whether units are deployed rather than moved now (the mechanics say deployment
+        is open for the selected unit, or for the first unit)."""
+        view, mech = self.view_of_state, self.mechanics
+        if view is None or mech is None or not view.units:
+            return False
+        probe = self._selected or view.units[0].unit_id
+        return mech.may_deploy(view, probe) is None
+
+    def fit_table(self) -> None:
+        rect = self.map_scene.table_rect
+        if rect.isValid():
+            pad = max(rect.width(), rect.height()) * 0.02
+            self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def selected_unit(self) -> str | None:
+        return self._selected
+
+    def select_unit(self, unit_id: str | None) -> None:
+        unit_id = unit_id or None
+        if unit_id is not None and unit_id not in self.map_scene.units:
+            raise KeyError(f"no unit {unit_id!r} on the map")
+        if unit_id == self._selected:
+            return
+        self.cancel()
+        self._selected = unit_id
+        self._mark_selection()
+        self.map_scene.show_zones(self._zones() if self.deploying else None)
+        self._refresh_overlays()
+        self.unitSelected.emit(unit_id or "")
+
+    def toggle_overlay(self, name: str, on: bool) -> None:
+        """Show or hide an overlay for the selected unit: "reach", "range", "command",
+        "los"."""
+        self.overlays.toggle(name, on)
+        self._refresh_overlays()
+
+    @property
+    def overlays_on(self) -> frozenset[str]:
+        return frozenset(self.overlays.on)
+
+    def set_grid(self, on: bool) -> None:
+        self.map_scene.grid.setVisible(on)
+
+    def set_tool(self, name: str) -> None:
+        """ "select" (select, drag, rotate), "ruler", "terrain:edit" (move corners, delete)
+        or "terrain:<kind>" (draw a piece of that kind)."""
+        if name not in TOOLS:
+            raise ValueError(
+                f"no map tool {name!r} (tools: select, ruler, terrain:edit, terrain:<kind>)"
+            )
+        self.cancel()
+        self.ruler.hide()
+        self._tool = name
+        self.message.emit(HINTS.get(name, HINTS["draw"].format(kind=name[8:])))
+
+    @property
+    def tool(self) -> str:
+        return self._tool
+
+    def rotate_selected(self, degrees: float, *, wheel: bool = False) -> None:
+        """Turn the selected unit (a pending move: Enter or release commits it, Esc
+        cancels); ``wheel`` wheels it about the front corner on the side it turns to."""
+        tool = self._ensure_move_tool()
+        if tool is None:
+            return
+        tool.rotate(degrees, wheel)
+        self._show_move(tool.refresh())
+
+    def export_png(self, path: str) -> bool:
+        """Write the whole table (not just what is on screen) as a PNG."""
+        rect = self.map_scene.table_rect.adjusted(-4, -4, 4, 4)
+        if not rect.isValid():
+            return False
+        scale = max(1.0, 2400.0 / max(rect.width(), rect.height()))
+        image = QImage(
+            int(rect.width() * scale), int(rect.height() * scale), QImage.Format.Format_ARGB32
+        )
+        image.fill(Qt.GlobalColor.white)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.map_scene.render(painter, QRectF(image.rect()), rect)
+        painter.end()
+        return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+
+    def cancel(self) -> None:
+        """Drop whatever is under way (a pending move, a piece being drawn or edited)."""
+        self.move_tool = None
+        self._dragging = self._rotating = False
+        self.ghost.setVisible(False)
+        if self.terrain_draw is not None:
+            self.terrain_draw = None
+        if self.terrain_edit is not None:
+            self.terrain_edit = None
+        self.outline.setVisible(False)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _zones(self) -> tuple[tuple[Point, ...], ...] | None:
+        view, mech = self.view_of_state, self.mechanics
+        if view is None or mech is None:
+            return None
+        return tuple(mech.deployment_zones(view))
+
+    def _mark_selection(self) -> None:
+        for uid, item in self.map_scene.units.items():
+            item.set_selected(uid == self._selected)
+
+    def _refresh_overlays(self) -> None:
+        self.overlays.refresh(
+            self.mechanics, self.view_of_state, self._selected, self.map_scene.frame
+        )
+
+    def _table_point(self, pos: QPoint | QPointF) -> Point:
+        scene = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.frame.to_table(scene)
+
+    def _ask(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(
+            self, title, text, defaultButton=QMessageBox.StandardButton.No
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _ensure_move_tool(self) -> MoveTool | None:
+        if self.read_only or self._selected is None or self.mechanics is None:
+            return None
+        view = self.view_of_state
+        if view is None:
+            return None
+        if self.move_tool is None or self.move_tool.unit_id != self._selected:
+            self.move_tool = MoveTool(
+                self.mechanics,
+                view,
+                self._selected,
+                reason=self.move_reason,
+                deploy=self.deploying,
+                step=SNAP.get(self.mechanics.ruleset.meta.unit_of_measure, 0.1),
+            )
+        return self.move_tool
+
+    def _show_move(self, verdict: Verdict) -> None:
+        tool = self.move_tool
+        if tool is None:
+            return
+        frame = self.map_scene.frame
+        if tool.deploy:
+            self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
+        elif tool.check is not None:
+            self.ghost.show_check(tool.check, frame, self._symbol)
+        else:
+            self.ghost.setVisible(False)
+            return
+        self.ghost.setVisible(True)
+
+    def commit_move(self, *, force: bool = False) -> bool:
+        """Send the pending move (or deployment) if the mechanics allow it. Forbidden: refused
+        with the rule's words, unless ``force`` and the umpire confirms (logged as an
+        override); needing confirmation: asked. Returns whether a command was sent."""
+        tool = self.move_tool
+        if tool is None:
+            return False
+        verdict = tool.refresh()
+        command = verdict.command
+        self.cancel()
+        if command is None:
+            return False
+        if verdict.forbidden and not force:
+            self.message.emit("Not moved: " + "; ".join(str(b) for b in verdict.forbidden))
+            return False
+        if verdict.breaches:
+            what = "\n".join(f"- {b}" for b in verdict.breaches)
+            verb = "Force this move past the rules" if verdict.forbidden else "Confirm this move"
+            if not self.confirm(
+                "Confirm the move", f"{verb}? It is logged as an override.\n\n{what}"
+            ):
+                self.message.emit("Move cancelled.")
+                return False
+            command = _forced(command)
+        self.commandRequested.emit(command)
+        return True
+
+    # ------------------------------------------------------------------ mouse
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.setFocus()
+        pos = event.position().toPoint()
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            self._space and event.button() == Qt.MouseButton.LeftButton
+        ):
+            self._pan = pos
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            super().mousePressEvent(event)
+            return
+        self._press = pos
+        self._press_table = self._table_point(pos)
+        scene_pos = self.mapToScene(pos)
+        if self._tool == "ruler":
+            unit = self.map_scene.unit_at(scene_pos)
+            self._ruler_from = (self._press_table, unit.unit_id if unit else None)
+            return
+        if self._tool.startswith("terrain:"):
+            self._terrain_press(scene_pos, event)
+            return
+        unit = self.map_scene.unit_at(scene_pos)
+        if unit is None:
+            if self._on_handle(scene_pos):
+                self._rotating = True
+                return
+            self.select_unit(None)
+            return
+        sel = self._selected
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        enemy = (
+            self.state is not None
+            and sel is not None
+            and self.state.unit(sel).side != unit.unit.side
+        )
+        if sel is not None and unit.unit_id != sel and not ctrl and enemy:
+            self.targetRequested.emit(sel, unit.unit_id)
+            self._press = None
+            return
+        self.select_unit(unit.unit_id)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position().toPoint()
+        if self._pan is not None:
+            delta = pos - self._pan
+            self._pan = pos
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            return
+        here = self._table_point(pos)
+        if self.terrain_draw is not None:
+            self.terrain_draw.move(here)
+            return
+        if self.terrain_edit is not None and self.terrain_edit.grab is not None:
+            self.terrain_edit.drag(here)
+            return
+        if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            return
+        if self._tool == "ruler" and self._ruler_from is not None:
+            self._measure(here, self.mapToScene(pos), final=False)
+            return
+        if self._rotating:
+            tool = self._ensure_move_tool()
+            if tool is not None:
+                shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+                wheel = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+                tool.set_rotation(handle_angle(tool.start, here, 1.0 if shift else 5.0), wheel)
+                self._show_move(tool.refresh())
+            return
+        if not self._dragging and (pos - self._press).manhattanLength() < DRAG_START:
+            return
+        tool = self._ensure_move_tool()
+        if tool is None:
+            return
+        self._dragging = True
+        self.drag_unit_to(
+            here, turn_to_face=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        )
+
+    def drag_unit_to(self, pointer: Point, *, turn_to_face: bool = False) -> None:
+        """Move the ghost of the selected unit as the pointer moves to ``pointer`` (table
+        units) from where the drag started; checks the path and redraws the ghost."""
+        tool = self._ensure_move_tool()
+        if tool is None:
+            return
+        pose = tool.pivot_pose
+        dx, dy = pointer[0] - self._press_table[0], pointer[1] - self._press_table[1]
+        tool.drag_to((pose.x + dx, pose.y + dy), turn_to_face)
+        self._show_move(tool.refresh())
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan is not None and event.button() in (
+            Qt.MouseButton.MiddleButton,
+            Qt.MouseButton.LeftButton,
+        ):
+            self._pan = None
+            self.viewport().unsetCursor()
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            super().mouseReleaseEvent(event)
+            return
+        here = self._table_point(event.position().toPoint())
+        self._press = None
+        if self._tool == "ruler" and self._ruler_from is not None:
+            self._measure(here, self.mapToScene(event.position().toPoint()), final=True)
+            self._ruler_from = None
+            return
+        if self.terrain_edit is not None and self.terrain_edit.grab is not None:
+            self._send(self.terrain_edit.release())
+            return
+        if self._dragging or self._rotating:
+            self._dragging = self._rotating = False
+            force = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
+            self.commit_move(force=force)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        if self.terrain_draw is not None:
+            self.finish_terrain()
+            return
+        if self.terrain_edit is not None:
+            here = self._table_point(event.position().toPoint())
+            self._send(self.terrain_edit.insert_at(here, self._px_to_table(8)))
+            return
+        self.mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        mods = event.modifiers()
+        if self._selected is not None and mods & (
+            Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
+        ):
+            # Alt: wheel about a front corner; Ctrl: turn about the centre
+            if steps == 0:
+                steps = event.angleDelta().x() / 120.0
+            self.rotate_selected(
+                steps * WHEEL_TURN, wheel=bool(mods & Qt.KeyboardModifier.AltModifier)
+            )
+            return
+        if steps:
+            self.zoom(ZOOM_STEP**steps)
+
+    def zoom(self, factor: float) -> None:
+        current = self.transform().m11()
+        factor = max(0.02 / current, min(factor, 200.0 / current))
+        self.scale(factor, factor)
+
+    # ------------------------------------------------------------------ keys
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, mods = event.key(), event.modifiers()
+        shift = bool(mods & Qt.KeyboardModifier.ShiftModifier)
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            return
+        if key == Qt.Key.Key_Escape:
+            self.cancel()
+            self.ruler.hide()
+            self.message.emit("Cancelled.")
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if self.terrain_draw is not None:
+                self.finish_terrain()
+            elif self.move_tool is not None:
+                self.commit_move(force=bool(mods & Qt.KeyboardModifier.AltModifier))
+            return
+        if key in (Qt.Key.Key_Q, Qt.Key.Key_E) and self._selected is not None:
+            self.rotate_selected(-KEY_TURN if key == Qt.Key.Key_Q else KEY_TURN, wheel=shift)
+            return
+        if key == Qt.Key.Key_Backspace and self.terrain_draw is not None:
+            self.terrain_draw.undo_point()
+            return
+        if key == Qt.Key.Key_Delete and self.terrain_edit is not None:
+            command = self.terrain_edit.delete()
+            self.cancel()
+            self._send(command)
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self._pan = None
+            self.viewport().unsetCursor()
+            return
+        super().keyReleaseEvent(event)
+
+    # ------------------------------------------------------------------ terrain
+
+    def _terrain_press(self, scene_pos: QPointF, event: QMouseEvent) -> None:
+        if self.read_only or self.state is None:
+            return
+        here = self._press_table
+        if self._tool == "terrain:edit":
+            item = self.map_scene.terrain_at(scene_pos)
+            edit = self.terrain_edit
+            tolerance = self._px_to_table(8)
+            if edit is not None and edit.press(
+                here, tolerance, item is not None and item.piece.id == edit.piece.id
+            ):
+                return
+            self.cancel()
+            if item is not None:
+                self.terrain_edit = TerrainEdit(item.piece, self.map_scene.frame, self.outline)
+                self.terrain_edit.press(here, tolerance, True)
+            return
+        kind: TerrainKind = self._tool[8:]  # type: ignore[assignment]
+        if self.terrain_draw is None:
+            width = default_width(kind, self._mm)
+            self.terrain_draw = TerrainDraw(kind, self.map_scene.frame, self.outline, width)
+        self.terrain_draw.click(here)
+
+    def finish_terrain(self) -> bool:
+        """Place the piece being drawn (Enter or double-click); whether it was sent."""
+        draw = self.terrain_draw
+        if draw is None:
+            return False
+        draw.hover = None
+        command = draw.finish()
+        if command is None:
+            self.message.emit(f"Not placed: {draw.problem()}")
+            return False
+        self.cancel()
+        self._send(command)
+        return True
+
+    def remove_corner(self, index: int) -> None:
+        if self.terrain_edit is not None:
+            self._send(self.terrain_edit.remove_corner(index))
+
+    def _send(self, command: object) -> None:
+        if command is not None and not self.read_only:
+            self.commandRequested.emit(command)
+
+    def _px_to_table(self, px: float) -> float:
+        return px / max(self.transform().m11(), 1e-9) / self.map_scene.frame.k
+
+    # ------------------------------------------------------------------ ruler, handle, menu
+
+    def _measure(self, here: Point, scene_pos: QPointF, *, final: bool) -> None:
+        view = self.view_of_state
+        if view is None or self._ruler_from is None:
+            return
+        start, from_unit = self._ruler_from
+        target = self.map_scene.unit_at(scene_pos)
+        to_unit = target.unit_id if target else None
+        reading = ruler(view, start, here, from_unit, to_unit)
+        self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        if final:
+            self.measured.emit(reading)
+            self.message.emit(reading.text(self._symbol))
+
+    def measure_units(self, a: str, b: str) -> None:
+        """Measure base edge to base edge between two units (the context menu's "Measure")."""
+        view = self.view_of_state
+        if view is None:
+            return
+        ua, ub = view.unit(a), view.unit(b)
+        reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b)
+        self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        self.measured.emit(reading)
+        self.message.emit(reading.text(self._symbol))
+
+    def _on_handle(self, scene_pos: QPointF) -> bool:
+        """Whether the press is on the selected unit's rotation handle (drawn ahead of the
+        middle of its front edge)."""
+        item = self.map_scene.units.get(self._selected or "")
+        if item is None or self.read_only:
+            return False
+        centre = item.mapToScene(item.handle_centre())
+        d = centre - scene_pos
+        reach = max(HANDLE_R * 1.5, 8.0 / max(self.transform().m11(), 1e-9))
+        return d.x() ** 2 + d.y() ** 2 <= reach**2
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        scene_pos = self.mapToScene(event.pos())
+        menu = QMenu(self)
+        unit = self.map_scene.unit_at(scene_pos)
+        sel = self._selected
+        if unit is not None:
+            uid = unit.unit_id
+            if uid != sel:
+                menu.addAction(f"Select {unit.unit.name}", lambda: self.select_unit(uid))
+            if sel is not None and uid != sel:
+                menu.addAction(
+                    f"Act against {unit.unit.name}...", lambda: self.targetRequested.emit(sel, uid)
+                )
+                menu.addAction(f"Measure to {unit.unit.name}", lambda: self.measure_units(sel, uid))
+            if uid == sel and not self.read_only:
+                menu.addAction("Turn 45 degrees left", lambda: self.rotate_selected(-45))
+                menu.addAction("Turn 45 degrees right", lambda: self.rotate_selected(45))
+                menu.addAction("About face", lambda: self.rotate_selected(180))
+        if self.terrain_edit is not None and not self.read_only:
+            here = self.map_scene.frame.to_table(scene_pos)
+            corner = self.terrain_edit.corner_at(here, self._px_to_table(8))
+            if corner is not None:
+                menu.addAction("Remove this corner", lambda: self.remove_corner(corner))
+            edit = self.terrain_edit
+            menu.addAction(f"Delete terrain {edit.piece.id}", lambda: self._send(edit.delete()))
+        menu.addSeparator()
+        menu.addAction("Fit table", self.fit_table)
+        grid = menu.addAction("Grid")
+        grid.setCheckable(True)
+        grid.setChecked(self.map_scene.grid.isVisible())
+        grid.toggled.connect(self.set_grid)
+        menu.exec(event.globalPos())
+
+
+def _forced(command: MoveUnit | Deploy) -> MoveUnit | Deploy:
+    from dataclasses import replace
+
+    return replace(command, force=True)
+
+
+__all__ = ["OVERLAYS", "TOOLS", "BattleMap"]

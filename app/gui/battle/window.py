@@ -1,0 +1,453 @@
+"""The battle window: the table map in the middle, the docks around it (Unit, Actions and
+odds, Log, Turn, Leaders, Sides), a Battle menu, undo and redo naming the step, and the
+layout remembered between runs (``saveState``/``restoreState``, as in the PySide6
+dock-widgets example). It only assembles: the controller talks to the core, the panels
+show what it says, the map sends commands."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDockWidget,
+    QFileDialog,
+    QMainWindow,
+    QToolBar,
+    QWidget,
+)
+
+from app.core.battle import CommandError, NextPhase, StartBattle, Step
+from app.core.battle.moves import plan_charge
+from app.core.battle.result import battle_result
+from app.gui import help_windows
+from app.gui.battle.acting import ActingPanel
+from app.gui.battle.actions import OVERLAYS, BattleActions, BattleKey
+from app.gui.battle.controller import BattleController
+from app.gui.battle.dice_dialog import DiceDialog
+from app.gui.battle.endings import EndDialog, show_result
+from app.gui.battle.info_panels import LeadersPanel, SidesPanel, TurnPanel
+from app.gui.battle.log_panel import LogPanel
+from app.gui.battle.map import BattleMap
+from app.gui.battle.unit_panel import UnitPanel
+
+#: menu text of a step: at most this many characters of its first log line
+TITLE_CHARS = 60
+
+
+def step_title(step: Step) -> str:
+    """ "Melee: Hastati (A1) against Boii (B1)": the step's first log line when it says
+    what was done, else its command's label."""
+    first = step.lines[0].rstrip(".") if step.lines else ""
+    label = step.command.label
+    if first.startswith(label.split(" ")[0]) and len(first) <= TITLE_CHARS:
+        return first
+    if first.startswith(label.split(" ")[0]):
+        return first[: TITLE_CHARS - 1] + "…"
+    return label
+
+
+class BattleWindow(QMainWindow):
+    #: the window closed (the main window forgets it)
+    closed = Signal()
+
+    def __init__(
+        self,
+        controller: BattleController,
+        settings: QSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("battleWindow")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.controller = controller
+        self.settings = settings if settings is not None else QSettings()
+        self.setWindowTitle(f"{controller.session.name} — Castra battle")
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+        )
+        self.acts = BattleActions(self)
+        self.map = BattleMap(self)
+        self.setCentralWidget(self.map)
+        self.unit_panel = UnitPanel(controller)
+        self.acting = ActingPanel(controller)
+        self.log_panel = LogPanel(controller)
+        self.turn_panel = TurnPanel(controller)
+        self.leaders_panel = LeadersPanel(controller)
+        self.sides_panel = SidesPanel(controller)
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.turn_dock = self._dock("turnDock", "Turn", self.turn_panel, left, BattleKey.VIEW_TURN)
+        self.unit_dock = self._dock("unitDock", "Unit", self.unit_panel, left, BattleKey.VIEW_UNIT)
+        self.leaders_dock = self._dock(
+            "leadersDock", "Leaders", self.leaders_panel, left, BattleKey.VIEW_LEADERS
+        )
+        self.sides_dock = self._dock(
+            "sidesDock", "Sides", self.sides_panel, left, BattleKey.VIEW_SIDES
+        )
+        self.actions_dock = self._dock(
+            "actionsDock", "Actions and odds", self.acting, right, BattleKey.VIEW_ACTIONS
+        )
+        self.log_dock = self._dock("logDock", "Log", self.log_panel, right, BattleKey.VIEW_LOG)
+        self.tabifyDockWidget(self.unit_dock, self.leaders_dock)
+        self.tabifyDockWidget(self.leaders_dock, self.sides_dock)
+        self.unit_dock.raise_()
+        self.toolbar = self._toolbar()
+        self._menus()
+        self._connect()
+        self._result_shown = controller.state.result is not None
+        self.refresh()
+        self.acting.refresh()
+        self._restore_layout()
+
+    # ------------------------------------------------------------------ parts
+
+    def _dock(
+        self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, key: BattleKey
+    ) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.acts.adopt(key, dock.toggleViewAction())
+        return dock
+
+    def _toolbar(self) -> QToolBar:
+        bar = QToolBar("Battle toolbar", self)
+        bar.setObjectName("battleToolbar")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for key in (
+            BattleKey.UNDO,
+            BattleKey.REDO,
+            None,
+            BattleKey.NEXT_PHASE,
+            BattleKey.ROLL,
+            BattleKey.ENTER_DICE,
+            None,
+            BattleKey.TOOL_SELECT,
+            BattleKey.TOOL_MEASURE,
+            BattleKey.FIT,
+            None,
+            BattleKey.EXPORT_REPORT,
+        ):
+            if key is None:
+                bar.addSeparator()
+            else:
+                bar.addAction(self.acts[key])
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.acts.adopt(BattleKey.VIEW_TOOLBAR, bar.toggleViewAction())
+        return bar
+
+    def _menus(self) -> None:
+        a = self.acts
+        bar = self.menuBar()
+
+        def fill(title: str, keys: tuple[BattleKey | None, ...]) -> None:
+            menu = bar.addMenu(title)
+            for key in keys:
+                if key is None:
+                    menu.addSeparator()
+                else:
+                    menu.addAction(a[key])
+
+        K = BattleKey
+        fill(
+            "&Battle",
+            (
+                K.NEW_BATTLE,
+                None,
+                K.START,
+                K.NEXT_PHASE,
+                None,
+                K.ROLL,
+                K.ENTER_DICE,
+                K.CHARGE,
+                None,
+                K.END_BATTLE,
+                K.RESULT,
+                None,
+                K.EXPORT_REPORT,
+                K.EXPORT_PNG,
+                None,
+                K.CLOSE,
+            ),
+        )
+        fill("&Edit", (K.UNDO, K.REDO, None, K.PRESENT))
+        fill(
+            "&Map",
+            (
+                K.TOOL_SELECT,
+                K.TOOL_MEASURE,
+                None,
+                K.ROTATE_LEFT,
+                K.ROTATE_RIGHT,
+                None,
+                *OVERLAYS,
+                K.GRID,
+                None,
+                K.FIT,
+            ),
+        )
+        fill(
+            "&View",
+            (
+                K.VIEW_TURN,
+                K.VIEW_UNIT,
+                K.VIEW_LEADERS,
+                K.VIEW_SIDES,
+                K.VIEW_ACTIONS,
+                K.VIEW_LOG,
+                K.VIEW_TOOLBAR,
+                None,
+                K.RESET_LAYOUT,
+            ),
+        )
+        fill("&Help", (K.SHORTCUTS,))
+
+    def _connect(self) -> None:
+        a, c, K = self.acts, self.controller, BattleKey
+        c.changed.connect(self.refresh)
+        c.viewing.connect(lambda _n: self.refresh())
+        c.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        a[K.UNDO].triggered.connect(c.undo)
+        a[K.REDO].triggered.connect(c.redo)
+        a[K.PRESENT].triggered.connect(c.return_to_present)
+        a[K.NEXT_PHASE].triggered.connect(self.next_phase)
+        self.turn_panel.next_button.clicked.connect(self.next_phase)
+        a[K.START].triggered.connect(lambda: c.execute(StartBattle()))
+        a[K.ROLL].triggered.connect(self.roll)
+        a[K.ENTER_DICE].triggered.connect(self.enter_dice)
+        self.acting.roll_button.clicked.connect(self.roll)
+        self.acting.dice_button.clicked.connect(self.enter_dice)
+        a[K.END_BATTLE].triggered.connect(self.declare_result)
+        a[K.RESULT].triggered.connect(self.show_result)
+        a[K.EXPORT_REPORT].triggered.connect(self.export_report_dialog)
+        a[K.EXPORT_PNG].triggered.connect(self.export_png_dialog)
+        a[K.CLOSE].triggered.connect(self.close)
+        a[K.RESET_LAYOUT].triggered.connect(self.reset_layout)
+        a[K.SHORTCUTS].triggered.connect(self.show_shortcuts)
+        a[K.FIT].triggered.connect(self.map.fit_table)
+        a[K.GRID].toggled.connect(self.map.set_grid)
+        a[K.ROTATE_LEFT].triggered.connect(lambda: self.map.rotate_selected(-15))
+        a[K.ROTATE_RIGHT].triggered.connect(lambda: self.map.rotate_selected(15))
+        a[K.TOOL_SELECT].triggered.connect(lambda: self.set_tool("select"))
+        a[K.TOOL_MEASURE].triggered.connect(lambda: self.set_tool("ruler"))
+        a[K.TOOL_SELECT].setChecked(True)
+        for key, name in OVERLAYS.items():
+            a[key].toggled.connect(lambda on, n=name: self.map.toggle_overlay(n, on))
+        self.map.unitSelected.connect(self.unit_selected)
+        self.map.targetRequested.connect(self.target_requested)
+        self.map.commandRequested.connect(c.execute)
+        self.map.measured.connect(lambda m: self.statusBar().showMessage(str(m), 15000))
+        self.map.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        a[K.CHARGE].triggered.connect(self.charge)
+        self.acting.charge_button.clicked.connect(self.charge)
+        self.acting.actorChosen.connect(self._actor_chosen)
+
+    # ------------------------------------------------------------------ showing
+
+    def refresh(self) -> None:
+        c = self.controller
+        state = c.state
+        self.map.show_state(state, c.session.mechanics, read_only=c.read_only)
+        for panel in (self.unit_panel, self.turn_panel, self.leaders_panel, self.sides_panel):
+            panel.refresh()
+        self.log_panel.refresh()
+        self.acting.refresh()
+        self._update_actions()
+        if state.result is not None and not self._result_shown and not c.read_only:
+            self._result_shown = True
+            self.show_result()
+        elif c.session.state.result is None:
+            self._result_shown = False
+
+    def _update_actions(self) -> None:
+        c, a, K = self.controller, self.acts, BattleKey
+        session = c.session
+        live = not c.read_only
+        over = session.state.result is not None
+        undo = a[K.UNDO]
+        undo.setEnabled(live and session.can_undo())
+        undo.setText(
+            f"&Undo: {step_title(session.steps[session.cursor - 1])}"
+            if session.can_undo()
+            else "&Undo"
+        )
+        redo = a[K.REDO]
+        redo.setEnabled(live and session.can_redo())
+        redo.setText(
+            f"&Redo: {step_title(session.steps[session.cursor])}" if session.can_redo() else "&Redo"
+        )
+        a[K.NEXT_PHASE].setEnabled(live and session.state.started and not over)
+        self.turn_panel.next_button.setEnabled(live and session.state.started and not over)
+        a[K.START].setEnabled(live and not session.state.started)
+        a[K.ROLL].setEnabled(live and not over)
+        a[K.CHARGE].setEnabled(live and not over)
+        a[K.ENTER_DICE].setEnabled(live and not over)
+        a[K.END_BATTLE].setEnabled(live and session.state.started and not over)
+        a[K.PRESENT].setEnabled(c.read_only)
+        title = f"{session.name} — Castra battle"
+        if c.read_only:
+            title += f" (step {c.past} of {session.cursor}, read-only)"
+        self.setWindowTitle(title)
+
+    def set_tool(self, name: str) -> None:
+        self.acts[BattleKey.TOOL_SELECT].setChecked(name == "select")
+        self.acts[BattleKey.TOOL_MEASURE].setChecked(name == "ruler")
+        self.map.set_tool(name)
+
+    def unit_selected(self, unit_id: str) -> None:
+        """The map's selection ("" when none): the Unit panel and the acting unit follow."""
+        if not unit_id:
+            return
+        self.unit_panel.show_unit(unit_id)
+        self.acting.set_pair(unit_id)
+
+    def target_requested(self, actor: str, target: str) -> None:
+        self.acting.set_pair(actor, target)
+        self.actions_dock.show()
+
+    def _actor_chosen(self, unit_id: str) -> None:
+        self.unit_panel.show_unit(unit_id)
+        if self.map.selected_unit() != unit_id:
+            self.map.select_unit(unit_id)
+
+    # ------------------------------------------------------------------ acting
+
+    def charge(self) -> Step | None:
+        """The unit chosen charges the target chosen: the core finds the path into
+        contact (front, flank or rear, as the rules align them) and checks it."""
+        c = self.controller
+        actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
+        if actor is None or target is None:
+            self.statusBar().showMessage("Choose a unit and a target to charge", 5000)
+            return None
+        try:
+            command = plan_charge(c.state, c.session.mechanics, str(actor), str(target))
+        except CommandError as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+            return None
+        return c.execute(command)
+
+    def next_phase(self) -> Step | None:
+        return self.controller.execute(NextPhase())
+
+    def roll(self) -> Step | None:
+        """Resolve the action chosen in the Actions dock with the battle's seeded dice."""
+        cmd = self.acting.command()
+        if cmd is None:
+            self.statusBar().showMessage("Choose an action first", 5000)
+            return None
+        return self.controller.execute(cmd)
+
+    def enter_dice(self) -> DiceDialog | None:
+        """Resolve the chosen action with dice thrown at the table: a dialog asks for each
+        throw in turn."""
+        cmd = self.acting.command()
+        if cmd is None:
+            self.statusBar().showMessage("Choose an action first", 5000)
+            return None
+        dialog = DiceDialog(self.controller, cmd, self)
+        if dialog.start() and dialog.step is None:
+            dialog.open()
+        return dialog
+
+    def declare_result(self) -> EndDialog:
+        dialog = EndDialog(self.controller, self)
+        dialog.open()
+        return dialog
+
+    def show_result(self) -> QDialog:
+        c = self.controller
+        return show_result(self, battle_result(c.session.state, c.session.mechanics))
+
+    # ------------------------------------------------------------------ export
+
+    def export_report_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Battle report", f"{self.controller.session.name}.pdf", "PDF (*.pdf)"
+        )
+        if path:
+            self.export_report(Path(path))
+
+    def export_report(self, path: Path) -> bool:
+        from app.export.battle_report import write_battle_report
+
+        c = self.controller
+        with tempfile.TemporaryDirectory() as folder:
+            image = Path(folder) / "map.png"
+            has_image = self.map.export_png(str(image))
+            try:
+                write_battle_report(
+                    path,
+                    c.session,
+                    battle_result(c.session.state, c.session.mechanics),
+                    image if has_image else None,
+                )
+            except OSError as exc:
+                self.statusBar().showMessage(f"The report was not written: {exc}", 10000)
+                return False
+        self.statusBar().showMessage(f"Battle report written to {path}", 8000)
+        return True
+
+    def export_png_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Map image", f"{self.controller.session.name}.png", "PNG (*.png)"
+        )
+        if path:
+            ok = self.map.export_png(path)
+            self.statusBar().showMessage(
+                f"Map written to {path}" if ok else f"The map was not written to {path}", 8000
+            )
+
+    # ------------------------------------------------------------------ help and layout
+
+    def show_shortcuts(self) -> QDialog:
+        actions: list[QAction] = [act for _, act in self.acts.items()]
+        return help_windows.show_text(
+            self,
+            "battleShortcutsDialog",
+            "Battle window shortcuts",
+            help_windows.shortcuts_html(actions),
+        )
+
+    def _default_docks(self) -> None:
+        self.resizeDocks([self.turn_dock, self.actions_dock], [270, 330], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.turn_dock, self.unit_dock], [150, 450], Qt.Orientation.Vertical)
+        self.resizeDocks([self.actions_dock, self.log_dock], [420, 240], Qt.Orientation.Vertical)
+
+    def _restore_layout(self) -> None:
+        self.resize(1280, 720)
+        self._default_docks()
+        self._default_state = self.saveState()
+        geometry = self.settings.value("battle/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = self.settings.value("battle/state")
+        if state is not None:
+            self.restoreState(state)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state)
+        for dock in self.findChildren(QDockWidget):
+            dock.setFloating(False)
+            dock.show()
+        self.toolbar.show()
+        self._default_docks()
+
+    def save_layout(self) -> None:
+        self.settings.setValue("battle/geometry", self.saveGeometry())
+        self.settings.setValue("battle/state", self.saveState())
+        self.settings.sync()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # the table fits the map once the docks have taken their room
+        QTimer.singleShot(0, self.map.fit_table)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        self.closed.emit()
+        event.accept()

@@ -1,0 +1,59 @@
+"""Open the battle window on a sample battle of a ruleset, for a look or a screenshot:
+
+QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 1280x720]
+    [--play] [--act A1:B1:melee] [--roll]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from app.core.battle import NextPhase
+from app.core.battle.sample import sample_session
+from app.gui.battle.controller import BattleController
+from app.gui.battle.window import BattleWindow
+from app.paths import load_registry
+from app.rules.mechanics import mechanics_for
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("ruleset")
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--play", type=int, default=0, help="phases to go on first")
+    parser.add_argument("--act", help="UNIT:TARGET:ACTION chosen in the Actions dock")
+    parser.add_argument("--roll", action="store_true")
+    args = parser.parse_args()
+    app = QApplication(sys.argv)
+    rs = load_registry(only={args.ruleset}).get(args.ruleset)
+    session = sample_session(rs, mechanics_for(rs))
+    for _ in range(args.play):
+        session.do(NextPhase())
+    folder = tempfile.mkdtemp()
+    settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
+    window = BattleWindow(BattleController(session), settings)
+    width, height = (int(v) for v in args.size.split("x"))
+    window.resize(width, height)
+    window.show()
+    if args.act:
+        unit, target, action = args.act.split(":")
+        window.acting.choose_action(action)
+        window.acting.set_pair(unit, target)
+        window.map.select_unit(unit)
+        window.unit_panel.show_unit(unit)
+        if args.roll:
+            window.roll()
+            window.acting.set_pair(unit, target)
+    return int(app.exec())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

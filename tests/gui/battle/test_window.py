@@ -1,0 +1,502 @@
+"""The battle window driven like a player (offscreen): a new battle from two sample rosters,
+odds before rolling equal to ``castra odds``, Roll and Enter dice, undo and redo with the
+same dice, a past step shown read-only, the layout kept across a restart, deployment by
+drag, a charge."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from pytestqt.qtbot import QtBot
+
+from app.cli import main
+from app.core.battle import BattleSession, NextPhase, StartBattle, new_battle
+from app.core.battle.sample import sample_roster, sample_session
+from app.core.roster import Roster
+from app.core.rosterfile import from_dict as roster_from_dict
+from app.gui.battle.actions import BattleKey
+from app.gui.battle.controller import BattleController
+from app.gui.battle.window import BattleWindow, step_title
+from app.gui.main_window import MainWindow
+from app.rules.mechanics import mechanics_for
+from app.rules.registry import Registry
+from app.store import Store
+from app.store.battles import list_battles, load_battle
+from app.store.repo import save_roster
+from tests.cli.test_battle_cli import ROSTERS
+from tests.gui.battle.test_map import at, drag, mouse
+
+pytestmark = pytest.mark.gui
+
+
+def gsb_rosters(registry: Registry) -> tuple[Roster, Roster]:
+    a, b = (roster_from_dict(d, registry) for d in ROSTERS["grown-slightly-bald"])
+    return a, b
+
+
+def gsb_session(registry: Registry, seed: int = 5) -> BattleSession:
+    rs = registry.get("grown-slightly-bald")
+    mech = mechanics_for(rs)
+    s = BattleSession(
+        rs, mech, new_battle(rs, mech, gsb_rosters(registry)), seed=seed, name="GSB test"
+    )
+    s.do(StartBattle())
+    return s
+
+
+def open_window(
+    qtbot: QtBot,
+    session: BattleSession,
+    settings: QSettings,
+    store: Store | None = None,
+    rosters: tuple[Roster, Roster] | None = None,
+) -> BattleWindow:
+    battle_id = None
+    if store is not None:
+        from app.store.battles import create_battle
+
+        assert rosters is not None
+        battle_id = create_battle(store, session=session, rosters=rosters)
+    controller = BattleController(session, store=store, battle_id=battle_id, rosters=rosters)
+    window = BattleWindow(controller, settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def to_phase(window: BattleWindow, name: str) -> None:
+    for _ in range(12):
+        if window.controller.phase_name() == name:
+            return
+        window.turn_panel.next_button.click()
+    raise AssertionError(f"never reached {name}")
+
+
+# --------------------------------------------------------------------------- new battle
+
+
+def test_new_battle_from_two_sample_rosters(
+    make_window: Any, registry: Registry, store: Store, qtbot: QtBot
+) -> None:
+    rs = registry.get("d3-ancients")
+    a_id = save_roster(store, roster=sample_roster(rs, "roman"))
+    b_id = save_roster(store, roster=sample_roster(rs, "carthaginian"))
+    main_window: MainWindow = make_window()
+    dialog = main_window.battles.new_battle()
+    assert dialog is not None
+    dialog.roster_a.setCurrentIndex(dialog.roster_a.findData(a_id))
+    dialog.roster_b.setCurrentIndex(dialog.roster_b.findData(b_id))
+    assert dialog.supply_a.isVisibleTo(dialog)  # D3: supply problems may be chosen
+    dialog.seed.setValue(77)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    [battle] = list_battles(store)
+    window = main_window.battles.windows[battle.id]
+    qtbot.waitExposed(window)
+    state = window.controller.session.state
+    assert state.started and window.controller.session.seed == 77
+    assert {u.side for u in state.units} == {0, 1}
+    assert window.map.deploying  # the first phase: units stand in their zones
+    assert window.log_panel.tree.topLevelItemCount() == 1
+    # the library lists it, and Resume opens the same window
+    main_window.battles.refresh()
+    assert main_window.battle_library.view.topLevelItemCount() == 1
+    assert main_window.battles.resume() is window
+    window.close()
+    reopened = main_window.battles.open_battle(battle.id)
+    assert reopened is not None and reopened.controller.session.cursor == 1
+    reopened.close()
+
+
+# --------------------------------------------------------------------------- odds and dice
+
+
+def cli_odds(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    capsys.readouterr()
+    assert main(["odds", *args, "--json"]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_odds_before_rolling_equal_castra_odds(
+    qtbot: QtBot,
+    registry: Registry,
+    settings: QSettings,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings)
+    to_phase(window, "First player's activations")
+    acting = window.acting
+    # any two units, by hand (without generals: ``castra odds`` gives only a bonus), with
+    # the geometry set by hand: an attack on the flank
+    state = session.state
+    a, b = (
+        next(u for u in state.units if u.side == side and state.leader_of(u.id) is None)
+        for side in (0, 1)
+    )
+    acting.set_pair(a.id, b.id)
+    acting.choose_action("melee")
+    acting.set_option("attack", "flank")
+    assert acting.rows, acting.summary.text()
+    values = {k: acting._widget_value(k) for k in acting._option_widgets}
+    sets = [f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in values.items()]
+    data = cli_odds(
+        capsys,
+        "grown-slightly-bald",
+        "--attacker",
+        a.entry,
+        "--defender",
+        b.entry,
+        "--size-a",
+        str(a.status.start_strength),
+        "--size-d",
+        str(b.status.start_strength),
+        *[x for s in sets for x in ("--set", s)],
+    )
+    cli = {o["result"]: Fraction(o["fraction"]) for o in data["outcomes"]}
+    gui = {r.result: r.chance for r in acting.rows}
+    assert gui == cli and sum(gui.values()) == 1
+    expected = {k: round(float(v), 4) for k, v in acting.expected.items()}
+    assert expected == data["expected"]
+    # the chart draws them: the likeliest outcome is the first bar
+    assert acting.chart.bars[0] == (acting.rows[0].result, acting.rows[0].chance)
+
+
+def test_roll_then_undo_and_redo_with_the_same_dice(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings)
+    to_phase(window, "First player's activations")
+    window.acting.set_pair("A1", "B1")
+    window.acting.choose_action("melee")
+    before, steps = session.state, len(session.steps)
+    window.acting.roll_button.click()
+    assert len(session.steps) == steps + 1
+    step = session.steps[-1]
+    assert step.rolls and step.lines[0].startswith("Melee: ")
+    undo = window.acts[BattleKey.UNDO]
+    assert undo.text().replace("&", "") == f"Undo: {step_title(step)}"
+    assert step_title(step).startswith("Melee: Legionaries (heavy infantry) (A1) against ")
+    item = window.log_panel.item_for_step(len(session.steps))
+    rolls = [item.child(i).text(0) for i in range(item.childCount())]
+    assert any(r.startswith("🎲 ") and "->" in r for r in rolls)
+    after = session.state
+    undo.trigger()
+    assert session.state == before
+    redo = window.acts[BattleKey.REDO]
+    assert redo.text().replace("&", "").startswith("Redo: Melee: ")
+    redo.trigger()
+    assert session.state == after and session.steps[-1].rolls == step.rolls
+
+
+def test_enter_dice_asks_each_throw_and_checks_the_faces(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings)
+    to_phase(window, "First player's activations")
+    window.acting.set_pair("A1", "B1")
+    window.acting.choose_action("melee")
+    steps = len(session.steps)
+    dialog = window.enter_dice()
+    assert dialog is not None and dialog.request is not None
+    assert dialog.request.spec == "5d6" and "5 x d6 (1-6)" in dialog.prompt.text()
+    dialog.edit.setText("1 2 3")
+    dialog.take()
+    assert "give 5 faces, not 3" in dialog.error.text() and dialog.faces == []
+    dialog.edit.setText("1 2 9 1 2")
+    dialog.take()
+    assert "9 is not a face of 5d6" in dialog.error.text()
+    dialog.edit.setText("1 2 1 2 1")  # every die misses: nothing more is thrown
+    dialog.take()
+    assert dialog.step is not None and len(session.steps) == steps + 1
+    assert [r.faces for r in session.steps[-1].rolls] == [(1, 2, 1, 2, 1)]
+    assert "entered by hand" in session.steps[-1].lines[-1]
+    window.acts[BattleKey.UNDO].trigger()
+    window.acts[BattleKey.REDO].trigger()
+    assert [r.faces for r in session.steps[-1].rolls] == [(1, 2, 1, 2, 1)]
+
+
+# --------------------------------------------------------------------------- the log and the past
+
+
+def test_a_log_step_clicked_shows_the_past_read_only(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings)
+    to_phase(window, "First player's activations")
+    window.acting.set_pair("A1", "B1")
+    window.acting.choose_action("melee")
+    for _ in range(3):
+        window.acting.roll_button.click()
+    present = session.state
+    n = len(session.steps) - 2
+    tree = window.log_panel.tree
+    item = window.log_panel.item_for_step(n)
+    tree.scrollToItem(item)
+    rect = tree.visualItemRect(item)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.controller.past == n
+    assert window.controller.state == session.steps[n - 1].state == session.replay(n)
+    assert window.map.read_only and window.log_panel.present_button.isVisible()
+    assert not window.acting.roll_button.isEnabled()
+    assert not window.acts[BattleKey.UNDO].isEnabled()
+    steps = len(session.steps)
+    window.acting.roll_button.click()  # disabled: nothing happens
+    assert len(session.steps) == steps
+    window.log_panel.present_button.click()
+    assert window.controller.past is None and window.controller.state == present
+    assert not window.map.read_only and window.acting.roll_button.isEnabled()
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def test_layout_is_restored_after_a_restart(
+    qtbot: QtBot, registry: Registry, tmp_path: Path
+) -> None:
+    ini = str(tmp_path / "layout.ini")
+    settings = QSettings(ini, QSettings.Format.IniFormat)
+    window = open_window(qtbot, gsb_session(registry), settings)
+    window.sides_dock.hide()
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, window.log_dock)
+    window.close()
+    again = open_window(qtbot, gsb_session(registry), QSettings(ini, QSettings.Format.IniFormat))
+    assert not again.sides_dock.isVisible()
+    assert again.dockWidgetArea(again.log_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert again.unit_dock.isVisible() or again.unit_dock.isVisibleTo(again)
+    again.acts[BattleKey.RESET_LAYOUT].trigger()
+    assert again.sides_dock.isVisibleTo(again)
+    assert again.dockWidgetArea(again.log_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    again.close()
+
+
+def test_the_window_fits_1280_by_720(qtbot: QtBot, registry: Registry, settings: QSettings) -> None:
+    window = open_window(qtbot, gsb_session(registry), settings)
+    window.resize(1280, 720)
+    qtbot.wait(10)
+    assert window.width() <= 1280 and window.height() <= 720
+    assert window.map.width() >= 500 and window.map.height() >= 400
+    for button in (window.acting.roll_button, window.acting.dice_button):
+        assert button.isVisible() and button.width() >= 60
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_deploy_by_drag_illegal_refused_legal_committed_then_a_charge(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    rs = registry.get("d3-ancients")
+    session = sample_session(rs, mechanics_for(rs))
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    assert view.deploying
+    a3 = session.state.unit("A3")
+    steps = len(session.steps)
+    view.select_unit("A3")
+    drag(view, (a3.x, a3.y), (a3.x, a3.y + 20))  # beyond the deployment zone
+    assert len(session.steps) == steps
+    drag(view, (a3.x, a3.y), (a3.x + 0.5, a3.y - 3))
+    assert len(session.steps) == steps + 1
+    assert session.steps[-1].command.kind == "deploy"
+    assert session.state.unit("A3").y == pytest.approx(a3.y - 3, abs=0.11)  # snapped
+    assert "deploys" in window.log_panel.item_for_step(len(session.steps)).toolTip(0)
+    # play: a charge found by the rules, from the Actions dock
+    window.turn_panel.next_button.click()
+    assert window.controller.phase_name() == "Movement"
+    state = session.state
+    mover = next(u for u in state.units if u.side == state.initiative)
+    foe = min(
+        (u for u in state.units if u.side != mover.side),
+        key=lambda u: (u.x - mover.x) ** 2 + (u.y - mover.y) ** 2,
+    )
+    window.acting.set_pair(mover.id, foe.id)
+    window.acts[BattleKey.CHARGE].trigger()
+    last = session.steps[-1]
+    if last.command.kind != "charge":  # too far at the start: close in first, then charge
+        message = window.statusBar().currentMessage()
+        assert "cannot" in message or "charge" in message.lower(), message
+        return
+    assert "charges" in last.lines[0]
+
+
+def test_mouse_press_on_the_map_selects_for_the_docks(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    b1 = session.state.unit("B1")
+    p = at(view, b1.x, b1.y)
+    mouse(view, QEvent.Type.MouseButtonPress, p)
+    mouse(view, QEvent.Type.MouseButtonRelease, p)
+    assert window.unit_panel.unit_id == "B1"
+    assert window.acting.actor.currentData() == "B1"
+    assert "B1" in window.unit_panel.view.toPlainText()
+
+
+def test_a_stored_battle_saves_every_step(
+    qtbot: QtBot, registry: Registry, settings: QSettings, store: Store
+) -> None:
+    session = gsb_session(registry)
+    window = open_window(qtbot, session, settings, store, gsb_rosters(registry))
+    bid = window.controller.battle_id
+    assert bid is not None
+    window.turn_panel.next_button.click()
+    window.acts[BattleKey.UNDO].trigger()
+    loaded = load_battle(store, battle_id=bid, registry=registry)
+    assert len(loaded.steps) == 2 and loaded.cursor == 1
+    assert isinstance(loaded.steps[1].command, NextPhase)
+
+
+# --------------------------------------------------------------------------- whole battles
+
+
+def live(window: BattleWindow, side: int) -> list[str]:
+    state = window.controller.session.state
+    return [u.id for u in state.units if u.side == side and not u.status.eliminated]
+
+
+def nearest(window: BattleWindow, unit: str, foes: list[str]) -> str:
+    state = window.controller.session.state
+    u = state.unit(unit)
+    return min(foes, key=lambda f: (state.unit(f).x - u.x) ** 2 + (state.unit(f).y - u.y) ** 2)
+
+
+def act(window: BattleWindow, action: str, unit: str | None, target: str | None = None) -> str:
+    """Choose in the Actions dock and press Roll; the step's words ("" when refused)."""
+    session = window.controller.session
+    window.acting.choose_action(action)
+    window.acting.set_pair(unit, target)
+    steps = len(session.steps)
+    window.acting.roll_button.click()
+    return " ".join(session.steps[-1].lines) if len(session.steps) > steps else ""
+
+
+def charge(window: BattleWindow, unit: str, target: str) -> bool:
+    session = window.controller.session
+    window.acting.set_pair(unit, target)
+    steps = len(session.steps)
+    window.acting.charge_button.click()
+    return len(session.steps) > steps
+
+
+def close_in(window: BattleWindow, unit: str, foe: str) -> bool:
+    """Drag ``unit`` on the map straight towards ``foe``, nine tenths of its move (or up to
+    a little short of it); whether the move was committed."""
+    session = window.controller.session
+    state = session.state
+    u, f = state.unit(unit), state.unit(foe)
+    allowance = session.mechanics.move_allowance(state.combatant(u), state.view()) or 0.0
+    dx, dy = f.x - u.x, f.y - u.y
+    dist = (dx * dx + dy * dy) ** 0.5
+    step = min(allowance * 0.9, max(dist - (u.depth + f.depth), 0.0))
+    if step <= 0.05 or dist == 0:
+        return False
+    end = (u.x + dx / dist * step, u.y + dy / dist * step)
+    steps = len(session.steps)
+    window.map.fit_table()
+    window.map.select_unit(unit)
+    drag(window.map, (u.x, u.y), end)
+    return len(session.steps) > steps
+
+
+def test_a_whole_gsb_battle_through_the_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """GSB to its victory rule with the window's own controls: Next phase, activation and
+    melee from the Actions dock with Roll, moves dragged on the map, charges planned by the
+    core from the dock."""
+    session = gsb_session(registry, seed=11)
+    window = open_window(qtbot, session, settings)
+    melees = charges = moves = 0
+    for _ in range(60):  # turns
+        if session.state.result is not None:
+            break
+        to_phase(window, "First player's activations")
+        for phase in ("First player's activations", "Second player's activations"):
+            if session.state.result is not None:
+                break
+            to_phase(window, phase)
+            side = session.mechanics.side_in_play(session.state.view())
+            assert side is not None
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes or session.state.result is not None:
+                    break
+                said = act(window, "activate", unit)
+                if "fails" in said or not said:
+                    break
+                foe = nearest(window, unit, foes)
+                if charge(window, unit, foe):
+                    charges += 1
+                    if act(window, "melee", unit, foe):
+                        melees += 1
+                elif close_in(window, unit, foe):
+                    moves += 1
+        if session.state.result is None:
+            window.turn_panel.next_button.click()
+    result = session.state.result
+    assert result is not None and result.winner is not None, session.log_text()[-2000:]
+    assert "victory stars" in result.reason
+    assert melees >= 3 and charges >= 3 and moves >= 3
+    # the result the window shows is the core's
+    assert window.findChild(QDialog, "resultDialog") is not None
+    assert not window.acting.roll_button.isEnabled()
+
+
+def test_a_whole_d3_battle_through_the_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """D3 to its victory rule (errata: a broken army loses, or after the 15th turn the
+    smaller share lost wins) with the window's controls: each player turn's chance card
+    and phases by Next phase, moves dragged on the map, charges from the Actions dock,
+    melee with Roll."""
+    rs = registry.get("d3-ancients")
+    mech = mechanics_for(rs)
+    a, b = (roster_from_dict(d, registry) for d in ROSTERS["d3-ancients"])
+    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=3, name="D3 test")
+    session.do(StartBattle())
+    window = open_window(qtbot, session, settings)
+    melees = charges = moves = 0
+    for _ in range(200):  # phases
+        if session.state.result is not None:
+            break
+        phase = window.controller.phase_name()
+        side = session.mechanics.side_in_play(session.state.view())
+        assert side is not None
+        if phase == "Movement":
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes:
+                    break
+                foe = nearest(window, unit, foes)
+                if charge(window, unit, foe):
+                    charges += 1
+                elif close_in(window, unit, foe):
+                    moves += 1
+        elif phase == "Melee":
+            for unit in live(window, side):
+                foes = live(window, 1 - side)
+                if not foes or session.state.result is not None:
+                    break
+                if act(window, "melee", unit, nearest(window, unit, foes)):
+                    melees += 1
+        if session.state.result is None:
+            window.turn_panel.next_button.click()
+    result = session.state.result
+    assert result is not None, session.log_text()[-3000:]
+    assert melees >= 3 and charges >= 3 and moves >= 3
+    assert window.findChild(QDialog, "resultDialog") is not None
