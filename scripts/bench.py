@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import sqlite3
 import statistics
@@ -449,6 +450,84 @@ def validation_rows() -> list[Row]:
     ]
 
 
+def table_rows() -> list[Row]:
+    """``check_move`` of a 10-leg path (wheels, pivots, turns, a sidestep) on a table with 200
+    units and 30 terrain pieces, the mover in the front line heading into the terrain (issue
+    9: under 2 ms). Baseline: tracing the same path alone (the geometry every check needs)."""
+    import random
+
+    from app.paths import load_registry
+    from app.rules.mechanics import Combatant, Status, TurnView, mechanics_for
+    from app.rules.paths import Path
+    from app.rules.table import Table, TerrainPiece
+
+    rs = load_registry(only={"d3-ancients"}).get("d3-ancients")
+    mech = mechanics_for(rs)
+    rng = random.Random(9)
+    units = []
+    for i in range(200):
+        side: Any = i % 2
+        col, row = (i // 2) % 20, (i // 2) // 20
+        x = 4 + col * 7.0 + (row % 2) * 1.5
+        y = 2 + row * 4.0 if side == 0 else 94 - row * 4.0
+        units.append(
+            Combatant(
+                f"{'AB'[side]}{i // 2 + 1}",
+                f"Unit {i}",
+                "heavy_infantry",
+                side,
+                Status(1, 1),
+                x=x,
+                y=y,
+                facing=0.0 if side == 0 else 180.0,
+                width=4.0,
+                depth=2.0,
+            )
+        )
+    terrain = []
+    for k in range(30):
+        cx, cy = rng.uniform(10, 134), rng.uniform(24, 72)
+        if k % 5 == 4:
+            line = ((cx - 8, cy), (cx, cy + 2), (cx + 8, cy))
+            terrain.append(TerrainPiece(f"T{k + 1}", "road", line, width=1.0))
+        else:
+            ring = tuple(
+                (cx + 3 * math.cos(a * math.pi / 4), cy + 2 * math.sin(a * math.pi / 4))
+                for a in range(8)
+            )
+            kind: Any = ("woods", "hill", "marsh", "broken")[k % 4]
+            terrain.append(TerrainPiece(f"T{k + 1}", kind, ring))
+    terrain[0] = TerrainPiece("T1", "woods", ((60, 21), (68, 21), (68, 27), (60, 27)))
+    view = TurnView(
+        1,
+        0,
+        0,
+        tuple(units),
+        ({}, {}),
+        ("roman", "carthaginian"),
+        ("Rome", "Carthage"),
+        table=Table(144, 96, tuple(terrain)),
+    )
+    path = Path.parse(
+        "forward 1; wheel 15 right; forward 1; pivot 20; right 0.5; wheel 10 left; "
+        "forward 1; turn 180; turn 180; forward 1"
+    )
+    mover = units[178]  # side 0, front line, in front of the wood T1
+    assert len(path.legs) == 10 and mover.side == 0
+    value = median_ms(200, lambda: mech.check_move(view, mover.unit_id, path))
+    bare = median_ms(200, lambda: path.trace(mover.footprint))
+    return [
+        Row(
+            "check a 10-leg move, 200 units, 30 pieces (ms)",
+            value,
+            bare,
+            2.0,
+            "ms",
+            note="baseline: tracing the path alone",
+        )
+    ]
+
+
 # ---------------------------------------------------------------------------- the army builder
 # Opening a 1,000-unit roster in the editor (< 300 ms) and printing 512 unit cards (< 1 s),
 # each beside a bare baseline measured here: a QTreeWidget filled with the same number of
@@ -807,6 +886,7 @@ def main(argv: Sequence[str] = ()) -> int:
         cli_rows,
         edit_rows,
         validation_rows,
+        table_rows,
         builder_rows,
         map_rows,
         odds_rows,

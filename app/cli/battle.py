@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from app.cli import table as tablecmd
 from app.cli.common import (
     MAX_COORD,
     MAX_ID,
@@ -36,7 +37,6 @@ from app.core.battle import (
     BattleSession,
     CommandError,
     EndBattle,
-    MoveUnit,
     NextPhase,
     ReplayError,
     StartBattle,
@@ -62,6 +62,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
     )
+    p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
+    p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_new)
 
@@ -78,13 +80,15 @@ def register(sub: Any) -> None:
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
-    p = bsub.add_parser("move", help="move (and turn) a unit")
+    p = bsub.add_parser("move", help="move a unit along a path (or to X Y, unchecked)")
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
-    p.add_argument("x", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
-    p.add_argument("y", type=number("Y", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("x", nargs="?", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
+    p.add_argument("y", nargs="?", type=number("Y", -MAX_COORD, MAX_COORD, whole=False))
     p.add_argument("--facing", type=number("--facing", -MAX_COORD, MAX_COORD, whole=False))
-    p.set_defaults(func=cmd_move)
+    tablecmd.add_move_options(p)
+    p.set_defaults(func=tablecmd.cmd_move)
+    tablecmd.register(bsub, BATTLE_ID)
 
     for name, text in (("shoot", "shoot at a unit"), ("melee", "fight a melee")):
         p = bsub.add_parser(name, help=text)
@@ -223,6 +227,11 @@ def _run(battle_id: int, command: BattleCommand | Callable[[BattleSession], Batt
     return 0
 
 
+def _unit(session: BattleSession, text: str | None) -> str | None:
+    """A UNIT argument (an id or a name) as the unit's id."""
+    return None if text is None else tablecmd.resolve_unit(session.state, text)
+
+
 def _sets(session: BattleSession, action: str, pairs: list[str]) -> dict[str, Any]:
     try:
         return parse_sets(session.mechanics, action, pairs)
@@ -329,7 +338,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
     try:
-        state = new_battle(rs, mech, rosters, records=records)
+        table_ = tablecmd.new_table(rs, args.size, args.layout)
+        state = new_battle(rs, mech, rosters, records=records, table=table_)
         session = BattleSession(rs, mech, state, seed=seed, name=name)
         step = session.do(StartBattle())
     except (CommandError, NotImplementedRule, ValueError) as exc:
@@ -393,17 +403,13 @@ def cmd_actions(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_move(args: argparse.Namespace) -> int:
-    return _run(args.battle, MoveUnit(unit=args.unit, x=args.x, y=args.y, facing=args.facing))
-
-
 def cmd_pair(args: argparse.Namespace) -> int:
     return _run(
         args.battle,
         lambda session: Act(
             action=args.action,
-            actor=args.unit,
-            target=args.target,
+            actor=_unit(session, args.unit),
+            target=_unit(session, args.target),
             options=_sets(session, args.action, args.set),
         ),
     )
@@ -414,8 +420,8 @@ def cmd_act(args: argparse.Namespace) -> int:
         args.battle,
         lambda session: Act(
             action=args.action,
-            actor=args.unit,
-            target=args.target,
+            actor=_unit(session, args.unit),
+            target=_unit(session, args.target),
             side=_side(args.side),
             options=_sets(session, args.action, args.set),
         ),
@@ -477,7 +483,14 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def cmd_adjust(args: argparse.Namespace) -> int:
-    return _run(args.battle, Adjust(unit=args.unit, field=args.field, value=args.value))
+    return _run(
+        args.battle,
+        lambda session: Adjust(
+            unit=tablecmd.resolve_unit(session.state, args.unit),
+            field=args.field,
+            value=args.value,
+        ),
+    )
 
 
 def cmd_attach(args: argparse.Namespace) -> int:

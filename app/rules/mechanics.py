@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
-from app.rules.contact import Contact, ContactHow, ContactRules
+from app.rules.contact import Contact, ContactHow
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.movement import (
@@ -37,6 +37,7 @@ from app.rules.movement import (
     TerrainEffect,
     TerrainSpan,
 )
+from app.rules.sight import Arc, Measurement, SightRules
 from app.rules.values import (
     NO_EFFECT,
     ActionSpec,
@@ -72,6 +73,7 @@ __all__ = [
     "MOVE_REASONS",
     "NO_EFFECT",
     "ActionSpec",
+    "Arc",
     "Breach",
     "Combatant",
     "Contact",
@@ -81,6 +83,7 @@ __all__ = [
     "LeaderEvent",
     "LeaderView",
     "LegCost",
+    "Measurement",
     "Mechanics",
     "MoveCheck",
     "MoveReason",
@@ -109,7 +112,7 @@ __all__ = [
 # --------------------------------------------------------------------------- the base class
 
 
-class Mechanics(ContactRules):
+class Mechanics(SightRules):
     """Base of every ruleset's mechanics. Subclasses set ``engine`` and override hooks; the
     table's hooks (terrain, moves, contact, deployment, measuring) come from the mixins
     named in its bases, each documented there."""

@@ -37,6 +37,7 @@ from app.rules.geometry import (
     bboxes_meet,
     convex_overlap,
 )
+from app.rules.layouts import terrain_term
 from app.rules.paths import Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
 from app.rules.values import Combatant, Side, TurnView
@@ -198,11 +199,17 @@ class MovementRules:
     # ------------------------------------------------------------------ terrain
 
     def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
-        """What terrain of ``kind`` is to ``unit``. Default: :data:`GENERIC_TERRAIN` (the
-        ruleset's source says nothing). A ruleset returns its own numbers and rule, and
+        """What terrain of ``kind`` is to ``unit``. Default: :data:`GENERIC_TERRAIN`, the
+        note naming the ruleset's own word for the kind
+        (:data:`~app.rules.layouts.TERRAIN_TERMS`) or saying its source names no such
+        terrain. A ruleset returns its own numbers and rule (from its ``tables.toml``), and
         maps a kind its source does not name to its nearest kind, or to open ground with a
         note."""
-        return GENERIC_TERRAIN[kind]
+        effect = GENERIC_TERRAIN[kind]
+        term = terrain_term(self.ruleset.id, kind)
+        short = self.ruleset.meta.short_name
+        said = f"{short}: {term}" if term else f"{short} names no {kind}"
+        return replace(effect, note=f"{effect.note} (generic; {said})")
 
     def terrain_spans(self, view: TurnView, unit: Combatant, traced: Traced) -> list[TerrainSpan]:
         """Where the leg's tracks run through terrain: cut at every piece's edge, each

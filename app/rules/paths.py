@@ -352,10 +352,24 @@ def _rotation(
     f: Footprint, centre: Point, angle: float, corner: str
 ) -> tuple[Footprint, tuple[tuple[Point, ...], ...], tuple[Point, ...]]:
     steps = max(1, math.ceil(abs(angle) / ARC_STEP))
-    poses = [f] + [_rotated(f, centre, angle * k / steps) for k in range(1, steps + 1)]
-    swept = tuple(convex_hull(a.corners() + b.corners()) for a, b in itertools.pairwise(poses))
-    track = tuple(_corner(p, corner) for p in poses)
-    return poses[-1], swept, track
+    # the base's corners turned step by step (each pose's corners computed once: the
+    # swept shapes of long turns are most of a move's check)
+    base = f.corners() if f.has_size else ((f.x, f.y),) * 4
+    cx, cy = centre
+    outlines = [base]
+    for k in range(1, steps + 1):
+        rad = math.radians(angle * k / steps)
+        c, s = math.cos(rad), math.sin(rad)
+        outlines.append(
+            tuple(
+                (cx + (x - cx) * c + (y - cy) * s, cy - (x - cx) * s + (y - cy) * c)
+                for x, y in base
+            )
+        )
+    swept = tuple(convex_hull(a + b) for a, b in itertools.pairwise(outlines))
+    which = ("fl", "fr", "rr", "rl").index(corner)
+    track = tuple(o[which] for o in outlines)
+    return _rotated(f, centre, angle), swept, track
 
 
 def _trace_one(f: Footprint, leg: Leg, index: int) -> Traced:

@@ -84,7 +84,9 @@ def test_terrain_in_the_log(session: BattleSession) -> None:
     session.do(AddTerrain(terrain="woods", points=wood, name="Silva"))
     step = session.do(move("A1", "forward 4"))
     assert session.state.unit("A1").moved == pytest.approx(6)  # 1" open + 3" of woods x2
-    assert step.lines[1] == "Terrain crossed: woods T1 (woods: half speed)."
+    assert step.lines[1] == (
+        "Terrain crossed: woods T1 (woods: half speed (generic; D3 Ancients: woods))."
+    )
 
 
 def test_bad_moves_change_nothing(session: BattleSession) -> None:

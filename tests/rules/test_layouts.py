@@ -1,0 +1,127 @@
+"""Table layouts: the ready-made tables fit every ruleset's table with the kinds it has,
+clear of the deployment zones; saved layouts round-trip through JSON and a bad file is one
+line naming what is wrong; every ruleset gives every kind of terrain an effect and a note."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.core.battle import default_table
+from app.rules.layouts import (
+    READY_MADE,
+    LayoutError,
+    find_layout,
+    fit_layout,
+    layout_from_json,
+    layout_of,
+    layout_to_json,
+    ready_made,
+)
+from app.rules.measure import mm_per_unit
+from app.rules.mechanics import TurnView, mechanics_for
+from app.rules.registry import Registry
+from app.rules.table import TERRAIN_KINDS, Table
+
+RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> None:
+    rs = registry.get(rid)
+    table = default_table(rs)
+    mech = mechanics_for(rs)
+    assert [lay.name for lay in ready_made(rid)] == [
+        "open plain",
+        "river crossing",
+        "hills and woods",
+    ]
+    for lay in ready_made(rid):
+        pieces = fit_layout(lay, table, mm_per_unit(rs))
+        assert len(pieces) == len(lay.pieces)
+        on = Table(table.width, table.height, pieces)
+        zones = mech.deployment_zones(
+            mech_view(table=on, rs_armies=("a", "b"))  # the default zones: a quarter deep
+        )
+        for p in pieces:
+            assert on.holds(p.points)
+            for zone in zones:
+                y0, y1 = min(y for _, y in zone), max(y for _, y in zone)
+                assert p.bbox[3] <= y0 + 1e-9 or p.bbox[1] >= y1 - 1e-9, (lay.name, p.id)
+    crossing = find_layout("River Crossing", rid)
+    kinds = {p.kind for p in crossing.pieces}
+    assert kinds == (
+        {"stream", "broken", "woods", "hill"}
+        if rid == "leg-vi-carthago"
+        else {"river", "ford", "woods", "hill"}
+    )
+
+
+def mech_view(table: Table, rs_armies: tuple[str, str]) -> TurnView:
+    return TurnView(1, 0, None, (), ({}, {}), rs_armies, ("A", "B"), table=table)
+
+
+def test_a_river_is_three_inches_or_its_width_in_unit_widths(registry: Registry) -> None:
+    lay = find_layout("river crossing", "d3-ancients")
+    river = fit_layout(lay, Table(72, 48), mm_per_unit(registry.get("d3-ancients")))[0]
+    assert (river.kind, river.width) == ("river", pytest.approx(3.0))
+    assert river.points[0] == (0.0, 24.0)
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_every_kind_has_an_effect_and_a_note(registry: Registry, rid: str) -> None:
+    mech = mechanics_for(registry.get(rid))
+    from app.rules.mechanics import Combatant, Status
+
+    u = Combatant("A1", "Unit", "x", 0, Status(1, 1))
+    for kind in TERRAIN_KINDS:
+        effect = mech.terrain_effect(u, kind)
+        assert effect.note and effect.rule
+        assert effect.cost_factor >= 1
+
+
+def test_saved_layouts_round_trip(registry: Registry) -> None:
+    rs = registry.get("d3-ancients")
+    pieces = fit_layout(READY_MADE[1], Table(72, 48), mm_per_unit(rs))
+    saved = layout_of("My ford", Table(72, 48, pieces), mm_per_unit(rs))
+    again = layout_from_json(layout_to_json(saved))
+    assert again == saved
+    # fitted to another table, the fractions scale and the river keeps its width
+    bigger = fit_layout(again, Table(144, 96), mm_per_unit(rs))
+    assert bigger[0].points[1] == pytest.approx((43.2, 46.08))
+    assert bigger[0].width == pytest.approx(3.0)
+    assert find_layout("my FORD", "d3-ancients", [again]) is again
+    with pytest.raises(LayoutError, match=r"no table layout 'nowhere' \(layouts: open plain"):
+        find_layout("nowhere", "d3-ancients", [again])
+
+
+GOOD = {"format": "castra-table-layout", "version": 1, "name": "x", "pieces": []}
+WOOD = {"kind": "woods", "points": [[0.1, 0.4], [0.2, 0.4], [0.2, 0.5]]}
+
+
+@pytest.mark.parametrize(
+    ("doc", "words"),
+    [
+        ("nonsense", "not valid JSON"),
+        ('{"format": "castra-table-layout", "version": 1, "name": "x", "pieces": [NaN]}', ""),
+        ({**GOOD, "format": "other"}, "not a layout file"),
+        ({**GOOD, "version": 9}, "version 9"),
+        ({**GOOD, "name": "a\x1bb"}, "control character"),
+        ({**GOOD, "pieces": [{**WOOD, "kind": "volcano"}]}, "unknown terrain kind"),
+        (
+            {**GOOD, "pieces": [{**WOOD, "points": [[0, 0], [1, 1], [1, 0], [0, 0.5]]}]},
+            "crosses itself",
+        ),
+        ({**GOOD, "pieces": [{**WOOD, "points": [[0.1, 0.1]] * 600}]}, "at most 500"),
+        ({**GOOD, "pieces": [{**WOOD, "points": [[0.1, 0.1]] * 1_000_000}]}, "at most 2,000,000"),
+        ({**GOOD, "pieces": [{**WOOD, "points": [[1e300, 0], [0, 1], [1, 1]]}]}, "not a fraction"),
+        ({**GOOD, "pieces": [{**WOOD, "width_mm": 5}]}, "only rivers, roads and streams"),
+        ({**GOOD, "pieces": [{**WOOD, "colour": "red"}]}, "no key colour"),
+    ],
+)
+def test_bad_layout_files_are_one_line(doc: object, words: str) -> None:
+    text = doc if isinstance(doc, str) else json.dumps(doc)
+    with pytest.raises(LayoutError) as err:
+        layout_from_json(text)
+    assert "\n" not in str(err.value) and words in str(err.value)
