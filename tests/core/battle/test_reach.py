@@ -52,7 +52,7 @@ def test_reach_is_where_check_move_allows(session: BattleSession) -> None:
 
 def test_sight_is_blocked_by_woods_between(session: BattleSession) -> None:
     s = session
-    s.do(AddTerrain(terrain="woods", points=((30, 20), (42, 20), (42, 28), (30, 28))))
+    s.do(AddTerrain(terrain="woods", points=((27, 20), (45, 20), (45, 28), (27, 28))))
     view = s.state.view()
     blocked = sight(s.mechanics, view, "A3", "B3")
     assert not blocked.clear and blocked.blocked_by == (s.state.terrain[-1].id,)

@@ -327,6 +327,8 @@ def test_ruler_measures_base_edge_to_base_edge(
     reading = sig.args[0]
     assert isinstance(reading, RulerReading) and reading.kind == "units"
     assert reading.distance == pytest.approx(edge_distance(a3.footprint, b3.footprint))
+    m = reading.measurement  # the mechanics' own measure: arcs and sight
+    assert m is not None and m.arc == "front" and m.target_arc == "front" and m.los
     crossed = {c.kind for c in reading.crossed}
     assert "river" in crossed  # the Trebia runs across the middle of the table
     assert battle_map.ruler.line.isVisible()
@@ -342,7 +344,9 @@ def test_overlays_toggle(battle_map: BattleMap) -> None:
     assert overlays.items["reach"].isVisible() and not overlays.items["reach"].path().isEmpty()
     assert overlays.items["los"].isVisible()
     assert "reach: 9.0" in overlays.notes["reach"]
-    assert "range" in overlays.notes and "command" in overlays.notes
+    assert "range" in overlays.notes
+    # the mechanics' command distance, drawn to the nearest leader of its side
+    assert "from" in overlays.notes["command"] and overlays.items["command"].isVisible()
     battle_map.toggle_overlay("reach", False)
     assert not overlays.items["reach"].isVisible()
     battle_map.select_unit(None)

@@ -569,7 +569,7 @@ class BattleMap(QGraphicsView):
         start, from_unit = self._ruler_from
         target = self.map_scene.unit_at(scene_pos)
         to_unit = target.unit_id if target else None
-        reading = ruler(view, start, here, from_unit, to_unit)
+        reading = ruler(view, start, here, from_unit, to_unit, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
         if final:
             self.measured.emit(reading)
@@ -581,7 +581,7 @@ class BattleMap(QGraphicsView):
         if view is None:
             return
         ua, ub = view.unit(a), view.unit(b)
-        reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b)
+        reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
         self.measured.emit(reading)
         self.message.emit(reading.text(self._symbol))
