@@ -177,6 +177,24 @@ def test_click_selects_and_a_click_on_an_enemy_asks_for_a_target(
     assert battle_map.selected_unit() is None
 
 
+def test_context_menu_acts_against_and_measures(
+    battle_map: BattleMap, qtbot: QtBot, session: BattleSession
+) -> None:
+    from app.gui.battle.map.menu import map_menu
+
+    b1 = session.state.unit("B1")
+    battle_map.select_unit("A1")
+    menu = map_menu(battle_map, battle_map.map_scene.frame.to_scene(b1.x, b1.y))
+    actions = {a.text(): a for a in menu.actions()}
+    assert f"Act against {b1.name}..." in actions
+    with qtbot.waitSignal(battle_map.targetRequested) as sig:
+        actions[f"Act against {b1.name}..."].trigger()
+    assert sig.args == ["A1", "B1"]
+    with qtbot.waitSignal(battle_map.measured) as measured:
+        actions[f"Measure to {b1.name}"].trigger()
+    assert measured.args[0].to_unit == "B1"
+
+
 # --------------------------------------------------------------------------- moving
 
 
