@@ -64,6 +64,7 @@ def main() -> int:
         view.select_unit(args.select)
         for name in filter(None, args.overlays.split(",")):
             view.toggle_overlay(name, True)
+        view.centerOn(view.map_scene.units[args.select])
     if args.drag:
         uid, delta = args.drag.split(":")
         dx, dy = (float(v) for v in delta.split(","))

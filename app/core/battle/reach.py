@@ -18,6 +18,7 @@ from app.rules.geometry import Footprint, Point, heading_vector, polygon_distanc
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
 from app.rules.paths import Leg, Path
+from app.rules.sight import Measurement
 
 #: Bearings sampled around a unit for its reach outline.
 REACH_RAYS = 24
@@ -142,13 +143,40 @@ def command_reach(mech: Mechanics, view: TurnView, unit_id: str) -> CommandReach
     return found if isinstance(found, CommandReach) else None
 
 
+@dataclass(frozen=True)
+class CommandLine:
+    """How far a unit stands from its commander by the mechanics'
+    :meth:`~app.rules.sight.SightRules.command_distance`, and the line to draw: from its base
+    to the nearest leader of its side."""
+
+    start: Point
+    end: Point
+    distance: float
+    leader: str
+
+
+def command_line(mech: Mechanics, view: TurnView, unit_id: str) -> CommandLine | None:
+    """The unit's distance to its commander (None: no leader of its side on the table, or
+    the ruleset has no such measure)."""
+    unit = view.unit(unit_id)
+    distance = mech.command_distance(view, unit)
+    leaders = [ld for ld in view.leaders if ld.side == unit.side]
+    if distance is None or not leaders:
+        return None
+    corners = unit.footprint.corners()
+    near = min(leaders, key=lambda ld: polygon_distance(((ld.x, ld.y),), corners))
+    start, _ = closest_points(corners, ((near.x, near.y),))
+    return CommandLine(start, (near.x, near.y), distance, near.name)
+
+
 # --------------------------------------------------------------------------- sight, ruler
 
 
 @dataclass(frozen=True)
 class Sight:
-    """A line of sight from ``a`` to ``b`` between their closest base edges: clear, or the
-    terrain pieces that block it (per the ruleset's ``terrain_effect(...).blocks_los``)."""
+    """A line of sight from ``a`` to ``b``, drawn between their closest base edges: clear,
+    or what blocks it (terrain pieces and units, by the mechanics'
+    :meth:`~app.rules.sight.SightRules.line_of_sight`)."""
 
     a: str
     b: str
@@ -184,21 +212,14 @@ def closest_points(p: Sequence[Point], q: Sequence[Point]) -> tuple[Point, Point
 
 
 def sight(mech: Mechanics, view: TurnView, a_id: str, b_id: str) -> Sight:
-    """Line of sight between two units along the line joining their closest base edges,
-    blocked by terrain the ruleset says blocks sight (units in between are not counted)."""
+    """Line of sight from ``a_id`` to ``b_id`` as the ruleset's mechanics judge it (from the
+    front edge, past blocking terrain and units), with the line to draw for it."""
     a, b = view.unit(a_id), view.unit(b_id)
     start, end = closest_points(a.footprint.corners(), b.footprint.corners())
     if math.dist(start, end) <= 1e-9:
         start, end = (a.x, a.y), (b.x, b.y)
-    blocked = tuple(
-        t.id
-        for t in view.table.terrain
-        if mech.terrain_effect(a, t.kind).blocks_los
-        and t.crosses(start, end)
-        and not t.contains((a.x, a.y))
-        and not t.contains((b.x, b.y))
-    )
-    return Sight(a_id, b_id, start, end, blocked)
+    los, blocked = mech.line_of_sight(view, a_id, b_id)
+    return Sight(a_id, b_id, start, end, () if los else blocked or ("?",))
 
 
 @dataclass(frozen=True)
@@ -222,10 +243,16 @@ class RulerReading:
     to_unit: str | None
     crossed: tuple[Crossed, ...]
     kind: Literal["points", "units"] = "points"
+    #: between two units: the mechanics' measurement (arcs, sight, command distance)
+    measurement: Measurement | None = None
 
     def text(self, symbol: str = '"') -> str:
         ends = f"{self.from_unit} to {self.to_unit}: " if self.from_unit and self.to_unit else ""
         out = f"{ends}{self.distance:.2f}{symbol}"
+        m = self.measurement
+        if m is not None:
+            sight = "in sight" if m.los else "out of sight"
+            out += f" ({m.arc} arc, {sight})"
         if self.crossed:
             out += " across " + ", ".join(
                 f"{c.kind} {c.piece_id}" + (f' "{c.name}"' if c.name else "") for c in self.crossed
@@ -239,14 +266,21 @@ def ruler(
     end: Point,
     from_unit: str | None = None,
     to_unit: str | None = None,
+    mech: Mechanics | None = None,
 ) -> RulerReading:
     """Measure from ``start`` to ``end``; when both ends are units, base edge to base edge
-    (the closest points of their footprints, as players measure)."""
+    (the closest points of their footprints, as players measure), with the mechanics'
+    :meth:`~app.rules.sight.SightRules.measure` when ``mech`` is given."""
     kind: Literal["points", "units"] = "points"
+    measurement = None
     if from_unit is not None and to_unit is not None and from_unit != to_unit:
         fa, fb = view.unit(from_unit).footprint, view.unit(to_unit).footprint
         start, end = closest_points(fa.corners(), fb.corners())
-        distance = polygon_distance(fa.corners(), fb.corners())
+        if mech is not None:
+            measurement = mech.measure(view, from_unit, to_unit)
+            distance = measurement.distance
+        else:
+            distance = polygon_distance(fa.corners(), fb.corners())
         kind = "units"
     else:
         distance = math.dist(start, end)
@@ -255,4 +289,4 @@ def ruler(
         for t in view.table.terrain
         if distance > 1e-9 and t.crosses(start, end)
     )
-    return RulerReading(start, end, distance, from_unit, to_unit, crossed, kind)
+    return RulerReading(start, end, distance, from_unit, to_unit, crossed, kind, measurement)

@@ -177,6 +177,24 @@ def test_click_selects_and_a_click_on_an_enemy_asks_for_a_target(
     assert battle_map.selected_unit() is None
 
 
+def test_context_menu_acts_against_and_measures(
+    battle_map: BattleMap, qtbot: QtBot, session: BattleSession
+) -> None:
+    from app.gui.battle.map.menu import map_menu
+
+    b1 = session.state.unit("B1")
+    battle_map.select_unit("A1")
+    menu = map_menu(battle_map, battle_map.map_scene.frame.to_scene(b1.x, b1.y))
+    actions = {a.text(): a for a in menu.actions()}
+    assert f"Act against {b1.name}..." in actions
+    with qtbot.waitSignal(battle_map.targetRequested) as sig:
+        actions[f"Act against {b1.name}..."].trigger()
+    assert sig.args == ["A1", "B1"]
+    with qtbot.waitSignal(battle_map.measured) as measured:
+        actions[f"Measure to {b1.name}"].trigger()
+    assert measured.args[0].to_unit == "B1"
+
+
 # --------------------------------------------------------------------------- moving
 
 
@@ -327,6 +345,8 @@ def test_ruler_measures_base_edge_to_base_edge(
     reading = sig.args[0]
     assert isinstance(reading, RulerReading) and reading.kind == "units"
     assert reading.distance == pytest.approx(edge_distance(a3.footprint, b3.footprint))
+    m = reading.measurement  # the mechanics' own measure: arcs and sight
+    assert m is not None and m.arc == "front" and m.target_arc == "front" and m.los
     crossed = {c.kind for c in reading.crossed}
     assert "river" in crossed  # the Trebia runs across the middle of the table
     assert battle_map.ruler.line.isVisible()
@@ -342,7 +362,9 @@ def test_overlays_toggle(battle_map: BattleMap) -> None:
     assert overlays.items["reach"].isVisible() and not overlays.items["reach"].path().isEmpty()
     assert overlays.items["los"].isVisible()
     assert "reach: 9.0" in overlays.notes["reach"]
-    assert "range" in overlays.notes and "command" in overlays.notes
+    assert "range" in overlays.notes
+    # the mechanics' command distance, drawn to the nearest leader of its side
+    assert "from" in overlays.notes["command"] and overlays.items["command"].isVisible()
     battle_map.toggle_overlay("reach", False)
     assert not overlays.items["reach"].isVisible()
     battle_map.select_unit(None)

@@ -5,6 +5,7 @@ the ruler and the terrain tool use."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -17,6 +18,9 @@ from app.gui.battle.map.items import Z_GHOST
 from app.rules.geometry import Footprint
 from app.rules.movement import Breach, MoveCheck
 from app.rules.paths import path_text
+
+#: Characters a label's line holds before it wraps.
+WRAP = 72
 
 
 class Label(QGraphicsItem):
@@ -37,6 +41,8 @@ class Label(QGraphicsItem):
         return [t for t, _ in self._lines]
 
     def set_lines(self, lines: Sequence[tuple[str, QColor]]) -> None:
+        """Show ``lines`` (text and colour), long ones wrapped."""
+        lines = [(part, c) for text, c in lines for part in textwrap.wrap(text, WRAP) or [""]]
         metrics = QFontMetricsF(self._font)
         width = max((metrics.horizontalAdvance(t) for t, _ in lines), default=0.0)
         self.prepareGeometryChange()

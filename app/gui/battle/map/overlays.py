@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
 from app.core.battle.reach import (
     RulerReading,
+    command_line,
     command_reach,
     reach_outline,
     shooting_reach,
@@ -100,9 +101,18 @@ class OverlayLayer:
                 self.notes["range"] = f"range: {shot.range:g}{symbol}{arc} ({shot.rule})"
         if "command" in self.on:
             cmd = command_reach(mech, view, unit_id)
-            if cmd is None:
-                self.notes["command"] = "command: the rules give no command radius here"
-            else:
+            line = command_line(mech, view, unit_id)
+            if cmd is None and line is None:
+                self.notes["command"] = "command: no commander of its side on the table"
+            elif cmd is None and line is not None:
+                path = QPainterPath(frame.to_scene(*line.start))
+                path.lineTo(frame.to_scene(*line.end))
+                self._show("command", path)
+                self.notes["command"] = (
+                    f"command: {line.distance:.1f}{symbol} from {line.leader} "
+                    "(no command radius given by these mechanics)"
+                )
+            elif cmd is not None:
                 c = frame.to_scene(*cmd.centre)
                 r = frame.length(cmd.radius)
                 path = QPainterPath()
@@ -123,9 +133,7 @@ class OverlayLayer:
             self._show("los", clear)
             self.blocked.setPath(blocked)
             self.blocked.setVisible(True)
-            self.notes["los"] = (
-                f"sight: {seen} enemy units in sight (dotted red: blocked by terrain)"
-            )
+            self.notes["los"] = f"sight: {seen} enemy units in sight (dotted red: blocked)"
         if self.notes:
             colour = QColor("#202020")
             self.label.set_lines([(text, colour) for text in self.notes.values()])
@@ -202,6 +210,11 @@ class RulerLine:
         ]
         if reading.from_unit and reading.to_unit:
             lines.append((f"{reading.from_unit} to {reading.to_unit}", ink))
+        m = reading.measurement
+        if m is not None:
+            lines.append((f"in its {m.arc} arc; it stands in the target's {m.target_arc} arc", ink))
+            sight = "in sight" if m.los else "out of sight: " + ", ".join(m.blocked_by)
+            lines.append((sight, ink if m.los else style.GHOST_BAD))
         for c in reading.crossed:
             name = f' "{c.name}"' if c.name else ""
             lines.append((f"across {c.kind} {c.piece_id}{name}: {c.length:.1f}{symbol}", ink))

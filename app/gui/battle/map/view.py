@@ -11,17 +11,18 @@ rule: every cost, limit and verdict comes from the mechanics.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
 
-from app.core.battle.moves import Deploy, MoveUnit
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
 from app.gui.battle.map.ghost import Ghost
 from app.gui.battle.map.items import HANDLE_R
+from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
 from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
 from app.gui.battle.map.scene import MapScene
@@ -40,14 +41,6 @@ ZOOM_STEP = 1.15
 #: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
 #: twentieth of a GSB unit width, half a centimetre).
 SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
-HINTS = {
-    "select": "Click a unit to select it; drag to move; Q/E turn, Shift+Q/E wheel.",
-    "ruler": "Drag from a unit or a point to measure (base edge to base edge between units).",
-    "terrain:edit": "Click a piece; drag its corners or body; double-click an edge to add a "
-    "corner; Delete removes it.",
-    "draw": "Click to place the corners of the {kind}; double-click or Enter to finish, Esc "
-    "to cancel.",
-}
 TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KINDS))
 
 
@@ -315,7 +308,7 @@ class BattleMap(QGraphicsView):
             ):
                 self.message.emit("Move cancelled.")
                 return False
-            command = _forced(command)
+            command = replace(command, force=True)
         self.commandRequested.emit(command)
         return True
 
@@ -430,7 +423,7 @@ class BattleMap(QGraphicsView):
             self._ruler_from = None
             return
         if self.terrain_edit is not None and self.terrain_edit.grab is not None:
-            self._send(self.terrain_edit.release())
+            self.send(self.terrain_edit.release())
             return
         if self._dragging or self._rotating:
             self._dragging = self._rotating = False
@@ -445,7 +438,7 @@ class BattleMap(QGraphicsView):
             return
         if self.terrain_edit is not None:
             here = self._table_point(event.position().toPoint())
-            self._send(self.terrain_edit.insert_at(here, self._px_to_table(8)))
+            self.send(self.terrain_edit.insert_at(here, self.px_to_table(8)))
             return
         self.mousePressEvent(event)
 
@@ -498,7 +491,7 @@ class BattleMap(QGraphicsView):
         if key == Qt.Key.Key_Delete and self.terrain_edit is not None:
             command = self.terrain_edit.delete()
             self.cancel()
-            self._send(command)
+            self.send(command)
             return
         super().keyPressEvent(event)
 
@@ -519,7 +512,7 @@ class BattleMap(QGraphicsView):
         if self._tool == "terrain:edit":
             item = self.map_scene.terrain_at(scene_pos)
             edit = self.terrain_edit
-            tolerance = self._px_to_table(8)
+            tolerance = self.px_to_table(8)
             if edit is not None and edit.press(
                 here, tolerance, item is not None and item.piece.id == edit.piece.id
             ):
@@ -546,18 +539,20 @@ class BattleMap(QGraphicsView):
             self.message.emit(f"Not placed: {draw.problem()}")
             return False
         self.cancel()
-        self._send(command)
+        self.send(command)
         return True
 
     def remove_corner(self, index: int) -> None:
         if self.terrain_edit is not None:
-            self._send(self.terrain_edit.remove_corner(index))
+            self.send(self.terrain_edit.remove_corner(index))
 
-    def _send(self, command: object) -> None:
+    def send(self, command: object) -> None:
+        """Ask the window to execute ``command`` (never in a read-only past state)."""
         if command is not None and not self.read_only:
             self.commandRequested.emit(command)
 
-    def _px_to_table(self, px: float) -> float:
+    def px_to_table(self, px: float) -> float:
+        """``px`` screen pixels in table units at the current zoom."""
         return px / max(self.transform().m11(), 1e-9) / self.map_scene.frame.k
 
     # ------------------------------------------------------------------ ruler, handle, menu
@@ -569,7 +564,7 @@ class BattleMap(QGraphicsView):
         start, from_unit = self._ruler_from
         target = self.map_scene.unit_at(scene_pos)
         to_unit = target.unit_id if target else None
-        reading = ruler(view, start, here, from_unit, to_unit)
+        reading = ruler(view, start, here, from_unit, to_unit, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
         if final:
             self.measured.emit(reading)
@@ -581,7 +576,7 @@ class BattleMap(QGraphicsView):
         if view is None:
             return
         ua, ub = view.unit(a), view.unit(b)
-        reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b)
+        reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
         self.measured.emit(reading)
         self.message.emit(reading.text(self._symbol))
@@ -598,43 +593,7 @@ class BattleMap(QGraphicsView):
         return d.x() ** 2 + d.y() ** 2 <= reach**2
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        scene_pos = self.mapToScene(event.pos())
-        menu = QMenu(self)
-        unit = self.map_scene.unit_at(scene_pos)
-        sel = self._selected
-        if unit is not None:
-            uid = unit.unit_id
-            if uid != sel:
-                menu.addAction(f"Select {unit.unit.name}", lambda: self.select_unit(uid))
-            if sel is not None and uid != sel:
-                menu.addAction(
-                    f"Act against {unit.unit.name}...", lambda: self.targetRequested.emit(sel, uid)
-                )
-                menu.addAction(f"Measure to {unit.unit.name}", lambda: self.measure_units(sel, uid))
-            if uid == sel and not self.read_only:
-                menu.addAction("Turn 45 degrees left", lambda: self.rotate_selected(-45))
-                menu.addAction("Turn 45 degrees right", lambda: self.rotate_selected(45))
-                menu.addAction("About face", lambda: self.rotate_selected(180))
-        if self.terrain_edit is not None and not self.read_only:
-            here = self.map_scene.frame.to_table(scene_pos)
-            corner = self.terrain_edit.corner_at(here, self._px_to_table(8))
-            if corner is not None:
-                menu.addAction("Remove this corner", lambda: self.remove_corner(corner))
-            edit = self.terrain_edit
-            menu.addAction(f"Delete terrain {edit.piece.id}", lambda: self._send(edit.delete()))
-        menu.addSeparator()
-        menu.addAction("Fit table", self.fit_table)
-        grid = menu.addAction("Grid")
-        grid.setCheckable(True)
-        grid.setChecked(self.map_scene.grid.isVisible())
-        grid.toggled.connect(self.set_grid)
-        menu.exec(event.globalPos())
-
-
-def _forced(command: MoveUnit | Deploy) -> MoveUnit | Deploy:
-    from dataclasses import replace
-
-    return replace(command, force=True)
+        map_menu(self, self.mapToScene(event.pos())).exec(event.globalPos())
 
 
 __all__ = ["OVERLAYS", "TOOLS", "BattleMap"]
