@@ -97,6 +97,25 @@ def _runs_inside(a: Point, b: Point, poly: Sequence[Point]) -> bool:
 
 
 @dataclass(frozen=True)
+class ShotReach:
+    """A unit's shooting: its longest range (base edge to base edge) and its arc of fire in
+    degrees about its facing (None: all round), with the rule they come from."""
+
+    range: float
+    arc: float | None
+    rule: str
+
+
+@dataclass(frozen=True)
+class CommandReach:
+    """A leader's or unit's command radius, measured from ``centre``, with its rule."""
+
+    centre: Point
+    radius: float
+    rule: str
+
+
+@dataclass(frozen=True)
 class _Blocker:
     id: str
     box: BBox
@@ -156,6 +175,16 @@ class SightRules(ContactRules):
             d = _point_to_base((ld.x, ld.y), corners)
             best = d if best is None else min(best, d)
         return best
+
+    def shooting_reach(self, view: TurnView, unit_id: str) -> ShotReach | None:
+        """The unit's longest shooting range and its arc of fire, for the map's overlay; None
+        when it does not shoot. A ruleset with shooting overrides this from its tables."""
+        return None
+
+    def command_reach(self, view: TurnView, unit_id: str) -> CommandReach | None:
+        """The command radius that reaches this unit (about its leader), for the map's
+        overlay; None when the ruleset has no command radius. Overridden from its tables."""
+        return None
 
     def _blockers(self, view: TurnView, unit: Combatant, target: Combatant) -> list[_Blocker]:
         a, b = unit.footprint, target.footprint

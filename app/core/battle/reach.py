@@ -18,7 +18,7 @@ from app.rules.geometry import Footprint, Point, heading_vector, polygon_distanc
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
 from app.rules.paths import Leg, Path
-from app.rules.sight import Measurement
+from app.rules.sight import CommandReach, Measurement, ShotReach
 
 #: Bearings sampled around a unit for its reach outline.
 REACH_RAYS = 24
@@ -104,43 +104,16 @@ def reach_outline(
 # --------------------------------------------------------------------------- range, command
 
 
-@dataclass(frozen=True)
-class ShotReach:
-    """A unit's shooting: its longest range (base edge to base edge) and its arc of fire in
-    degrees about its facing (None: all round), with the rule they come from."""
-
-    range: float
-    arc: float | None
-    rule: str
-
-
-@dataclass(frozen=True)
-class CommandReach:
-    """A leader's or unit's command radius, measured from ``centre``, with its rule."""
-
-    centre: Point
-    radius: float
-    rule: str
-
-
 def shooting_reach(mech: Mechanics, view: TurnView, unit_id: str) -> ShotReach | None:
     """The unit's shooting range and arc from the mechanics' ``shooting_reach`` hook; None
     when the unit does not shoot or the ruleset's mechanics do not give it (yet)."""
-    hook = getattr(mech, "shooting_reach", None)
-    if hook is None:
-        return None
-    found = hook(view, unit_id)
-    return found if isinstance(found, ShotReach) else None
+    return mech.shooting_reach(view, unit_id)
 
 
 def command_reach(mech: Mechanics, view: TurnView, unit_id: str) -> CommandReach | None:
     """The command radius about the unit (or its leader) from the mechanics'
     ``command_reach`` hook; None when the ruleset's mechanics do not give one (yet)."""
-    hook = getattr(mech, "command_reach", None)
-    if hook is None:
-        return None
-    found = hook(view, unit_id)
-    return found if isinstance(found, CommandReach) else None
+    return mech.command_reach(view, unit_id)
 
 
 @dataclass(frozen=True)
