@@ -12,6 +12,7 @@ from app.core.battle.commands import (
     StartBattle,
     command_from_dict,
 )
+from app.core.battle.leader_fate import AdjustLeader
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
 from app.core.battle.setup import Table, default_table, new_battle
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
@@ -19,6 +20,7 @@ from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInf
 __all__ = [
     "Act",
     "Adjust",
+    "AdjustLeader",
     "AttachLeader",
     "BattleCommand",
     "BattleLeader",
