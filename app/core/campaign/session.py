@@ -40,6 +40,9 @@ class CampaignSession:
         self.done: list[Done] = done or []
         self.cursor = len(self.done) if cursor is None else cursor
         self.version = version
+        #: steps as the store has them (the first ``stored`` of ``done``); a step done after
+        #: an undo drops the stored redo branch from there
+        self.stored = len(self.done)
         self.listeners: list[Callable[[CampaignSession], None]] = []
 
     @property
@@ -58,6 +61,7 @@ class CampaignSession:
         if len(self.done) >= MAX_STEPS and self.cursor == len(self.done):
             raise CampaignError(f"a campaign holds at most {MAX_STEPS:,} steps")
         after = step.apply(self.campaign, self.ruleset)
+        self.stored = min(self.stored, self.cursor)
         del self.done[self.cursor :]
         self.done.append(Done(step, after))
         self.cursor += 1
