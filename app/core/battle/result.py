@@ -187,54 +187,90 @@ def result_from_state(
 # --------------------------------------------------------------------------- by hand
 
 
+#: a unit of a hand-recorded result: (roster unit id, index), or (side, roster unit id,
+#: index) where both sides' rosters could hold that id
+UnitKey = tuple[str, int] | tuple[Side, str, int]
+#: a leader: his roster id, or (side, roster id) (ids are unique only within a roster)
+LeaderKey = str | tuple[Side, str]
+
+
+def _sided(
+    keys: Sequence[object], rosters: tuple[Roster, Roster], what: str
+) -> dict[object, object]:
+    """Each key as (side, ...): a key without a side names the one side that has it."""
+    out: dict[object, object] = {}
+    for key in keys:
+        if isinstance(key, tuple) and len(key) == (3 if what == "unit" else 2):
+            out[key] = key
+            continue
+        ident = key[0] if isinstance(key, tuple) else key
+        found = []
+        for side, roster in enumerate(rosters):
+            ids = (
+                {u.id for u in roster.units} if what == "unit" else {ld.id for ld in roster.leaders}
+            )
+            if ident in ids:
+                found.append(side)
+        if len(found) != 1:
+            where = "both armies" if found else "these armies"
+            raise ResultError(f"{what} {ident!r} is in {where}: give its side")
+        rest = key if isinstance(key, tuple) else (key,)
+        out[key] = (found[0], *rest)
+    return out
+
+
 def hand_result(
     rosters: tuple[Roster, Roster],
     *,
     winner: Side | None,
     reason: str = "recorded by hand",
-    ends: Mapping[tuple[str, int], int] | None = None,
-    lost: Mapping[tuple[str, int], str] | None = None,
-    fates: Mapping[str, tuple[Fate, int]] | None = None,
+    ends: Mapping[UnitKey, int] | None = None,
+    lost: Mapping[UnitKey, str] | None = None,
+    fates: Mapping[LeaderKey, tuple[Fate, int]] | None = None,
     notes: Sequence[str] = (),
 ) -> BattleResult:
-    """A result typed in for a battle fought without the app. ``ends`` maps (roster unit id,
-    index) to its end strength (units not named end as they started), ``lost`` the units
-    gone with the reason, ``fates`` a leader id to (fate, wounds received). Leaders not
-    named were fielded and came through fit, unless they could not be fielded."""
-    ends, lost, fates = dict(ends or {}), dict(lost or {}), dict(fates or {})
+    """A result typed in for a battle fought without the app. ``ends`` maps a unit (roster
+    unit id and index, with its side where ids could clash) to its end strength (units not
+    named end as they started), ``lost`` the units gone with the reason, ``fates`` a leader
+    to (fate, wounds received). Leaders not named were fielded and came through fit, unless
+    they could not be fielded."""
+    ends_in, lost_in, fates_in = dict(ends or {}), dict(lost or {}), dict(fates or {})
+    keys = _sided([*ends_in, *lost_in], rosters, "unit")
+    ends_by = {keys[k]: v for k, v in ends_in.items()}
+    lost_by = {keys[k]: v for k, v in lost_in.items()}
+    lkeys = _sided(list(fates_in), rosters, "leader")
+    fates_by = {lkeys[k]: v for k, v in fates_in.items()}
     sides: list[SideOutcome] = []
-    known_units: set[tuple[str, int]] = set()
-    known_leaders: set[str] = set()
-    for roster in rosters:
+    known: set[object] = set()
+    for side, roster in enumerate(rosters):
         units: list[UnitOutcome] = []
         for ru in roster.units:
             for i in range(ru.count):
-                key = (ru.id, i)
-                known_units.add(key)
+                key = (side, ru.id, i)
+                known.add(key)
                 name = ru.name if ru.count == 1 else f"{ru.name} {i + 1}"
-                end = ends.get(key, ru.size)
+                end = ends_by.get(key, ru.size)
                 if not 0 <= end <= ru.size:
                     raise ResultError(f"{name}: {end} is not from 0 to {ru.size}")
-                why = lost.get(key) or ("destroyed" if end == 0 else None)
+                why = lost_by.get(key) or ("destroyed" if end == 0 else None)
                 units.append(
                     UnitOutcome(ru.id, i, name, ru.size, 0 if why else end, why is not None, why)
                 )
         leaders: list[LeaderOutcome] = []
         for ld in roster.leaders:
-            known_leaders.add(ld.id)
-            if ld.id not in fates and not ld.status.can_field:
+            lkey = (side, ld.id)
+            known.add(lkey)
+            if lkey not in fates_by and not ld.status.can_field:
                 continue
-            fate, wounds = fates.get(ld.id, ("fit", 0))
+            fate, wounds = fates_by.get(lkey, ("fit", 0))
             if fate not in FATES or not 0 <= wounds <= 20:
                 raise ResultError(f"{ld.name}: {fate} with {wounds} wounds is not a fate")
             leaders.append(LeaderOutcome(ld.id, ld.name, fate, wounds))
         sides.append(SideOutcome(roster.name, tuple(units), tuple(leaders)))
-    for key in (*ends, *lost):
-        if key not in known_units:
-            raise ResultError(f"no unit {key[0]!r} (number {key[1] + 1}) in these armies")
-    for lid in fates:
-        if lid not in known_leaders:
-            raise ResultError(f"no leader {lid!r} in these armies")
+    for bad in (*ends_by, *lost_by):
+        if bad not in known:
+            parts = tuple(bad) if isinstance(bad, tuple) else (bad,)
+            raise ResultError(f"no unit {parts[1:]!r} in these armies")
     return BattleResult(
         winner=winner, reason=reason, sides=(sides[0], sides[1]), notes=tuple(notes)
     )

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from app.core.campaign.model import Campaign, CampaignError, CampaignSide, Participant
+from app.core.campaign.model import (
+    Campaign,
+    CampaignError,
+    CampaignSide,
+    Participant,
+    Recovery,
+)
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import AddBattle
 from app.core.roster import new_roster
@@ -84,7 +90,9 @@ def _supported(rs: Ruleset) -> bool:
     return True
 
 
-def hannibal_in_italy(rs: Ruleset, *, name: str = "Hannibal in Italy") -> CampaignSession:
+def hannibal_in_italy(
+    rs: Ruleset, *, name: str = "Hannibal in Italy", recovery: Recovery = "ruleset"
+) -> CampaignSession:
     """The template as a campaign of three battles, each side's whole army."""
     if not _supported(rs):
         raise CampaignError(
@@ -103,7 +111,9 @@ def hannibal_in_italy(rs: Ruleset, *, name: str = "Hannibal in Italy") -> Campai
             replace(ld, name=names.get((side_id, ld.id), ld.name)) for ld in roster.leaders
         )
         sides.append(CampaignSide(side_id, label, replace(roster, leaders=leaders)))
-    campaign = Campaign(name=name, ruleset=rs.id, sides=tuple(sides), template=HANNIBAL)
+    campaign = Campaign(
+        name=name, ruleset=rs.id, sides=tuple(sides), recovery=recovery, template=HANNIBAL
+    )
     session = CampaignSession(rs, campaign)
     for battle, date, place in BATTLES:
         session.do(

@@ -1,0 +1,577 @@
+"""``castra campaign ...``: linked battles carrying leaders' fates and losses. Every step is
+saved in the store as it is done (one transaction holding the write lock); CAMPAIGN is an id
+or a name, BATTLE a campaign battle's id (b1), name or number, SIDE a side's id or name.
+
+A battle fought with ``castra battle`` hands its result over with ``campaign record C B
+--fought BATTLE_ID``; ``campaign fight`` makes that battle from the campaign armies."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import MAX_ID, CliError, number, print_json, registry, store, table
+from app.core.battle.result import FATES, ResultError, hand_result
+from app.core.campaign.model import RECOVERIES, Campaign, CampaignError, CampaignSide, Participant
+from app.core.campaign.session import CampaignSession
+from app.core.campaign.steps import (
+    AddBattle,
+    ApplyResult,
+    LinkBattle,
+    Promote,
+    RecordResult,
+    Reinforce,
+    ReturnLeader,
+    Step,
+)
+from app.core.roster import RosterValueError, unit_from_entry
+from app.rules.mechanics import Side
+
+CAMPAIGN_HELP = "campaign id or name"
+
+
+def register(sub: Any) -> None:
+    c = sub.add_parser("campaign", help="campaigns: linked battles, leaders' fates, losses")
+    cs = c.add_subparsers(dest="campaign_command", metavar="ACTION", required=True)
+
+    p = cs.add_parser("new", help="a campaign from rosters (--side NAME=ROSTER) or a template")
+    p.add_argument("name")
+    p.add_argument("--side", action="append", default=[], metavar="NAME=ROSTER")
+    p.add_argument("--template", choices=("hannibal-italy",))
+    p.add_argument("--ruleset", help="with --template (default quincunx)")
+    p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
+    p.set_defaults(func=cmd_new)
+
+    p = cs.add_parser("list", help="campaigns in the store")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = cs.add_parser("show", help="battles, armies, leaders and lost units")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("--step", type=number("--step", 0, 1_000_000), help="as it was after step N")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = cs.add_parser("add-battle", help="a battle between two sides (whole armies or detachments)")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("name")
+    p.add_argument("side_a", metavar="SIDE_A")
+    p.add_argument("side_b", metavar="SIDE_B")
+    p.add_argument("--date", default="")
+    p.add_argument("--place", default="")
+    p.add_argument("--detachment", action="append", default=[], metavar="SIDE=UNIT,UNIT")
+    p.set_defaults(func=cmd_add_battle)
+
+    p = cs.add_parser("fight", help="make the battle (castra battle) from the campaign armies")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("battle", nargs="?", help="default: the next battle")
+    p.add_argument("--seed", type=number("--seed", 0, MAX_ID))
+    p.set_defaults(func=cmd_fight)
+
+    p = cs.add_parser("record", help="a battle's result: from a fought battle, or by hand")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("battle")
+    p.add_argument("--fought", type=number("--fought", 1, MAX_ID), help="a castra battle id")
+    p.add_argument("--winner", help="SIDE or draw")
+    p.add_argument("--reason", default="recorded by hand")
+    p.add_argument("--unit", action="append", default=[], metavar="UNIT[#N]=END")
+    p.add_argument("--lost", action="append", default=[], metavar="UNIT[#N]=REASON")
+    p.add_argument("--leader", action="append", default=[], metavar="LEADER=FATE[:WOUNDS]")
+    p.add_argument("--note", action="append", default=[])
+    p.set_defaults(func=cmd_record)
+
+    p = cs.add_parser("apply", help="carry a recorded result into the armies (shows the diff)")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("battle")
+    p.add_argument("--preview", action="store_true", help="show the diff, change nothing")
+    p.set_defaults(func=cmd_apply)
+
+    for name in ("undo", "redo"):
+        p = cs.add_parser(name, help=f"{name} the last campaign step")
+        p.add_argument("campaign", help=CAMPAIGN_HELP)
+        p.set_defaults(func=cmd_undo if name == "undo" else cmd_redo)
+
+    p = cs.add_parser("reinforce", help="new units join a side between battles")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("side")
+    p.add_argument("entry")
+    p.add_argument("--count", type=number("--count", 1, 1000), default=1)
+    p.add_argument("--size", type=number("--size", 1, 100_000))
+    p.add_argument("--name")
+    p.set_defaults(func=cmd_reinforce)
+
+    p = cs.add_parser("promote", help="a commander takes a dead or captured leader's place")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("side")
+    p.add_argument("leader")
+    p.add_argument("--replaces")
+    p.set_defaults(func=cmd_promote)
+
+    p = cs.add_parser("return", help="a captured leader comes back: ransomed or exchanged")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("side")
+    p.add_argument("leader")
+    p.add_argument("--ransom", metavar="TERMS", help="what was paid")
+    p.add_argument("--exchange", metavar="SIDE:LEADER", help="the enemy leader given back")
+    p.set_defaults(func=cmd_return)
+
+    p = cs.add_parser("chronicle", help="timeline, strength and leaders (or --pdf FILE)")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("--pdf", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_chronicle)
+
+    p = cs.add_parser("export", help="the campaign to one file (armies, battles, steps)")
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("file")
+    p.set_defaults(func=cmd_export)
+
+    p = cs.add_parser("import", help="a campaign file, all or nothing")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_import)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _find(text: str) -> int:
+    from app.store.campaigns import find_campaign
+
+    try:
+        return find_campaign(store(), key=text)
+    except LookupError as exc:
+        raise CliError(str(exc.args[0])) from None
+
+
+def _load(text: str) -> CampaignSession:
+    from app.store.campaigns import load_campaign
+
+    return load_campaign(store(), campaign_id=_find(text), registry=registry())
+
+
+@contextmanager
+def _updating(text: str) -> Iterator[CampaignSession]:
+    from app.store.campaigns import campaign_for_update
+
+    cid = _find(text)
+    try:
+        with campaign_for_update(store(), campaign_id=cid, registry=registry()) as session:
+            yield session
+    except (CampaignError, ResultError, RosterValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _do(text: str, step: Step | None = None, **kw: Any) -> int:
+    with _updating(text) as session:
+        s = step if step is not None else kw["make"](session)
+        session.do(s)
+    print(f"{s.label}: done")
+    return 0
+
+
+def _key(text: str) -> tuple[str, int]:
+    name, _, n = text.partition("#")
+    if n and not n.isdigit():
+        raise CliError(f"{text}: the unit number after # must be a whole number")
+    return name, (int(n) - 1 if n else 0)
+
+
+def _unit_id(session: CampaignSession, battle: str, text: str) -> tuple[Side, str, int]:
+    name, i = _key(text)
+    b = session.campaign.battle(battle)
+    from app.core.campaign.fight import battle_rosters
+
+    for side, roster in enumerate(battle_rosters(session.campaign, b.id)):
+        for u in roster.units:
+            if name in (u.id, u.name):
+                return (0 if side == 0 else 1), u.id, i
+    raise CliError(f"no unit {name!r} in {b.name}")
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from app.cli.common import resolve_roster
+    from app.core.roster import roster_name_problem
+    from app.store.campaigns import create_campaign
+
+    problem = roster_name_problem(args.name)
+    if problem:
+        raise CliError(problem.replace("roster", "campaign"))
+    if args.template:
+        from app.core.campaign.template import hannibal_in_italy
+
+        rs = registry().get(args.ruleset or "quincunx")
+        try:
+            session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+        except CampaignError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        if len(args.side) < 2:
+            raise CliError("a campaign needs two or more sides: --side NAME=ROSTER, twice")
+        sides = []
+        for i, text in enumerate(args.side):
+            name, eq, roster_key = text.partition("=")
+            if not eq or not name.strip():
+                raise CliError(f"--side {text}: give NAME=ROSTER")
+            roster = resolve_roster(roster_key)
+            sides.append(CampaignSide(f"s{i + 1}", name.strip(), roster))
+        rulesets = {s.army.ruleset for s in sides}
+        if len(rulesets) != 1:
+            raise CliError(f"the rosters are for different rulesets: {', '.join(sorted(rulesets))}")
+        rs = registry().get(rulesets.pop())
+        try:
+            session = CampaignSession(
+                rs, Campaign(args.name, rs.id, tuple(sides), recovery=args.recovery)
+            )
+        except CampaignError as exc:
+            raise CliError(str(exc)) from None
+    cid = create_campaign(store(), session=session)
+    print(f"campaign {cid}: {args.name} ({session.ruleset.meta.short_name})")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from app.store.campaigns import list_campaigns
+
+    rows = list_campaigns(store())
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "ruleset": c.ruleset,
+                    "steps": c.steps,
+                    "updated_at": c.updated_at.isoformat(),
+                }
+                for c in rows
+            ]
+        )
+        return 0
+    print(
+        table(
+            [(c.id, c.name, c.ruleset, c.steps) for c in rows], ("id", "name", "ruleset", "steps")
+        )
+    )
+    return 0
+
+
+def _show_dict(session: CampaignSession, campaign: Campaign) -> dict[str, Any]:
+    from app.core.campaign.serialize import campaign_to_dict
+
+    d = campaign_to_dict(campaign)
+    d["steps"] = [
+        {"n": i + 1, "label": x.step.label, "in_force": i < session.cursor}
+        for i, x in enumerate(session.done)
+    ]
+    return d
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from app.core.campaign.chronicle import leader_sheet, men
+
+    session = _load(args.campaign)
+    n = session.cursor if args.step is None else args.step
+    if n > len(session.done):
+        raise CliError(f"--step {n}: the campaign has {len(session.done)} steps")
+    campaign = session.at(n)
+    if args.json:
+        print_json(_show_dict(session, campaign))
+        return 0
+    rs = session.ruleset
+    print(f"{campaign.name} ({rs.meta.short_name}), step {n} of {len(session.done)}")
+    for b in campaign.battles:
+        print(f"  {b.id}  {b.name}  {b.date}  {b.place}  [{b.state}]")
+    for side in campaign.sides:
+        print(f"{side.name}: {men(rs, side.army):,} men, {side.army.unit_count()} units")
+        for u in side.army.units:
+            print(f"    {u.id}  {u.name}  {u.count} x {u.size}")
+        for x in side.lost:
+            print(f"    lost at {x.battle}: {x.unit.name} ({x.reason})")
+    print(
+        table(
+            [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(campaign)],
+            ("side", "leader", "rank", "status", "battles"),
+        )
+    )
+    return 0
+
+
+def cmd_add_battle(args: argparse.Namespace) -> int:
+    det: dict[str, tuple[str, ...]] = {}
+    for text in args.detachment:
+        side, eq, units = text.partition("=")
+        if not eq or not units:
+            raise CliError(f"--detachment {text}: give SIDE=UNIT,UNIT")
+        det[side] = tuple(u for u in units.split(",") if u)
+
+    def make(session: CampaignSession) -> Step:
+        parts = []
+        for key in (args.side_a, args.side_b):
+            side = session.campaign.side(key)
+            units = det.get(key) or det.get(side.id) or det.get(side.name)
+            parts.append(Participant(side.id, units))
+        return AddBattle(args.name, (parts[0], parts[1]), args.date, args.place)
+
+    return _do(args.campaign, make=make)
+
+
+def cmd_fight(args: argparse.Namespace) -> int:
+    from app.core.campaign.fight import start_battle
+    from app.rules.mechanics import mechanics_for
+    from app.store.battles import create_battle
+
+    session = _load(args.campaign)
+    battle = session.campaign.battle(args.battle) if args.battle else session.campaign.next_battle()
+    if battle is None:
+        raise CliError("every battle of the campaign has been applied: add one")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        bs, rosters = start_battle(
+            session.ruleset, mechanics_for(session.ruleset), session.campaign, battle.id, seed=seed
+        )
+    except (CampaignError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    bid = create_battle(store(), session=bs, rosters=rosters)
+    _do(args.campaign, LinkBattle(battle.id, bid))
+    print(
+        f"battle {bid}: {bs.name} (seed {seed}); when it ends: "
+        f"castra campaign record {args.campaign} {battle.id} --fought {bid}"
+    )
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    if args.fought is not None:
+        from app.core.campaign.fight import hand_back
+        from app.store.battles import battle_rosters, load_battle
+
+        st = store()
+        try:
+            bs = load_battle(st, battle_id=args.fought, registry=registry())
+            rosters = battle_rosters(st, battle_id=args.fought, registry=registry())
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
+        return _do(
+            args.campaign,
+            make=lambda s: hand_back(s.campaign.battle(args.battle).id, bs, rosters, args.fought),
+        )
+
+    def make(session: CampaignSession) -> Step:
+        from app.core.campaign.fight import battle_rosters
+
+        b = session.campaign.battle(args.battle)
+        rosters = battle_rosters(session.campaign, b.id)
+        winner: Side | None = None
+        if args.winner is None:
+            raise CliError("give --winner SIDE (or draw), or --fought BATTLE_ID")
+        if args.winner.lower() != "draw":
+            wid = session.campaign.side(args.winner).id
+            sides = [p.side for p in b.participants]
+            if wid not in sides:
+                raise CliError(f"{args.winner} did not fight at {b.name}")
+            winner = 0 if sides.index(wid) == 0 else 1
+        ends: dict[Any, int] = {}
+        for text in args.unit:
+            key, eq, value = text.rpartition("=")
+            if not eq or not value.isdigit():
+                raise CliError(f"--unit {text}: give UNIT[#N]=END (a whole number)")
+            ends[_unit_id(session, b.id, key)] = int(value)
+        lost: dict[Any, str] = {}
+        for text in args.lost:
+            key, eq, reason = text.partition("=")
+            lost[_unit_id(session, b.id, key)] = reason or "lost"
+        fates: dict[Any, tuple[Any, int]] = {}
+        for text in args.leader:
+            who, eq, fate = text.partition("=")
+            fate, _, w = fate.partition(":")
+            if fate not in FATES or (w and not w.isdigit()):
+                raise CliError(f"--leader {text}: give LEADER=fit|wounded|killed|captured[:N]")
+            ids = [
+                (k, ld.id)
+                for k, r in enumerate(rosters)
+                for ld in r.leaders
+                if who in (ld.id, ld.name)
+            ]
+            if len(ids) != 1:
+                why = "no leader" if not ids else "more than one leader (give his full name)"
+                raise CliError(f"{why} {who!r} at {b.name}")
+            fates[ids[0]] = (fate, int(w) if w else (1 if fate == "wounded" else 0))
+        result = hand_result(
+            rosters,
+            winner=winner,
+            reason=args.reason,
+            ends=ends,
+            lost=lost,
+            fates=fates,
+            notes=args.note,
+        )
+        return RecordResult(b.id, result)
+
+    return _do(args.campaign, make=make)
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    from app.core.campaign.diff import diff
+
+    with _updating(args.campaign) as session:
+        step = ApplyResult(session.campaign.battle(args.battle).id)
+        before = session.campaign
+        after = session.preview(step)
+        for line in diff(session.ruleset, before, after) or ["(no change to the armies)"]:
+            print(line)
+        if not args.preview:
+            session.do(step)
+    print("previewed: nothing changed" if args.preview else f"{step.label}: done")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    with _updating(args.campaign) as session:
+        step = session.undo()
+    print(f"undone: {step.label}")
+    return 0
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    with _updating(args.campaign) as session:
+        step = session.redo()
+    print(f"redone: {step.label}")
+    return 0
+
+
+def cmd_reinforce(args: argparse.Namespace) -> int:
+    def make(session: CampaignSession) -> Step:
+        side = session.campaign.side(args.side)
+        changes: dict[str, Any] = {"count": args.count}
+        if args.size is not None:
+            changes["size"] = args.size
+        if args.name:
+            changes["name"] = args.name
+        try:
+            unit = unit_from_entry(session.ruleset, side.army.army, args.entry, **changes)
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
+        return Reinforce(side.id, (unit,))
+
+    return _do(args.campaign, make=make)
+
+
+def _leader_id(session: CampaignSession, side: str, text: str) -> str:
+    army = session.campaign.side(side).army
+    for ld in army.leaders:
+        if text in (ld.id, ld.name):
+            return ld.id
+    raise CliError(f"{session.campaign.side(side).name} has no leader {text!r}")
+
+
+def cmd_promote(args: argparse.Namespace) -> int:
+    def make(s: CampaignSession) -> Step:
+        old = _leader_id(s, args.side, args.replaces) if args.replaces else None
+        return Promote(s.campaign.side(args.side).id, _leader_id(s, args.side, args.leader), old)
+
+    return _do(args.campaign, make=make)
+
+
+def cmd_return(args: argparse.Namespace) -> int:
+    if (args.ransom is None) == (args.exchange is None):
+        raise CliError("give --ransom TERMS or --exchange SIDE:LEADER")
+
+    def make(s: CampaignSession) -> Step:
+        side = s.campaign.side(args.side).id
+        lid = _leader_id(s, side, args.leader)
+        if args.ransom is not None:
+            return ReturnLeader(side, lid, "ransom", terms=args.ransom)
+        other, _, who = args.exchange.partition(":")
+        oid = s.campaign.side(other).id
+        return ReturnLeader(side, lid, "exchange", oid, _leader_id(s, oid, who))
+
+    return _do(args.campaign, make=make)
+
+
+def cmd_chronicle(args: argparse.Namespace) -> int:
+    from app.core.campaign.chronicle import leader_sheet, strength, timeline
+
+    session = _load(args.campaign)
+    rs, c = session.ruleset, session.campaign
+    if args.pdf:
+        from app.export.chronicle import chronicle_pdf
+
+        data = chronicle_pdf(rs, session)
+        if args.pdf == "-":
+            sys.stdout.buffer.write(data)
+        else:
+            Path(args.pdf).write_bytes(data)
+            print(f"wrote {args.pdf}")
+        return 0
+    entries = timeline(rs, c)
+    st = strength(rs, session)
+    leaders = leader_sheet(c)
+    if args.json:
+        print_json(
+            {
+                "battles": [
+                    {
+                        "id": e.battle.id,
+                        "name": e.battle.name,
+                        "date": e.battle.date,
+                        "place": e.battle.place,
+                        "state": e.state,
+                        "winner": e.winner,
+                        "words": list(e.words),
+                        "notes": list(e.notes),
+                    }
+                    for e in entries
+                ],
+                "strength": {
+                    "labels": list(st.labels),
+                    "unit": st.unit,
+                    "sides": {n: list(v) for n, v in st.sides},
+                },
+                "leaders": [r.__dict__ for r in leaders],
+            }
+        )
+        return 0
+    for e in entries:
+        print(
+            f"{e.battle.name} ({e.battle.date or 'no date'}, {e.battle.place or 'no place'}): "
+            f"{e.state}"
+        )
+        for w in (*e.words, *e.notes):
+            print(f"  {w}")
+    print(table([(n, *v) for n, v in st.sides], ("side", *st.labels)))
+    print(
+        table(
+            [(r.side, r.name, r.status, r.battles, r.history or "") for r in leaders],
+            ("side", "leader", "status", "battles", "in history"),
+        )
+    )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from app.core.campaign.campaignfile import export_file
+
+    export_file(_load(args.campaign), Path(args.file))
+    print(f"wrote {args.file}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from app.core.campaign.campaignfile import CampaignFileError, read_file
+    from app.store.campaigns import create_campaign
+
+    try:
+        session = read_file(Path(args.file), registry())
+    except CampaignFileError as exc:
+        raise CliError(str(exc)) from None
+    cid = create_campaign(store(), session=session)
+    print(f"campaign {cid}: {session.campaign.name} ({len(session.done)} steps)")
+    return 0
