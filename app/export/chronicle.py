@@ -58,7 +58,7 @@ PALETTE = [
 def _drawing(width: float, height: float) -> Drawing:
     """A drawing whose text is in the bundled (embedded) font, not reportlab's Helvetica."""
     d = Drawing(width, height)
-    d.initialFontName = COND  # the renderer's starting state (else Helvetica, not embedded)
+    d.initialFontName = COND  # type: ignore[attr-defined]  # the renderer's starting state (else Helvetica, not embedded)
     return d
 
 
