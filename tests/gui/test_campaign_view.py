@@ -55,9 +55,7 @@ def _fill(dialog: RecordDialog) -> bool:
     return True
 
 
-def test_record_preview_apply_undo_and_plot(
-    qtbot: QtBot, registry: Registry, store: Store
-) -> None:
+def test_record_preview_apply_undo_and_plot(qtbot: QtBot, registry: Registry, store: Store) -> None:
     view = _view(qtbot, registry, store)
     assert view.timeline.topLevelItemCount() == 3
     assert len(view.plot.series()) == 2 and len(view.plot.plot.listDataItems()) == 2

@@ -76,4 +76,5 @@ class StrengthPlot(QWidget):
             )
         self.plot.getAxis("bottom").setTicks([list(enumerate(self.data.labels))])
         self.plot.setLabel("left", self.data.unit)
+        self.plot.setXRange(-0.35, max(len(xs) - 1, 1) + 0.35, padding=0)
         self.plot.setYRange(0, max([1, *(max(v) for _, v in self.series())]) * 1.08)

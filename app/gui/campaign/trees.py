@@ -15,6 +15,7 @@ from app.core.campaign.model import Campaign
 from app.core.campaign.template import historical_fate
 
 KEY = Qt.ItemDataRole.UserRole
+SPAN = Qt.ItemDataRole.UserRole + 1
 MUTED = QBrush(QColor("#6A6A6A"))
 LOST = QBrush(QColor("#8B1E1E"))
 
@@ -46,6 +47,9 @@ class KeptTree(QTreeWidget):
         self.clear()
         self.addTopLevelItems(fill)
         for it in _walk(self):
+            if it.data(0, SPAN):
+                it.setFirstColumnSpanned(True)  # only once the item is in the tree
+        for it in _walk(self):
             key = it.data(0, KEY)
             if key in expanded or (expand_new and key not in known and it.childCount()):
                 it.setExpanded(True)
@@ -75,7 +79,7 @@ def timeline_items(entries: list[Entry]) -> list[QTreeWidgetItem]:
         item = _item(f"battle:{b.id}", b.name, e.state, e.winner or "", when)
         for n, w in enumerate((*e.words, *e.notes)):
             child = _item(f"battle:{b.id}:{n}", w)
-            child.setFirstColumnSpanned(True)
+            child.setData(0, SPAN, True)
             if n >= len(e.words):
                 child.setForeground(0, MUTED)
             item.addChild(child)
@@ -90,13 +94,8 @@ def army_items(campaign: Campaign, size_word: str) -> list[QTreeWidgetItem]:
         leaders = _item(f"leaders:{side.id}", "Leaders", f"{len(side.army.leaders)}")
         for ld in side.army.leaders:
             history = historical_fate(campaign, side.id, ld.id)
-            it = _item(
-                f"leader:{side.id}:{ld.id}",
-                ld.name,
-                leader_state(ld),
-                ld.rank,
-                f"in history: {history}" if history else "",
-            )
+            name = f"{ld.name} (general)" if ld.rank == "general" else ld.name
+            it = _item(f"leader:{side.id}:{ld.id}", name, leader_state(ld), history or "")
             if not ld.status.can_field:
                 it.setForeground(1, LOST)
             leaders.addChild(it)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -30,6 +31,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
+    QSplitter,
+    QTextBrowser,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -93,14 +96,26 @@ class CampaignView(QMainWindow):
         self.timeline = KeptTree()
         self.timeline.setObjectName("timelineTree")
         self.timeline.setHeaderLabels(["Battle", "State", "Winner", "When and where"])
-        self.timeline.setColumnWidth(0, 150)
+        self.timeline.setColumnWidth(0, 130)
+        self.timeline.setColumnWidth(1, 60)
         self.timeline.setWordWrap(True)
         self.armies = KeptTree()
         self.armies.setObjectName("armiesTree")
-        self.armies.setHeaderLabels(["Army", "State", "", ""])
-        self.armies.setColumnWidth(0, 190)
-        self._dock("timelineDock", "Battles", self.timeline, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self._dock("armiesDock", "Armies", self.armies, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.armies.setHeaderLabels(["Army", "State", "In history"])
+        self.armies.setColumnWidth(0, 205)
+        self.armies.setColumnWidth(1, 135)
+        self.details = QTextBrowser()
+        self.details.setObjectName("battleDetails")
+        self.timeline.currentItemChanged.connect(lambda *_: self._show_details())
+        battles = QSplitter(Qt.Orientation.Vertical)
+        battles.addWidget(self.timeline)
+        battles.addWidget(self.details)
+        battles.setSizes([380, 220])
+        left = self._dock("timelineDock", "Battles", battles, Qt.DockWidgetArea.LeftDockWidgetArea)
+        right = self._dock(
+            "armiesDock", "Armies", self.armies, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.resizeDocks([left, right], [300, 390], Qt.Orientation.Horizontal)
         self.picker = QComboBox()
         self.picker.setObjectName("campaignPicker")
         self.picker.setMinimumWidth(220)
@@ -111,7 +126,7 @@ class CampaignView(QMainWindow):
 
     # ------------------------------------------------------------------ layout
 
-    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)
@@ -119,8 +134,9 @@ class CampaignView(QMainWindow):
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
         )
-        widget.setMinimumWidth(300)
+        widget.setMinimumWidth(280)
         self.addDockWidget(area, dock)
+        return dock
 
     def _toolbar(self) -> None:
         bar = QToolBar("Campaign", self)
@@ -219,6 +235,43 @@ class CampaignView(QMainWindow):
         a[ActionKey.CV_RECORD].setEnabled(nxt is not None)
         a[ActionKey.CV_APPLY].setEnabled(nxt is not None and nxt.result is not None)
         self.setWindowTitle(f"{c.name} - Campaigns - Castra")
+        first = self.timeline.topLevelItem(0)
+        if self.timeline.currentItem() is None and first is not None:
+            self.timeline.setCurrentItem(first)
+        self._show_details()
+
+    def _show_details(self) -> None:
+        """The selected battle in full: date, place, result, losses, fates, notes."""
+        item = self.timeline.currentItem()
+        if self.session is None or item is None:
+            self.details.clear()
+            return
+        top = item
+        while (up := top.parent()) is not None:
+            top = up
+        key = str(top.data(0, Qt.ItemDataRole.UserRole)).removeprefix("battle:")
+        entry = next(
+            (
+                e
+                for e in timeline(self.session.ruleset, self.session.campaign)
+                if e.battle.id == key
+            ),
+            None,
+        )
+        if entry is None:
+            self.details.clear()
+            return
+        b = entry.battle
+        where = ", ".join(x for x in (b.date, b.place) if x)
+        parts = [
+            f"<b>{escape(b.name)}</b>" + (f" ({escape(where)})" if where else ""),
+            f"<i>{escape(entry.state)}</i>",
+        ]
+        parts += [escape(w) for w in entry.words]
+        if entry.notes:
+            parts.append("<span style='color:#5A5A5A'>From the battle:</span>")
+            parts += [f"<span style='color:#5A5A5A'>{escape(n)}</span>" for n in entry.notes]
+        self.details.setHtml("<br>".join(parts))
 
     # ------------------------------------------------------------------ steps
 
