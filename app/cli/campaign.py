@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
+from app.cli.campaign_files import cmd_chronicle, cmd_export, cmd_import
 from app.cli.common import MAX_ID, CliError, number, print_json, registry, store, table
 from app.core.battle.result import FATES, ResultError, hand_result
 from app.core.campaign.model import RECOVERIES, Campaign, CampaignError, CampaignSide, Participant
@@ -64,7 +63,17 @@ def register(sub: Any) -> None:
     p.add_argument("side_b", metavar="SIDE_B")
     p.add_argument("--date", default="")
     p.add_argument("--place", default="")
-    p.add_argument("--detachment", action="append", default=[], metavar="SIDE=UNIT,UNIT")
+    p.add_argument(
+        "--detachment",
+        action="append",
+        default=[],
+        metavar="SIDE=UNIT,UNIT",
+        help="only these units of the side (ids or names); its leaders: those with them",
+    )
+    p.add_argument(
+        "--leaders", action="append", default=[], metavar="SIDE=LEADER,LEADER", help="who goes"
+    )
+    p.add_argument("--before", metavar="BATTLE", help="put it before this battle (not applied)")
     p.set_defaults(func=cmd_add_battle)
 
     p = cs.add_parser("fight", help="make the battle (castra battle) from the campaign armies")
@@ -134,9 +143,24 @@ def register(sub: Any) -> None:
     p = cs.add_parser("import", help="a campaign file, all or nothing")
     p.add_argument("file")
     p.set_defaults(func=cmd_import)
+    for action in cs.choices.values():
+        action.set_defaults(func=_guarded(action.get_default("func")))
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A campaign step or look-up refused anywhere in a command (an unknown battle, side or
+    leader; a step that cannot be done) is one line and exit 1, never a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except (CampaignError, ResultError, RosterValueError) as exc:
+            raise CliError(str(exc)) from None
+
+    return run
 
 
 def _find(text: str) -> int:
@@ -169,9 +193,19 @@ def _updating(text: str) -> Iterator[CampaignSession]:
 def _do(text: str, step: Step | None = None, **kw: Any) -> int:
     with _updating(text) as session:
         s = step if step is not None else kw["make"](session)
+        before = session.campaign
         session.do(s)
+        _changes(session, before)
     print(f"{s.label}: done")
     return 0
+
+
+def _changes(session: CampaignSession, before: Campaign) -> None:
+    """What the step, undo or redo changed in the armies, a line each."""
+    from app.core.campaign.diff import diff
+
+    for line in diff(session.ruleset, before, session.campaign):
+        print(line)
 
 
 def _key(text: str) -> tuple[str, int]:
@@ -294,7 +328,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         for u in side.army.units:
             print(f"    {u.id}  {u.name}  {u.count} x {u.size}")
         for x in side.lost:
-            print(f"    lost at {x.battle}: {x.unit.name} ({x.reason})")
+            at = next(
+                (f"{b.id} ({b.name})" for b in campaign.battles if b.id == x.battle), x.battle
+            )
+            print(f"    lost at {at}: {x.unit.name} ({x.reason})")
     print(
         table(
             [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(campaign)],
@@ -304,23 +341,44 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lists(texts: list[str], option: str, what: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for text in texts:
+        side, eq, items = text.partition("=")
+        if not eq or not items.strip(","):
+            raise CliError(f"{option} {text}: give SIDE={what},{what}")
+        out[side] = tuple(x for x in items.split(",") if x)
+    return out
+
+
 def cmd_add_battle(args: argparse.Namespace) -> int:
-    det: dict[str, tuple[str, ...]] = {}
-    for text in args.detachment:
-        side, eq, units = text.partition("=")
-        if not eq or not units:
-            raise CliError(f"--detachment {text}: give SIDE=UNIT,UNIT")
-        det[side] = tuple(u for u in units.split(",") if u)
+    det = _lists(args.detachment, "--detachment", "UNIT")
+    who = _lists(args.leaders, "--leaders", "LEADER")
 
     def make(session: CampaignSession) -> Step:
         parts = []
         for key in (args.side_a, args.side_b):
             side = session.campaign.side(key)
+            army = side.army
             units = det.get(key) or det.get(side.id) or det.get(side.name)
-            parts.append(Participant(side.id, units))
-        return AddBattle(args.name, (parts[0], parts[1]), args.date, args.place)
+            if units is not None:
+                units = tuple(_named(army.units, u, f"{side.name} has no unit") for u in units)
+            leaders = who.get(key) or who.get(side.id) or who.get(side.name)
+            if leaders is not None:
+                leaders = tuple(_leader_id(session, side.id, ld) for ld in leaders)
+            parts.append(Participant(side.id, units, leaders))
+        before = None if args.before is None else session.campaign.battle(args.before).id
+        return AddBattle(args.name, (parts[0], parts[1]), args.date, args.place, before=before)
 
     return _do(args.campaign, make=make)
+
+
+def _named(units: Any, text: str, missing: str) -> str:
+    """A unit's id from its id or its name (the name must be one unit line's)."""
+    ids = [u.id for u in units if u.id == text] or [u.id for u in units if u.name == text]
+    if len(ids) != 1:
+        raise CliError(f"{missing} {text!r}" if not ids else f"{text!r} names {len(ids)} units")
+    return str(ids[0])
 
 
 def cmd_fight(args: argparse.Namespace) -> int:
@@ -435,14 +493,18 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     with _updating(args.campaign) as session:
+        before = session.campaign
         step = session.undo()
+        _changes(session, before)
     print(f"undone: {step.label}")
     return 0
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
     with _updating(args.campaign) as session:
+        before = session.campaign
         step = session.redo()
+        _changes(session, before)
     print(f"redone: {step.label}")
     return 0
 
@@ -494,84 +556,3 @@ def cmd_return(args: argparse.Namespace) -> int:
         return ReturnLeader(side, lid, "exchange", oid, _leader_id(s, oid, who))
 
     return _do(args.campaign, make=make)
-
-
-def cmd_chronicle(args: argparse.Namespace) -> int:
-    from app.core.campaign.chronicle import leader_sheet, strength, timeline
-
-    session = _load(args.campaign)
-    rs, c = session.ruleset, session.campaign
-    if args.pdf:
-        from app.export.chronicle import chronicle_pdf
-
-        data = chronicle_pdf(rs, session)
-        if args.pdf == "-":
-            sys.stdout.buffer.write(data)
-        else:
-            Path(args.pdf).write_bytes(data)
-            print(f"wrote {args.pdf}")
-        return 0
-    entries = timeline(rs, c)
-    st = strength(rs, session)
-    leaders = leader_sheet(c)
-    if args.json:
-        print_json(
-            {
-                "battles": [
-                    {
-                        "id": e.battle.id,
-                        "name": e.battle.name,
-                        "date": e.battle.date,
-                        "place": e.battle.place,
-                        "state": e.state,
-                        "winner": e.winner,
-                        "words": list(e.words),
-                        "notes": list(e.notes),
-                    }
-                    for e in entries
-                ],
-                "strength": {
-                    "labels": list(st.labels),
-                    "unit": st.unit,
-                    "sides": {n: list(v) for n, v in st.sides},
-                },
-                "leaders": [r.__dict__ for r in leaders],
-            }
-        )
-        return 0
-    for e in entries:
-        print(
-            f"{e.battle.name} ({e.battle.date or 'no date'}, {e.battle.place or 'no place'}): "
-            f"{e.state}"
-        )
-        for w in (*e.words, *e.notes):
-            print(f"  {w}")
-    print(table([(n, *v) for n, v in st.sides], ("side", *st.labels)))
-    print(
-        table(
-            [(r.side, r.name, r.status, r.battles, r.history or "") for r in leaders],
-            ("side", "leader", "status", "battles", "in history"),
-        )
-    )
-    return 0
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    from app.core.campaign.campaignfile import export_file
-
-    export_file(_load(args.campaign), Path(args.file))
-    print(f"wrote {args.file}")
-    return 0
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    from app.core.campaign.campaignfile import CampaignFileError, read_file
-    from app.store.campaigns import create_campaign
-
-    try:
-        session = read_file(Path(args.file), registry())
-    except CampaignFileError as exc:
-        raise CliError(str(exc)) from None
-    cid = create_campaign(store(), session=session)
-    print(f"campaign {cid}: {session.campaign.name} ({len(session.done)} steps)")
-    return 0

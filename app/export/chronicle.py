@@ -82,6 +82,7 @@ def _line_chart(st: Strength, width: float) -> Drawing:
     lp.xValueAxis.labels.fontName = COND
     lp.xValueAxis.labels.fontSize = 7
     lp.yValueAxis.valueMin = 0
+    lp.yValueAxis.rangeRound = "ceiling"
     lp.yValueAxis.labels.fontName = COND
     lp.yValueAxis.labels.fontSize = 7
     lp.yValueAxis.labelTextFormat = "{:,.0f}".format
@@ -111,6 +112,10 @@ def _line_chart(st: Strength, width: float) -> Drawing:
     return d
 
 
+def _short(text: str, high: int) -> str:
+    return text if len(text) <= high else text[: high - 1] + "\u2026"
+
+
 def _troop_chart(
     side: str, per: dict[str, tuple[int, ...]], labels: tuple[str, ...], unit: str, width: float
 ) -> Drawing:
@@ -126,6 +131,7 @@ def _troop_chart(
     bc.categoryAxis.labels.fontName = COND
     bc.categoryAxis.labels.fontSize = 7
     bc.valueAxis.valueMin = 0
+    bc.valueAxis.rangeRound = "ceiling"  # the tallest bar under a labelled tick, not at the frame
     bc.valueAxis.labels.fontName = COND
     bc.valueAxis.labels.fontSize = 7
     bc.valueAxis.labelTextFormat = "{:,.0f}".format
@@ -142,7 +148,9 @@ def _troop_chart(
     legend.alignment = "right"
     legend.deltay = 9
     legend.columnMaximum = len(names)
-    legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], n[:38]) for i, n in enumerate(names)]
+    legend.colorNamePairs = [
+        (PALETTE[i % len(PALETTE)], _short(n, 38)) for i, n in enumerate(names)
+    ]
     d.add(legend)
     d.add(
         String(

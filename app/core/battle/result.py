@@ -147,9 +147,14 @@ def notes_from_log(lines: Iterable[str], names: Sequence[str] = ()) -> tuple[str
         *("wins", "ends", "destroyed", "eliminated", "rout", "captured", "killed", "wounded"),
         *("disintegrates", "berserk", "lost with", "draw"),
     )
+    #: lines that name a leader or say "wins" but tell nothing of the outcome: the
+    #: initiative ("Carthage wins and chooses to move") and a leader joining a unit
+    noise = ("initiative", "chooses to", " joins ", " leaves ", "detached")
     out: list[str] = []
     for line in lines:
         low = line.lower()
+        if any(w in low for w in noise):
+            continue
         keep = any(w in low for w in words) or any(n and n in line for n in names)
         if keep and line not in out:
             out.append(line)

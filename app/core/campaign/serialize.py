@@ -432,6 +432,8 @@ def step_to_dict(step: Step) -> dict[str, Any]:
             "place": step.place,
             "participants": [_part_dict(p) for p in step.participants],
         }
+        if step.before is not None:
+            d["before"] = step.before
     elif isinstance(step, LinkBattle):
         d |= {"battle": step.battle, "fought": step.fought}
     elif isinstance(step, RecordResult):
@@ -471,6 +473,7 @@ class _AddIn(_M):
     date: Text = ""
     place: Text = ""
     participants: list[ParticipantIn] = Field(min_length=2, max_length=2)
+    before: Name | None = None
 
 
 class _LinkIn(_M):
@@ -540,7 +543,7 @@ def step_from_dict(obj: object, registry: Registry, where: str = "step") -> Step
     doc = _model(model, o, where)
     if isinstance(doc, _AddIn):
         a, b = (_part(p.model_dump(), where) for p in doc.participants)
-        return AddBattle(doc.name, (a, b), doc.date, doc.place, doc.id)
+        return AddBattle(doc.name, (a, b), doc.date, doc.place, doc.id, doc.before)
     if isinstance(doc, _LinkIn):
         return LinkBattle(doc.battle, doc.fought)
     if isinstance(doc, _ApplyIn):

@@ -64,6 +64,8 @@ def battle_roster(campaign: Campaign, part: Participant) -> Roster:
         units = [u for u in army.units if u.id in ids]
     if part.leaders is None:
         leaders = [ld for ld in army.leaders if ld.status.can_field]
+        if part.units is not None:
+            leaders = [ld for ld in leaders if ld.id in _detachment_leaders(army, units)]
     else:
         leaders = []
         for lid in part.leaders:
@@ -86,6 +88,16 @@ def battle_roster(campaign: Campaign, part: Participant) -> Roster:
     )
 
 
+def _detachment_leaders(army: Roster, units: Sequence[Unit]) -> set[str]:
+    """The leaders who go with a detachment when none are named: those attached to one of
+    its units and those leading a command one of its units belongs to (the rest stay with
+    the army and run no risk)."""
+    commands = {u.command for u in units if u.command is not None}
+    out = {u.leader for u in units if u.leader is not None}
+    out |= {c.leader for c in army.commands if c.id in commands and c.leader is not None}
+    return out
+
+
 class Step:
     kind: ClassVar[str] = ""
 
@@ -105,6 +117,10 @@ class AddBattle(Step):
     date: str = ""
     place: str = ""
     id: str | None = None
+    #: the battle (id, name or number) it comes before; None: after the last. A battle
+    #: goes only before battles whose results are not applied yet, as the armies carry
+    #: each battle's aftermath into the next in order.
+    before: str | None = None
 
     @property
     def label(self) -> str:
@@ -123,9 +139,18 @@ class AddBattle(Step):
             raise CampaignError("a battle is fought between two different sides")
         for part in self.participants:
             battle_roster(campaign, part)  # the detachment exists and can be fielded
-        ident = self.id or f"b{len(campaign.battles) + 1}"
+        ident = self.id or _new_battle_id(campaign)
         if any(x.id == ident for x in campaign.battles):
             raise CampaignError(f"there is already a battle {ident!r}")
+        at = len(campaign.battles)
+        if self.before is not None:
+            later = campaign.battle(self.before)
+            if later.applied:
+                raise CampaignError(
+                    f"the result of {later.name} is applied: a battle goes only before "
+                    "battles not applied yet (undo first)"
+                )
+            at = campaign.battles.index(later)
         battle = CampaignBattle(
             id=ident,
             name=self.name,
@@ -136,7 +161,18 @@ class AddBattle(Step):
             date=self.date,
             place=self.place,
         )
-        return replace(campaign, battles=(*campaign.battles, battle))
+        battles = campaign.battles
+        return replace(campaign, battles=(*battles[:at], battle, *battles[at:]))
+
+
+def _new_battle_id(campaign: Campaign) -> str:
+    """``b<N>``: the first number past those already used (a battle put before another
+    keeps ids unique, never reused)."""
+    used = {b.id for b in campaign.battles}
+    n = len(campaign.battles) + 1
+    while f"b{n}" in used:
+        n += 1
+    return f"b{n}"
 
 
 def _open(campaign: Campaign, key: str) -> CampaignBattle:

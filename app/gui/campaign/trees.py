@@ -108,7 +108,8 @@ def army_items(campaign: Campaign, size_word: str) -> list[QTreeWidgetItem]:
         if side.lost:
             lost = _item(f"lost:{side.id}", "Lost", f"{len(side.lost)}")
             for n, x in enumerate(side.lost):
-                it = _item(f"lost:{side.id}:{n}", x.unit.name, x.reason, f"at {x.battle}")
+                at = next((b.name for b in campaign.battles if b.id == x.battle), x.battle)
+                it = _item(f"lost:{side.id}:{n}", x.unit.name, x.reason, f"at {at}")
                 it.setForeground(1, LOST)
                 lost.addChild(it)
             top.addChild(lost)
