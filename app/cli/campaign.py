@@ -210,8 +210,8 @@ def _changes(session: CampaignSession, before: Campaign) -> None:
 
 def _key(text: str) -> tuple[str, int]:
     name, _, n = text.partition("#")
-    if n and not n.isdigit():
-        raise CliError(f"{text}: the unit number after # must be a whole number")
+    if n and (not n.isdigit() or len(n) > 4 or int(n) < 1):
+        raise CliError(f"{text}: the unit number after # is a whole number from 1")
     return name, (int(n) - 1 if n else 0)
 
 
@@ -223,6 +223,8 @@ def _unit_id(session: CampaignSession, battle: str, text: str) -> tuple[Side, st
     for side, roster in enumerate(battle_rosters(session.campaign, b.id)):
         for u in roster.units:
             if name in (u.id, u.name):
+                if i >= u.count:
+                    raise CliError(f"{text}: {u.name} has {u.count} unit(s), numbered from 1")
                 return (0 if side == 0 else 1), u.id, i
     raise CliError(f"no unit {name!r} in {b.name}")
 
@@ -445,6 +447,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         lost: dict[Any, str] = {}
         for text in args.lost:
             key, eq, reason = text.partition("=")
+            if eq and not reason.strip():
+                raise CliError(f"--lost {text}: give UNIT[#N]=REASON, or UNIT alone")
             lost[_unit_id(session, b.id, key)] = reason or "lost"
         fates: dict[Any, tuple[Any, int]] = {}
         for text in args.leader:

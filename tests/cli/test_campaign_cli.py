@@ -128,3 +128,40 @@ def test_bad_campaign_files_are_one_line(
     assert code == 1 and err.count("\n") == 1 and "cannot import campaign" in err
     assert main(["campaign", "list"]) == 0
     assert "Traceback" not in err
+
+
+def test_a_detachment_before_another_battle_and_one_line_refusals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ok(capsys, "campaign", "new", "Italy", "--template", "hannibal-italy")
+    out = ok(capsys, "campaign", "add-battle", "Italy", "Ticinus", "Rome", "Carthage",
+             "--detachment", "Rome=Equites,Allied Cavalry", "--leaders", "Rome=scipio",
+             "--before", "The Trebia")  # fmt: skip
+    assert out.strip() == "Add battle Ticinus: done"
+    shown = run_json(capsys, "campaign", "show", "Italy", "--json")
+    assert [b["name"] for b in shown["battles"]][:2] == ["Ticinus", "The Trebia"]
+    out = ok(capsys, "campaign", "fight", "Italy", "Ticinus", "--seed", "2")
+    leaders = run_json(capsys, "battle", "show", "1", "--json")["leaders"]
+    rome = [ld["name"] for ld in leaders if ld["side"] == 0]
+    assert rome == ["P. Cornelius Scipio"]
+    refusals = [
+        (("fight", "Italy", "Zama"), "no battle 'Zama'"),
+        (("record", "Italy", "Ticinus", "--winner", "Rome", "--unit", "Allied Cavalry#0=3"),
+         "a whole number from 1"),
+        (("record", "Italy", "Ticinus", "--winner", "Rome", "--unit", "Allied Cavalry#4=3"),
+         "has 3 unit(s)"),
+        (("record", "Italy", "Ticinus", "--winner", "Rome", "--lost", "Equites="),
+         "give UNIT[#N]=REASON"),
+        (("add-battle", "Italy", "X", "Rome", "Carthage", "--detachment", "Rome=Nobody"),
+         "Rome has no unit 'Nobody'"),
+    ]  # fmt: skip
+    for args, words in refusals:
+        code, _, err = run(capsys, "campaign", *args)
+        assert code == 1 and words in err and err.count("\n") == 1, err
+    assert len(run_json(capsys, "campaign", "show", "Italy", "--json")["steps"]) == 5
+    out = ok(capsys, "campaign", "record", "Italy", "Ticinus", "--winner", "Carthage",
+             "--leader", "P. Cornelius Scipio=wounded")  # fmt: skip
+    out = ok(capsys, "campaign", "apply", "Italy", "Ticinus")
+    assert "  P. Cornelius Scipio: fit -> wounded (1 wound)" in out.splitlines()
+    out = ok(capsys, "campaign", "undo", "Italy")
+    assert "  P. Cornelius Scipio: wounded (1 wound) -> fit" in out.splitlines()

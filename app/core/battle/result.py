@@ -257,7 +257,9 @@ def hand_result(
                 end = ends_by.get(key, ru.size)
                 if not 0 <= end <= ru.size:
                     raise ResultError(f"{name}: {end} is not from 0 to {ru.size}")
-                why = lost_by.get(key) or ("destroyed" if end == 0 else None)
+                # a unit named lost is lost, with "lost" when no reason was given
+                why = (lost_by[key] or "lost") if key in lost_by else None
+                why = why or ("destroyed" if end == 0 else None)
                 units.append(
                     UnitOutcome(ru.id, i, name, ru.size, 0 if why else end, why is not None, why)
                 )

@@ -172,3 +172,13 @@ def test_chronicle_notes_keep_outcomes_not_initiative() -> None:
         "The battle ends: Carthage wins (declared by the players).",
     ]
     assert notes_from_log(lines, ["P. Cornelius Scipio"]) == (lines[2], lines[3])
+
+
+def test_a_unit_named_lost_without_a_reason_is_lost(registry: Registry) -> None:
+    session = _session(registry, "mwan90", battles=1)
+    rosters = battle_rosters(session.campaign, "Battle 1")
+    result = hand_result(rosters, winner=1, lost={("a2", 0): ""})
+    assert [(u.roster_unit, u.lost, u.reason) for u in result.sides[0].units] == [
+        ("a1", False, None),
+        ("a2", True, "lost"),
+    ]
