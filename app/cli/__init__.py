@@ -24,9 +24,10 @@ MODULES = {
     "print": "printing",
     "odds": "odds",
     "battle": "battle",
+    "campaign": "campaign",
     "store": "storecmd",
 }
-_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "storecmd")
+_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "campaign", "storecmd")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -13,8 +13,8 @@ from reportlab.platypus.doctemplate import PageTemplate
 from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.frames import Frame
 
-from app.core.battle.result import BattleResult
 from app.core.battle.session import BattleSession
+from app.core.battle.summary import BattleSummary
 from app.export.common import (
     Cell,
     Styles,
@@ -36,7 +36,7 @@ MARGIN = 14 * mm
 MAP_HEIGHT = 110 * mm
 
 
-def _result(result: BattleResult, st: Styles, width: float) -> list[Flowable]:
+def _result(result: BattleSummary, st: Styles, width: float) -> list[Flowable]:
     rows: list[list[str]] = [
         ["side", "units out", f"{result.strength_unit} lost", "hits / rings / DPs standing"]
     ]
@@ -94,7 +94,7 @@ def _log(session: BattleSession, st: Styles, width: float) -> list[Flowable]:
 
 def render_battle_report(
     session: BattleSession,
-    result: BattleResult,
+    result: BattleSummary,
     image: Path | None,
     *,
     page_size: str = "a4",
@@ -149,7 +149,7 @@ def render_battle_report(
 def write_battle_report(
     target: Target,
     session: BattleSession,
-    result: BattleResult,
+    result: BattleSummary,
     image: Path | None,
     *,
     page_size: str = "a4",

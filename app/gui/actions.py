@@ -44,6 +44,17 @@ class ActionKey(Enum):
     SHORTCUTS = auto()
     RULESET_PROBLEMS = auto()
     ABOUT = auto()
+    CAMPAIGNS = auto()
+    NEW_CAMPAIGN_TEMPLATE = auto()
+    IMPORT_CAMPAIGN = auto()
+    # the campaign view's own actions (made by that window, not the main one)
+    CV_RECORD = auto()
+    CV_APPLY = auto()
+    CV_UNDO = auto()
+    CV_REDO = auto()
+    CV_FIGHT = auto()
+    CV_CHRONICLE = auto()
+    CV_EXPORT = auto()
     VIEW_LIBRARY = auto()
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
@@ -178,6 +189,52 @@ SPECS: dict[ActionKey, ActionSpec] = {
     ActionKey.ABOUT: ActionSpec(
         "&About Castra", "Version, ruleset data versions and licences", (), "info"
     ),
+    ActionKey.CAMPAIGNS: ActionSpec(
+        "&Campaigns…",
+        "The campaign view: battles, armies, leaders' fates and the strength plot",
+        (),
+        "map",
+    ),
+    ActionKey.NEW_CAMPAIGN_TEMPLATE: ActionSpec(
+        "New campaign: &Hannibal in Italy",
+        "The Trebia, Lake Trasimene and Cannae with Quincunx's armies and named leaders",
+    ),
+    ActionKey.IMPORT_CAMPAIGN: ActionSpec(
+        "&Import campaign…", "Read a campaign file (all armies, battles and steps)"
+    ),
+    ActionKey.CV_RECORD: ActionSpec(
+        "&Record a result…",
+        "Winner, losses and leaders' fates of the next battle: from the fought battle or by hand",
+        ("Ctrl+R",),
+        "square-pen",
+        "Record",
+    ),
+    ActionKey.CV_APPLY: ActionSpec(
+        "&Apply the result…",
+        "Carry the recorded result into the armies, after a preview of every change",
+        ("Ctrl+Return",),
+        "check",
+        "Apply",
+    ),
+    ActionKey.CV_UNDO: ActionSpec("&Undo", "Undo the last campaign step", (Key.Undo,), "undo"),
+    ActionKey.CV_REDO: ActionSpec("&Redo", "Redo the campaign step", (Key.Redo,), "redo"),
+    ActionKey.CV_FIGHT: ActionSpec(
+        "&Fight next battle",
+        "Make the next battle from the campaign armies (killed and captured leaders stay home)",
+        (),
+        "swords",
+        "Fight",
+    ),
+    ActionKey.CV_CHRONICLE: ActionSpec(
+        "&Chronicle PDF…",
+        "Timeline, strength charts and the leader status sheet as a PDF",
+        (),
+        "file-text",
+        "Chronicle",
+    ),
+    ActionKey.CV_EXPORT: ActionSpec(
+        "&Export campaign…", "Write the campaign to one file (armies, battles and steps)"
+    ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
     ),
@@ -250,7 +307,7 @@ class Actions:
         self._parent = parent
         self._actions: dict[ActionKey, QAction] = {}
         for key in ActionKey:
-            if not key.name.startswith("VIEW_"):
+            if not key.name.startswith(("VIEW_", "CV_")):
                 self._actions[key] = make_action(parent, key)
 
     def adopt(self, key: ActionKey, action: QAction) -> QAction:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.gui import dialogs
 from app.gui.actions import ActionKey, Actions
 from app.gui.battle.manager import BattleLibrary, BattleManager
+from app.gui.campaign import menu as campaign_menu
 from app.gui.controller import Builder
 from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
@@ -317,6 +318,7 @@ class MainWindow(QMainWindow):
         a[ActionKey.SHORTCUTS].triggered.connect(self.show_shortcuts)
         a[ActionKey.RULESET_PROBLEMS].triggered.connect(self.show_ruleset_problems)
         a[ActionKey.ABOUT].triggered.connect(self.show_about)
+        campaign_menu.install(self)
 
     # ------------------------------------------------------------------ help
 

@@ -83,6 +83,7 @@ def _resolve(raw: Mapping[str, Mapping[str, Any]], dotted: str) -> bool:
         "turn": "ruleset.toml",
         "leaders": "ruleset.toml",
         "organisation": "ruleset.toml",
+        "campaign": "ruleset.toml",
         "troops": "troops.toml",
         "tables": "tables.toml",
         "armies": "armies.toml",
@@ -203,6 +204,7 @@ def load_ruleset(
         turn=head.turn,
         leaders=head.leaders,
         organisation=head.organisation,
+        campaign=head.campaign,
         troops=troops.troops,  # type: ignore[attr-defined]
         tables=tables,
         engine=engine,
@@ -246,6 +248,7 @@ def _rebuild(
         turn=head.turn,
         leaders=head.leaders,
         organisation=head.organisation,
+        campaign=head.campaign,
         troops=troops.troops,
         tables=construct(schema.tables_model, v["tables"]),
         engine=engine,

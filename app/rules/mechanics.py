@@ -19,7 +19,7 @@ rule, so nothing is silently skipped.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -125,6 +125,15 @@ class Mechanics(SightRules):
     rounds_per_turn: ClassVar[int] = 1
     #: what a round is called in the log ("round"; D3: "player turn")
     round_name: ClassVar[str] = "round"
+    #: markers that, on a unit still on the table when the battle ends, mean it is gone for
+    #: a campaign, with the reason in words (a routing Leg VI unit, a routed MWAN #90 one, a
+    #: berserk Quincunx elephant that rampages until it leaves the table). Destroyed and
+    #: eliminated units (``Status.eliminated``) are lost whatever their markers.
+    lost_markers: ClassVar[Mapping[str, str]] = {
+        "routing": "routed off",
+        "routed": "routed off",
+        "berserk": "ran berserk off the table",
+    }
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

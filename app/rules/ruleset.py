@@ -14,6 +14,7 @@ from app.rules.scale import Scale
 from app.rules.schema import (
     ArmyEntry,
     ArmyList,
+    CampaignRules,
     Erratum,
     Leaders,
     Meta,
@@ -32,6 +33,7 @@ class Ruleset:
     turn: TurnSequence
     leaders: Leaders
     organisation: Organisation
+    campaign: CampaignRules
     troops: Mapping[str, TroopBase]
     tables: BaseModel
     engine: Engine

@@ -424,6 +424,22 @@ class Leaders(Strict):
     actions_exceptional_bonus: int | None = Field(default=None, ge=0, le=MAX_SMALL)
     wound_effects: tuple[WoundEffect, ...] = ()
     risk: str | None = None
+    #: the wound that kills a leader, counting the wounds he already has (Leg VI: the
+    #: second; Quincunx: the third); None when wounds never kill (the text gives no wounds).
+    #: A campaign applies it to wounds recorded by hand as the battle's mechanics do.
+    wounds_to_kill: int | None = Field(default=None, ge=1, le=20)
+
+
+class CampaignRules(Strict):
+    """What a campaign takes from the ruleset by default (``[campaign]`` of ``ruleset.toml``).
+    No source has campaign rules: the values are decisions, each quoted in the errata."""
+
+    #: how many of a unit's losses come back before the next battle when the campaign uses
+    #: the ruleset's default: ``none``, ``half`` (rounded down) or ``all``
+    recovery: Literal["none", "half", "all"] = "none"
+    #: wounds stay with a leader from battle to battle (no source heals them)
+    wounds_carry: bool = True
+    summary: str | None = None
 
 
 class CommandRule(Strict):
@@ -450,6 +466,7 @@ class RulesetFile(Strict):
     turn: TurnSequence
     leaders: Leaders
     organisation: Organisation = Organisation()
+    campaign: CampaignRules = CampaignRules()
 
 
 # --------------------------------------------------------------------------- errata.toml

@@ -165,3 +165,37 @@ class BattleStepRow(SQLModel, table=True):
     digest: str
     delta: str = Field(sa_type=Text)
     snapshot: bytes | None = Field(default=None, sa_type=LargeBinary)
+
+
+class CampaignRow(SQLModel, table=True):
+    """A campaign (schema 0006): its starting state (the campaign JSON object of the
+    campaign file), how far it has got (``cursor``: steps in force) and a version for the
+    optimistic check every write makes."""
+
+    __tablename__ = "campaign"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    ruleset: str
+    start: str = Field(sa_type=Text)
+    cursor: int = 0
+    created_at: datetime
+    updated_at: datetime
+    version: int = 0
+
+
+class CampaignStepRow(SQLModel, table=True):
+    """One campaign step: the step (JSON), its label, and the whole campaign it made (JSON;
+    campaigns are small), so undo and every past state are read, never recomputed."""
+
+    __tablename__ = "campaign_step"
+    __table_args__ = (UniqueConstraint("campaign_id", "n"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", ondelete="CASCADE")
+    n: int
+    kind: str
+    label: str
+    step: str = Field(sa_type=Text)
+    state: str = Field(sa_type=Text)

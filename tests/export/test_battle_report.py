@@ -7,8 +7,8 @@ import io
 from pypdf import PdfReader
 
 from app.core.battle import Act, EndBattle, NextPhase
-from app.core.battle.result import battle_result
 from app.core.battle.sample import sample_session
+from app.core.battle.summary import battle_summary
 from app.export.battle_report import render_battle_report
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
@@ -20,7 +20,7 @@ def test_report_has_the_result_and_every_roll(registry: Registry) -> None:
     session.do(NextPhase())
     step = session.do(Act(action="melee", actor="A1", target="B1"))
     session.do(EndBattle(winner=0, reason="Carthage withdrew"))
-    result = battle_result(session.state, session.mechanics)
+    result = battle_summary(session.state, session.mechanics)
     assert result.over and result.winner == 0
     assert result.headline == f"{session.state.sides[0].name} wins (Carthage withdrew)"
     data, pages = render_battle_report(session, result, None, invariant=True)

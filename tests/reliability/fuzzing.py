@@ -196,7 +196,88 @@ def ruleset_target(file: str) -> FuzzTarget:
     )
 
 
+# --------------------------------------------------------------------------- campaign files
+
+
+def campaign_document() -> Any:
+    """A small Quincunx campaign file: two sides, a battle recorded and applied (a unit's
+    losses, a leader killed, a unit lost), a second battle added."""
+    from dataclasses import replace
+
+    from app.core.battle.result import hand_result
+    from app.core.campaign.campaignfile import to_dict
+    from app.core.campaign.fight import battle_rosters
+    from app.core.campaign.model import Campaign, CampaignSide, Participant
+    from app.core.campaign.session import CampaignSession
+    from app.core.campaign.steps import AddBattle, ApplyResult, RecordResult
+    from app.core.roster import Leader, new_roster, unit_from_entry
+
+    rs = _reg().get("quincunx")
+    rome = new_roster(rs, "roman", name="Rome")
+    rome = replace(
+        rome,
+        units=(
+            unit_from_entry(rs, "roman", "hastati", id="h", count=2, leader="paullus"),
+            unit_from_entry(rs, "roman", "velites", id="v"),
+        ),
+        leaders=(Leader("paullus", "Paullus", rank="general", bonus=1),),
+    )
+    carthage = new_roster(rs, "carthaginian", name="Carthage")
+    carthage = replace(
+        carthage,
+        units=(unit_from_entry(rs, "carthaginian", "elephants", id="e"),),
+        leaders=(Leader("hannibal", "Hannibal", rank="general", bonus=2),),
+    )
+    sides = (CampaignSide("r", "Rome", rome), CampaignSide("c", "Carthage", carthage))
+    session = CampaignSession(rs, Campaign("Fuzz", rs.id, sides, recovery="half"))
+    both = (Participant("r"), Participant("c"))
+    session.do(AddBattle("Trebia", both, date="218 BC", place="Trebia"))
+    result = hand_result(
+        battle_rosters(session.campaign, "b1"),
+        winner=1,
+        ends={("h", 0): 7},
+        lost={("v", 0): "routed off"},
+        fates={"paullus": ("killed", 0)},
+        notes=["fog"],
+    )
+    session.do(RecordResult("b1", result))
+    session.do(ApplyResult("b1"))
+    session.do(AddBattle("Cannae", both, date="216 BC"))
+    return to_dict(session)
+
+
+def _campaign_read(text: str) -> object:
+    from app.core.campaign.campaignfile import loads as campaign_loads
+
+    return campaign_loads(text.encode("utf-8", "surrogatepass"), _reg(), source="fuzz.json")
+
+
+def _campaign_refusal() -> type[Exception]:
+    from app.core.campaign.campaignfile import CampaignFileError
+
+    return CampaignFileError
+
+
+_CAMPAIGN_DOC: Any = None
+
+
+def _campaign_doc() -> Any:
+    global _CAMPAIGN_DOC
+    if _CAMPAIGN_DOC is None:
+        _CAMPAIGN_DOC = campaign_document()
+    return _CAMPAIGN_DOC
+
+
+CAMPAIGN = FuzzTarget(
+    name="campaign file",
+    document=_campaign_doc,
+    write=lambda doc: json.dumps(doc, ensure_ascii=False),
+    read=_campaign_read,
+    refusal=_campaign_refusal(),
+)
+
+
 def targets() -> list[FuzzTarget]:
-    """Every file kind fuzzed (campaign files: add theirs here)."""
+    """Every file kind fuzzed."""
     files = ("ruleset.toml", "troops.toml", "tables.toml", "armies.toml", "errata.toml")
-    return [ROSTER, *(ruleset_target(f) for f in files)]
+    return [ROSTER, CAMPAIGN, *(ruleset_target(f) for f in files)]

@@ -175,3 +175,38 @@ def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path:
     assert len(acked[0]) + len(acked[1]) == 2 * WRITES
     assert moves == expected and session.cursor == 1 + 2 * WRITES
     assert session.replay(session.cursor) == session.state
+
+
+@pytest.mark.slow
+def test_two_processes_writing_one_campaign_keep_every_acknowledged_step(tmp_path: Path) -> None:
+    """Two ``castra campaign reinforce`` loops on one campaign: each step takes the write
+    lock and reads the campaign inside it, so none is lost and the step list stays whole."""
+    from app.rules.registry import BUILTIN_DIR
+    from app.rulesets import load_registry
+    from app.store.campaigns import load_campaign
+
+    db = tmp_path / "castra.sqlite3"
+    env = {**os.environ, "CASTRA_DB": str(db), "CASTRA_HOME": str(tmp_path / "home")}
+    subprocess.run(
+        [sys.executable, "-m", "app", "campaign", "new", "Italy", "--template", "hannibal-italy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    n = max(10, WRITES // 2)
+    acked = _writers(
+        db,
+        tmp_path / "home",
+        ["campaign", "reinforce", "1", "Rome", "hastati", "--name", "{name}"],
+        n,
+    )
+    reg = load_registry(BUILTIN_DIR, [], only={"quincunx"})
+    with open_store(db) as st:
+        session = load_campaign(st, campaign_id=1, registry=reg)
+    names = [u.name for u in session.campaign.side("rome").army.units]
+    everything = acked[0] + acked[1]
+    assert len(everything) == 2 * n
+    assert sorted(x for x in names if x[:2] in ("a-", "b-")) == sorted(everything)
+    assert session.cursor == len(session.done) == 3 + 2 * n  # the template's 3 battles, then these

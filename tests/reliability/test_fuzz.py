@@ -13,6 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.core.campaign.campaignfile import dumps as campaign_dumps
+from app.core.campaign.campaignfile import loads as campaign_loads
+from app.core.campaign.session import CampaignSession
 from app.core.roster import Roster, roster_problems, unit_problems
 from app.core.rosterfile import dumps, loads
 from tests.reliability.fuzzing import FuzzTarget, targets, texts
@@ -44,6 +47,10 @@ def _check(target: FuzzTarget, text: str) -> str:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+    if outcome == "read" and isinstance(result, CampaignSession):
+        # a campaign read writes back to a file that reads as the same campaign
+        again = campaign_loads(campaign_dumps(result), ROSTER_REGISTRY(), source="again")
+        assert again.start == result.start and again.campaign == result.campaign
     if outcome == "read" and isinstance(result, Roster):
         # a roster read is within every bound, and round-trips
         assert not roster_problems(result)

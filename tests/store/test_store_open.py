@@ -32,6 +32,8 @@ TABLES = {
     "roster_unit",
     "battle",
     "battle_step",
+    "campaign",
+    "campaign_step",
 }
 
 

@@ -12,6 +12,7 @@ from app.core.battle.commands import (
     StartBattle,
     command_from_dict,
 )
+from app.core.battle.leader_fate import AdjustLeader
 from app.core.battle.moves import Charge, Deploy, plan_charge
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
 from app.core.battle.setup import Table, default_table, new_battle
@@ -22,6 +23,7 @@ __all__ = [
     "Act",
     "AddTerrain",
     "Adjust",
+    "AdjustLeader",
     "AttachLeader",
     "BattleCommand",
     "BattleLeader",

@@ -1,6 +1,6 @@
 """The end of a battle: declaring a result (a ruleset with no victory rule, or the players
 agree) as an ``EndBattle`` command, and showing the result the core computes
-(:func:`app.core.battle.result.battle_result`): each side's losses, the leaders' fates and
+(:func:`app.core.battle.summary.battle_summary`): each side's losses, the leaders' fates and
 the winner."""
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import EndBattle
-from app.core.battle.result import BattleResult
+from app.core.battle.summary import BattleSummary
 from app.gui import help_windows
 from app.gui.battle.controller import BattleController
 from app.rules.mechanics import Side
 
 
-def result_html(result: BattleResult) -> str:
+def result_html(result: BattleSummary) -> str:
     e = html.escape
     parts = [f"<h2>{e(result.headline)}</h2>"]
     rows = "".join(
@@ -46,7 +46,7 @@ def result_html(result: BattleResult) -> str:
     return "".join(parts)
 
 
-def show_result(parent: QWidget, result: BattleResult) -> QDialog:
+def show_result(parent: QWidget, result: BattleSummary) -> QDialog:
     return help_windows.show_text(parent, "resultDialog", "Battle result", result_html(result))
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import AttachLeader
-from app.core.battle.result import battle_result
+from app.core.battle.summary import battle_summary
 from app.gui.battle.controller import BattleController
 
 #: side-record keys shown by name (the rest are shown as they are kept)
@@ -151,7 +151,7 @@ class SidesPanel(QWidget):
     def refresh(self) -> None:
         c = self.controller
         state = c.state
-        result = battle_result(state, c.session.mechanics)
+        result = battle_summary(state, c.session.mechanics)
         unit = result.strength_unit
         parts = []
         for side, losses in zip(state.sides, result.sides, strict=True):

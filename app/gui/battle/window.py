@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.moves import plan_charge
-from app.core.battle.result import battle_result
+from app.core.battle.summary import battle_summary
 from app.gui import help_windows
 from app.gui.battle.acting import ActingPanel
 from app.gui.battle.actions import OVERLAYS, BattleActions, BattleKey
@@ -361,7 +361,7 @@ class BattleWindow(QMainWindow):
 
     def show_result(self) -> QDialog:
         c = self.controller
-        return show_result(self, battle_result(c.session.state, c.session.mechanics))
+        return show_result(self, battle_summary(c.session.state, c.session.mechanics))
 
     # ------------------------------------------------------------------ export
 
@@ -383,7 +383,7 @@ class BattleWindow(QMainWindow):
                 write_battle_report(
                     path,
                     c.session,
-                    battle_result(c.session.state, c.session.mechanics),
+                    battle_summary(c.session.state, c.session.mechanics),
                     image if has_image else None,
                 )
             except OSError as exc:

@@ -397,6 +397,8 @@ ERRATA = {
     "basing": "gap",
     "mi-shooting-timing": "gap",
     "activation-turn": "interpretation",
+    "campaign-recovery": "gap",
+    "campaign-general-fate": "interpretation",
 }
 
 

@@ -417,6 +417,8 @@ ERRATA = {
     "carthaginian-troop-classes": "interpretation",
     "unit-sizes": "interpretation",
     "army-limits": "interpretation",
+    "campaign-recovery": "gap",
+    "campaign-leaders": "gap",
 }
 
 

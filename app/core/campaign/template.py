@@ -1,0 +1,124 @@
+"""The historical template: Hannibal in Italy, 218-216 BC (the Trebia, Lake Trasimene,
+Cannae), with each leader's historical fate to show beside the campaign's own.
+
+Only Quincunx's source names leaders and gives both armies whole (its model legion under
+Scipio and Hannibal's army, each in battlegroups with commanders, Commanders: "Hannibal and
+Scipio ... provide a +2"); the template takes its standard armies and gives the other
+battlegroup commanders the names of the men who led those wings in these battles. Leg VI and
+D3 have no standard armies, GSB's have no named leaders and MWAN #90 has no leader rules, so
+for them the template is refused, with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from app.core.campaign.model import (
+    Campaign,
+    CampaignError,
+    CampaignSide,
+    Participant,
+    Recovery,
+)
+from app.core.campaign.session import CampaignSession
+from app.core.campaign.steps import AddBattle
+from app.core.roster import new_roster
+from app.rules.ruleset import Ruleset
+
+HANNIBAL = "hannibal-italy"
+
+
+@dataclass(frozen=True)
+class HistoricalLeader:
+    side: str
+    id: str
+    name: str
+    fate: str
+
+
+#: The leaders of the template (roster ids of Quincunx's standard armies) and what became of
+#: them in 218-216 BC.
+LEADERS: tuple[HistoricalLeader, ...] = (
+    HistoricalLeader(
+        "rome", "scipio", "P. Cornelius Scipio", "wounded at the Ticinus (218 BC); survived"
+    ),
+    HistoricalLeader(
+        "rome", "right_legion_commander", "Ti. Sempronius Longus", "beaten at the Trebia; survived"
+    ),
+    HistoricalLeader(
+        "rome", "left_legion_commander", "C. Flaminius", "killed at Lake Trasimene (217 BC)"
+    ),
+    HistoricalLeader(
+        "rome", "right_cavalry_commander", "L. Aemilius Paullus", "killed at Cannae (216 BC)"
+    ),
+    HistoricalLeader(
+        "rome", "left_cavalry_commander", "C. Terentius Varro", "escaped from Cannae; survived"
+    ),
+    HistoricalLeader("carthage", "hannibal", "Hannibal", "victor of all three; survived"),
+    HistoricalLeader("carthage", "right_cavalry_commander", "Maharbal", "survived"),
+    HistoricalLeader("carthage", "left_cavalry_commander", "Hasdrubal", "survived"),
+    HistoricalLeader("carthage", "right_infantry_commander", "Mago", "survived"),
+    HistoricalLeader("carthage", "left_infantry_commander", "Hanno", "survived"),
+)
+
+BATTLES: tuple[tuple[str, str, str], ...] = (
+    ("The Trebia", "December 218 BC", "River Trebia, near Placentia"),
+    ("Lake Trasimene", "June 217 BC", "north shore of Lake Trasimene"),
+    ("Cannae", "2 August 216 BC", "Cannae, on the Aufidus"),
+)
+
+
+def historical_fate(campaign: Campaign, side: str, leader: str) -> str | None:
+    """What happened to this leader in history, for a campaign made from the template."""
+    if campaign.template != HANNIBAL:
+        return None
+    for h in LEADERS:
+        if h.side == side and h.id == leader:
+            return h.fate
+    return None
+
+
+def _supported(rs: Ruleset) -> bool:
+    """Whether the ruleset's standard armies hold the template's named leaders."""
+    for side_id, army_id in (("rome", "roman"), ("carthage", "carthaginian")):
+        army = rs.armies.get(army_id)
+        if army is None or army.standard is None:
+            return False
+        ids = {ld.id for ld in army.standard.leaders}
+        if not {h.id for h in LEADERS if h.side == side_id} <= ids:
+            return False
+    return True
+
+
+def hannibal_in_italy(
+    rs: Ruleset, *, name: str = "Hannibal in Italy", recovery: Recovery = "ruleset"
+) -> CampaignSession:
+    """The template as a campaign of three battles, each side's whole army."""
+    if not _supported(rs):
+        raise CampaignError(
+            f"the Hannibal in Italy template needs named leaders and whole armies, which only "
+            f"Quincunx's source gives; {rs.meta.short_name} has none (make a campaign from "
+            "your own rosters instead)"
+        )
+    names = {(h.side, h.id): h.name for h in LEADERS}
+    sides = []
+    for side_id, army_id, label in (
+        ("rome", "roman", "Rome"),
+        ("carthage", "carthaginian", "Carthage"),
+    ):
+        roster = new_roster(rs, army_id, name=f"{label}, 218 BC", standard=True)
+        leaders = tuple(
+            replace(ld, name=names.get((side_id, ld.id), ld.name)) for ld in roster.leaders
+        )
+        sides.append(CampaignSide(side_id, label, replace(roster, leaders=leaders)))
+    campaign = Campaign(
+        name=name, ruleset=rs.id, sides=tuple(sides), recovery=recovery, template=HANNIBAL
+    )
+    session = CampaignSession(rs, campaign)
+    for battle, date, place in BATTLES:
+        session.do(
+            AddBattle(
+                battle, (Participant("rome"), Participant("carthage")), date=date, place=place
+            )
+        )
+    return session

@@ -1,0 +1,1 @@
+"""The campaign view (a window of its own, opened from the Campaign menu)."""

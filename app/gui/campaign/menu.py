@@ -1,0 +1,91 @@
+"""The main window's Campaign menu: open the campaign view, start the Hannibal in Italy
+template, import a campaign file. Installed by the main window in one call, so the main
+window keeps only that line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from app.gui.actions import ActionKey
+
+if TYPE_CHECKING:
+    from app.gui.campaign.window import CampaignView
+    from app.gui.main_window import MainWindow
+
+
+def install(window: MainWindow) -> QMenu:
+    a = window.action_registry
+    menu = QMenu("&Campaign", window)
+    menu.setObjectName("campaignMenu")
+    for key in (ActionKey.CAMPAIGNS, ActionKey.NEW_CAMPAIGN_TEMPLATE, ActionKey.IMPORT_CAMPAIGN):
+        menu.addAction(a[key])
+    help_menu = window.findChild(QMenu, "helpMenu")
+    bar = window.menuBar()
+    if help_menu is not None:
+        bar.insertMenu(help_menu.menuAction(), menu)
+    else:
+        bar.addMenu(menu)
+    a[ActionKey.CAMPAIGNS].triggered.connect(lambda: open_view(window))
+    a[ActionKey.NEW_CAMPAIGN_TEMPLATE].triggered.connect(lambda: new_from_template(window))
+    a[ActionKey.IMPORT_CAMPAIGN].triggered.connect(lambda: import_campaign(window))
+    return menu
+
+
+def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignView | None:
+    """The campaign view (one per main window), showing ``campaign_id`` if given."""
+    from app.gui.campaign.window import CampaignView
+
+    store = window.builder.store
+    if store is None:
+        QMessageBox.information(window, "Campaigns", "Campaigns need the store, which is not open.")
+        return None
+    view: CampaignView | None = getattr(window, "campaign_view", None)
+    if view is None or view.store is not store:
+        view = CampaignView(window.registry, store)
+        window.campaign_view = view  # type: ignore[attr-defined]
+    if campaign_id is not None:
+        view.fill_picker(select=campaign_id)
+    view.show()
+    view.activateWindow()
+    return view
+
+
+def new_from_template(window: MainWindow) -> CampaignView | None:
+    from app.core.campaign.model import CampaignError
+    from app.core.campaign.template import hannibal_in_italy
+    from app.store.campaigns import create_campaign
+
+    store = window.builder.store
+    if store is None or "quincunx" not in window.registry:
+        QMessageBox.information(window, "Campaigns", "The template needs the store and Quincunx.")
+        return None
+    try:
+        session = hannibal_in_italy(window.registry.get("quincunx"))
+    except CampaignError as exc:
+        QMessageBox.warning(window, "Campaigns", str(exc))
+        return None
+    cid = create_campaign(store, session=session)
+    return open_view(window, cid)
+
+
+def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignView | None:
+    from app.core.campaign.campaignfile import CampaignFileError, read_file
+    from app.store.campaigns import create_campaign
+
+    store = window.builder.store
+    if store is None:
+        return None
+    if path is None:
+        name, _ = QFileDialog.getOpenFileName(window, "Import campaign", "", "JSON (*.json)")
+        if not name:
+            return None
+        path = Path(name)
+    try:
+        session = read_file(path, window.registry)
+    except CampaignFileError as exc:
+        QMessageBox.warning(window, "Import campaign", str(exc))
+        return None
+    return open_view(window, create_campaign(store, session=session))

@@ -1,0 +1,469 @@
+"""The campaign view: the timeline of battles (left), each side's army with its leaders'
+state and its units (right), the strength plot (middle), and the steps: record a result
+(the quick form, or from the fought battle), apply it after a preview of every change, undo
+and redo, fight the next battle, the chronicle PDF, export.
+
+A thin layer: every change is a core step (:mod:`app.core.campaign.steps`) on a
+:class:`~app.core.campaign.session.CampaignSession`, saved at once in the store; a write
+refused because the campaign changed elsewhere reloads it instead of overwriting.
+
+The battle window calls :meth:`CampaignView.battle_ended` with the stored battle's id when
+a campaign battle ends; until it exists, "Fight next battle" makes the battle through the
+core and says its id, and the result is taken from it when it is recorded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QSplitter,
+    QTextBrowser,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.campaign.chronicle import strength, timeline
+from app.core.campaign.diff import diff, size_word
+from app.core.campaign.fight import battle_rosters, hand_back, start_battle
+from app.core.campaign.model import CampaignBattle, CampaignError
+from app.core.campaign.session import CampaignSession
+from app.core.campaign.steps import ApplyResult, LinkBattle, RecordResult, Step
+from app.gui.actions import ActionKey, make_action
+from app.gui.campaign.plot import StrengthPlot
+from app.gui.campaign.record import RecordDialog
+from app.gui.campaign.trees import KeptTree, army_items, timeline_items
+from app.rules.registry import Registry
+from app.store.engine import StaleWrite, Store, StoreError
+
+
+def _confirm_dialog(parent: QWidget, title: str, lines: list[str]) -> bool:
+    """The preview of a step: every change in words; OK does it."""
+    dialog = QDialog(parent)
+    dialog.setObjectName("previewDialog")
+    dialog.setWindowTitle(title)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(QLabel("These changes will be made to the armies:"))
+    text = QPlainTextEdit("\n".join(lines) or "(no change to the armies)")
+    text.setReadOnly(True)
+    layout.addWidget(text)
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    dialog.resize(520, 380)
+    return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+class CampaignView(QMainWindow):
+    def __init__(self, registry: Registry, store: Store, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("campaignView")
+        self.setWindowTitle("Campaigns - Castra")
+        self.registry = registry
+        self.store = store
+        self.session: CampaignSession | None = None
+        self.campaign_id: int | None = None
+        #: asked before a step is done, with its preview; tests answer for the user
+        self.confirm: Callable[[str, list[str]], bool] = lambda t, lines: _confirm_dialog(
+            self, t, lines
+        )
+        #: runs the record form; returns whether it was accepted
+        self.ask_result: Callable[[RecordDialog], bool] = lambda d: (
+            d.exec() == QDialog.DialogCode.Accepted
+        )
+        self.actions_: dict[ActionKey, QAction] = {}
+
+        self.plot = StrengthPlot()
+        self.setCentralWidget(self.plot)
+        self.timeline = KeptTree()
+        self.timeline.setObjectName("timelineTree")
+        self.timeline.setHeaderLabels(["Battle", "State", "Winner", "When and where"])
+        self.timeline.setColumnWidth(0, 130)
+        self.timeline.setColumnWidth(1, 60)
+        self.timeline.setWordWrap(True)
+        self.armies = KeptTree()
+        self.armies.setObjectName("armiesTree")
+        self.armies.setHeaderLabels(["Army", "State", "In history"])
+        self.armies.setColumnWidth(0, 205)
+        self.armies.setColumnWidth(1, 135)
+        self.details = QTextBrowser()
+        self.details.setObjectName("battleDetails")
+        self.timeline.currentItemChanged.connect(lambda *_: self._show_details())
+        battles = QSplitter(Qt.Orientation.Vertical)
+        battles.addWidget(self.timeline)
+        battles.addWidget(self.details)
+        battles.setSizes([380, 220])
+        left = self._dock("timelineDock", "Battles", battles, Qt.DockWidgetArea.LeftDockWidgetArea)
+        right = self._dock(
+            "armiesDock", "Armies", self.armies, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.resizeDocks([left, right], [300, 390], Qt.Orientation.Horizontal)
+        self.picker = QComboBox()
+        self.picker.setObjectName("campaignPicker")
+        self.picker.setMinimumWidth(220)
+        self.picker.currentIndexChanged.connect(self._picked)
+        self._toolbar()
+        self.resize(1240, 680)
+        self.fill_picker()
+
+    # ------------------------------------------------------------------ layout
+
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        widget.setMinimumWidth(280)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _toolbar(self) -> None:
+        bar = QToolBar("Campaign", self)
+        bar.setObjectName("campaignToolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.addWidget(self.picker)
+        menu = self.menuBar().addMenu("&Campaign")
+        handlers: dict[ActionKey, Callable[[], object]] = {
+            ActionKey.CV_RECORD: self.record,
+            ActionKey.CV_APPLY: self.apply,
+            ActionKey.CV_UNDO: self.undo,
+            ActionKey.CV_REDO: self.redo,
+            ActionKey.CV_FIGHT: self.fight,
+            ActionKey.CV_CHRONICLE: self.chronicle,
+            ActionKey.CV_EXPORT: self.export,
+        }
+        for key, handler in handlers.items():
+            action = make_action(self, key)
+            action.triggered.connect(lambda _=False, h=handler: h())
+            self.actions_[key] = action
+            menu.addAction(action)
+            if key is not ActionKey.CV_EXPORT:
+                bar.addAction(action)
+        self.addToolBar(bar)
+
+    def action(self, key: ActionKey) -> QAction:
+        return self.actions_[key]
+
+    # ------------------------------------------------------------------ loading
+
+    def fill_picker(self, select: int | None = None) -> None:
+        from app.store.campaigns import list_campaigns
+
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        for c in list_campaigns(self.store):
+            self.picker.addItem(f"{c.name} ({c.ruleset})", c.id)
+        self.picker.blockSignals(False)
+        index = self.picker.findData(select) if select is not None else 0
+        if self.picker.count():
+            self.picker.setCurrentIndex(max(index, 0))
+            self._picked()
+        else:
+            self._refresh()
+
+    def _picked(self, _: int = 0) -> None:
+        cid = self.picker.currentData()
+        if cid is not None:
+            self.open_campaign(int(cid))
+
+    def open_campaign(self, campaign_id: int) -> None:
+        from app.store.campaigns import load_campaign
+
+        try:
+            self.session = load_campaign(
+                self.store, campaign_id=campaign_id, registry=self.registry
+            )
+        except (StoreError, KeyError) as exc:
+            self._say(str(exc))
+            return
+        self.campaign_id = campaign_id
+        index = self.picker.findData(campaign_id)
+        if index >= 0 and index != self.picker.currentIndex():
+            self.picker.blockSignals(True)
+            self.picker.setCurrentIndex(index)
+            self.picker.blockSignals(False)
+        self._refresh(expand_new=True)
+
+    # ------------------------------------------------------------------ showing
+
+    def _say(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10000)
+
+    def _refresh(self, *, expand_new: bool = False) -> None:
+        s = self.session
+        enabled = s is not None
+        for action in self.actions_.values():
+            action.setEnabled(enabled)
+        if s is None:
+            self.timeline.clear()
+            self.armies.clear()
+            return
+        rs, c = s.ruleset, s.campaign
+        self.timeline.rebuild(timeline_items(timeline(rs, c)), expand_new=expand_new)
+        self.armies.rebuild(army_items(c, size_word(rs)), expand_new=expand_new)
+        self.plot.show_strength(strength(rs, s))
+        undo, redo = s.undo_label(), s.redo_label()
+        a = self.actions_
+        a[ActionKey.CV_UNDO].setEnabled(undo is not None)
+        a[ActionKey.CV_UNDO].setText(f"&Undo {undo}" if undo else "&Undo")
+        a[ActionKey.CV_REDO].setEnabled(redo is not None)
+        a[ActionKey.CV_REDO].setText(f"&Redo {redo}" if redo else "&Redo")
+        nxt = c.next_battle()
+        a[ActionKey.CV_FIGHT].setEnabled(nxt is not None)
+        a[ActionKey.CV_RECORD].setEnabled(nxt is not None)
+        a[ActionKey.CV_APPLY].setEnabled(nxt is not None and nxt.result is not None)
+        self.setWindowTitle(f"{c.name} - Campaigns - Castra")
+        first = self.timeline.topLevelItem(0)
+        if self.timeline.currentItem() is None and first is not None:
+            self.timeline.setCurrentItem(first)
+        self._show_details()
+
+    def _show_details(self) -> None:
+        """The selected battle in full: date, place, result, losses, fates, notes."""
+        item = self.timeline.currentItem()
+        if self.session is None or item is None:
+            self.details.clear()
+            return
+        top = item
+        while (up := top.parent()) is not None:
+            top = up
+        key = str(top.data(0, Qt.ItemDataRole.UserRole)).removeprefix("battle:")
+        entry = next(
+            (
+                e
+                for e in timeline(self.session.ruleset, self.session.campaign)
+                if e.battle.id == key
+            ),
+            None,
+        )
+        if entry is None:
+            self.details.clear()
+            return
+        b = entry.battle
+        where = ", ".join(x for x in (b.date, b.place) if x)
+        parts = [
+            f"<b>{escape(b.name)}</b>" + (f" ({escape(where)})" if where else ""),
+            f"<i>{escape(entry.state)}</i>",
+        ]
+        parts += [escape(w) for w in entry.words]
+        if entry.notes:
+            parts.append("<span style='color:#5A5A5A'>From the battle:</span>")
+            parts += [f"<span style='color:#5A5A5A'>{escape(n)}</span>" for n in entry.notes]
+        self.details.setHtml("<br>".join(parts))
+
+    # ------------------------------------------------------------------ steps
+
+    def _save(self) -> bool:
+        from app.store.campaigns import save_campaign
+
+        assert self.session is not None and self.campaign_id is not None
+        try:
+            save_campaign(self.store, campaign_id=self.campaign_id, session=self.session)
+        except StaleWrite as exc:
+            self._say(f"{exc}; reloaded")
+            self.open_campaign(self.campaign_id)
+            return False
+        except StoreError as exc:
+            self._say(str(exc))
+            self.open_campaign(self.campaign_id)
+            return False
+        return True
+
+    def do(self, step: Step) -> bool:
+        """Do a step, save it, show it; a step the core refuses is a message."""
+        if self.session is None:
+            return False
+        try:
+            self.session.do(step)
+        except (CampaignError, ValueError) as exc:
+            self._say(str(exc))
+            return False
+        ok = self._save()
+        self._refresh()
+        if ok:
+            self._say(f"{step.label}: done")
+        return ok
+
+    def _next(self) -> CampaignBattle | None:
+        if self.session is None:
+            return None
+        battle = self.session.campaign.next_battle()
+        if battle is None:
+            self._say("every battle of the campaign has been applied")
+        return battle
+
+    def record(self) -> bool:
+        """Record the next battle's result: from its fought battle when it has ended,
+        else in the quick form."""
+        battle = self._next()
+        if battle is None or self.session is None:
+            return False
+        if battle.fought is not None and self._fought_ended(battle.fought):
+            return self.battle_ended(battle.fought)
+        c = self.session.campaign
+        sides = (c.side(battle.participants[0].side).name, c.side(battle.participants[1].side).name)
+        dialog = RecordDialog(
+            self,
+            battle=battle.name,
+            sides=sides,
+            rosters=battle_rosters(c, battle.id),
+            unit_word=size_word(self.session.ruleset),
+        )
+        if not self.ask_result(dialog) or dialog.outcome is None:
+            return False
+        return self.do(RecordResult(battle.id, dialog.outcome))
+
+    def preview_apply(self) -> list[str]:
+        battle = self._next()
+        if battle is None or self.session is None:
+            return []
+        after = self.session.preview(ApplyResult(battle.id))
+        return diff(self.session.ruleset, self.session.campaign, after)
+
+    def apply(self) -> bool:
+        battle = self._next()
+        if battle is None or self.session is None:
+            return False
+        try:
+            lines = self.preview_apply()
+        except CampaignError as exc:
+            self._say(str(exc))
+            return False
+        if not self.confirm(f"Apply the result of {battle.name}", lines):
+            return False
+        return self.do(ApplyResult(battle.id))
+
+    def undo(self) -> None:
+        if self.session is None or not self.session.can_undo():
+            return
+        step = self.session.undo()
+        if self._save():
+            self._say(f"undone: {step.label}")
+        self._refresh()
+
+    def redo(self) -> None:
+        if self.session is None or not self.session.can_redo():
+            return
+        step = self.session.redo()
+        if self._save():
+            self._say(f"redone: {step.label}")
+        self._refresh()
+
+    # ------------------------------------------------------------------ battles
+
+    def _fought_ended(self, battle_id: int) -> bool:
+        from app.store.battles import load_battle
+
+        try:
+            bs = load_battle(self.store, battle_id=battle_id, registry=self.registry)
+        except (KeyError, StoreError):
+            return False
+        return bs.state.result is not None
+
+    def fight(self) -> int | None:
+        """Make the next battle from the campaign armies through the core; its id."""
+        from app.rules.mechanics import mechanics_for
+        from app.store.battles import create_battle
+
+        battle = self._next()
+        if battle is None or self.session is None:
+            return None
+        try:
+            bs, rosters = start_battle(
+                self.session.ruleset,
+                mechanics_for(self.session.ruleset),
+                self.session.campaign,
+                battle.id,
+                seed=random.SystemRandom().randrange(2**31),
+            )
+        except (CampaignError, ValueError) as exc:
+            self._say(str(exc))
+            return None
+        bid = create_battle(self.store, session=bs, rosters=rosters)
+        self.do(LinkBattle(battle.id, bid))
+        self._say(
+            f"Battle {bid} made: {bs.name}. Play it (castra battle ... {bid}); when it ends, "
+            "Record a result takes it from there."
+        )
+        return bid
+
+    def battle_ended(self, battle_id: int) -> bool:
+        """The entry point for the battle window: the stored battle ``battle_id`` has
+        ended; its result goes to the campaign battle it was fought for."""
+        from app.store.battles import battle_rosters as stored_rosters
+        from app.store.battles import load_battle
+
+        if self.session is None:
+            return False
+        target = next((b for b in self.session.campaign.battles if b.fought == battle_id), None)
+        if target is None:
+            self._say(f"battle {battle_id} was not fought for this campaign")
+            return False
+        bs = load_battle(self.store, battle_id=battle_id, registry=self.registry)
+        rosters = stored_rosters(self.store, battle_id=battle_id, registry=self.registry)
+        try:
+            step = hand_back(target.id, bs, rosters, battle_id)
+        except CampaignError as exc:
+            self._say(str(exc))
+            return False
+        return self.do(step)
+
+    # ------------------------------------------------------------------ files
+
+    def chronicle(self, path: Path | None = None) -> Path | None:
+        from app.export.chronicle import chronicle_pdf
+
+        if self.session is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Chronicle PDF", "", "PDF (*.pdf)")
+            if not name:
+                return None
+            path = Path(name)
+        try:
+            path.write_bytes(chronicle_pdf(self.session.ruleset, self.session))
+        except OSError as exc:
+            QMessageBox.warning(self, "Chronicle", f"{path}: {exc.strerror or exc}")
+            return None
+        self._say(f"wrote {path}")
+        return path
+
+    def export(self, path: Path | None = None) -> Path | None:
+        from app.core.campaign.campaignfile import export_file
+
+        if self.session is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Export campaign", "", "JSON (*.json)")
+            if not name:
+                return None
+            path = Path(name)
+        try:
+            export_file(self.session, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export", f"{path}: {exc.strerror or exc}")
+            return None
+        self._say(f"wrote {path}")
+        return path

@@ -1,0 +1,132 @@
+"""The campaign view driven as a user would: record a result in the quick form, preview and
+apply it, undo, the strength plot, a battle fought and handed back, the Campaign menu; trees
+keep expansion and selection across steps and undo; the view fits 1280x720."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from app.core.battle import EndBattle
+from app.core.campaign.template import hannibal_in_italy
+from app.gui.actions import ActionKey
+from app.gui.campaign.record import RecordDialog
+from app.gui.campaign.trees import KEY
+from app.gui.campaign.window import CampaignView
+from app.gui.main_window import MainWindow
+from app.rules.registry import Registry
+from app.store import Store
+from app.store.battles import battle_for_update
+from app.store.campaigns import create_campaign, load_campaign
+
+
+def _view(qtbot: QtBot, registry: Registry, store: Store) -> CampaignView:
+    create_campaign(store, session=hannibal_in_italy(registry.get("quincunx")))
+    view = CampaignView(registry, store)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _fill(dialog: RecordDialog) -> bool:
+    """The user's form: Rome's first unit ends at 5, the second is lost, Flaminius is
+    killed and Scipio wounded; Carthage won."""
+    dialog.winner.setCurrentIndex(1)
+    t = dialog.units
+    end = t.cellWidget(0, 3)
+    assert isinstance(end, QSpinBox)
+    end.setValue(5)
+    lost = t.cellWidget(1, 4)
+    assert isinstance(lost, QCheckBox)
+    lost.setChecked(True)
+    for row in range(dialog.leaders.rowCount()):
+        name = dialog.leaders.item(row, 1).text()
+        fate = dialog.leaders.cellWidget(row, 2)
+        assert isinstance(fate, QComboBox)
+        if name == "C. Flaminius":
+            fate.setCurrentText("killed")
+        if name == "P. Cornelius Scipio":
+            fate.setCurrentText("wounded")
+    dialog.notes.setPlainText("Fog on the river.")
+    dialog.accept()
+    return True
+
+
+def test_record_preview_apply_undo_and_plot(qtbot: QtBot, registry: Registry, store: Store) -> None:
+    view = _view(qtbot, registry, store)
+    assert view.timeline.topLevelItemCount() == 3
+    assert len(view.plot.series()) == 2 and len(view.plot.plot.listDataItems()) == 2
+    assert not view.action(ActionKey.CV_APPLY).isEnabled()
+    view.ask_result = _fill
+    view.action(ActionKey.CV_RECORD).trigger()
+    assert view.timeline.topLevelItem(0).text(1) == "recorded"
+    assert view.action(ActionKey.CV_APPLY).isEnabled()
+
+    # the user expands Rome's leaders and selects Scipio; the view keeps that
+    leaders = view.armies.item_of("leaders:rome")
+    assert leaders is not None
+    leaders.setExpanded(True)
+    view.armies.setCurrentItem(view.armies.item_of("leader:rome:scipio"))
+
+    seen: list[list[str]] = []
+    view.confirm = lambda title, lines: seen.append(lines) or True
+    view.action(ActionKey.CV_APPLY).trigger()
+    lines = seen[0]
+    assert "  C. Flaminius: fit -> killed" in lines
+    assert "  P. Cornelius Scipio: fit -> wounded (1 wound)" in lines
+    assert any("-> lost (lost)" in line for line in lines)
+    flaminius = view.armies.item_of("leader:rome:left_legion_commander")
+    assert flaminius is not None and flaminius.text(1) == "killed"
+    assert view.plot.data is not None and view.plot.data.labels == ("Start", "The Trebia")
+    assert view.plot.data.sides[0][1][1] < view.plot.data.sides[0][1][0]
+    current = view.armies.currentItem()
+    assert current is not None and current.data(0, KEY) == "leader:rome:scipio"
+    assert view.armies.item_of("leaders:rome").isExpanded()  # type: ignore[union-attr]
+    stored = load_campaign(store, campaign_id=1, registry=registry)
+    assert stored.campaign.battle("b1").applied
+
+    # undo the application: the armies as before, the tree as the user left it
+    view.action(ActionKey.CV_UNDO).trigger()
+    flaminius = view.armies.item_of("leader:rome:left_legion_commander")
+    assert flaminius is not None and flaminius.text(1) == "fit"
+    current = view.armies.currentItem()
+    assert current is not None and current.data(0, KEY) == "leader:rome:scipio"
+    assert view.armies.item_of("leaders:rome").isExpanded()  # type: ignore[union-attr]
+    assert not load_campaign(store, campaign_id=1, registry=registry).campaign.battle("b1").applied
+    assert view.plot.data.labels == ("Start",)
+    # the troop-type view of the plot
+    view.plot.view.setCurrentIndex(1)
+    assert len(view.plot.plot.listDataItems()) == len(view.plot.series()) > 3
+
+
+def test_fight_next_battle_and_hand_back(qtbot: QtBot, registry: Registry, store: Store) -> None:
+    view = _view(qtbot, registry, store)
+    bid = view.fight()
+    assert bid is not None
+    assert view.session is not None and view.session.campaign.battle("b1").fought == bid
+    with battle_for_update(store, battle_id=bid, registry=registry) as battle:
+        battle.do(EndBattle(winner=0, reason="the Romans hold the river"))
+    view.ask_result = lambda d: False  # the form is not wanted: the battle gives the result
+    assert view.record()
+    result = view.session.campaign.battle("b1").result
+    assert result is not None and result.source == "fought" and result.battle_id == bid
+    assert view.timeline.topLevelItem(0).text(2) == "Rome"
+
+
+def test_campaign_menu_and_fit(qtbot: QtBot, window: MainWindow) -> None:
+    menu = window.findChild(type(window.print_menu), "campaignMenu")
+    assert menu is not None and menu.menuAction() in window.menuBar().actions()
+    window.action_registry[ActionKey.NEW_CAMPAIGN_TEMPLATE].trigger()
+    view: Any = window.campaign_view  # type: ignore[attr-defined]
+    qtbot.waitExposed(view)
+    assert view.session is not None and view.session.campaign.name == "Hannibal in Italy"
+    view.resize(1280, 720)
+    qtbot.wait(50)
+    for widget in (view.timeline, view.armies, view.plot):
+        assert widget.isVisible() and widget.width() >= 250
+        pos = widget.mapTo(view, widget.rect().bottomRight())
+        assert pos.x() <= view.width() and pos.y() <= view.height()
+    view.close()
