@@ -4,12 +4,10 @@ the sequence, a planned attack, refusals in words).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.rules.dice import DiceSpec
 from app.rules.mechanics import (
-    ActionSpec,
     Dice,
     LeaderView,
     Mechanics,
@@ -19,7 +17,7 @@ from app.rules.mechanics import (
     TurnView,
 )
 from app.rules.ruleset import Ruleset
-from app.rulesets.d3.rules import CombatSteps, Rounding, action_specs, halve
+from app.rulesets.d3.rules import CombatSteps, Rounding, halve
 from app.rulesets.d3.schema import Tables, Troop, tables
 
 # The ids of the sequence steps (tables.sequence.steps) this module acts on.
@@ -63,6 +61,7 @@ class AttackPlan:
 
 
 def roll_total(dice: Dice, spec: DiceSpec, purpose: str) -> tuple[int, tuple[int, ...]]:
+    """A roll made by a phase hook (not an action with odds): its total and faces."""
     faces = dice.roll(spec.text, purpose)
     return sum(faces) + spec.modifier, faces
 
@@ -73,7 +72,6 @@ class D3Base(Mechanics):
     def __init__(self, ruleset: Ruleset) -> None:
         super().__init__(ruleset)
         self.t: Tables = tables(ruleset)
-        self._actions = action_specs(self.t)
 
     # ----------------------------------------------------------------------- basics
 
@@ -95,9 +93,6 @@ class D3Base(Mechanics):
         """D3, Unit Types: a unit of three bases is one piece; its damage is its hits."""
         self.troop(troop)
         return Status(strength=1, start_strength=1, grade=grade)
-
-    def actions(self) -> Sequence[ActionSpec]:
-        return self._actions
 
     def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
         """D3, Chance cards: a good or poor commander and supply problems change a side's

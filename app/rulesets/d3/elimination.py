@@ -4,15 +4,14 @@ the end of the battle (army resolve, 15 turns).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from app.rules.dice import dist_of, parse_dice
+from app.rules.actions import Rolling, Throws, Total
 from app.rules.mechanics import (
     Combatant,
     Dice,
     Effects,
     LeaderEvent,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
@@ -21,11 +20,25 @@ from app.rules.mechanics import (
     TurnView,
     UnitChange,
     Victory,
-    add_odds,
-    normalise,
 )
-from app.rulesets.d3.base import D3Base, D3Refusal, hits_text, roll_total
-from app.rulesets.d3.rules import berserk_rows, eliminations, past_resolve, unit_counts, verdict
+from app.rulesets.d3.base import D3Base, D3Refusal, hits_text
+from app.rulesets.d3.rules import (
+    BerserkRows,
+    berserk_rows,
+    eliminations,
+    past_resolve,
+    unit_counts,
+    verdict,
+)
+
+
+@dataclass(frozen=True)
+class BerserkPlan:
+    """A berserk roll ready to throw: the elephants and, for each roll of the table, the
+    words, the unit struck and its hit dice."""
+
+    elephant: Combatant
+    rows: BerserkRows
 
 
 class EliminationRules(D3Base):
@@ -43,40 +56,31 @@ class EliminationRules(D3Base):
         pool = sit.others or (sit.view.units if sit.view is not None else ())
         return unit, [u for u in pool if u.unit_id != unit.unit_id and not u.status.eliminated]
 
-    def _berserk_odds(self, sit: Situation) -> Odds:
-        """Exact odds of a berserk roll: the row by D3, then the struck unit's D3 hits."""
+    def _berserk_plan(self, sit: Situation) -> BerserkPlan:
+        """The berserk action's check (elephants only) and its table rows: who is struck on
+        each roll, read from the units on the table."""
         elephant, pool = self._elephant(sit)
-        rows = berserk_rows(self.t, elephant, pool)
-        out: Odds = {}
-        for roll, p in dist_of(self.t.berserk.dice).items():
-            text, struck, hits = rows[roll]
-            if struck is None or hits is None:
-                add_odds(out, Outcome(self._removed(), result=text), p)
-                continue
-            for n, q in dist_of(hits).items():
-                add_odds(out, Outcome(self._removed(), result=f"{text}: {hits_text(n)}"), p * q)
-        return normalise(out)
+        return BerserkPlan(elephant, berserk_rows(self.t, elephant, pool))
 
-    def _berserk(
-        self, elephant: Combatant, pool: Sequence[Combatant], dice: Dice
+    def _run_amok(
+        self, elephant: Combatant, rows: BerserkRows, th: Throws
     ) -> tuple[str, str, Combatant | None, int]:
-        """D3, Berserk Elephants: roll the table; (log line, result as in the odds, unit
-        struck, hits). Berserk hits are elephant hits: never halved (errata
-        berserk-within)."""
-        rows = berserk_rows(self.t, elephant, pool)
-        roll, _ = roll_total(dice, parse_dice(self.t.berserk.dice), f"{elephant.name} berserk")
+        """D3, Berserk Elephants: roll the table, then the struck unit's hits; (log line,
+        result as in the odds, unit struck, hits). Berserk hits are elephant hits: never
+        halved (errata berserk-within)."""
+        roll, _ = th.throw(Total(self.t.berserk.dice, f"{elephant.name} berserk"))
         text, struck, hits = rows[roll]
         if struck is None or hits is None:
             return f"{elephant.name} berserk roll {roll}: {text}.", text, None, 0
-        n, _ = roll_total(dice, parse_dice(hits), f"{elephant.name} berserk hits on {struck.name}")
+        n, _ = th.throw(Total(hits, f"{elephant.name} berserk hits on {struck.name}"))
         hit = hits_text(n)
         line = f"{elephant.name} berserk roll {roll}: they run amok into {struck.name}, {hit}."
         return line, f"{text}: {hit}", struck, n
 
-    def _berserk_action(self, sit: Situation, dice: Dice) -> Resolution:
-        """The berserk roll on its own (the elimination step rolls it by itself)."""
-        elephant, pool = self._elephant(sit)
-        line, result, struck, n = self._berserk(elephant, pool, dice)
+    def _berserk(self, sit: Situation, plan: BerserkPlan, th: Throws) -> Resolution:
+        """The berserk roll as an action, with its odds (the elimination step rolls the
+        same table by itself)."""
+        line, result, struck, n = self._run_amok(plan.elephant, plan.rows, th)
         others = (UnitChange(struck.unit_id, Effects(hits=n)),) if struck is not None else ()
         return Resolution(
             outcome=Outcome(attacker=self._removed(), result=result),
@@ -94,7 +98,7 @@ class EliminationRules(D3Base):
             lines.append(f"{u.name} ({self._name(view, u.side)}) are eliminated with {hits} hits.")
 
         def berserk(u: Combatant, pool: list[Combatant]) -> tuple[Combatant | None, int]:
-            line, _, struck, n = self._berserk(u, pool, dice)
+            line, _, struck, n = self._run_amok(u, berserk_rows(self.t, u, pool), Rolling(dice))
             lines.append(line)
             return struck, n
 

@@ -31,22 +31,20 @@ next turn). The acting side's turn markers are cleared at the end of its turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from app.rules.dice import Dist, dist_of, faces_dist, max_of, parse_dice, shift
+from app.rules.actions import Action, Highest, Throws, Total
+from app.rules.dice import parse_dice
 from app.rules.geometry import EPS, unit_distance
 from app.rules.mechanics import (
     Combatant,
-    Dice,
     Effects,
     NotImplementedRule,
-    Odds,
     Outcome,
     Resolution,
     Scalar,
     Situation,
     TurnView,
-    add_odds,
-    normalise,
 )
 from app.rulesets.d3.base import (
     CHANCE_CARD,
@@ -56,7 +54,6 @@ from app.rulesets.d3.base import (
     AttackPlan,
     D3Refusal,
     hits_text,
-    roll_total,
 )
 from app.rulesets.d3.rules import (
     attack_side,
@@ -66,6 +63,8 @@ from app.rulesets.d3.rules import (
     halve,
     has_footprint,
     in_front_arc,
+    melee_options,
+    shoot_options,
     shot_halving,
     side_update,
     touching,
@@ -96,31 +95,65 @@ class D3Mechanics(D3Turn):
                 out["attack_from"] = side
         return out
 
-    def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
-        if action == "melee":
-            return self._attack(sit, dice, self._melee_plan(sit))
-        if action == "shoot":
-            return self._attack(sit, dice, self._shoot_plan(sit))
-        if action == "rally":
-            return self._rally(sit)
-        if action == "initiative":
-            return self._initiative(sit)
-        if action == "face":
-            return self._face(sit)
-        if action == "berserk":
-            return self._berserk_action(sit, dice)
-        self.action(action)
-        raise NotImplementedRule(f"D3: {action}")
-
-    def odds(self, action: str, sit: Situation) -> Odds:
-        if action == "melee":
-            return self._attack_odds(sit, self._melee_plan(sit))
-        if action == "shoot":
-            return self._attack_odds(sit, self._shoot_plan(sit))
-        if action == "berserk":
-            return self._berserk_odds(sit)
-        self.action(action)
-        raise NotImplementedRule(f"D3: odds of {action}")
+    def declare(self) -> tuple[Action[Any], ...]:
+        """The D3 actions, each declared once: combat and shooting (with exact odds), the
+        Rally and Initiative cards, turning to face, and the berserk roll (with exact odds).
+        Drawing a chance card and the elimination step are phase hooks, not actions."""
+        return (
+            Action(
+                "melee",
+                "Combat",
+                "pair",
+                prepare=self._melee_plan,
+                play=self._attack,
+                options=melee_options(self.t),
+                help="The unit scores hits on an enemy in contact; only in its own turn.",
+            ),
+            Action(
+                "shoot",
+                "Shoot",
+                "pair",
+                prepare=self._shoot_plan,
+                play=self._attack,
+                options=shoot_options(self.t),
+                help="Light infantry, light cavalry and catapults that did not move.",
+            ),
+            Action(
+                "rally",
+                "Rally (card)",
+                "unit",
+                prepare=self._rally_unit,
+                play=self._rally,
+                odds=False,
+                help="With the Rally card: halve one of your units' hits, rounding down.",
+            ),
+            Action(
+                "initiative",
+                "Initiative (card)",
+                "unit",
+                prepare=self._initiative_unit,
+                play=self._initiative,
+                odds=False,
+                help="With the Initiative card: this unit may move, shoot or fight now.",
+            ),
+            Action(
+                "face",
+                "Turn to face",
+                "pair",
+                prepare=self._face_check,
+                play=self._face,
+                odds=False,
+                help="Turn to face an attacker on flank or rear (not if engaged in front).",
+            ),
+            Action(
+                "berserk",
+                "Berserk elephants",
+                "unit",
+                prepare=self._berserk_plan,
+                play=self._berserk,
+                help="An eliminated elephant unit runs amok into the nearest unit.",
+            ),
+        )
 
     def _turn_checks(self, sit: Situation, verb: str, step: str) -> bool:
         """Checks shared by shooting and combat; True when this is the Initiative card's
@@ -231,28 +264,19 @@ class D3Mechanics(D3Turn):
         mark = Effects(markers_add=frozenset({plan.mark})) if plan.mark else Effects()
         return Outcome(mark, Effects(hits=n), result)
 
-    def _attack_odds(self, sit: Situation, plan: AttackPlan) -> Odds:
-        """Exact odds: the die (or the best of two) through the modifiers."""
-        raw: Dist = dist_of(plan.spec)
-        if plan.keep > 1:
-            one = best = faces_dist(plan.spec.faces)
-            for _ in range(plan.keep - 1):
-                best = max_of(best, one)
-            raw = shift(best, plan.spec.modifier)
-        out: Odds = {}
-        for value, p in raw.items():
-            add_odds(out, self._outcome(sit, plan, value), p)
-        return normalise(out)
-
-    def _attack(self, sit: Situation, dice: Dice, plan: AttackPlan) -> Resolution:
+    def _attack(self, sit: Situation, plan: AttackPlan, th: Throws) -> Resolution:
+        """Roll the attack's die, or the commander's two D3 keeping the higher (one roll of
+        ``2d3``, the troop's modifier added after), and turn it into hits."""
         a, d = sit.attacker, sit.defender
         if plan.keep > 1:
-            faces = dice.roll(f"{plan.keep}d{plan.spec.sides}", f"{a.name} dice (commander)")
-            raw = max(faces) + plan.spec.modifier
-            rolled = f"with the commander: best of {list(faces)} is {max(faces)}"
+            best, shown = th.throw(
+                Highest(f"{plan.keep}d{plan.spec.sides}", f"{a.name} dice (commander)")
+            )
+            raw = best + plan.spec.modifier
+            rolled = f"with the commander: best of [{', '.join(shown.split())}] is {best}"
         else:
-            raw, faces = roll_total(dice, plan.spec, f"{a.name} dice to {plan.verb} {d.name}")
-            rolled = f"rolled {faces[0]}"
+            raw, shown = th.throw(Total(plan.spec.text, f"{a.name} dice to {plan.verb} {d.name}"))
+            rolled = f"rolled {shown}"
         outcome = self._outcome(sit, plan, raw)
         n = outcome.defender.hits
         mods = "".join(f"; {note}" for note in plan.notes)
@@ -287,10 +311,13 @@ class D3Mechanics(D3Turn):
             raise D3Refusal(f"the {card} card has already been played this turn")
         return view, unit
 
-    def _rally(self, sit: Situation) -> Resolution:
+    def _rally_unit(self, sit: Situation) -> Combatant:
+        """Rally card: the side has a working, unplayed Rally card this turn."""
+        return self._card_unit(sit, "halve_unit_hits", "Rally")[1]
+
+    def _rally(self, sit: Situation, unit: Combatant, th: Throws) -> Resolution:
         """Rally card: halve the hits of one of the side's units, rounding down (errata
         rally-card-halving, card-timing)."""
-        _, unit = self._card_unit(sit, "halve_unit_hits", "Rally")
         before = unit.status.hits
         after = halve(before, "down")
         update: dict[str, Scalar] = {"card_used": True}
@@ -300,12 +327,17 @@ class D3Mechanics(D3Turn):
             explanation=(f"Rally: {unit.name}'s {before} hits are halved to {after}.",),
         )
 
-    def _initiative(self, sit: Situation) -> Resolution:
-        """Initiative card: name the unit that takes one extra move, shot or round of
-        combat now, in the chance-card step (errata initiative-card-timing)."""
+    def _initiative_unit(self, sit: Situation) -> Combatant:
+        """Initiative card: a working, unplayed card, named as it is drawn (errata
+        initiative-card-timing)."""
         view, unit = self._card_unit(sit, "extra_activation", "Initiative")
         if self._step(view.phase) != CHANCE_CARD:
             raise D3Refusal("the Initiative card's extra action is taken as the card is drawn")
+        return unit
+
+    def _initiative(self, sit: Situation, unit: Combatant, th: Throws) -> Resolution:
+        """Initiative card: name the unit that takes one extra move, shot or round of
+        combat now, in the chance-card step."""
         update: dict[str, Scalar] = {"initiative_unit": unit.unit_id, "card_used": True}
         return Resolution(
             outcome=Outcome(result="takes the initiative"),
@@ -316,9 +348,9 @@ class D3Mechanics(D3Turn):
             ),
         )
 
-    def _face(self, sit: Situation) -> Resolution:
-        """D3, Combat: a unit attacked in flank or rear may turn to face if it is not
-        engaged to its front; it then may not attack in its next turn."""
+    def _face_check(self, sit: Situation) -> None:
+        """D3, Combat: a unit attacked in flank or rear may turn to face only if it is not
+        engaged to its front."""
         unit, enemy = sit.attacker, sit.defender
         if unit.side == enemy.side:
             raise D3Refusal(f"{unit.name} turn to face enemies only")
@@ -327,6 +359,11 @@ class D3Mechanics(D3Turn):
         units = sit.view.units if sit.view is not None else ()
         if engaged_in_front(unit, enemy, units):
             raise D3Refusal(f"{unit.name} are engaged to their front and may not turn to face")
+
+    def _face(self, sit: Situation, plan: None, th: Throws) -> Resolution:
+        """D3, Combat: the unit turns to face its attacker; it then may not attack in its
+        next turn."""
+        unit, enemy = sit.attacker, sit.defender
         turned = Effects(markers_add=frozenset({"faced"}), move=f"turns to face {enemy.name}")
         return Resolution(
             outcome=Outcome(attacker=turned, result="turns to face"),

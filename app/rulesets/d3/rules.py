@@ -1,5 +1,5 @@
 """Pure helpers for the D3 Ancient Rules mechanics (app/rulesets/d3/mechanics.py):
-halving, the combat steps in the data's order and the shooting halving, the action specs,
+halving, the combat steps in the data's order and the shooting halving, the actions' options,
 the table-top geometry (footprints, distance between units, the front arc, the side
 attacked, contact, the nearest unit for a berserk elephant), the elimination loop, the
 sides' records (deck, card, commander) and the verdict (army resolve, 15 turns).
@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Literal
 
 from app.rules.geometry import EPS, Point, aspect, axes, bearing, polygon_distance, unit_distance
-from app.rules.mechanics import ActionSpec, Combatant, OptionSpec, Scalar, Side, Victory
+from app.rules.mechanics import Combatant, OptionSpec, Scalar, Side, Victory
 from app.rulesets.d3.schema import Tables, TerrainType, Troop
 
 Rounding = Literal["up", "down"]
@@ -128,87 +128,57 @@ def shot_halving(
 # --------------------------------------------------------------------------- actions
 
 
-def action_specs(t: Tables) -> tuple[ActionSpec, ...]:
-    """The D3 actions and their options: combat and shooting (with exact odds), the Rally
-    and Initiative cards, turning to face, and berserk elephants (with exact odds)."""
+def _terrain_choices(t: Tables) -> tuple[tuple[str, ...], str]:
+    """The terrain a unit can stand in (entry ``all`` or ``listed``) and the default
+    (open ground, when the data has it)."""
     types = t.terrain.types
     terrain = tuple(tid for tid, tt in types.items() if tt.entry in ("all", "listed"))
-    where = "open" if "open" in terrain else terrain[0]
+    return terrain, "open" if "open" in terrain else terrain[0]
+
+
+def melee_options(t: Tables) -> tuple[OptionSpec, ...]:
+    """D3, Combat: the side attacked (flank or rear +1 light, +2 heavy), the defender's
+    terrain (1 hit fewer) and the commander (two D3, keep the higher)."""
+    terrain, where = _terrain_choices(t)
     sides = t.charges.sides
     return (
-        ActionSpec(
-            "melee",
-            "Combat",
-            "pair",
-            (
-                OptionSpec(
-                    "attack_from",
-                    "Attacking the enemy's",
-                    "choice",
-                    sides[0],
-                    sides,
-                    help="flank or rear: +1 light infantry or cavalry, +2 heavy",
-                ),
-                OptionSpec(
-                    "defender_terrain",
-                    "Defender's terrain",
-                    "choice",
-                    where,
-                    terrain,
-                    help="woods, towns, broken ground, crossings, hills: 1 hit fewer",
-                ),
-                OptionSpec(
-                    "commander",
-                    "Commander with the attacker",
-                    "bool",
-                    False,
-                    help="two D3, keep the higher (also read from an attached leader)",
-                ),
-            ),
-            odds=True,
-            help="The unit scores hits on an enemy in contact; only in its own turn.",
+        OptionSpec(
+            "attack_from",
+            "Attacking the enemy's",
+            "choice",
+            sides[0],
+            sides,
+            help="flank or rear: +1 light infantry or cavalry, +2 heavy",
         ),
-        ActionSpec(
-            "shoot",
-            "Shoot",
-            "pair",
-            (
-                OptionSpec(
-                    "target_terrain",
-                    "Target's terrain",
-                    "choice",
-                    where,
-                    terrain,
-                    help="woods and towns are cover: hits halved",
-                ),
-            ),
-            odds=True,
-            help="Light infantry, light cavalry and catapults that did not move.",
+        OptionSpec(
+            "defender_terrain",
+            "Defender's terrain",
+            "choice",
+            where,
+            terrain,
+            help="woods, towns, broken ground, crossings, hills: 1 hit fewer",
         ),
-        ActionSpec(
-            "rally",
-            "Rally (card)",
-            "unit",
-            help="With the Rally card: halve one of your units' hits, rounding down.",
+        OptionSpec(
+            "commander",
+            "Commander with the attacker",
+            "bool",
+            False,
+            help="two D3, keep the higher (also read from an attached leader)",
         ),
-        ActionSpec(
-            "initiative",
-            "Initiative (card)",
-            "unit",
-            help="With the Initiative card: this unit may move, shoot or fight now.",
-        ),
-        ActionSpec(
-            "face",
-            "Turn to face",
-            "pair",
-            help="Turn to face an attacker on flank or rear (not if engaged in front).",
-        ),
-        ActionSpec(
-            "berserk",
-            "Berserk elephants",
-            "unit",
-            odds=True,
-            help="An eliminated elephant unit runs amok into the nearest unit.",
+    )
+
+
+def shoot_options(t: Tables) -> tuple[OptionSpec, ...]:
+    """D3, Shooting: the target's terrain (cover halves the hits)."""
+    terrain, where = _terrain_choices(t)
+    return (
+        OptionSpec(
+            "target_terrain",
+            "Target's terrain",
+            "choice",
+            where,
+            terrain,
+            help="woods and towns are cover: hits halved",
         ),
     )
 
