@@ -37,6 +37,18 @@ def ruleset_info(rs: Ruleset) -> dict[str, Any]:
         "armies": {aid: a.name for aid, a in rs.armies.items()},
         "builtin": rs.builtin,
         "folder": str(rs.folder),
+        "errata": [
+            {
+                "id": e.id,
+                "kind": e.kind,
+                "topic": e.topic,
+                "source_says": e.source_says,
+                "decision": e.decision,
+                "applies_to": list(e.applies_to),
+                "override": e.override,
+            }
+            for e in rs.errata
+        ],
     }
 
 
@@ -66,6 +78,13 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         for rs in reg
     ]
     print(table(rows, ("id", "name", "author", "year", "counts", "scales", "army lists")))
+    # each ruleset's errata: what its source says is garbled, truncated or silent about, and
+    # what Castra decided (the decisions in full are on its printed reference sheet)
+    for rs in reg:
+        print(f"\n{rs.id}: {len(rs.errata)} errata and interpretations")
+        width = max((len(e.id) for e in rs.errata), default=0)
+        for e in rs.errata:
+            print(f"  {e.id:<{width}}  {e.kind:<14}  {e.topic}")
     for key, err in sorted(reg.failures.items()):
         print(f"\nFAILED {key}:")
         for problem in err.problems:

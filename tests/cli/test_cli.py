@@ -44,6 +44,37 @@ def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "Leg VI Carthago" in out
 
 
+def test_rulesets_list_their_errata(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 8: `castra rulesets` (and --json) lists each ruleset's errata, as the README
+    says: the decisions of issue 8 among them, with what the source says."""
+    data = run_json(capsys, "rulesets", "--json")
+    by_id = {r["id"]: {e["id"]: e for e in r["errata"]} for r in data["rulesets"]}
+    for ruleset, erratum in (
+        ("quincunx", "elephant-bonus-on-assault"),
+        ("mwan90", "flank-rear-triple"),
+        ("grown-slightly-bald", "hit-numbers"),
+        ("leg-vi-carthago", "hi-follow-up-not-pursuit"),
+        ("leg-vi-carthago", "command-kind-unset"),
+    ):
+        e = by_id[ruleset][erratum]
+        assert (
+            e["source_says"]
+            and e["decision"]
+            and e["kind"]
+            in {
+                "errata",
+                "interpretation",
+                "gap",
+            }
+        )
+    assert all(by_id[r] for r in by_id)
+    code, out, _ = run(capsys, "rulesets")
+    assert code == 0
+    assert "grown-slightly-bald: " in out and " errata and interpretations" in out
+    hit = next(line for line in out.splitlines() if line.strip().startswith("hit-numbers "))
+    assert "Hit" in hit or "hit" in hit
+
+
 def test_armies(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "armies", "quincunx", "--json")
     roman = next(a for a in data["armies"] if a["id"] == "roman")
