@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, registry, resolve_roster
+from app.core.roster import CONFIRM_CARDS
 
 if TYPE_CHECKING:
     from app.core.roster import Roster
@@ -34,6 +35,11 @@ def register(sub: Any) -> None:
     p = psub.add_parser("cards", help="unit and leader cards of a roster, nine to a page")
     p.add_argument("roster", metavar="ROSTER", help="roster file, or stored roster id or name")
     p.add_argument("--no-leaders", action="store_true", help="unit cards only")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"print a job of more than {CONFIRM_CARDS:,} cards (refused without it)",
+    )
     _common(p)
     p.set_defaults(func=cmd_cards)
 
@@ -135,6 +141,11 @@ def cmd_cards(args: argparse.Namespace) -> int:
     cards = card_count(roster, leaders=not args.no_leaders)
     pages = card_grid(args.page_size).pages_for(cards)
     # said first: a big roster's cards take a while (a line of 1,000 units is 1,000 cards)
+    if cards > CONFIRM_CARDS and not args.yes:
+        raise CliError(
+            f"{cards:,} cards on {pages:,} pages: more than {CONFIRM_CARDS:,}; "
+            "add --yes to print them all"
+        )
     print(f"{cards:,} card{'s' if cards != 1 else ''} on {pages:,} page{'s' if pages != 1 else ''}")
     return _write(
         f"the cards of {roster.name}",

@@ -54,6 +54,9 @@ MAX_LINES = 20  # lines of one multi-line unit
 MIN_WOUNDS, MAX_WOUNDS = 0, 20
 MIN_BONUS, MAX_BONUS = -5, 5
 MAX_UNITS, MAX_LEADERS, MAX_COMMANDS = 5000, 500, 500
+#: a roster's card print job larger than this asks first (100 A4 pages of cards): the window
+#: with a dialog, the command line by needing ``--yes``
+CONFIRM_CARDS = 900
 
 
 class RosterValueError(ValueError):

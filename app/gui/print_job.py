@@ -18,8 +18,6 @@ from PySide6.QtCore import QObject, QRectF, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter
 from PySide6.QtPrintSupport import QPrinter
 
-#: a card job larger than this asks first (100 A4 pages of cards)
-CONFIRM_CARDS = 900
 #: the finest resolution a page is sent to a printer at
 MAX_DPI = 300
 

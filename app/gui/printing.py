@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.roster import Roster
-from app.gui.print_job import CONFIRM_CARDS, PrintThread, PrintWorker, new_printer, print_pdf
+from app.core.roster import CONFIRM_CARDS, Roster
+from app.gui.print_job import PrintThread, PrintWorker, new_printer, print_pdf
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 

@@ -193,3 +193,28 @@ def test_a_missing_json_file_is_not_looked_up_in_the_store(
     assert code == 0, err
     code, _, err = run(capsys, "print", "roster", "no/such/legio")
     assert code == 1 and err.startswith("castra: no roster file no/such/legio (and no roster ")
+
+
+def test_a_huge_card_job_needs_yes(
+    capsys: pytest.CaptureFixture[str], registry: Registry, isolated: Path
+) -> None:
+    """Issue 13.9: a print job of more cards than a club prints (the limits allow millions)
+    is refused in one line, naming the count, unless --yes; nothing is written."""
+    from app.core.edits import AddUnit
+    from app.core.roster import CONFIRM_CARDS, unit_from_entry
+
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="Endless")
+    roster = AddUnit(unit_from_entry(rs, "roman", "hastati", count=CONFIRM_CARDS + 1)).apply(roster)
+    export_file(roster, isolated / "endless.json")
+    code, out, err = run(capsys, "print", "cards", "endless.json", "--no-leaders")
+    assert code == 1 and not out
+    assert err.strip().splitlines() == [
+        f"castra: {CONFIRM_CARDS + 1:,} cards on 101 pages: more than {CONFIRM_CARDS:,}; "
+        "add --yes to print them all"
+    ]
+    assert not list(isolated.glob("*.pdf"))
+    code, out, err = run(capsys, "print", "cards", "endless.json", "--no-leaders", "--yes")
+    assert code == 0, err
+    assert f"{CONFIRM_CARDS + 1:,} cards on 101 pages" in out
+    assert len(page_texts(isolated / "endless-cards.pdf")) == 101
