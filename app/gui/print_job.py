@@ -90,6 +90,16 @@ class PrintThread(QObject):
         self.qthread.quit()
         return bool(self.qthread.wait(timeout_ms))
 
+    def join(self, timeout_ms: int = 30_000) -> bool:
+        """Wait for the thread of a job that has ended (its worker is deleted there). The GUI
+        thread calls this before it goes on: ``QThread.wait`` lets go of Python's lock, so
+        the worker's deletion (which needs it) can finish. Going on at once could deadlock
+        the app: PySide6's ~QObject in the worker waits for Python's lock while holding Qt's
+        connection lock, which the GUI thread, holding Python's lock, waits for as soon as it
+        connects a signal (seen: the system print dialog hung as it opened)."""
+        self.qthread.quit()
+        return bool(self.qthread.wait(timeout_ms))
+
     def running(self) -> bool:
         return bool(self.qthread.isRunning())
 

@@ -440,6 +440,8 @@ class Printer(QObject):
         return True
 
     def _finish(self) -> None:
+        if self.active is not None:
+            self.active.join()
         if self.progress is not None:
             self.progress.reset()
             self.progress.hide()
