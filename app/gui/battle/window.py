@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QMainWindow,
+    QMenu,
     QToolBar,
     QWidget,
 )
@@ -33,6 +34,8 @@ from app.gui.battle.info_panels import LeadersPanel, SidesPanel, TurnPanel
 from app.gui.battle.log_panel import LogPanel
 from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
+from app.rules.layouts import terrain_term
+from app.rules.table import TERRAIN_KINDS
 
 #: menu text of a step: at most this many characters of its first log line
 TITLE_CHARS = 60
@@ -144,13 +147,14 @@ class BattleWindow(QMainWindow):
         a = self.acts
         bar = self.menuBar()
 
-        def fill(title: str, keys: tuple[BattleKey | None, ...]) -> None:
+        def fill(title: str, keys: tuple[BattleKey | None, ...]) -> QMenu:
             menu = bar.addMenu(title)
             for key in keys:
                 if key is None:
                     menu.addSeparator()
                 else:
                     menu.addAction(a[key])
+            return menu
 
         K = BattleKey
         fill(
@@ -175,7 +179,7 @@ class BattleWindow(QMainWindow):
             ),
         )
         fill("&Edit", (K.UNDO, K.REDO, None, K.PRESENT))
-        fill(
+        map_menu = fill(
             "&Map",
             (
                 K.TOOL_SELECT,
@@ -190,6 +194,7 @@ class BattleWindow(QMainWindow):
                 K.FIT,
             ),
         )
+        self._terrain_menu(map_menu)
         fill(
             "&View",
             (
@@ -293,9 +298,33 @@ class BattleWindow(QMainWindow):
             title += f" (step {c.past} of {session.cursor}, read-only)"
         self.setWindowTitle(title)
 
+    def _terrain_menu(self, map_menu: QMenu) -> None:
+        """Map > Terrain: the palette of terrain kinds (each named in the ruleset's words
+        where its source has them) to draw a piece with, and the tool that moves a piece's
+        corners or deletes it. Every piece drawn or edited is a battle command (undoable)."""
+        menu = map_menu.addMenu("&Terrain")
+        menu.setObjectName("terrainMenu")
+        ruleset_id = self.controller.session.ruleset.id
+        self.terrain_tools: dict[str, QAction] = {}
+        edit = menu.addAction("&Edit pieces (drag a corner; Del deletes)")
+        edit.setShortcut("T")
+        self.terrain_tools["terrain:edit"] = edit
+        menu.addSeparator()
+        for kind in TERRAIN_KINDS:
+            term = terrain_term(ruleset_id, kind)
+            label = kind.capitalize() + (f" ({term})" if term and term != kind else "")
+            if term is None:
+                label += " (not in the source: generic)"
+            self.terrain_tools[f"terrain:{kind}"] = menu.addAction(f"Draw {label}")
+        for name, action in self.terrain_tools.items():
+            action.setCheckable(True)
+            action.triggered.connect(lambda _on=False, n=name: self.set_tool(n))
+
     def set_tool(self, name: str) -> None:
         self.acts[BattleKey.TOOL_SELECT].setChecked(name == "select")
         self.acts[BattleKey.TOOL_MEASURE].setChecked(name == "ruler")
+        for tool, action in getattr(self, "terrain_tools", {}).items():
+            action.setChecked(tool == name)
         self.map.set_tool(name)
 
     def unit_selected(self, unit_id: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
@@ -30,7 +30,7 @@ from app.store import Store
 from app.store.battles import list_battles, load_battle
 from app.store.repo import save_roster
 from tests.cli.test_battle_cli import ROSTERS
-from tests.gui.battle.test_map import at, drag, mouse
+from tests.gui.battle.test_map import at, click, drag, mouse
 
 pytestmark = pytest.mark.gui
 
@@ -500,3 +500,34 @@ def test_a_whole_d3_battle_through_the_window(
     assert result is not None, session.log_text()[-3000:]
     assert melees >= 3 and charges >= 3 and moves >= 3
     assert window.findChild(QDialog, "resultDialog") is not None
+
+
+# --------------------------------------------------------------------------- terrain
+
+
+def test_terrain_drawn_from_the_map_menu_and_undone(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Map > Terrain: the ruleset's kinds in its own words; a wood drawn with the mouse is a
+    battle step, undone with Ctrl+Z like any other."""
+    window = open_window(qtbot, gsb_session(registry), settings)
+    menu = window.findChild(QMenu, "terrainMenu")
+    assert menu is not None
+    texts = [a.text() for a in menu.actions() if a.text()]
+    assert texts[0].startswith("&Edit pieces") and any(t.startswith("Draw Woods") for t in texts)
+    before = len(window.controller.session.state.terrain)
+    steps = window.controller.session.cursor
+    window.terrain_tools["terrain:woods"].trigger()
+    assert window.terrain_tools["terrain:woods"].isChecked()
+    assert not window.acts[BattleKey.TOOL_SELECT].isChecked()
+    view = window.map
+    for x, y in ((3.0, 5.0), (5.0, 5.0), (5.0, 7.0)):
+        click(view, x, y)
+    mouse(view, QEvent.Type.MouseButtonDblClick, at(view, 5.0, 7.0))
+    state = window.controller.session.state
+    assert len(state.terrain) == before + 1 and state.terrain[-1].kind == "woods"
+    assert window.controller.session.cursor == steps + 1
+    window.acts[BattleKey.UNDO].trigger()
+    assert len(window.controller.session.state.terrain) == before
+    window.set_tool("select")
+    assert not any(a.isChecked() for a in window.terrain_tools.values())
