@@ -23,11 +23,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import BattleSession, CommandError, StartBattle, new_battle
+from app.core.battle.setup import Table, default_table
 from app.core.roster import Roster
+from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
+from app.rules.measure import mm_per_unit
 from app.rules.mechanics import NotImplementedRule, Scalar, mechanics_for
 from app.rules.registry import Registry
+from app.rules.table import TerrainError
 
 if TYPE_CHECKING:
+    from app.rules.ruleset import Ruleset
     from app.store import RosterSummary, Store
 
 MAX_SEED = 2**31 - 1
@@ -54,7 +59,11 @@ class NewBattleDialog(QDialog):
             self.roster_a.addItem(self._text(s), s.id)
         self.table = QComboBox()
         self.table.setObjectName("tableCombo")
-        self.table.addItem("The ruleset's standard table, no terrain", None)
+        self.table.setToolTip(
+            "A ready-made table of the ruleset, or one saved from a battle "
+            "(Battle > Save table as layout, or castra battle table --save)"
+        )
+        self.layouts: list[Layout] = []
         self.seed = QSpinBox()
         self.seed.setObjectName("seedSpin")
         self.seed.setRange(0, MAX_SEED)
@@ -122,9 +131,39 @@ class NewBattleDialog(QDialog):
         cards = self.registry.get(a.ruleset).engine.has_chance_cards
         for w in (self.supply_label, self.supply_a, self.supply_b):
             w.setVisible(cards)
+        self._fill_tables(a.ruleset)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(same))
         self.error.setText("" if same else "No other roster of this ruleset to fight.")
+
+    def _fill_tables(self, ruleset_id: str) -> None:
+        """The tables for side A's ruleset: its standard table with no terrain, the
+        ready-made layouts ("open plain", "river crossing", "hills and woods") and the
+        user's saved layouts (a bad file there is named in the dialog, never fatal)."""
+        from app.core.layouts import saved_layouts
+        from app.paths import data_dir
+
+        keep = self.table.currentText()
+        saved, problems = saved_layouts(data_dir() / "tables")
+        self.layouts = [*ready_made(ruleset_id), *saved]
+        self.table.clear()
+        self.table.addItem("The ruleset's standard table, no terrain", None)
+        for i, lay in enumerate(self.layouts):
+            mine = i >= len(self.layouts) - len(saved)
+            self.table.addItem(f"{lay.name} (saved)" if mine else lay.name, i)
+        self.table.setCurrentIndex(max(self.table.findText(keep), 0))
+        if problems:
+            self.error.setText(problems[0])
+
+    def chosen_table(self, rs: Ruleset) -> Table | None:
+        """The table chosen, its layout fitted to the ruleset's standard size (None: the
+        standard table with no terrain)."""
+        index = self.table.currentData()
+        if index is None:
+            return None
+        base = default_table(rs)
+        pieces = fit_layout(self.layouts[int(index)], base, mm_per_unit(rs))
+        return Table(base.width, base.height, pieces)
 
     def chosen(self) -> tuple[int, int] | None:
         a, b = self.roster_a.currentData(), self.roster_b.currentData()
@@ -147,10 +186,11 @@ class NewBattleDialog(QDialog):
         name = self.name.text().strip() or f"{rosters[0].name} vs {rosters[1].name}"
         try:
             mech = mechanics_for(rs)
-            state = new_battle(rs, mech, rosters, records=records)
+            table = self.chosen_table(rs)
+            state = new_battle(rs, mech, rosters, table=table, records=records)
             session = BattleSession(rs, mech, state, seed=self.seed.value(), name=name)
             session.do(StartBattle())
-        except (CommandError, NotImplementedRule) as exc:
+        except (CommandError, NotImplementedRule, LayoutError, TerrainError) as exc:
             raise ValueError(str(exc)) from None
         return session
 

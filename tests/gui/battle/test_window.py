@@ -114,6 +114,33 @@ def test_new_battle_from_two_sample_rosters(
     reopened.close()
 
 
+def test_new_battle_on_a_ready_made_table(
+    make_window: Any, registry: Registry, store: Store, qtbot: QtBot
+) -> None:
+    """The New battle dialog offers the ruleset's ready-made tables; the one chosen is laid
+    out on the battle's table (its terrain in the state, drawn on the map)."""
+    rs = registry.get("d3-ancients")
+    a_id = save_roster(store, roster=sample_roster(rs, "roman"))
+    b_id = save_roster(store, roster=sample_roster(rs, "carthaginian"))
+    main_window: MainWindow = make_window()
+    dialog = main_window.battles.new_battle()
+    assert dialog is not None
+    dialog.roster_a.setCurrentIndex(dialog.roster_a.findData(a_id))
+    dialog.roster_b.setCurrentIndex(dialog.roster_b.findData(b_id))
+    names = [dialog.table.itemText(i) for i in range(dialog.table.count())]
+    assert names[0].startswith("The ruleset's standard table")
+    assert {"open plain", "river crossing", "hills and woods"} <= set(names)
+    dialog.table.setCurrentIndex(names.index("river crossing"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    [battle] = list_battles(store)
+    window = main_window.battles.windows[battle.id]
+    state = window.controller.session.state
+    kinds = {t.kind for t in state.terrain}
+    assert "river" in kinds and "ford" in kinds
+    assert set(window.map.map_scene.terrain) == {t.id for t in state.terrain}
+    window.close()
+
+
 # --------------------------------------------------------------------------- odds and dice
 
 
