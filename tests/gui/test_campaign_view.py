@@ -130,3 +130,25 @@ def test_campaign_menu_and_fit(qtbot: QtBot, window: MainWindow) -> None:
         pos = widget.mapTo(view, widget.rect().bottomRight())
         assert pos.x() <= view.width() and pos.y() <= view.height()
     view.close()
+
+
+def test_fight_opens_the_battle_window_and_its_end_comes_back(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Fight next battle opens the campaign battle in the battle window; when the battle
+    ends there, its result is recorded for the campaign battle (from the fought battle)."""
+    window.action_registry[ActionKey.NEW_CAMPAIGN_TEMPLATE].trigger()
+    view: Any = window.campaign_view  # type: ignore[attr-defined]
+    qtbot.waitExposed(view)
+    view.confirm = lambda title, lines: True
+    bid = view.fight()
+    assert bid is not None and bid in window.battles.windows
+    battle_window = window.battles.windows[bid]
+    qtbot.waitExposed(battle_window)
+    assert view.session.campaign.battle("b1").result is None
+    battle_window.controller.execute(EndBattle(winner=1, reason="Hannibal's ambush"))
+    result = view.session.campaign.battle("b1").result
+    assert result is not None and result.source == "fought" and result.battle_id == bid
+    assert result.winner == 1
+    battle_window.close()
+    view.close()

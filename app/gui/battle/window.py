@@ -56,6 +56,9 @@ def step_title(step: Step) -> str:
 class BattleWindow(QMainWindow):
     #: the window closed (the main window forgets it)
     closed = Signal()
+    #: the battle has reached its result (by its victory rule or declared): a campaign
+    #: waiting for it takes the result from the stored battle
+    ended = Signal()
 
     def __init__(
         self,
@@ -264,6 +267,7 @@ class BattleWindow(QMainWindow):
         self._update_actions()
         if state.result is not None and not self._result_shown and not c.read_only:
             self._result_shown = True
+            self.ended.emit()
             self.show_result()
         elif c.session.state.result is None:
             self._result_shown = False

@@ -45,6 +45,7 @@ def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignVie
     view: CampaignView | None = getattr(window, "campaign_view", None)
     if view is None or view.store is not store:
         view = CampaignView(window.registry, store)
+        view.open_battle = window.battles.open_battle
         window.campaign_view = view  # type: ignore[attr-defined]
     if campaign_id is not None:
         view.fill_picker(select=campaign_id)

@@ -7,9 +7,10 @@ A thin layer: every change is a core step (:mod:`app.core.campaign.steps`) on a
 :class:`~app.core.campaign.session.CampaignSession`, saved at once in the store; a write
 refused because the campaign changed elsewhere reloads it instead of overwriting.
 
-The battle window calls :meth:`CampaignView.battle_ended` with the stored battle's id when
-a campaign battle ends; until it exists, "Fight next battle" makes the battle through the
-core and says its id, and the result is taken from it when it is recorded.
+"Fight next battle" makes the battle from the campaign armies and opens it in the battle
+window; when that battle ends (its ``ended`` signal), :meth:`CampaignView.battle_ended`
+takes its result from the stored battle. Without a battle window (``open_battle`` None) the
+battle is only made, to be played from the command line and recorded from there.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import random
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -51,6 +53,9 @@ from app.gui.campaign.trees import KeptTree, army_items, timeline_items
 from app.rules.registry import Registry
 from app.store.engine import StaleWrite, Store, StoreError
 
+if TYPE_CHECKING:
+    from app.gui.battle.window import BattleWindow
+
 
 def _confirm_dialog(parent: QWidget, title: str, lines: list[str]) -> bool:
     """The preview of a step: every change in words; OK does it."""
@@ -81,6 +86,9 @@ class CampaignView(QMainWindow):
         self.store = store
         self.session: CampaignSession | None = None
         self.campaign_id: int | None = None
+        #: opens a stored battle in the battle window (the main window's battle manager);
+        #: None: "Fight next battle" only makes the battle, to play from the command line
+        self.open_battle: Callable[[int], BattleWindow | None] | None = None
         #: asked before a step is done, with its preview; tests answer for the user
         self.confirm: Callable[[str, list[str]], bool] = lambda t, lines: _confirm_dialog(
             self, t, lines
@@ -403,6 +411,15 @@ class CampaignView(QMainWindow):
             return None
         bid = create_battle(self.store, session=bs, rosters=rosters)
         self.do(LinkBattle(battle.id, bid))
+        window = self.open_battle(bid) if self.open_battle is not None else None
+        if window is not None:
+            # when the battle ends, its result comes back to this campaign battle
+            window.ended.connect(lambda: self.battle_ended(bid))
+            self._say(
+                f"Battle {bid} opened in the battle window: {bs.name}. When it ends, its "
+                "result comes back here to preview and apply."
+            )
+            return bid
         self._say(
             f"Battle {bid} made: {bs.name}. Play it (castra battle ... {bid}); when it ends, "
             "Record a result takes it from there."
