@@ -131,10 +131,10 @@ class NewBattleDialog(QDialog):
         cards = self.registry.get(a.ruleset).engine.has_chance_cards
         for w in (self.supply_label, self.supply_a, self.supply_b):
             w.setVisible(cards)
-        self._fill_tables(a.ruleset)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(same))
         self.error.setText("" if same else "No other roster of this ruleset to fight.")
+        self._fill_tables(a.ruleset)
 
     def _fill_tables(self, ruleset_id: str) -> None:
         """The tables for side A's ruleset: its standard table with no terrain, the
@@ -152,8 +152,8 @@ class NewBattleDialog(QDialog):
             mine = i >= len(self.layouts) - len(saved)
             self.table.addItem(f"{lay.name} (saved)" if mine else lay.name, i)
         self.table.setCurrentIndex(max(self.table.findText(keep), 0))
-        if problems:
-            self.error.setText(problems[0])
+        if problems:  # a bad saved layout is named, never fatal
+            self.error.setText("\n".join(filter(None, (self.error.text(), problems[0]))))
 
     def chosen_table(self, rs: Ruleset) -> Table | None:
         """The table chosen, its layout fitted to the ruleset's standard size (None: the

@@ -141,6 +141,37 @@ def test_new_battle_on_a_ready_made_table(
     window.close()
 
 
+def test_new_battle_offers_saved_layouts_and_names_a_bad_file(
+    make_window: Any, registry: Registry, store: Store
+) -> None:
+    """A layout saved by the user is offered for its ruleset; a damaged file in the layouts
+    folder is named in the dialog and the others still load."""
+    import os
+
+    from app.core.layouts import save_layout
+    from app.rules.layouts import layout_of
+    from app.rules.table import Table as RulesTable
+    from app.rules.table import TerrainPiece as Piece
+
+    folder = Path(os.environ["CASTRA_HOME"]) / "tables"
+    table = RulesTable(72, 48, (Piece("T1", "woods", ((10, 10), (20, 10), (20, 20))),))
+    save_layout(folder, layout_of("Club table", table, 25.4))
+    (folder / "broken.json").write_text("{not json", encoding="utf-8")
+    rs = registry.get("d3-ancients")
+    save_roster(store, roster=sample_roster(rs, "roman"))
+    save_roster(store, roster=sample_roster(rs, "carthaginian"))
+    main_window: MainWindow = make_window()
+    dialog = main_window.battles.new_battle()
+    assert dialog is not None
+    names = [dialog.table.itemText(i) for i in range(dialog.table.count())]
+    assert "Club table (saved)" in names
+    assert "broken.json" in dialog.error.text()
+    dialog.table.setCurrentIndex(names.index("Club table (saved)"))
+    made = dialog.chosen_table(rs)
+    assert made is not None and [p.kind for p in made.terrain] == ["woods"]
+    dialog.reject()
+
+
 # --------------------------------------------------------------------------- odds and dice
 
 
