@@ -316,6 +316,17 @@ class MovementRules:
             return self.move_allowance(unit, view)
         return None
 
+    def allowance_bonus(
+        self,
+        view: TurnView,
+        unit: Combatant,
+        traced: Sequence[Traced],
+        spans: Sequence[Sequence[TerrainSpan]],
+    ) -> float:
+        """Distance the path itself adds to the allowance (D3: a move wholly along a road
+        goes 3" farther). ``spans``: each leg's :meth:`terrain_spans`. Default: none."""
+        return 0.0
+
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """Whether ``unit`` may pass through the friendly unit ``other``. Default: no (a
         ruleset says when it may: GSB light troops, MWAN skirmishers through elephants)."""
@@ -366,8 +377,10 @@ class MovementRules:
         legs: list[LegCost] = []
         crossed: dict[str, TerrainCrossed] = {}
         refused: set[str] = set()
+        spans_by_leg: list[list[TerrainSpan]] = []
         for t in traced:
             spans = self.terrain_spans(view, unit, t)
+            spans_by_leg.append(spans)
             legs.append(self.leg_cost(view, unit, t, spans))
             for s in spans:
                 crossed.setdefault(
@@ -376,9 +389,12 @@ class MovementRules:
                 if s.effect.passable is not True and s.piece.id not in refused:
                     refused.add(s.piece.id)
                     breaches.append(_terrain_breach(who, s.piece, s.effect))
+        at_ford = any(p.kind == "ford" and p.overlaps(end) for p in table.terrain)
         for piece in table.terrain:
             if piece.id in refused or not piece.overlaps(end):
                 continue
+            if at_ford and piece.kind in FORD_OVER:
+                continue  # standing at a ford: the river is crossed there
             effect = self.terrain_effect(unit, piece.kind)
             if effect.passable is False:
                 refused.add(piece.id)
@@ -404,6 +420,8 @@ class MovementRules:
         # the allowance, cumulative over the turn
         cost = sum(c.cost for c in legs)
         allowance = self.move_allowance_for(view, unit, reason)
+        if allowance is not None:
+            allowance += self.allowance_bonus(view, unit, traced, spans_by_leg)
         left = None if allowance is None else allowance - unit.moved
         rule = f"{self.ruleset.meta.short_name}, movement"
         if left is None:
