@@ -71,14 +71,16 @@ def test_a_river_is_three_inches_or_its_width_in_unit_widths(registry: Registry)
 
 @pytest.mark.parametrize("rid", RULESETS)
 def test_every_kind_has_an_effect_and_a_note(registry: Registry, rid: str) -> None:
-    mech = mechanics_for(registry.get(rid))
+    rs = registry.get(rid)
+    mech = mechanics_for(rs)
     from app.rules.mechanics import Combatant, Status
 
-    u = Combatant("A1", "Unit", "x", 0, Status(1, 1))
-    for kind in TERRAIN_KINDS:
-        effect = mech.terrain_effect(u, kind)
-        assert effect.note and effect.rule
-        assert effect.cost_factor >= 1
+    for troop in rs.troops:  # a ruleset's terrain rules may depend on the troop
+        u = Combatant("A1", "Unit", troop, 0, Status(1, 1))
+        for kind in TERRAIN_KINDS:
+            effect = mech.terrain_effect(u, kind)
+            assert effect.note and effect.rule
+            assert effect.cost_factor >= 1
 
 
 def test_saved_layouts_round_trip(registry: Registry) -> None:

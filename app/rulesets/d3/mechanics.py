@@ -55,6 +55,7 @@ from app.rulesets.d3.base import (
     D3Refusal,
     hits_text,
 )
+from app.rulesets.d3.movement import D3Movement
 from app.rulesets.d3.rules import (
     attack_side,
     combat_steps,
@@ -70,10 +71,9 @@ from app.rulesets.d3.rules import (
     touching,
 )
 from app.rulesets.d3.schema import TerrainType
-from app.rulesets.d3.turn import D3Turn
 
 
-class D3Mechanics(D3Turn):
+class D3Mechanics(D3Movement):
     """D3 Ancient Rules (One-Hour Wargames variant for the Second Punic War)."""
 
     engine = "d3"

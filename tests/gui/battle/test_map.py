@@ -5,6 +5,7 @@ with Esc, deploys, turns, measures, toggles overlays, draws terrain and exports 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
@@ -250,14 +251,26 @@ def test_forcing_a_forbidden_move_asks_and_is_sent_as_forced(
 def test_a_move_needing_confirmation_asks_first(
     battle_map: BattleMap, session: BattleSession
 ) -> None:
-    """Generic terrain: entering a river is the umpire's call ("confirm")."""
+    """A move the rules leave to the umpire ("confirm") is asked before it is sent, and
+    sent forced when the umpire agrees. (D3 forbids rivers outright, so a house rule here
+    makes entering a river the umpire's call.)"""
     from dataclasses import replace
+
+    from app.rules.movement import TerrainEffect
+    from app.rules.table import TerrainKind
+
+    base = type(session.mechanics)
+
+    class Umpire(base):  # type: ignore[misc, valid-type]
+        def terrain_effect(self, unit: Any, kind: TerrainKind) -> TerrainEffect:
+            found: TerrainEffect = super().terrain_effect(unit, kind)
+            return replace(found, passable="confirm") if kind == "river" else found
 
     sent = emitted(battle_map)
     answers = [False, True]
     battle_map.confirm = lambda title, text: answers.pop(0)
     a3 = replace(session.state.unit("A3"), y=19.0)  # the river runs about y 24 here
-    battle_map.show_state(session.state.replace_unit(a3), session.mechanics)
+    battle_map.show_state(session.state.replace_unit(a3), Umpire(session.ruleset))
     battle_map.select_unit("A3")
     drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 4), release=False)
     assert "confirm" in battle_map.ghost.text and "river" in battle_map.ghost.text
@@ -266,6 +279,21 @@ def test_a_move_needing_confirmation_asks_first(
     battle_map.select_unit("A3")
     drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 4))
     assert len(sent) == 1 and isinstance(sent[0], MoveUnit) and sent[0].force
+
+
+def test_d3_river_refused_on_the_map(battle_map: BattleMap, session: BattleSession) -> None:
+    """D3, Terrain: rivers are crossed only at a bridge or ford; the ghost turns red with
+    the rule and nothing is sent."""
+    from dataclasses import replace
+
+    sent = emitted(battle_map)
+    a3 = replace(session.state.unit("A3"), y=19.0)
+    battle_map.show_state(session.state.replace_unit(a3), session.mechanics)
+    battle_map.select_unit("A3")
+    drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 4), release=False)
+    assert "forbidden: D3, Terrain" in battle_map.ghost.text and "river" in battle_map.ghost.text
+    mouse(battle_map, QEvent.Type.MouseButtonRelease, at(battle_map, a3.x, a3.y + 4))
+    assert sent == []
 
 
 def test_esc_cancels_a_drag(battle_map: BattleMap, session: BattleSession) -> None:
