@@ -16,6 +16,7 @@ from app.rules.contact import Contact, ContactHow
 from app.rules.geometry import Footprint
 from app.rules.movement import Breach, TerrainEffect, TerrainSpan
 from app.rules.paths import Traced
+from app.rules.sight import ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, TurnView
 from app.rulesets.d3.rules import attack_side, has_footprint, in_contact
@@ -90,6 +91,16 @@ class D3Movement(D3Turn):
             if on_road < 1 - 1e-6:
                 return 0.0
         return self.troop(unit.troop).road_bonus
+
+    def shooting_reach(self, view: TurnView, unit_id: str) -> ShotReach | None:
+        """D3, Shooting: light infantry and light cavalry reach 12", catapults 24", in the
+        front arc (lines drawn 45 degrees outward from the front corners, so 90 degrees in
+        all); None for troops that do not shoot. For the map's overlay."""
+        troop = self.troop(view.unit(unit_id).troop)
+        if troop.shoot_hits is None or not troop.weapons:
+            return None
+        reach = max(w.long_range for w in troop.weapons)
+        return ShotReach(reach, 2 * self.t.shooting.front_arc_degrees, "D3, Shooting")
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """D3, Movement: only light infantry may pass through friendly units."""

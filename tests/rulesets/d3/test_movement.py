@@ -180,3 +180,12 @@ def test_light_troops_charge_only_an_enemy_already_in_combat(
     v = place(v, "A1", 43.5, 24.0, 270.0)  # A1 touches B2's flank: engaged
     joined = mech.contact(v, "A3", "B2")
     assert not any("already in combat" in b.text for b in joined.breaches)
+
+
+def test_shooting_reach_for_the_map(mech: D3Mechanics, view: TurnView) -> None:
+    """D3, Shooting: light infantry and light cavalry 12", in the front arc; heavy
+    infantry does not shoot (the map's range overlay reads this)."""
+    li = mech.shooting_reach(view, "A3")
+    assert li is not None and li.range == 12 and li.arc == 90 and li.rule == "D3, Shooting"
+    assert mech.shooting_reach(view, "A5") is not None
+    assert mech.shooting_reach(view, "A1") is None
