@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from app.rules.actions import Action
 from app.rules.mechanics import Side, TurnView, Victory
 from app.rulesets.gsb.base import BOTH, other_side
-from app.rulesets.gsb.combat import CombatRules
+from app.rulesets.gsb.movement import GSBMovement
 from app.rulesets.gsb.rules import (
     MELEE_HELP,
     activate_help,
@@ -31,7 +31,7 @@ from app.rulesets.gsb.rules import (
 )
 
 
-class GSBMechanics(CombatRules):
+class GSBMechanics(GSBMovement):
     """Grown Slightly Bald: initiative, activation ladder, shooting, melee with elephant
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 
