@@ -1,7 +1,8 @@
 """Quincunx on the table: what each kind of terrain is to each troop (woods for light troops
 only, except along a road; streams and fords crossed in three moves; rivers only at a
 ford), who may move in a round (the mover; not a unit out of command or one that evaded),
-moves checked against the movement matrix in move factors, leaving a melee (only as the
+moves checked against the movement matrix in move factors (only skirmishers move on after
+shooting: the split move), leaving a melee (only as the
 mover in the first round of a turn, and no new melee that round), horses keeping 2 MF from
 elephants, the unit fighting two enemies taking the right-hand one first, and the map's
 shooting reach (weapon ranges in the 90-degree arc) and command reach (4 MF of the
@@ -32,6 +33,7 @@ from app.rulesets.quincunx.combat import CombatActions
 from app.rulesets.quincunx.rules import (
     BERSERK,
     EVADED,
+    FIRED,
     FOUGHT,
     MELEE_WITH,
     MOVING,
@@ -167,6 +169,8 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         unit = view.unit(unit_id)
         breaches = [self._in_move_factors(b, found, unit) for b in found.breaches]
+        if reason == "move":
+            breaches += self._split_move(unit)
         if reason in CHOSEN:
             breaches += self._crossings(view, unit, found)
             breaches += self._break_off(view, unit, reason, target)
@@ -192,6 +196,22 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             f" MF left of its {fmt(round(found.allowance / per, 2))} MF "
             f"({cls.name.lower()}{used})",
         )
+
+    def _split_move(self, unit: Combatant) -> list[Breach]:
+        """Quincunx, Movement: only light cavalry and light infantry deployed as skirmishers
+        split-move (move up, shoot, move back within the allowance): a unit that has shot
+        this round moves no more unless it is one."""
+        if not unit.status.has(FIRED):
+            return []
+        if self.troop(unit.troop).category.light and self.skirmishing(unit):
+            return []
+        return [
+            Breach(
+                MOVE_RULE,
+                f"{unit.name} ({unit.unit_id}) has shot this round: only light troops deployed "
+                "as skirmishers move on after shooting (split move)",
+            )
+        ]
 
     def _crossings(self, view: TurnView, unit: Combatant, found: MoveCheck) -> list[Breach]:
         """Quincunx, Water (errata "stream-crossing"): to the bank and stop; into the water

@@ -26,7 +26,7 @@ from app.rules.registry import BUILTIN_DIR
 from app.rules.table import Table, TerrainKind, TerrainPiece
 from app.rulesets import load_ruleset
 from app.rulesets.quincunx.mechanics import QuincunxMechanics
-from app.rulesets.quincunx.rules import EVADED, FOUGHT, MELEE_WITH, OUT_OF_COMMAND
+from app.rulesets.quincunx.rules import EVADED, FIRED, FOUGHT, MELEE_WITH, OUT_OF_COMMAND
 from app.rulesets.quincunx.schema import tables
 from tests.rules.mechanics_harness import combatant
 
@@ -129,6 +129,22 @@ def test_light_cavalry_six_move_factors_skirmishing_peltasts_four() -> None:
     assert not check(v, "A2", "forward 9").breaches  # formed peltasts 3 MF
     assert check(v, "A2", "forward 10").forbidden
     assert not check(v, "A3", "forward 12").breaches  # skirmishers 4 MF
+
+
+def test_only_skirmishers_split_move() -> None:
+    shot = frozenset({FIRED})
+    v = table(
+        [
+            replace(unit("A1", "balearic_slingers", 20, 8, markers=shot), moved=5.0),
+            unit("A2", "roman_velites", 40, 8, markers=shot),
+            unit("A3", "roman_velites", 50, 8, formation="skirmish", markers=shot),
+        ]
+    )
+    back = check(v, "A1", "back 5")  # up 5", shot, back 5": within its 12"
+    assert not back.breaches and back.remaining == pytest.approx(2.0)
+    formed = check(v, "A2", "back 3")
+    assert formed.forbidden and "split move" in said(formed)[0]
+    assert not check(v, "A3", "back 3").breaches
 
 
 def test_only_the_moving_side_and_units_in_command_move() -> None:
