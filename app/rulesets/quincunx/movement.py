@@ -4,12 +4,15 @@ ford), who may move in a round (the mover; not a unit out of command or one that
 moves checked against the movement matrix in move factors (only skirmishers move on after
 shooting: the split move), leaving a melee (only as the
 mover in the first round of a turn, and no new melee that round), horses keeping 2 MF from
-elephants, the unit fighting two enemies taking the right-hand one first, and the map's
+elephants, the unit fighting two enemies taking the right-hand one first, the ground read
+from the table for melee and missiles (only a wood's edge fights or is shot at from outside,
+with the cover column and the attackers' column shift; a unit in the water as crossing),
+shots refused out of range or out of sight, and the map's
 shooting reach (weapon ranges in the 90-degree arc) and command reach (4 MF of the
 commander).
 
 Every number is the data's: ``tables.terrain.kinds`` (errata "terrain-kinds",
-"woods-formed-peltasts", "woods-road"), ``tables.terrain.streams`` (errata
+"woods-formed-peltasts", "woods-road"), ``tables.terrain.woods`` (errata "woods-edge"), ``tables.terrain.streams`` (errata
 "stream-crossing"), ``tables.movement``, ``tables.melee_resolution.break_off`` (errata
 "break-off"), ``tables.melee_resolution.pairing`` (errata "two-enemies-right-first"),
 ``tables.elephants_and_horses`` (errata "horses-keep-away"), ``tables.missile_ranges``,
@@ -397,6 +400,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
         starts no other."""
         view = sit.view
         if view is not None:
+            sit = self._melee_ground(view, sit)
             a, d = sit.attacker, sit.defender
             if (
                 any(u.unit_id == a.unit_id for u in view.units)
@@ -417,22 +421,93 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
                     )
         return super()._melee_setup(sit)
 
+    # ------------------------------------------------------------------ the ground
+
+    def _on_table(self, view: TurnView, *units: Combatant) -> bool:
+        ids = {u.unit_id for u in view.units}
+        return all(u.unit_id in ids and u.footprint.has_size for u in units)
+
+    def _covers(self, view: TurnView, unit: Combatant) -> list[TerrainPiece]:
+        """The pieces giving cover (woods, and towns by errata "terrain-kinds") the unit
+        stands in."""
+        kinds = self.t.terrain.kinds
+        return [p for p in view.table.terrain if kinds[p.kind].cover and p.overlaps(unit.footprint)]
+
+    def _in_water(self, view: TurnView, unit: Combatant) -> bool:
+        """Whether the unit stands in a stream, a ford or a river it is crossing."""
+        kinds = self.t.terrain.kinds
+        return any(
+            kinds[p.kind].entry in ("crossing", "at_ford") and p.overlaps(unit.footprint)
+            for p in view.table.terrain
+        )
+
+    def deep_in(self, piece: TerrainPiece, unit: Combatant) -> bool:
+        """Quincunx, Woods (errata "woods-edge"): the unit stands inside the wood, not at its
+        edge: its base, grown by ``tables.terrain.woods.edge_inches``, lies wholly in it."""
+        grow = self.t.terrain.woods.edge_inches
+        f = unit.footprint
+        grown = Footprint(f.x, f.y, f.facing, f.width + 2 * grow, f.depth + 2 * grow)
+        return all(piece.contains(c) for c in grown.corners())
+
+    def _hidden(self, view: TurnView, a: Combatant, d: Combatant) -> str | None:
+        """Why ``a`` and ``d`` cannot fight or shoot across a wood's edge: one of them deep
+        in a wood the other is not in (only figures at the edge fight or are shot at)."""
+        for me, other in ((d, a), (a, d)):
+            for p in self._covers(view, me):
+                if not p.overlaps(other.footprint) and self.deep_in(p, me):
+                    name = f' "{p.name}"' if p.name else ""
+                    return (
+                        f"{me.name} stand deep in the {p.kind} {p.id}{name}: only troops at its "
+                        f"edge fight or are shot at from outside ({WOODS_RULE})"
+                    )
+        return None
+
+    def _melee_ground(self, view: TurnView, sit: Situation) -> Situation:
+        """Quincunx, Woods and Water, read from the table: a melee across a wood's edge only
+        with the troops at the edge, the attackers one column right against defenders at
+        the edge (both in the wood: as normal); a unit in the water fights two columns
+        right. Only turns the options on, never off."""
+        a, d = sit.attacker, sit.defender
+        if not self._on_table(view, a, d):
+            return sit
+        hidden = self._hidden(view, a, d)
+        if hidden is not None:
+            raise ValueError(hidden)
+        on: dict[str, bool] = {}
+        if any(not p.overlaps(a.footprint) for p in self._covers(view, d)):
+            on["wood_edge"] = True
+        for role, u in (("attacker", a), ("defender", d)):
+            if self._in_water(view, u):
+                on[f"{role}_crossing"] = True
+        if not on:
+            return sit
+        return replace(sit, options={**sit.options, **on})
+
     # ------------------------------------------------------------------ shooting
 
     def _shot_setup(self, sit: Situation) -> Shot | Outcome:
-        """The shot's checks, then, for units on the table (and no distance given by hand):
-        no fire beyond the weapon's long range, base edge to base edge, nor at a target out
-        of sight behind terrain (a wood: only its edge may be shot at). Units in between do
-        not stop it: the cover option is fire over friends' heads."""
-        found = super()._shot_setup(sit)
+        """The shot's checks with the ground read from the table: no fire into or out of the
+        depths of a wood, only at its edge, and then the cover column; a target in the water
+        one level up. Then, unless a distance is given by hand: no fire beyond the weapon's
+        long range, base edge to base edge, nor at a target out of sight behind terrain.
+        Units in between do not stop it: the cover option is fire over friends' heads. The
+        options are only turned on, never off."""
         view = sit.view
-        if isinstance(found, Outcome) or view is None or sit.number("distance") > 0:
-            return found
         a, d = sit.attacker, sit.defender
-        ids = {u.unit_id for u in view.units}
-        if a.unit_id not in ids or d.unit_id not in ids:
-            return found
-        if not (a.footprint.has_size and d.footprint.has_size):
+        if view is None or not self._on_table(view, a, d):
+            return super()._shot_setup(sit)
+        hidden = self._hidden(view, a, d)
+        if hidden is not None:
+            return self._no_fire(hidden)
+        on: dict[str, bool] = {}
+        if any(not p.overlaps(a.footprint) for p in self._covers(view, d)):
+            on["cover"] = True  # at a wood's edge: the cover column
+        if self._in_water(view, d):
+            on["crossing"] = True
+        if on:
+            sit = replace(sit, options={**sit.options, **on})
+        found = super()._shot_setup(sit)
+        if isinstance(found, Outcome) or sit.number("distance") > 0:
             return found
         weapon = self._weapon(a, sit.choice("weapon"))
         rng = self.t.missile_ranges.weapons[weapon]
@@ -444,9 +519,9 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             )
         clear, blocked = self.line_of_sight(view, a.unit_id, d.unit_id)
         terrain = {p.id for p in view.table.terrain}
-        hidden = [b for b in blocked if b in terrain]
-        if not clear and hidden:
-            return self._no_fire(f"out of sight behind {', '.join(hidden)} ({MISSILE_RULE})")
+        behind = [b for b in blocked if b in terrain]
+        if not clear and behind:
+            return self._no_fire(f"out of sight behind {', '.join(behind)} ({MISSILE_RULE})")
         return found
 
     # ------------------------------------------------------------------ the map

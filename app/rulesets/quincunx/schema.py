@@ -178,11 +178,14 @@ class EvasionTable(Strict):
 
 
 class WoodsRule(Strict):
+    """Woods; ``edge_inches``: how deep "at the edge" reaches (errata "woods-edge")."""
+
     entry: Text
     fighting_from_woods: Text
     missile_level_shift: Annotated[int, Field(strict=True, ge=-10, le=10)]
     melee_column_shift: Id
     melee_inside: Text
+    edge_inches: PositiveInches
 
 
 class StreamRule(Strict):

@@ -417,3 +417,43 @@ def test_command_reach_four_move_factors_about_the_commander() -> None:
     other = M.command_reach(v, "B1")
     assert other is not None and other.centre == (30.0, 46.0)
     assert M.command_reach(replace(v, leaders=()), "A1") is None
+
+
+# --------------------------------------------------------------------------- the ground
+
+
+def test_only_the_edge_of_a_wood_fights_or_is_shot_at() -> None:
+    wood = ((20.0, 20.0), (40.0, 20.0), (40.0, 30.0), (20.0, 30.0))
+    slingers = unit("A1", "balearic_slingers", 30, 12)
+    hastati = unit("A2", "roman_hastati", 30, 18.9, rings=1)  # touching the warband: d10
+    edge = unit("B1", "celtic_swordsmen", 30, 20.5, 180, side=1)  # astride the outline
+    deep = unit("B2", "celtic_swordsmen", 30, 26, 180, side=1)
+    v = table([slingers, hastati, edge, deep], ("woods", wood))
+    # at the edge: shot at in the cover column (12 firing: 2d6, not 2d10 at short range)
+    dice = ScriptedDice([("2d6", (4, 1))])
+    shot = M.resolve("shoot", Situation(actor=slingers, target=edge, view=v), dice)
+    assert dice.exhausted and "1 casualty" in shot.outcome.result
+    # deep in the wood: neither shot at nor fought from outside
+    out = M.resolve("shoot", Situation(actor=slingers, target=deep, view=v), ScriptedDice([]))
+    assert out.outcome.result.startswith("no fire: Celtic Swordsmen stand deep in the woods T1")
+    with pytest.raises(ValueError, match="only troops at its edge fight"):
+        M.odds("melee", Situation(actor=hastati, target=deep, view=v))
+    # the attackers of defenders at the edge read one column right (d8), set from the table
+    on_table = M.odds("melee", Situation(actor=hastati, target=edge, view=v))
+    bare = replace(v, table=Table(72.0, 48.0))
+    flag = {"wood_edge": True}
+    by_hand = M.odds("melee", Situation(actor=hastati, target=edge, view=bare, options=flag))
+    in_open = M.odds("melee", Situation(actor=hastati, target=edge, view=bare))
+    assert on_table == by_hand != in_open
+
+
+def test_a_unit_in_the_water_fights_as_crossing() -> None:
+    stream = ((0.0, 20.0), (72.0, 20.0))
+    wading = unit("A1", "roman_hastati", 30, 20.0)  # in the stream
+    warband = unit("B1", "celtic_swordsmen", 30, 21.6, 180, side=1)
+    v = table([wading, warband], ("stream", stream))
+    on_table = M.odds("melee", Situation(actor=wading, target=warband, view=v))
+    by_hand = M.odds(
+        "melee", Situation(actor=wading, target=warband, options={"attacker_crossing": True})
+    )
+    assert on_table == by_hand != M.odds("melee", Situation(actor=wading, target=warband))
