@@ -2,19 +2,19 @@
 only, except along a road; streams and fords crossed in three moves; rivers only at a
 ford), who may move in a round (the mover; not a unit out of command or one that evaded),
 moves checked against the movement matrix in move factors (only skirmishers move on after
-shooting: the split move), leaving a melee (only as the
-mover in the first round of a turn, and no new melee that round), horses keeping 2 MF from
-elephants, the unit fighting two enemies taking the right-hand one first, the ground read
-from the table for melee and missiles (only a wood's edge fights or is shot at from outside,
-with the cover column and the attackers' column shift; a unit in the water as crossing),
-shots refused out of range or out of sight, and the map's
-shooting reach (weapon ranges in the 90-degree arc) and command reach (4 MF of the
-commander).
+shooting: the split move), leaving a melee (only as the mover in the first round of a
+turn, and no new melee that round), horses keeping 2 MF from elephants, the unit fighting
+two enemies taking the right-hand one first, the ground read from the table for melee and
+missiles (only a wood's edge fights or is shot at from outside, with the cover column and
+the attackers' column shift; a unit in the water as crossing), shots refused out of range
+or out of sight, and the map's shooting reach (weapon ranges in the 90-degree arc) and
+command reach (4 MF of the commander).
 
 Every number is the data's: ``tables.terrain.kinds`` (errata "terrain-kinds",
-"woods-formed-peltasts", "woods-road"), ``tables.terrain.woods`` (errata "woods-edge"), ``tables.terrain.streams`` (errata
-"stream-crossing"), ``tables.movement``, ``tables.melee_resolution.break_off`` (errata
-"break-off"), ``tables.melee_resolution.pairing`` (errata "two-enemies-right-first"),
+"woods-formed-peltasts", "woods-road"), ``tables.terrain.woods`` (errata "woods-edge"),
+``tables.terrain.streams`` (errata "stream-crossing"), ``tables.movement``,
+``tables.melee_resolution.break_off`` (errata "break-off"),
+``tables.melee_resolution.pairing`` (errata "two-enemies-right-first"),
 ``tables.elephants_and_horses`` (errata "horses-keep-away"), ``tables.missile_ranges``,
 ``tables.command`` and each troop's ``enters_woods`` and ``weapons``.
 """
