@@ -11,7 +11,7 @@ or out of sight, and the map's shooting reach (weapon ranges in the 90-degree ar
 command reach (4 MF of the commander).
 
 Every number is the data's: ``tables.terrain.kinds`` (errata "terrain-kinds",
-"woods-formed-peltasts", "woods-road"), ``tables.terrain.woods`` (errata "woods-edge"),
+"woods-light-troops"), ``tables.terrain.woods`` (errata "woods-edge"),
 ``tables.terrain.streams`` (errata "stream-crossing"), ``tables.movement``,
 ``tables.melee_resolution.break_off`` (errata "break-off"),
 ``tables.melee_resolution.pairing`` (errata "two-enemies-right-first"),
@@ -76,7 +76,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
 
     def terrain_laid_over(self) -> Mapping[TerrainKind, frozenset[TerrainKind]]:
         """Quincunx, Woods and Water: a road opens the wood it runs through (errata
-        "woods-road"), a ford the river or stream it lies on (``tables.terrain.kinds``
+        "woods-light-troops"), a ford the river or stream it lies on (``tables.terrain.kinds``
         ``opens``)."""
         if not hasattr(self, "_laid"):
             self._laid = {

@@ -266,8 +266,8 @@ def test_kinds_the_text_does_not_name_are_errata() -> None:
     assert M.terrain_effect(hastati, "hill").blocks_los
     assert {e.id for e in RS.errata} >= {
         "terrain-kinds",
-        "woods-road",
-        "woods-formed-peltasts",
+        "woods-light-troops",
+        "woods-edge",
         "stream-crossing",
         "break-off",
         "two-enemies-right-first",
