@@ -3,22 +3,88 @@ through whom. The article: "Cavalry in line (& formed Medium Infantry) may wheel
 move 8" (or move then wheel). Light Cavalry (& formed Medium Infantry) may also about face
 before or after movement. Heavy Infantry in line may only move forward or wheel 45 degrees.
 Friendly skirmishers may move through elephants (but no other formed units)." The limits are
-``tables.movement.rows`` (each troop's ``move_class``) and ``skirmishers_pass_through``."""
+``tables.movement.rows`` (each troop's ``move_class``) and ``skirmishers_pass_through``.
+
+Also: units in contact with the enemy are pinned (Movement 1); skirmishers may not close with
+formed troops (Melee 1), so such a charge is refused; and what each kind of terrain is, from
+``tables.terrain`` (the article names none: errata "terrain-movement", "terrain-sight",
+"terrain-cover")."""
 
 from __future__ import annotations
 
-from app.rules.movement import Breach, MoveCheck, MoveReason
+from dataclasses import replace
+
+from app.rules.contact import Contact
+from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
+from app.rules.table import TerrainKind
 from app.rules.values import Combatant, TurnView
 from app.rulesets.mwan90.base import MWAN90Base
 
 MOVE_RULE = "MWAN #90, Movement"
+MELEE_RULE = "MWAN #90, Melee"
+#: the article names no terrain: every kind is Castra's reading (tables.terrain)
+TERRAIN_RULE = "MWAN #90, errata terrain-movement"
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
 CHOSEN = frozenset({"move", "charge"})
 
 
 class MWANMovement(MWAN90Base):
     """The movement hooks of :class:`~app.rules.mechanics.Mechanics` as MWAN #90 fills them."""
+
+    def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
+        """What terrain of ``kind`` is to ``unit``, from ``tables.terrain`` (Castra's
+        reading, the article naming no terrain): half speed in woods, marsh, towns, broken
+        ground, streams and fords, skirmishers at full speed in woods and broken ground,
+        rivers only at a ford, lakes never; woods, towns and hills block sight; no cover."""
+        row = self.t.terrain.kinds[kind]
+        cost = row.cost_factor
+        if row.unformed_cost_factor is not None and not self.formed(unit):
+            cost = row.unformed_cost_factor
+        return TerrainEffect(
+            passable=row.passable,
+            cost_factor=cost,
+            blocks_los=row.blocks_sight,
+            cover=row.cover,
+            note=f"{row.label.lower()}: {row.note}",
+            rule=TERRAIN_RULE,
+        )
+
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's answer, and MWAN #90, Movement 1: a unit in contact with the enemy is
+        pinned in melee and may not move or charge (a rout or a bonus move goes as the
+        rules send it)."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason not in CHOSEN or not self.t.movement.pinned_in_melee:
+            return found
+        unit = view.unit(unit_id)
+        if self._in_contact(unit, view):
+            return Breach(
+                MOVE_RULE,
+                f"{unit.name} ({unit_id}) is in contact with the enemy: pinned in melee, it "
+                "may not move",
+            )
+        return None
+
+    def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
+        """The core's path into contact (front to front, flat against a flank or the rear it
+        approaches), refused, MWAN #90, Melee 1, when skirmishers would close with formed
+        troops (formed troops reaching skirmishers disperse them: the disperse action)."""
+        found = super().contact(view, unit_id, target_id)
+        unit, target = view.unit(unit_id), view.unit(target_id)
+        if (
+            self.t.dispersal.skirmishers_may_not_close_with_formed
+            and unit.side != target.side
+            and not self.formed(unit)
+            and self.formed(target)
+        ):
+            why = Breach(
+                MELEE_RULE,
+                f"{unit.name} ({unit_id}) are skirmishers and may not close with the formed "
+                f"{target.name} ({target_id})",
+            )
+            return replace(found, breaches=(*found.breaches, why))
+        return found
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes

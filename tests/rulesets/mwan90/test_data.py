@@ -419,6 +419,11 @@ ERRATA = {
     "army-limits": "interpretation",
     "campaign-recovery": "gap",
     "campaign-leaders": "gap",
+    "clear-shot": "interpretation",
+    "missile-arc": "gap",
+    "terrain-movement": "gap",
+    "terrain-sight": "gap",
+    "terrain-cover": "interpretation",
 }
 
 
