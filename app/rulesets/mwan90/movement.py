@@ -23,6 +23,8 @@ from app.rulesets.mwan90.base import MWAN90Base
 
 MOVE_RULE = "MWAN #90, Movement"
 MELEE_RULE = "MWAN #90, Melee"
+SEQUENCE_RULE = "MWAN #90, Turn sequence"
+MOVEMENT_PHASE = "movement"
 #: the article names no terrain: every kind is Castra's reading (tables.terrain)
 TERRAIN_RULE = "MWAN #90, errata terrain-movement"
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
@@ -51,14 +53,22 @@ class MWANMovement(MWAN90Base):
         )
 
     def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
-        """The core's answer, and MWAN #90, Movement 1: a unit in contact with the enemy is
-        pinned in melee and may not move or charge (a rout or a bonus move goes as the
-        rules send it)."""
+        """The core's answer, then MWAN #90, Turn sequence: units move and charge in the
+        movement phase; and Movement 1: a unit in contact with the enemy is pinned in melee
+        and may not move or charge. A rout, or the bonus move after a melee (a pursuit),
+        goes as the rules send it."""
         found = super().may_move(view, unit_id, reason)
-        if found is not None or reason not in CHOSEN or not self.t.movement.pinned_in_melee:
+        if found is not None or reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
-        if self._in_contact(unit, view):
+        phases = self.ruleset.turn.phases
+        if 0 <= view.phase < len(phases) and phases[view.phase].id != MOVEMENT_PHASE:
+            return Breach(
+                SEQUENCE_RULE,
+                f"{unit.name} ({unit_id}) may {reason} only in the movement phase, not in "
+                f"the {phases[view.phase].name.lower()} phase",
+            )
+        if self.t.movement.pinned_in_melee and self._in_contact(unit, view):
             return Breach(
                 MOVE_RULE,
                 f"{unit.name} ({unit_id}) is in contact with the enemy: pinned in melee, it "

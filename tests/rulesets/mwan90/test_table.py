@@ -36,7 +36,7 @@ def mech(registry: Registry) -> MWAN90Mechanics:
 def view(mech: MWAN90Mechanics) -> TurnView:
     rs = mech.ruleset
     state = new_battle(rs, mech, (sample_roster(rs, "roman"), sample_roster(rs, "carthaginian")))
-    return state.view()
+    return replace(state.view(), phase=1)  # the movement phase
 
 
 def at(view: TurnView, unit_id: str, x: float, y: float, facing: float = 0.0) -> Combatant:
@@ -81,9 +81,7 @@ def test_a_legal_move_costs_its_length_and_a_longer_one_is_refused(
     )
 
 
-def test_an_illegal_turn_is_refused_naming_the_rule(
-    mech: MWAN90Mechanics, view: TurnView
-) -> None:
+def test_an_illegal_turn_is_refused_naming_the_rule(mech: MWAN90Mechanics, view: TurnView) -> None:
     """Heavy infantry in line may only move forward or wheel 45 degrees."""
     v = on(view, at(view, "B1", 36.0, 30.0, 180.0))
     refused = check(mech, v, "B1", "wheel 90 left")
@@ -148,6 +146,23 @@ def test_terrain_is_read_from_the_data(mech: MWAN90Mechanics) -> None:
         assert loose.cost_factor == (row.unformed_cost_factor or row.cost_factor)
         assert formed.rule == "MWAN #90, errata terrain-movement"
     assert {k for k, r in t.kinds.items() if r.blocks_sight} == {"woods", "town", "hill"}
+
+
+def test_moves_only_in_the_movement_phase(mech: MWAN90Mechanics, view: TurnView) -> None:
+    """Turn sequence: 2. Movement, then missiles and melees; a bonus move after a melee is
+    a pursuit, which the rules send."""
+    v = on(view, at(view, "A6", 36.0, 20.0))
+    assert check(mech, v, "A6", "forward 4").ok
+    for phase, name in ((0, "initiative"), (2, "missiles"), (3, "melee")):
+        refused = check(mech, replace(v, phase=phase), "A6", "forward 4")
+        assert (
+            f"MWAN #90, Turn sequence: Roman cavalry (equites) (A6) may move only in the "
+            f"movement phase, not in the {name} phase" in texts(refused)
+        )
+    bonus = mech.check_move(
+        replace(v, phase=3), "A6", Path(parse_path("forward 4")), reason="pursuit"
+    )
+    assert "Turn sequence" not in texts(bonus)
 
 
 def test_units_in_contact_are_pinned(mech: MWAN90Mechanics, view: TurnView) -> None:
