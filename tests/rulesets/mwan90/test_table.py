@@ -242,7 +242,7 @@ def test_a_wood_blocks_the_line_of_sight(mech: MWAN90Mechanics, view: TurnView) 
     cav = at(view, "A7", 36.0, 18.0)
     v = on(view, slingers, cav, terrain=(WOOD,))
     assert mech.line_of_sight(v, "B5", "A7") == (False, ("T1",))
-    with pytest.raises(ValueError, match="no clear shot .* blocked by the woods T1"):
+    with pytest.raises(ValueError, match=r"no clear shot .* blocked by the woods T1"):
         mech.odds("shoot", Situation(actor=slingers, target=cav, view=v))
     clear = on(view, slingers, cav)
     assert mech.odds("shoot", Situation(actor=slingers, target=cav, view=clear))
