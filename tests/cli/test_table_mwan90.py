@@ -58,7 +58,7 @@ def rosters(tmp_path: Path) -> tuple[Path, Path]:
 
 def front_gap(a: dict[str, Any], b: dict[str, Any]) -> float:
     """Between two units facing each other along the table: front edge to front edge."""
-    return abs(b["y"] - a["y"]) - (a["depth"] + b["depth"]) / 2
+    return float(abs(b["y"] - a["y"]) - (a["depth"] + b["depth"]) / 2)
 
 
 def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:

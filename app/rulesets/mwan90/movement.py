@@ -76,6 +76,15 @@ class MWANMovement(MWAN90Base):
             )
         return None
 
+    def move_allowance_for(
+        self, view: TurnView, unit: Combatant, reason: MoveReason
+    ) -> float | None:
+        """The core's allowance, and MWAN #90, Melee 6: a unit that routs its opponent has a
+        post-melee bonus move of 4" (a pursuit)."""
+        if reason == "pursuit":
+            return self.t.melee.post_melee_bonus_move
+        return super().move_allowance_for(view, unit, reason)
+
     def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
         """The core's path into contact (front to front, flat against a flank or the rear it
         approaches), refused, MWAN #90, Melee 1, when skirmishers would close with formed

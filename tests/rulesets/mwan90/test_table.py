@@ -149,8 +149,8 @@ def test_terrain_is_read_from_the_data(mech: MWAN90Mechanics) -> None:
 
 
 def test_moves_only_in_the_movement_phase(mech: MWAN90Mechanics, view: TurnView) -> None:
-    """Turn sequence: 2. Movement, then missiles and melees; a bonus move after a melee is
-    a pursuit, which the rules send."""
+    """Turn sequence: 2. Movement, then missiles and melees; the 4" bonus move of a unit
+    that routs its opponent (Melee 6) is a pursuit, made in the melee phase."""
     v = on(view, at(view, "A6", 36.0, 20.0))
     assert check(mech, v, "A6", "forward 4").ok
     for phase, name in ((0, "initiative"), (2, "missiles"), (3, "melee")):
@@ -162,7 +162,11 @@ def test_moves_only_in_the_movement_phase(mech: MWAN90Mechanics, view: TurnView)
     bonus = mech.check_move(
         replace(v, phase=3), "A6", Path(parse_path("forward 4")), reason="pursuit"
     )
-    assert "Turn sequence" not in texts(bonus)
+    assert bonus.ok and bonus.allowance == 4, texts(bonus)  # Melee 6: a 4" bonus move
+    more = mech.check_move(
+        replace(v, phase=3), "A6", Path(parse_path("forward 5")), reason="pursuit"
+    )
+    assert 'would move 5.0" with 4.0" of its 4" left' in texts(more)
 
 
 def test_units_in_contact_are_pinned(mech: MWAN90Mechanics, view: TurnView) -> None:
