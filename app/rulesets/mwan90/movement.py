@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.rules.contact import Contact
-from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
+from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, TurnView
@@ -24,6 +24,8 @@ from app.rulesets.mwan90.base import MWAN90Base
 MOVE_RULE = "MWAN #90, Movement"
 MELEE_RULE = "MWAN #90, Melee"
 SEQUENCE_RULE = "MWAN #90, Turn sequence"
+#: how the core's breach for passing through an enemy begins
+THROUGH_ENEMY = "would pass through the enemy "
 MOVEMENT_PHASE = "movement"
 #: the article names no terrain: every kind is Castra's reading (tables.terrain)
 TERRAIN_RULE = "MWAN #90, errata terrain-movement"
@@ -123,11 +125,13 @@ class MWANMovement(MWAN90Base):
         """The core's checks, then MWAN's limits on turning for a move or a charge: the
         wheel (and pivots) the unit's class allows in all, about-faces only where allowed,
         heavy infantry only forward, and a wheel instead of a move where the class may not
-        combine them."""
+        combine them. Formed troops passing through enemy skirmishers scatter them (Melee 1):
+        for the umpire to confirm, then the disperse action, not a move refused."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
+        found = self._through_skirmishers(view, unit, found)
         row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
         who = f"{unit.name} ({unit.unit_id})"
         breaches: list[Breach] = []
@@ -167,3 +171,35 @@ class MWANMovement(MWAN90Base):
                 Breach(MOVE_RULE, f"{who}: {row.label.lower()} wheel instead of moving, not both")
             )
         return found.with_breaches(*breaches) if breaches else found
+
+    def _through_skirmishers(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
+        """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
+        movement, dispersing the skirmishers as they move through them": the core's refusal
+        to pass through an enemy becomes, for formed troops through skirmishers, a move the
+        umpire confirms, to be followed by the disperse action."""
+        if not self.formed(unit) or not any(
+            b.rule == TABLE_RULE and b.text.startswith(THROUGH_ENEMY) for b in found.breaches
+        ):
+            return found
+        scattered = {
+            f"{THROUGH_ENEMY}{u.name} ({u.unit_id}) (": u
+            for u in view.units
+            if u.side != unit.side and not u.status.eliminated and not self.formed(u)
+        }
+        who = f"{unit.name} ({unit.unit_id})"
+        out: list[Breach] = []
+        for b in found.breaches:
+            keys = (k for k in scattered if b.rule == TABLE_RULE and b.text.startswith(k))
+            hit = scattered.get(next(keys, ""))
+            if hit is None:
+                out.append(b)
+                continue
+            out.append(
+                Breach(
+                    MELEE_RULE,
+                    f"{who} moves on through the skirmishers {hit.name} ({hit.unit_id}), "
+                    "scattering them: resolve it with the disperse action",
+                    "confirm",
+                )
+            )
+        return replace(found, breaches=tuple(out))

@@ -214,6 +214,26 @@ def test_skirmishers_may_not_close_with_formed_troops(
     assert not mech.contact(v, "A5", "B6").forbidden
 
 
+def test_formed_troops_move_on_through_skirmishers(mech: MWAN90Mechanics, view: TurnView) -> None:
+    """Melee 1: formed troops that contact skirmishers move their full movement through them,
+    dispersing them: the umpire confirms the move (then the disperse action); through formed
+    enemies the move stays refused."""
+    cav = at(view, "A6", 36.0, 20.0)
+    javelinmen = at(view, "B6", 36.0, 24.0, 180.0)
+    v = on(view, cav, javelinmen)
+    through = check(mech, v, "A6", "forward 8")
+    assert not through.forbidden and through.needs_confirmation, texts(through)
+    assert (
+        "MWAN #90, Melee: Roman cavalry (equites) (A6) moves on through the skirmishers "
+        "Libyan, Moorish and Spanish javelinmen (B6), scattering them" in texts(through)
+    )
+    v = on(view, cav, at(view, "B8", 36.0, 24.0, 180.0))
+    assert "would pass through the enemy" in texts(check(mech, v, "A6", "forward 8"))
+    velites = at(view, "A5", 36.0, 20.0)
+    v = on(view, velites, javelinmen)
+    assert check(mech, v, "A5", "forward 8").forbidden  # skirmishers do not
+
+
 # --------------------------------------------------------------------------- missiles
 
 
