@@ -5,16 +5,20 @@ before or after movement. Heavy Infantry in line may only move forward or wheel 
 Friendly skirmishers may move through elephants (but no other formed units)." The limits are
 ``tables.movement.rows`` (each troop's ``move_class``) and ``skirmishers_pass_through``.
 
-Also: units in contact with the enemy are pinned (Movement 1); skirmishers may not close with
-formed troops (Melee 1), so such a charge is refused; and what each kind of terrain is, from
+Also: moves and charges only in the movement phase (Turn sequence); units in contact with the
+enemy are pinned (Movement 1); the 4" bonus move is a pursuit's allowance (Melee 6);
+skirmishers may not close with formed troops, and formed troops move on through skirmishers
+(Melee 1); and what each kind of terrain is, from
 ``tables.terrain`` (the article names none: errata "terrain-movement", "terrain-sight",
 "terrain-cover")."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
-from app.rules.contact import Contact
+from app.rules.contact import TOUCH
+from app.rules.geometry import Footprint, edge_distance
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.table import TerrainKind
@@ -87,26 +91,6 @@ class MWANMovement(MWAN90Base):
             return self.t.melee.post_melee_bonus_move
         return super().move_allowance_for(view, unit, reason)
 
-    def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
-        """The core's path into contact (front to front, flat against a flank or the rear it
-        approaches), refused, MWAN #90, Melee 1, when skirmishers would close with formed
-        troops (formed troops reaching skirmishers disperse them: the disperse action)."""
-        found = super().contact(view, unit_id, target_id)
-        unit, target = view.unit(unit_id), view.unit(target_id)
-        if (
-            self.t.dispersal.skirmishers_may_not_close_with_formed
-            and unit.side != target.side
-            and not self.formed(unit)
-            and self.formed(target)
-        ):
-            why = Breach(
-                MELEE_RULE,
-                f"{unit.name} ({unit_id}) are skirmishers and may not close with the formed "
-                f"{target.name} ({target_id})",
-            )
-            return replace(found, breaches=(*found.breaches, why))
-        return found
-
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes
         through a friend."""
@@ -125,16 +109,23 @@ class MWANMovement(MWAN90Base):
         """The core's checks, then MWAN's limits on turning for a move or a charge: the
         wheel (and pivots) the unit's class allows in all, about-faces only where allowed,
         heavy infantry only forward, and a wheel instead of a move where the class may not
-        combine them. Formed troops passing through enemy skirmishers scatter them (Melee 1):
-        for the umpire to confirm, then the disperse action, not a move refused."""
+        combine them. Melee 1: skirmishers may not end a move or a charge touching formed
+        enemies; formed troops passing through enemy skirmishers scatter them, a move for
+        the umpire to confirm, then the disperse action, not a move refused."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
         found = self._through_skirmishers(view, unit, found)
-        row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
         who = f"{unit.name} ({unit.unit_id})"
-        breaches: list[Breach] = []
+        breaches: list[Breach] = [
+            Breach(
+                MELEE_RULE,
+                f"{who} are skirmishers and may not close with the formed {e.name} ({e.unit_id})",
+            )
+            for e in self._formed_touched(view, unit, found.end)
+        ]
+        row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
         turned = 0.0
         moved = False
         for leg in path.legs:
@@ -171,6 +162,23 @@ class MWANMovement(MWAN90Base):
                 Breach(MOVE_RULE, f"{who}: {row.label.lower()} wheel instead of moving, not both")
             )
         return found.with_breaches(*breaches) if breaches else found
+
+    def _formed_touched(self, view: TurnView, unit: Combatant, end: Footprint) -> list[Combatant]:
+        """MWAN #90, Melee 1: "Skirmishers may not close with formed troops": the formed
+        enemies an unformed unit would touch where its move ends (none for formed troops)."""
+        if not self.t.dispersal.skirmishers_may_not_close_with_formed or self.formed(unit):
+            return []
+        reach = math.hypot(end.width, end.depth) / 2 + TOUCH
+        out = []
+        for e in view.units:
+            if e.side == unit.side or e.status.eliminated or e.width <= 0:
+                continue
+            near = reach + math.hypot(e.width, e.depth) / 2
+            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or not self.formed(e):
+                continue
+            if edge_distance(end, e.footprint) <= TOUCH:
+                out.append(e)
+        return out
 
     def _through_skirmishers(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
         """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full

@@ -210,6 +210,10 @@ def test_skirmishers_may_not_close_with_formed_troops(
         b.rule == "MWAN #90, Melee" and "may not close with the formed" in b.text
         for b in refused.breaches
     )
+    gap = 26.0 - 20.0 - (velites.depth + view.unit("B1").depth) / 2
+    closing = check(mech, v, "A5", f"forward {gap}")  # a plain move into contact, too
+    assert "MWAN #90, Melee: Velites (A5) are skirmishers and may not close" in texts(closing)
+    assert not check(mech, v, "A5", f"forward {gap - 1}").forbidden
     v = on(view, velites, at(view, "B6", 36.0, 26.0, 180.0))
     assert not mech.contact(v, "A5", "B6").forbidden
 
