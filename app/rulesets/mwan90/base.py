@@ -72,9 +72,9 @@ class MWAN90Base(Mechanics):
         return rout_threshold(self.t, self.mw_troop(unit.troop))
 
     def _in_contact(self, unit: Combatant, view: TurnView) -> bool | None:
-        """Whether the unit touches an enemy; None when footprints are unknown. Enemies
-        farther apart than their half-diagonals are passed over before measuring (a move
-        is checked on a table of hundreds of units)."""
+        """Whether the unit touches an enemy; None when footprints are unknown. An enemy
+        whose centre is farther off than the two bases' half-diagonals together is passed
+        over unmeasured (moves are checked on tables of hundreds of units)."""
         enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
