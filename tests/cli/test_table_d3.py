@@ -63,8 +63,8 @@ def test_a_d3_battle_on_the_table(cli: Cli) -> None:
 
     # Rome's turn: no charge in the chance-card step, then straight ahead in the movement step
     battle.next_to("Draw chance card")
-    assert battle.state()["initiative"] == 0
-    assert battle.state()["sides"][0]["record"]["card"] == "no_event"
+    rome = battle.state()
+    assert rome["initiative"] == 0 and rome["sides"][0]["record"]["card"] == "no_event"
     err = battle.refused("charge", EQUITES, NUMIDIANS)
     assert "D3, Movement: " in err and "movement step" in err
     battle.next_to("Movement")

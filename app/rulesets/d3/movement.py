@@ -159,17 +159,29 @@ class D3Movement(D3Turn):
         note = "; ".join(n for n in (cost.note, "pivot free") if n)
         return replace(cost, cost=max(cost.cost - turned, 0.0), note=note)
 
-    def _on_road(self, view: TurnView, unit: Combatant, traced: Sequence[Traced]) -> bool | None:
+    def _on_road(
+        self,
+        view: TurnView,
+        unit: Combatant,
+        traced: Sequence[Traced],
+        spans: Sequence[Sequence[TerrainSpan]] | None = None,
+    ) -> bool | None:
         """Whether every step of the path that moves (pivots aside) runs wholly along road
-        pieces; None when it does not move at all."""
+        pieces; None when it does not move at all. ``spans``: each leg's terrain spans when
+        the caller has them (a move to a point that pivots is measured along its straight
+        part alone)."""
         moving = False
-        for step in steps_of(traced):
-            if step.leg.kind in _TURNING:
-                continue
-            moving = True
-            spans = self.terrain_spans(view, unit, step)
-            if sum(s.fraction for s in spans if s.piece.kind in ROAD_KINDS) < 1 - 1e-6:
-                return False
+        for k, t in enumerate(traced):
+            for step in steps_of((t,)):
+                if step.leg.kind in _TURNING:
+                    continue
+                moving = True
+                whole = spans is not None and len(t.parts) <= 1
+                found = spans[k] if whole and spans is not None else None
+                if found is None:
+                    found = self.terrain_spans(view, unit, step)
+                if sum(s.fraction for s in found if s.piece.kind in ROAD_KINDS) < 1 - 1e-6:
+                    return False
         return moving or None
 
     def allowance_bonus(
@@ -190,7 +202,7 @@ class D3Movement(D3Turn):
             return 0.0
         if not any(s.piece.kind in ROAD_KINDS for leg in spans for s in leg):
             return 0.0
-        return bonus if self._on_road(view, unit, traced) else 0.0
+        return bonus if self._on_road(view, unit, traced, spans) else 0.0
 
     def shooting_reach(self, view: TurnView, unit_id: str) -> ShotReach | None:
         """D3, Shooting: light infantry and light cavalry reach 12", catapults 24", in the
@@ -219,9 +231,10 @@ class D3Movement(D3Turn):
     ) -> MoveCheck:
         """The core's checks, then D3's for a move or a charge: who may move now (the
         side's movement step, not after being passed through, catapults and confused units
-        only pivot, only cavalry leave a combat); a broken army does not advance towards
-        the enemy; a charge goes straight ahead without any turn; a move turns only by
-        pivoting at its start or end (errata pivots-free, turning-only-by-pivots)."""
+        only pivot, only cavalry leave a combat); a broken army (its side's record, kept
+        at each elimination step) does not advance towards the enemy; a charge goes
+        straight ahead without any turn; a move turns only by pivoting at its start or end
+        (errata pivots-free, turning-only-by-pivots)."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in ("move", "charge"):
             return found
@@ -233,7 +246,7 @@ class D3Movement(D3Turn):
             problem = self.why_not_move(unit, view, pivot_only=pivot_only)
             if problem is not None:
                 more.append(Breach(MOVE_RULE, problem))
-        if has_footprint(unit) and self.resolve_broken(view, unit.side):
+        if has_footprint(unit) and bool(view.sides[unit.side].get("resolve_broken", False)):
             more += self._no_advance(view, unit, found.end)
         if reason == "charge" and self.t.charges.straight_ahead_only:
             more += self._straight_ahead(unit, steps)

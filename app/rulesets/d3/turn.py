@@ -216,9 +216,11 @@ class D3Turn(EliminationRules):
     def confused(self, unit: Combatant, view: TurnView) -> bool:
         """Confusion card: the side's units may not move this turn (they may pivot) unless
         the commander is with them."""
-        return (
-            self.card_effect(unit.side, view) == "no_move_unless_commanded" and unit.leader is None
-        )
+        held = "no_move_unless_commanded"
+        card = self.t.chance_cards.cards.get(str(view.sides[unit.side].get("card", "")))
+        if unit.leader is not None or card is None or card.effect_key != held:
+            return False  # (the card's effect read before looking for the commander's unit)
+        return self.card_effect(unit.side, view) == held
 
     def _initiative_unit_ok(self, unit: Combatant, view: TurnView) -> bool:
         """Initiative card: ``unit`` may take the extra action now, in the chance-card step
