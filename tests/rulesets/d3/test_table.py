@@ -24,7 +24,7 @@ from app.core.battle import (
 from app.core.battle.sample import sample_roster
 from app.core.battle.state import BattleState
 from app.rules.geometry import edge_distance
-from app.rules.mechanics import Scalar, TurnView, mechanics_for
+from app.rules.mechanics import Scalar, Situation, TurnView, mechanics_for
 from app.rules.paths import Path, parse_path
 from app.rules.registry import Registry
 from app.rules.table import Table, TerrainPiece
@@ -312,10 +312,11 @@ def test_the_road_bonus_is_judged_over_the_whole_turn(mech: D3Mechanics) -> None
 # --------------------------------------------------------------------------- sight
 
 
-def test_a_wood_between_blocks_the_line_of_sight(mech: D3Mechanics, view: TurnView) -> None:
+def test_a_wood_between_blocks_the_line_of_sight_and_the_shot(
+    mech: D3Mechanics, view: TurnView
+) -> None:
     """Errata sight-through-terrain: light infantry 10" from slingers see them over open
-    ground; a wood laid between blocks the line (a unit in the wood would be seen, in
-    cover)."""
+    ground, and may shoot at them; a wood laid between blocks the line, and the shot."""
     v = place(lone_target(view), "A3", 48.7, 25.0)
     v = place(v, "B4", 48.7, 38.2)
     seen, _ = mech.line_of_sight(v, "A3", "B4")
@@ -324,3 +325,8 @@ def test_a_wood_between_blocks_the_line_of_sight(mech: D3Mechanics, view: TurnVi
     wooded = replace(v, table=Table(v.table.width, v.table.height, (wood,)))
     seen, blockers = mech.line_of_sight(wooded, "A3", "B4")
     assert not seen and blockers == ("T1",)
+    # so the light infantry may shoot at the slingers in the open, not through the wood
+    v, wooded = replace(v, phase=SHOOTING), replace(wooded, phase=SHOOTING)
+    assert mech.odds("shoot", Situation(v.unit("A3"), v.unit("B4"), view=v))
+    with pytest.raises(ValueError, match=r"Velites cannot see .*: T1 in the way"):
+        mech.odds("shoot", Situation(wooded.unit("A3"), wooded.unit("B4"), view=wooded))
