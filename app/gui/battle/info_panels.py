@@ -106,8 +106,8 @@ class LeadersPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        # the names (the leader's, his unit's) share the room the others leave, wrapped: no column is pushed
-        # out of a narrow dock
+        # the names (the leader's, his unit's) share the room the others leave, wrapped:
+        # no column is pushed out of a narrow dock
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
