@@ -224,7 +224,7 @@ class ActingPanel(QWidget):
             self.options_scroll.setFixedHeight(0)
             return
         width = max(self.options_scroll.viewport().width(), 120)
-        layout = self.options_box.layout()
+        layout = self.options_rows
         need = layout.heightForWidth(width) if layout.hasHeightForWidth() else -1
         if need < 0:
             need = self.options_box.sizeHint().height()
