@@ -39,6 +39,19 @@ from app.rules.layouts import LayoutError, layout_of, terrain_term
 from app.rules.measure import mm_per_unit
 from app.rules.table import TERRAIN_KINDS
 
+#: keys the map itself reads (no menu action of their own), for Help's list
+MAP_KEYS = (
+    ("On the map: turn the selected unit 15 degrees left / right", "Q / E"),
+    ("On the map: wheel it about its front corner", "Shift+Q / Shift+E"),
+    ("On the map: commit a move turned by keys (Alt: force it)", "Enter"),
+    ("On the map: cancel the drag or the ruler", "Esc"),
+    ("On the map: pan the view", "Space+drag"),
+    ("On the map: zoom", "Mouse wheel"),
+    ("On the map: turn the selected unit / wheel it", "Ctrl+wheel / Alt+wheel"),
+    ("On the map: act against a unit, measure to it", "Right-click"),
+    ("Terrain: remove the last corner drawn / delete the piece edited", "Backspace / Del"),
+)
+
 #: menu text of a step: at most this many characters of its first log line
 TITLE_CHARS = 60
 
@@ -489,11 +502,12 @@ class BattleWindow(QMainWindow):
 
     def show_shortcuts(self) -> QDialog:
         actions: list[QAction] = [act for _, act in self.acts.items()]
+        actions.append(self.terrain_tools["terrain:edit"])
         return help_windows.show_text(
             self,
             "battleShortcutsDialog",
             "Battle window shortcuts",
-            help_windows.shortcuts_html(actions),
+            help_windows.shortcuts_html(actions, MAP_KEYS),
         )
 
     def _default_docks(self) -> None:
