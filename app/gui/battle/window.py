@@ -266,6 +266,7 @@ class BattleWindow(QMainWindow):
             a[key].toggled.connect(lambda on, n=name: self.map.toggle_overlay(n, on))
         self.map.unitSelected.connect(self.unit_selected)
         self.map.targetRequested.connect(self.target_requested)
+        self.map.chargeRequested.connect(self.charge_requested)
         self.map.commandRequested.connect(c.execute)
         self.map.measured.connect(lambda m: self.statusBar().showMessage(str(m), 15000))
         self.map.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
@@ -360,6 +361,12 @@ class BattleWindow(QMainWindow):
     def target_requested(self, actor: str, target: str) -> None:
         self.acting.set_pair(actor, target)
         self.actions_dock.show()
+
+    def charge_requested(self, actor: str, target: str) -> Step | None:
+        """Charge chosen on the map (right-click an enemy): the pair goes to the Actions
+        dock, then the charge as its Charge button does it."""
+        self.acting.set_pair(actor, target)
+        return self.charge()
 
     def _actor_chosen(self, unit_id: str) -> None:
         self.unit_panel.show_unit(unit_id)
