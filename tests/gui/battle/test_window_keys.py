@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTextBrowser
 from pytestqt.qtbot import QtBot
 
 from app.gui.battle.actions import OVERLAYS, BattleKey
+from app.gui.battle.controller import one_line
 from app.gui.battle.map.menu import map_menu
 from app.rules.registry import Registry
 from tests.gui.battle.test_window import d3_session, gsb_session, open_window, to_phase
@@ -75,3 +76,9 @@ def test_charge_from_the_map_s_context_menu(
     # 25" away at the start: refused in one line, nothing done
     assert len(session.steps) == steps
     assert "(A5)" in window.statusBar().currentMessage()
+
+
+def test_a_step_s_log_is_one_status_line() -> None:
+    lines = ["Activate a unit: A1.", "activation 1 is free", "", "Result: activated."]
+    assert one_line(lines) == "Activate a unit: A1. activation 1 is free. Result: activated."
+    assert len(one_line(["x" * 500])) == 300
