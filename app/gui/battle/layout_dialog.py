@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLayout,
+    QLineEdit,
+    QWidget,
+)
 
 from app.rules.layouts import name_problem
 
@@ -28,6 +36,8 @@ class LayoutNameDialog(QDialog):
         self.setObjectName("saveLayoutDialog")
         self.setWindowTitle("Save table as layout")
         form = QFormLayout(self)
+        # wrapped words get the height they need (a set size cut the first line off)
+        form.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         what = QLabel(
             f"The table's terrain ({pieces} piece{'' if pieces == 1 else 's'}) is saved as "
             "a layout of your own, offered in New battle for any ruleset."
@@ -37,6 +47,7 @@ class LayoutNameDialog(QDialog):
         self.name = QLineEdit()
         self.name.setObjectName("layoutName")
         self.name.setPlaceholderText("e.g. Club table")
+        self.name.setMinimumWidth(300)
         form.addRow("Name", self.name)
         self.error = QLabel()
         self.error.setObjectName("layoutNameError")
@@ -52,7 +63,8 @@ class LayoutNameDialog(QDialog):
         form.addRow(self.buttons)
         self.name.textChanged.connect(lambda _t: self._check())
         self._check()
-        self.resize(420, 0)
+        self.setMinimumWidth(420)
+        self.adjustSize()
 
     def problem(self) -> str | None:
         """Why the name typed cannot name a layout (the core's check), or None."""

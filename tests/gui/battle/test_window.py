@@ -323,8 +323,10 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     steps = len(session.steps)
     window.acting.roll_button.click()  # disabled: nothing happens
     assert len(session.steps) == steps
+    assert tree.selectedItems() == [item]
     window.log_panel.present_button.click()
     assert window.controller.past is None and window.controller.state == present
+    assert tree.selectedItems() == []
     assert scene.units["A1"].pos() == scene.frame.to_scene(moved.x, moved.y)
     assert not window.map.read_only and window.acting.roll_button.isEnabled()
 
