@@ -39,19 +39,33 @@ def test_every_action_s_options_fit_the_actions_dock(
     viewport = acting.options_scroll.viewport()
     for i in range(acting.action.count()):
         acting.action.setCurrentIndex(i)
-        qtbot.wait(15)  # laid out, a scroll bar shown if need be, laid out again
         if not acting._option_widgets:
             continue
-        assert acting.options_box.minimumSizeHint().width() <= viewport.width(), (
-            acting.action.currentText()
-        )
+        what = acting.action.currentText()
+        assert acting.options_box.minimumSizeHint().width() <= viewport.width(), what
+        # laid out, a scroll bar shown if need be, laid out again: then every field lies
+        # inside the viewport and every name has the height its wrapped lines need (an
+        # overflow never settles, and the wait fails)
+        qtbot.wait(5)  # the last action's rows deleted
+        labels = {
+            key: acting.options_box.findChild(QLabel, f"optionLabel_{key}")
+            for key in acting._option_widgets
+        }
+
+        def fits(labels: dict[str, QLabel | None] = labels) -> bool:
+            box = acting.options_box
+            return box.width() == viewport.width() and all(
+                w.mapTo(box, w.rect().topRight()).x() <= viewport.width()
+                and (label := labels[key]) is not None
+                and label.width() > 40
+                and label.height() >= label.heightForWidth(label.width())
+                for key, w in acting._option_widgets.items()
+            )
+
+        qtbot.waitUntil(fits, timeout=3000)
         for key, widget in acting._option_widgets.items():
-            right = widget.mapTo(acting.options_box, widget.rect().topRight()).x()
-            assert right <= viewport.width(), (acting.action.currentText(), key)
-            label = acting.options_box.findChild(QLabel, f"optionLabel_{key}")
-            assert label is not None and label.wordWrap()
-            # a label's wrapped lines all fit the row it is given
-            assert label.height() >= label.heightForWidth(label.width()), key
+            label = labels[key]
+            assert label is not None and label.wordWrap(), (what, key)
             if isinstance(widget, QCheckBox):
                 assert widget.text() == ""  # its words are the wrapped label beside it
         # the options take their rows' height up to a cap, then scroll
