@@ -15,7 +15,9 @@ its ``tables.toml``:
 - :meth:`side_to_move` and :meth:`may_move` -- who may move now, and for which reasons;
 - :meth:`check_move` itself: call ``super().check_move(...)`` and add the ruleset's own
   breaches (Leg VI's 4" from formed enemy, the 22.5 degree straight-ahead limit, ...) with
-  :meth:`MoveCheck.with_breaches`.
+  :meth:`MoveCheck.with_breaches`;
+- :meth:`on_move` -- what a move does once it is made besides moving the unit (Leg VI:
+  DPs for rough ground, unformed enemy falling back before it), applied in the same step.
 
 Every check gives a :class:`Breach` citing its rule: "forbidden" (the core refuses the move
 unless the user forces it, and the log says so) or "confirm" (the umpire's call, e.g. a
@@ -40,7 +42,7 @@ from app.rules.geometry import (
 from app.rules.layouts import terrain_term
 from app.rules.paths import Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
-from app.rules.values import Combatant, Side, TurnView
+from app.rules.values import Combatant, Resolution, Side, TurnView
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -339,6 +341,14 @@ class MovementRules:
         umpire's call), or None (allowed). Default: a rout, a pursuit or an evade may run
         off the table if the umpire confirms; any other move may not."""
         return "confirm" if reason in ("rout", "pursuit", "evade") else "forbidden"
+
+    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """What a move (or a charge's move into contact) does once it is made, besides
+        putting the unit at its end pose: DPs for the ground it crossed, enemy falling back
+        before it, ... as a :class:`~app.rules.values.Resolution` the core applies in the
+        same step (so undo, redo and replay carry it). ``view`` already shows the unit at
+        ``check.end``. Default: nothing."""
+        return Resolution()
 
     # ------------------------------------------------------------------ the check
 

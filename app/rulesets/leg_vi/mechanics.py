@@ -50,12 +50,13 @@ from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.command import CommandRules
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
+from app.rulesets.leg_vi.table import TableRules
 from app.rulesets.leg_vi.turn import TurnRules
 from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
-    ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
+    TableRules, ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,
