@@ -212,7 +212,7 @@ class TableRules(LegVIBase):
         target = view.unit(target_id)
         reach = self.t.charges.range
         gap = edge_distance(unit.footprint, target.footprint)
-        if gap <= reach + EPS:
+        if gap <= reach + MEASURE:
             return []
         return [
             Breach(
