@@ -350,7 +350,9 @@ class MovementRules(LegVIBase):
         retirement behind the triarii (``after_combat_shift``), so this moves only what it
         left to the player: a legion that could relieve ranks and chose to fall back goes
         1" back (to its rear, still facing the enemy). Moves of dice (retire, rout, pursue)
-        are rolled with ``dice_move`` and made by the player."""
+        are rolled with ``dice_move``, which records the roll as the allowance of the move
+        the player then makes on the table (reason ``forced`` for a retirement, ``rout``,
+        ``pursuit``): checked against that distance, in full, and away from the enemy."""
         c = sit.attacker
         u = self.u(c)
         key = sit.choice("move", "halt")

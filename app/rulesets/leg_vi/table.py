@@ -46,6 +46,7 @@ TERRAIN_RULE = "Leg VI, Rough Terrain"
 CHARGE_RULE = "Leg VI, Charges"
 SHOOTING_RULE = "Leg VI, Shooting"
 CONTROL_RULE = "Leg VI, Control"
+AFTER_COMBAT_RULE = "Leg VI, After Combat Moves"
 #: the reason of the move on the table each kind of dice move is made with
 KIND_REASON: dict[str, MoveReason] = {
     "move": "move",
@@ -55,6 +56,8 @@ KIND_REASON: dict[str, MoveReason] = {
     "retire": "forced",
     "pursue": "pursuit",
 }
+#: the moves made away from the enemy (Evade, Retire, Rout), with the words for them
+AWAY: dict[MoveReason, str] = {"evade": "an evade", "forced": "a retirement", "rout": "a rout"}
 #: a rolled move shorter than the dice by more than this is the umpire's to confirm, unless
 #: it halts this close to 4" from formed enemy (measuring slack, not a rules number)
 SLACK = 0.05
@@ -168,7 +171,8 @@ class TableRules(LegVIBase):
         """The checks of the chapters before, then Leg VI's own: a move may not come within
         4" of formed enemy (errata 'stop-from-formed-enemy'); a march move ends beyond 8" of
         enemy; a rolled move is made in full unless it halts 4" from formed enemy (the
-        umpire confirms a shorter one); a charge starts within 4" of its target and is not
+        umpire confirms a shorter one); a rolled evade, retirement (a forced move) or rout
+        moves away from the enemy; a charge starts within 4" of its target and is not
         measured against an allowance unless carried on with dice."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         unit = view.unit(unit_id)
@@ -192,6 +196,8 @@ class TableRules(LegVIBase):
                     f"march move begins and ends beyond {inches(mv.march_beyond)} of enemy",
                 )
             )
+        if reason in AWAY and rolled is not None:
+            more += self._away(view, unit, found, reason)
         if rolled is not None and found.left is not None and found.cost < found.left - SLACK:
             halted = abs(near_formed - mv.stop_from_enemy) <= SLACK
             if not halted:
@@ -206,6 +212,29 @@ class TableRules(LegVIBase):
                     )
                 )
         return found.with_breaches(*more) if more else found
+
+    def _away(
+        self, view: TurnView, unit: Combatant, found: MoveCheck, reason: MoveReason
+    ) -> list[Breach]:
+        """Leg VI, Move Distances and After Combat Moves: an evade, a retirement or a rout
+        is a move away from the enemy: it must end farther from the nearest enemy than it
+        began."""
+        enemies = [
+            o for o in view.units if o.side != unit.side and not o.status.eliminated and o.width > 0
+        ]
+        if not enemies:
+            return []
+        start = min(edge_distance(unit.footprint, o.footprint) for o in enemies)
+        end = min(edge_distance(found.end, o.footprint) for o in enemies)
+        if end > start + EPS:
+            return []
+        return [
+            Breach(
+                AFTER_COMBAT_RULE,
+                f'{unit.name} ({unit.unit_id}) would end {end:.1f}" from the nearest enemy, '
+                f'{start:.1f}" before: {AWAY[reason]} moves away from the enemy',
+            )
+        ]
 
     def _charge_range(self, view: TurnView, unit: Combatant, target_id: str) -> list[Breach]:
         """Leg VI, Charges: only against enemy within 4" (base edge to base edge)."""

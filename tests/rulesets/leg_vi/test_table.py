@@ -265,3 +265,33 @@ def test_plan_charge_through_the_core(mech: LegVIMechanics, state: BattleState) 
     assert "contact front to front" in step.lines[0] and not charge.force
     a6, b2 = session.state.unit("A6"), session.state.unit("B2")
     assert edge_distance(a6.footprint, b2.footprint) == pytest.approx(0, abs=1e-6)
+
+
+def test_a_rout_rolled_is_made_in_full_away_from_the_enemy(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """After a defeat the Gauls rout: the dice_move of kind rout records its roll (pips plus
+    1" a die for a first rout move), and the rout made on the table with that roll as its
+    allowance: straight back in full is legal with no umpire; towards the enemy it is
+    refused; a shorter one needs the umpire; without a roll the umpire confirms any
+    distance."""
+    state = at(at(state, "B5", 36, 30, 180), "A6", 36, 27, 0)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    view = session.state.view()
+    assert mech.check_move(view, "B5", Path(parse_path("back 3")), reason="rout").allowance is None
+    step = session.do(Act(action="dice_move", actor="B5", options={"kind": "rout"}))
+    extra = session.state.unit("B5").status.extra
+    dist = float(extra[ROLLED_MOVE])  # type: ignore[arg-type]
+    dice = [f for r in step.rolls for f in r.faces]
+    assert len(dice) == 2 and dist == sum(dice) + len(dice)  # 1" a die for the first rout move
+    view = session.state.view()
+    made = mech.check_move(view, "B5", Path(parse_path(f"back {dist}")), reason="rout")
+    assert made.ok and made.allowance == dist
+    towards = mech.check_move(view, "B5", Path(parse_path("forward 1")), reason="rout")
+    assert towards.forbidden
+    assert "a rout moves away from the enemy" in rules(towards, "Leg VI, After Combat Moves")[0]
+    short = mech.check_move(view, "B5", Path(parse_path("back 1")), reason="rout")
+    assert short.needs_confirmation and not short.forbidden
+    session.do(MoveUnit(unit="B5", legs=parse_path(f"back {dist}"), reason="rout"))
+    assert session.state.unit("B5").y == pytest.approx(30 + dist)
