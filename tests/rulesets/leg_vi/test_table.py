@@ -127,7 +127,7 @@ def test_a_dice_move_rolled_is_the_allowance_of_the_move(
     assert unrolled.needs_confirmation and unrolled.allowance is None
     step = session.do(Act(action="dice_move", actor="A6"))
     extra = session.state.unit("A6").status.extra
-    dist = float(extra[ROLLED_MOVE])  # type: ignore[arg-type]
+    dist = float(extra[ROLLED_MOVE])
     assert extra[ROLLED_KIND] == "move" and f'{dist:g}"' in " ".join(step.lines)
     check = mech.check_move(session.state.view(), "A6", Path(parse_path("forward 20")))
     assert check.allowance == dist and check.forbidden
@@ -282,7 +282,7 @@ def test_a_rout_rolled_is_made_in_full_away_from_the_enemy(
     assert mech.check_move(view, "B5", Path(parse_path("back 3")), reason="rout").allowance is None
     step = session.do(Act(action="dice_move", actor="B5", options={"kind": "rout"}))
     extra = session.state.unit("B5").status.extra
-    dist = float(extra[ROLLED_MOVE])  # type: ignore[arg-type]
+    dist = float(extra[ROLLED_MOVE])
     dice = [f for r in step.rolls for f in r.faces]
     assert len(dice) == 2 and dist == sum(dice) + len(dice)  # 1" a die for the first rout move
     view = session.state.view()
