@@ -23,7 +23,7 @@ from app.rules.geometry import (
 from app.rules.geometry import (
     bearing as bearing_to,
 )
-from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
+from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
@@ -56,6 +56,8 @@ KIND_REASON: dict[str, MoveReason] = {
     "retire": "forced",
     "pursue": "pursuit",
 }
+#: how the core words passing through an enemy (``MovementRules._unit_breaches``)
+THROUGH = "would pass through the enemy "
 #: the moves made away from the enemy (Evade, Retire, Rout), with the words for them
 AWAY: dict[MoveReason, str] = {"evade": "an evade", "forced": "a retirement", "rout": "a rout"}
 #: a rolled move shorter than the dice by more than this is the umpire's to confirm, unless
@@ -173,7 +175,8 @@ class TableRules(LegVIBase):
         enemy; a rolled move is made in full unless it halts 4" from formed enemy (the
         umpire confirms a shorter one); a rolled evade, retirement (a forced move) or rout
         moves away from the enemy; a charge starts within 4" of its target and is not
-        measured against an allowance unless carried on with dice."""
+        measured against an allowance unless carried on with dice; elephants pass through
+        unformed enemy."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         unit = view.unit(unit_id)
         who = f"{unit.name} ({unit_id})"
@@ -186,6 +189,8 @@ class TableRules(LegVIBase):
                 if target is not None:
                     more += self._charge_range(view, unit, target)
             return found.with_breaches(*more) if more else found
+        if self.u(unit).elephant:
+            found = self._through_unformed(view, found)
         near_formed, near_any = self._enemy_scan(view, unit, found, reason, more)
         march = reason == "move" and rolled is None and found.allowance
         if march and near_any <= mv.march_beyond + EPS:
@@ -212,6 +217,25 @@ class TableRules(LegVIBase):
                     )
                 )
         return found.with_breaches(*more) if more else found
+
+    def _through_unformed(self, view: TurnView, found: MoveCheck) -> MoveCheck:
+        """Leg VI, Movement and Phase III: elephants pass harmlessly through unformed enemy
+        (light troops): the core's refusal to pass through those enemy is dropped (ending
+        on top of them is still refused)."""
+        passed = [b for b in found.breaches if b.rule == TABLE_RULE and THROUGH in b.text]
+        if not passed:
+            return found
+        unformed = {
+            f"{THROUGH}{o.name} ({o.unit_id}) (leg"
+            for o in view.units
+            if o.side != view.unit(found.unit_id).side and self.u(o).unformed
+        }
+        kept = tuple(
+            b
+            for b in found.breaches
+            if not (b.rule == TABLE_RULE and any(w in b.text for w in unformed))
+        )
+        return replace(found, breaches=kept)
 
     def _away(
         self, view: TurnView, unit: Combatant, found: MoveCheck, reason: MoveReason

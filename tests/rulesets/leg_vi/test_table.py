@@ -295,3 +295,23 @@ def test_a_rout_rolled_is_made_in_full_away_from_the_enemy(
     assert short.needs_confirmation and not short.forbidden
     session.do(MoveUnit(unit="B5", legs=parse_path(f"back {dist}"), reason="rout"))
     assert session.state.unit("B5").y == pytest.approx(30 + dist)
+
+
+def test_elephants_pass_through_enemy_light_troops(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """ "Elephants may harmlessly pass through enemy light troops": an elephant moving
+    through the velites is not refused; through formed spearmen it is."""
+    base = 20 / 25.4
+    elephant = Combatant(
+        "B9", "Elephant", "el", 1, mech.initial_status("el", 1, "C"), None, None,
+        36, 18, 180, base, base,
+    )  # fmt: skip
+    view = state.view()
+    velites = replace(view.unit("A3"), x=36, y=14, facing=0)
+    spears = replace(view.unit("A6"), x=36, y=14, facing=0)
+    through = replace(view, units=(rolled(elephant, 8.0), velites))
+    assert mech.check_move(through, "B9", Path(parse_path("forward 8"))).ok
+    blocked = replace(view, units=(rolled(elephant, 8.0), spears))
+    refused = mech.check_move(blocked, "B9", Path(parse_path("forward 8")))
+    assert any("would pass through the enemy" in b.text for b in refused.breaches)
