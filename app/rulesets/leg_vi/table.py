@@ -31,6 +31,7 @@ from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChang
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
 from app.rulesets.leg_vi.tables import RoughRow
 from app.rulesets.leg_vi.units import (
+    MEASURE,
     ROLLED_KIND,
     ROLLED_MOVE,
     ROLLED_TURN,
@@ -63,9 +64,6 @@ AWAY: dict[MoveReason, str] = {"evade": "an evade", "forced": "a retirement", "r
 #: a rolled move shorter than the dice by more than this is the umpire's to confirm, unless
 #: it halts this close to 4" from formed enemy (measuring slack, not a rules number)
 SLACK = 0.05
-#: how close a measure on the table is taken to be exact (a hundredth of an inch: measuring
-#: slack, not a rules number)
-MEASURE = 0.01
 EPS = 1e-6
 
 

@@ -74,6 +74,10 @@ ROLLED_MOVE = "rolled_move"
 ROLLED_TURN = "rolled_turn"
 ROLLED_KIND = "rolled_kind"
 
+#: how close a measure on the table is taken to be exact (a hundredth of an inch: measuring
+#: slack, not a rules number)
+MEASURE = 0.01
+
 INFANTRY = (Category.LIGHT_INFANTRY, Category.MEDIUM_INFANTRY, Category.HEAVY_INFANTRY)
 
 

@@ -16,6 +16,7 @@ import pytest
 from app.core.battle import (
     AddTerrain,
     BattleSession,
+    CommandError,
     MoveUnit,
     StartBattle,
     new_battle,
@@ -315,3 +316,29 @@ def test_elephants_pass_through_enemy_light_troops(
     blocked = replace(view, units=(rolled(elephant, 8.0), spears))
     refused = mech.check_move(blocked, "B9", Path(parse_path("forward 8")))
     assert any("would pass through the enemy" in b.text for b in refused.breaches)
+
+
+def test_a_shot_needs_range_and_sight_and_woods_are_cover(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Velites shoot the caetrati 3" off in the open; from 5" the shot is refused (range
+    4"); with a wood between them it is refused (no clear sight); caetrati standing in the
+    wood are in cover (dice halved) and seen from its edge."""
+    state = at(at(state, "A3", 36, 20, 0), "B4", 36, 23.79, 180)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    step = session.do(Act(action="shoot", actor="A3", target="B4"))
+    assert any("shoots at" in line for line in step.lines)
+    session.undo()
+    far = at(session.state, "B4", 36, 25.79, 180)
+    session = BattleSession(mech.ruleset, mech, far, seed=4)
+    with pytest.raises(CommandError, match=r'caetrati is 5\.0" from Velites, beyond the 4" range'):
+        session.do(Act(action="shoot", actor="A3", target="B4"))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(AddTerrain(terrain="woods", points=((30, 21.2), (42, 21.2), (42, 23), (30, 23))))
+    with pytest.raises(CommandError, match=r"no clear line of sight to .* \(blocked by T1\)"):
+        session.do(Act(action="shoot", actor="A3", target="B4"))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(AddTerrain(terrain="woods", points=((30, 23.5), (42, 23.5), (42, 27), (30, 27))))
+    step = session.do(Act(action="shoot", actor="A3", target="B4"))
+    assert any("in cover" in line for line in step.lines), step.lines
