@@ -73,7 +73,7 @@ class MovementRules(LegVIBase):
             return 0.0
         if unit.status.markers & {ROUTING, PURSUING, RAMPAGE}:
             return None
-        if self._enemy_distance(view, unit) <= self.t.movement.march_beyond:
+        if self._enemy_within(view, unit, self.t.movement.march_beyond):
             return None
         return self.t.movement.classes[u.troop.movement_class].march_move
 

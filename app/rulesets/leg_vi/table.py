@@ -25,6 +25,7 @@ from app.rules.geometry import (
 )
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
+from app.rules.ruleset import Ruleset
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
@@ -79,6 +80,10 @@ def _apart(a: Combatant | Footprint, b: Combatant | Footprint) -> float:
 class TableRules(LegVIBase):
     """The movement, contact and measuring hooks of the core as Leg VI's rules fill them."""
 
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self._terrain_effects: dict[tuple[object, ...], TerrainEffect] = {}
+
     # ------------------------------------------------------------------ terrain
 
     def _rough_row(self, u: LegUnit) -> RoughRow:
@@ -99,6 +104,15 @@ class TableRules(LegVIBase):
         return troop.dps if row.counts_as == "rough" else troop.light_cover_dps
 
     def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
+        """The effect of :meth:`_terrain_effect`, kept per troop, formation, markers and kind
+        (a move's check asks it of every piece near every leg)."""
+        key = (unit.troop, unit.status.formation, unit.status.markers, kind)
+        found = self._terrain_effects.get(key)
+        if found is None:
+            found = self._terrain_effects[key] = self._terrain_effect(unit, kind)
+        return found
+
+    def _terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
         """Leg VI, Rough Terrain (errata 'terrain-kinds', 'sight-and-cover'): no terrain
         slows a move; rough terrain costs formed HI 2 DPs, formed MI and triarii 1, unformed
         infantry none, and bars cavalry and elephants; a minor obstacle costs cavalry 1 DP
@@ -189,8 +203,8 @@ class TableRules(LegVIBase):
             return found.with_breaches(*more) if more else found
         if self.u(unit).elephant:
             found = self._through_unformed(view, found)
-        near_formed, near_any = self._enemy_scan(view, unit, found, reason, more)
-        march = reason == "move" and rolled is None and found.allowance
+        march = reason == "move" and rolled is None and bool(found.allowance)
+        near_formed, near_any = self._enemy_scan(view, unit, found, reason, march, more)
         if march and near_any <= mv.march_beyond + EPS:
             more.append(
                 Breach(
@@ -280,15 +294,17 @@ class TableRules(LegVIBase):
         unit: Combatant,
         found: MoveCheck,
         reason: MoveReason,
+        march: bool,
         out: list[Breach],
     ) -> tuple[float, float]:
         """One pass over the enemy near the path: a move coming closer than 4" to a formed
         enemy (at any point of its path, unless it started closer and comes no closer) adds
         a forbidden breach to ``out``. Returns the end pose's distance to the nearest formed
         enemy and to the nearest enemy of any kind (within the march distance; beyond it,
-        infinity)."""
+        infinity; only a march looks that far)."""
         mv = self.t.movement
-        stop, reach = mv.stop_from_enemy, max(mv.stop_from_enemy, mv.march_beyond)
+        stop = mv.stop_from_enemy
+        reach = max(stop, mv.march_beyond) if march else stop + SLACK
         traced = found.traced
         boxes = [t.bbox for t in traced]
         x0 = min(b[0] for b in boxes) - reach
