@@ -11,6 +11,7 @@ the errata 'terrain-kinds', 'sight-and-cover', 'stop-from-formed-enemy', 'light-
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -217,7 +218,7 @@ class TableRules(LegVIBase):
             more += self._away(view, unit, found, reason)
         if rolled is not None and found.left is not None and found.cost < found.left - SLACK:
             halted = abs(near_formed - mv.stop_from_enemy) <= SLACK
-            if not halted:
+            if not halted and not self._halted_short(view, unit, found.end):
                 more.append(
                     Breach(
                         NON_MARCH_RULE,
@@ -229,6 +230,30 @@ class TableRules(LegVIBase):
                     )
                 )
         return found.with_breaches(*more) if more else found
+
+    def _halted_short(self, view: TurnView, unit: Combatant, end: Footprint) -> bool:
+        """Leg VI, Non-March Moves: whether the end pose stands 4" short of a friend or of
+        rough terrain (a piece that costs the unit DPs, or it may not enter), base edge to
+        the piece's edge, to a twentieth of an inch."""
+        short = self.t.movement.may_halt_short_of
+        corners = end.corners()
+        for other in view.units:
+            if other.side != unit.side or other.unit_id == unit.unit_id:
+                continue
+            if other.status.eliminated or other.width <= 0 or _apart(end, other) > short + 1:
+                continue
+            if abs(polygon_distance(corners, other.footprint.corners()) - short) <= SLACK:
+                return True
+        for piece in view.table.terrain:
+            if self.terrain_dps(unit, piece.kind) == 0:
+                continue
+            pts = piece.points if piece.linear else (*piece.points, piece.points[0])
+            gap = min(polygon_distance(corners, (a, b)) for a, b in itertools.pairwise(pts))
+            if piece.linear:
+                gap = max(0.0, gap - piece.half_width)
+            if abs(gap - short) <= SLACK:
+                return True
+        return False
 
     def _through_unformed(self, view: TurnView, found: MoveCheck) -> MoveCheck:
         """Leg VI, Movement and Phase III: elephants pass harmlessly through unformed enemy

@@ -94,6 +94,14 @@ def test_moves_stop_4_inches_from_formed_enemy(mech: LegVIMechanics, state: Batt
     short = mech.check_move(view, "A6", Path(parse_path("forward 3")))
     assert not short.forbidden and short.needs_confirmation
     assert "made in full" in rules(short, "Leg VI, Non-March Moves")[0]
+    # halting 4" short of a wood (rough terrain) or of a friend is the rule's own halt
+    wood = TerrainPiece("T1", "woods", ((30, 27.0), (42, 27.0), (42, 29), (30, 29)))
+    before_wood = replace(view, table=replace(view.table, terrain=(wood,)))
+    halted = mech.check_move(before_wood, "A6", Path(parse_path("forward 2.606")))
+    assert halted.ok, halted.breaches
+    friend = replace(view.unit("A6"), unit_id="A9", x=36, y=27.0)
+    before_friend = replace(view, units=(*view.units, friend))
+    assert mech.check_move(before_friend, "A6", Path(parse_path("forward 2.213"))).ok
     # unformed enemy do not stop a move (they fall back instead)
     light = alone(state.view(), ("A6", 36, 20, 0), ("B4", 36, 30, 180))
     light = replace(light, units=(rolled(light.unit("A6"), 6.0), light.unit("B4")))
