@@ -31,7 +31,13 @@ from app.core.roster import (
     Unit,
 )
 from app.rules.scale import Scale
-from app.store.engine import BUSY_TIMEOUT_MS, StoreDamaged, StoreError, describe_failure
+from app.store.engine import (
+    BUSY_TIMEOUT_MS,
+    Reader,
+    StoreDamaged,
+    StoreError,
+    describe_failure,
+)
 
 if TYPE_CHECKING:
     from app.store.engine import Store
@@ -53,9 +59,15 @@ class RosterSummary:
 
 
 @contextmanager
-def reading(store: Store) -> Iterator[sqlite3.Connection]:
+def reading(store: Store) -> Iterator[Reader]:
     """A read-only connection for one read transaction; database failures become
-    :class:`StoreError`."""
+    :class:`StoreError`. On a club server, one repeatable-read transaction (every query sees
+    the same moment) on a pooled connection."""
+    if store.on_server:
+        with store.read_session() as session:
+            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield store.reader(session)
+        return
     try:
         con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
@@ -71,7 +83,10 @@ def reading(store: Store) -> Iterator[sqlite3.Connection]:
 
 
 def parse_time(value: object, where: str) -> datetime:
-    """A stored time (UTC text, as SQLAlchemy writes it) as an aware UTC datetime."""
+    """A stored time (UTC text, as SQLAlchemy writes it to SQLite; a server gives an aware
+    datetime) as an aware UTC datetime."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     try:
         return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
     except ValueError:
@@ -240,7 +255,7 @@ def load_roster_versioned(store: Store, *, roster_id: int) -> tuple[Roster, int]
         return roster_from_rows(con, roster_id)
 
 
-def roster_from_rows(con: sqlite3.Connection, roster_id: int) -> tuple[Roster, int]:
+def roster_from_rows(con: Reader, roster_id: int) -> tuple[Roster, int]:
     """Read roster ``roster_id`` and its version on ``con`` (inside its transaction)."""
     head = con.execute(
         "SELECT name, ruleset, army, side, scale, data_version, notes, version "
