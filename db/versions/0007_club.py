@@ -87,6 +87,19 @@ CREATE FUNCTION castra_plays_side(cid integer, sid text) RETURNS boolean LANGUAG
         WHERE campaign_id = cid AND side = sid AND member = current_user
     )
 $$;
+CREATE FUNCTION castra_ids_past_copies() RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = public AS $$
+BEGIN
+    -- after a copy from another store kept its ids: the next new id goes past them, never
+    -- back (an id is not reused after a purge)
+    PERFORM setval('roster_id_seq', greatest(
+        coalesce((SELECT max(id) FROM roster), 1), (SELECT last_value FROM roster_id_seq)));
+    PERFORM setval('battle_id_seq', greatest(
+        coalesce((SELECT max(id) FROM battle), 1), (SELECT last_value FROM battle_id_seq)));
+    PERFORM setval('campaign_id_seq', greatest(
+        coalesce((SELECT max(id) FROM campaign), 1), (SELECT last_value FROM campaign_id_seq)));
+END
+$$;
 CREATE FUNCTION castra_may_edit_roster(rid integer) RETURNS boolean LANGUAGE sql STABLE AS $$
     SELECT castra_is_umpire()
         OR EXISTS (SELECT 1 FROM roster WHERE id = rid AND owner = current_user)
@@ -208,6 +221,7 @@ def downgrade() -> None:
     op.drop_table("campaign_side")
     if op.get_bind().dialect.name == "postgresql":
         for fn in (
+            "castra_ids_past_copies()",
             "castra_may_edit_roster(integer)",
             "castra_plays_side(integer, text)",
             "castra_plays(integer)",

@@ -11,6 +11,7 @@ import pytest
 from app.cli import main
 from app.store import Store, open_store
 from tests.pgcluster import Cluster
+from tests.store.conftest import full_roster  # noqa: F401  (a fixture here too)
 
 
 @dataclass
