@@ -14,7 +14,7 @@ from tests.pgcluster import Cluster
 
 
 def test_an_unreachable_server_is_one_line() -> None:
-    with pytest.raises(StoreError, match="^cannot reach the club server") as got:
+    with pytest.raises(StoreError, match=r"^cannot reach the club server") as got:
         open_store("postgresql://ann@127.0.0.1:1/club")
     assert "\n" not in str(got.value)
 
@@ -28,9 +28,9 @@ def test_a_missing_database_and_an_unknown_member_are_refused(
     pg_cluster: Cluster | None, pg_url: str
 ) -> None:
     assert pg_cluster is not None
-    with pytest.raises(StoreError, match="no such database|does not exist"):
+    with pytest.raises(StoreError, match=r"no such database|does not exist"):
         open_store(pg_cluster.url("no_such_club"))
-    with pytest.raises(StoreError, match="refused|does not exist"):
+    with pytest.raises(StoreError, match=r"refused|does not exist"):
         open_store(pg_url.replace("castra_admin@", "stranger@"))
 
 
