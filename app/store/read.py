@@ -372,3 +372,27 @@ def seeded_samples(store: Store) -> set[str]:
     except ValueError:
         raise StoreDamaged(f"app_meta samples_seeded holds {str(row[0])[:40]!r}") from None
     return {str(k) for k in keys}
+
+
+_MARK = """
+SELECT (SELECT count(*) FROM roster), (SELECT coalesce(sum(version), 0) FROM roster),
+       (SELECT count(*) FROM battle), (SELECT coalesce(sum(version), 0) FROM battle),
+       (SELECT count(*) FROM campaign), (SELECT coalesce(sum(version), 0) FROM campaign)
+"""
+
+
+def change_mark(store: Store) -> tuple[int, ...]:
+    """A cheap mark that changes whenever anything in the store does (every write bumps a
+    version, or adds or removes a row): a window on a club server polls it every few seconds
+    and reloads what it shows when it moves (another member's change)."""
+    with reading(store) as con:
+        row = con.execute(_MARK).fetchone()
+    return tuple(int(v) for v in row)
+
+
+def roster_version(store: Store, *, roster_id: int) -> int | None:
+    """The stored version of a roster (None if it is gone), to tell whether an open copy is
+    still the stored one."""
+    with reading(store) as con:
+        row = con.execute("SELECT version FROM roster WHERE id = ?", (roster_id,)).fetchone()
+    return None if row is None else int(row[0])
