@@ -56,6 +56,9 @@ class RosterSummary:
     units: int
     updated_at: datetime
     deleted: bool
+    #: on a club server: whose roster it is and who changed it last (None locally)
+    owner: str | None = None
+    updated_by: str | None = None
 
 
 @contextmanager
@@ -141,7 +144,7 @@ def _one_of(value: str | None, allowed: object, where: str) -> None:
 
 _LIST = """
 SELECT r.id, r.name, r.ruleset, r.army, r.side, r.scale, r.updated_at, r.deleted_at,
-       coalesce(sum(u.count), 0)
+       coalesce(sum(u.count), 0), r.owner, r.updated_by
 FROM roster AS r LEFT OUTER JOIN roster_unit AS u ON u.roster_id = r.id
 {where}
 GROUP BY r.id
@@ -155,7 +158,7 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
         rows = con.execute(_LIST.format(where=where)).fetchall()
     out = []
     scales: dict[object, Scale | None] = {}  # a store holds a handful of scales
-    for rid, name, ruleset, army, side, scale, updated, deleted, units in rows:
+    for rid, name, ruleset, army, side, scale, updated, deleted, units, owner, by in rows:
         if not (
             type(rid) is int
             and type(units) is int
@@ -178,6 +181,8 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
                 units=units,
                 updated_at=_time_of(updated, rid),
                 deleted=deleted is not None,
+                owner=None if owner is None else str(owner),
+                updated_by=None if by is None else str(by),
             )
         )
     out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))

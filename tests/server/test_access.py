@@ -10,7 +10,7 @@ import pytest
 
 from app.core.roster import Roster, Unit
 from app.rules.registry import Registry
-from app.store import load_roster, rename_roster, save_roster
+from app.store import load_roster, rename_roster, save_roster, update_roster
 from app.store.campaigns import (
     assign_side,
     campaign_for_update,
@@ -126,3 +126,30 @@ def test_a_player_moves_only_the_side_they_play(club: Club, registry: Registry) 
     got = load_campaign(uma, campaign_id=cid, registry=registry)
     assert got.campaign.side("carthage").army.leader("hannibal").rank == "general"
     assert replace(got.campaign.side("rome").army.leader("varro")).rank == "general"
+
+
+def test_the_roster_list_and_campaign_log_name_who_changed_what(
+    club: Club,
+    registry: Registry,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    from app.cli import main
+
+    ann, uma = club.open("ann"), club.open("uma")
+    rid = save_roster(ann, roster=_roster("Ann's legion"))
+    update_roster(uma, roster_id=rid, change=lambda r: replace(r, notes="checked"))
+    cid = create_campaign(uma, session=leg_vi_campaign(registry))
+    monkeypatch.setenv("CASTRA_DB", club.url("bob"))
+    assert main(["roster", "list", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert (row["owner"], row["updated_by"]) == ("ann", "uma")
+    assert main(["roster", "list"]) == 0
+    assert "changed by" in capsys.readouterr().out
+    assert main(["campaign", "show", str(cid), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [s["by"] for s in steps] == ["uma"] * 3
+    assert main(["campaign", "show", str(cid)]) == 0
+    assert "(by uma)" in capsys.readouterr().out
