@@ -257,17 +257,27 @@ def assign_side(store: Store, *, campaign_id: int, side: str, member: str) -> No
 
 def campaign_sides(store: Store, *, campaign_id: int) -> dict[str, str]:
     """Who plays each side of a campaign (side id -> member), as assigned on a club server."""
-    with reading(store) as con:
-        rows = con.execute(
-            "SELECT side, member FROM campaign_side WHERE campaign_id = ?", (campaign_id,)
-        ).fetchall()
-    return {str(side): str(member) for side, member in rows}
+    from sqlmodel import col, select
+
+    from app.store.models import CampaignSideRow
+
+    query = select(col(CampaignSideRow.side), col(CampaignSideRow.member)).where(
+        col(CampaignSideRow.campaign_id) == campaign_id
+    )
+    with store.read_session() as db:
+        return {str(side): str(member) for side, member in db.exec(query).all()}
 
 
 def step_makers(store: Store, *, campaign_id: int) -> list[str | None]:
     """Who made each stored step of a campaign, in order (None: a local store's step)."""
-    with reading(store) as con:
-        rows = con.execute(
-            "SELECT made_by FROM campaign_step WHERE campaign_id = ? ORDER BY n", (campaign_id,)
-        ).fetchall()
-    return [None if m is None else str(m) for (m,) in rows]
+    from sqlmodel import col, select
+
+    from app.store.models import CampaignStepRow
+
+    query = (
+        select(col(CampaignStepRow.made_by))
+        .where(col(CampaignStepRow.campaign_id) == campaign_id)
+        .order_by(col(CampaignStepRow.n))
+    )
+    with store.read_session() as db:
+        return [None if m is None else str(m) for m in db.exec(query).all()]

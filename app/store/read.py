@@ -379,25 +379,38 @@ def seeded_samples(store: Store) -> set[str]:
     return {str(k) for k in keys}
 
 
-_MARK = """
-SELECT (SELECT count(*) FROM roster), (SELECT coalesce(sum(version), 0) FROM roster),
-       (SELECT count(*) FROM battle), (SELECT coalesce(sum(version), 0) FROM battle),
-       (SELECT count(*) FROM campaign), (SELECT coalesce(sum(version), 0) FROM campaign)
-"""
-
-
 def change_mark(store: Store) -> tuple[int, ...]:
     """A cheap mark that changes whenever anything in the store does (every write bumps a
-    version, or adds or removes a row): a window on a club server polls it every few seconds
-    and reloads what it shows when it moves (another member's change)."""
-    with reading(store) as con:
-        row = con.execute(_MARK).fetchone()
+    version, or adds or removes a row; ids are never reused, so a removal and an addition do
+    not cancel out): a window on a club server polls it every few seconds and reloads what
+    it shows when it moves (another member's change)."""
+    from sqlalchemy import func, select
+    from sqlmodel import col
+
+    from app.store.models import BattleRow, CampaignRow, RosterRow
+
+    columns = []
+    for model in (RosterRow, BattleRow, CampaignRow):
+        columns += [
+            select(func.count()).select_from(model).scalar_subquery(),
+            select(func.coalesce(func.sum(col(model.version)), 0)).scalar_subquery(),
+            select(func.coalesce(func.max(col(model.id)), 0)).scalar_subquery(),
+        ]
+    with store.read_session() as session:
+        row = session.execute(select(*columns)).one()
     return tuple(int(v) for v in row)
 
 
 def roster_version(store: Store, *, roster_id: int) -> int | None:
     """The stored version of a roster (None if it is gone), to tell whether an open copy is
     still the stored one."""
-    with reading(store) as con:
-        row = con.execute("SELECT version FROM roster WHERE id = ?", (roster_id,)).fetchone()
-    return None if row is None else int(row[0])
+    from sqlalchemy import select
+    from sqlmodel import col
+
+    from app.store.models import RosterRow
+
+    with store.read_session() as session:
+        found = session.execute(
+            select(col(RosterRow.version)).where(col(RosterRow.id) == roster_id)
+        ).scalar()
+    return None if found is None else int(found)
