@@ -10,7 +10,9 @@ with a SQL client of their own meets the same refusals as the app.
 - a player inserts rosters they own, and changes or deletes only those; an umpire any;
 - only an umpire writes battles and their steps, creates, deletes and assigns campaigns;
 - a player changes a campaign they play a side of, adding only steps for their own side
-  (reinforce, promote, return a leader); recording and applying results is the umpire's;
+  (reinforce, promote, return a leader), and undoing only back to the first step someone
+  else made; recording and applying results is the umpire's; a campaign's start is never
+  changed once made;
 - every change names its maker (``updated_by`` / ``made_by`` = ``current_user``);
 - ``club_member`` and ``alembic_version`` are read-only to members.
 
@@ -81,6 +83,10 @@ $$;
 CREATE FUNCTION castra_plays(cid integer) RETURNS boolean LANGUAGE sql STABLE AS $$
     SELECT EXISTS (SELECT 1 FROM campaign_side WHERE campaign_id = cid AND member = current_user)
 $$;
+CREATE FUNCTION castra_others_steps(cid integer) RETURNS integer LANGUAGE sql STABLE AS $$
+    SELECT coalesce(max(n) + 1, 0) FROM campaign_step
+    WHERE campaign_id = cid AND made_by IS DISTINCT FROM current_user
+$$;
 CREATE FUNCTION castra_plays_side(cid integer, sid text) RETURNS boolean LANGUAGE sql STABLE AS $$
     SELECT EXISTS (
         SELECT 1 FROM campaign_side
@@ -143,6 +149,10 @@ def _policies() -> None:
     op.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {MEMBER_ROLE}")
     op.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {MEMBER_ROLE}")
     op.execute(f"GRANT INSERT, UPDATE, DELETE ON {', '.join(tables)}, app_meta TO {MEMBER_ROLE}")
+    # a campaign's start never changes once made; the rest moves with its steps
+    op.execute(f"REVOKE UPDATE ON campaign FROM {MEMBER_ROLE}")
+    columns = "name, cursor, version, updated_at, updated_by"
+    op.execute(f"GRANT UPDATE ({columns}) ON campaign TO {MEMBER_ROLE}")
     for table in tables:
         op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
         op.execute(_policy(table, f"{table}_read", "SELECT", "true", None))
@@ -173,11 +183,13 @@ def _policies() -> None:
     ]
     # campaigns: the umpire manages them; a player moves one they play a side of
     plays = f"({umpire} OR castra_plays(id))"
+    # a player's undo stops at the first step someone else made (a result stays applied)
+    moves = f"({umpire} OR (castra_plays(id) AND cursor >= castra_others_steps(id)))"
     steps = ", ".join(f"'{k}'" for k in PLAYER_STEPS)
     own_step = f"(kind IN ({steps}) AND castra_plays_side(campaign_id, side))"
     statements += [
         _policy("campaign", "campaign_add", "INSERT", None, f"{umpire} AND {_STAMPED}"),
-        _policy("campaign", "campaign_change", "UPDATE", plays, f"{plays} AND {_STAMPED}"),
+        _policy("campaign", "campaign_change", "UPDATE", plays, f"{moves} AND {_STAMPED}"),
         _policy("campaign", "campaign_remove", "DELETE", umpire, None),
         _policy(
             "campaign_step",
@@ -224,6 +236,7 @@ def downgrade() -> None:
             "castra_ids_past_copies()",
             "castra_may_edit_roster(integer)",
             "castra_plays_side(integer, text)",
+            "castra_others_steps(integer)",
             "castra_plays(integer)",
             "castra_is_umpire()",
         ):

@@ -122,6 +122,21 @@ def test_a_player_moves_only_the_side_they_play(club: Club, registry: Registry) 
         campaign_for_update(ann, campaign_id=cid, registry=registry) as s,
     ):
         s.do(Promote("carthage", "mago", "hannibal"))
+    with (
+        pytest.raises(AccessRefused),
+        campaign_for_update(ann, campaign_id=cid, registry=registry) as s,
+    ):
+        s.undo()  # her own step: fine
+        s.undo()  # the umpire's: refused, and so is the whole change
+    with club.raw("ann") as con:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # back past the umpire
+            con.execute("UPDATE campaign SET cursor = 0, updated_by = 'ann' WHERE id = %s", (cid,))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # its start
+            con.execute("UPDATE campaign SET start = '{}' WHERE id = %s", (cid,))
+    with campaign_for_update(ann, campaign_id=cid, registry=registry) as s:
+        s.undo()  # her own step alone
+    with campaign_for_update(ann, campaign_id=cid, registry=registry) as s:
+        s.redo()
     assert step_makers(uma, campaign_id=cid) == ["uma", "uma", "uma", "ann"]
     got = load_campaign(uma, campaign_id=cid, registry=registry)
     assert got.campaign.side("carthage").army.leader("hannibal").rank == "general"
