@@ -74,6 +74,13 @@ class ClubLink(QObject):
 
         if not is_server_url(url):
             return self._failed(f"{url!r} is not a club server's address (postgresql://…)")
+        from app.store.server import has_password
+
+        if has_password(url):
+            return self._failed(
+                "the address holds a password, which Castra would have to keep: put it in "
+                "~/.pgpass (or PGPASSWORD) and give the address without it"
+            )
         try:
             store = open_store(url)
         except StoreError as exc:

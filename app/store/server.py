@@ -62,6 +62,15 @@ def shown(url: str) -> str:
         return "the URL given"
 
 
+def has_password(url: str) -> bool:
+    """Whether a store URL carries a password (the window refuses to remember one: it
+    belongs in ``~/.pgpass`` or ``PGPASSWORD``)."""
+    try:
+        return parse_url(url).password is not None
+    except StoreError:
+        return False
+
+
 def server_engine(url: str) -> Engine:
     """An engine on the server: times in UTC, a short connect timeout, a small pool."""
     from sqlalchemy import create_engine

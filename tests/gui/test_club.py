@@ -32,6 +32,8 @@ def test_connect_see_other_members_and_go_back(
     assert not window.club.connect_to("postgresql://ann@127.0.0.1:1/club")
     assert window.builder.store is local
     assert said[0].startswith("cannot reach the club server") and "\n" not in said[0]
+    assert not window.club.connect_to(pg_url.replace("castra_admin@", "castra_admin:secret@"))
+    assert "password" in said[1] and window.prefs.q.value(URL_KEY) is None
 
     rs = registry.get("leg-vi-carthago")
     other = open_store(pg_url)  # another member, meanwhile
