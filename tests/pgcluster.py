@@ -115,7 +115,8 @@ class Cluster:
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database (a copy of ``template``, which no one may be connected to); its
         admin URL."""
-        tail = f" TEMPLATE {template}" if template else ""
+        # FILE_COPY: a checkpoint and a file copy, faster than WAL_LOG for a small template
+        tail = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""
         self.admin_sql(f"CREATE DATABASE {name}{tail}")
         return self.url(name)
 
