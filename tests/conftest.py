@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -12,6 +14,7 @@ import pytest
 
 from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine
+from app.store import Store
 from tests.pgcluster import Cluster, running_cluster
 
 
@@ -72,3 +75,52 @@ def pg_empty(pg_cluster: Cluster | None) -> Iterator[str]:
     url = pg_cluster.create_database(name)
     yield url
     pg_cluster.drop_database(name)
+
+
+# --------------------------------------------------------------------------- a club
+
+
+@dataclass
+class Club:
+    """A club store on the test cluster, opened as any of its members."""
+
+    cluster: Cluster
+    database: str
+    admin_url: str
+    opened: list[Store] = field(default_factory=list)
+
+    def url(self, member: str) -> str:
+        return self.cluster.url(self.database, user=member)
+
+    def open(self, member: str) -> Store:
+        """The store as ``member`` sees it (their own login role)."""
+        from app.store import open_store
+
+        store = open_store(self.url(member))
+        self.opened.append(store)
+        return store
+
+    def raw(self, member: str) -> Any:
+        """A plain SQL client logged in as ``member`` (autocommit), as a member might use."""
+        import psycopg
+
+        return psycopg.connect(self.url(member), autocommit=True)
+
+
+@pytest.fixture
+def club(
+    pg_cluster: Cluster | None, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> Iterator[Club]:
+    """A club store (a copy of one made by ``castra server init``, as the template is; the
+    init itself is tested on empty databases) with players ann and bob and umpire uma, added
+    by ``castra server add-member``."""
+    from app.cli import main
+
+    assert pg_cluster is not None
+    for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
+        assert main(["server", "add-member", name, "--role", role, "--url", pg_url]) == 0
+    capsys.readouterr()
+    c = Club(pg_cluster, pg_url.rsplit("/", 1)[1], pg_url)
+    yield c
+    for store in c.opened:
+        store.close()

@@ -16,6 +16,7 @@ from app.gui.club import POLL_MS, URL_KEY
 from app.gui.main_window import MainWindow
 from app.rules.registry import Registry
 from app.store import open_store, rename_roster, save_roster
+from tests.conftest import Club
 
 
 def test_connect_see_other_members_and_go_back(
@@ -66,3 +67,29 @@ def test_connect_see_other_members_and_go_back(
     assert not back.on_server and back.path == local.path
     assert not window.club.timer.isActive()
     assert not window.library.model.index_of_roster(new).isValid()  # the local library
+
+
+def test_an_edit_of_another_members_roster_is_refused_and_the_stored_one_shown(
+    make_window: Any,
+    settings: Any,
+    club: Club,
+    registry: Registry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.core.edits import AddUnit
+    from app.core.roster import unit_from_entry
+    from app.store import load_roster
+
+    rs = registry.get("leg-vi-carthago")
+    bob = club.open("bob")
+    rid = save_roster(bob, roster=new_roster(rs, "roman", name="Bob's legion"))
+    window: MainWindow = make_window()
+    assert window.club.connect_to(club.url("ann"))
+    assert window.builder.open_roster(rid)
+    session = window.builder.session
+    assert session is not None
+    session.apply(AddUnit(unit_from_entry(rs, "roman", "velites")))
+    now = window.builder.session
+    assert now is not None and now is not session and not now.dirty
+    assert now.roster == load_roster(bob, roster_id=rid)  # nothing of ann's edit
+    assert "refused" in window.statusBar().currentMessage()
