@@ -31,6 +31,7 @@ from app.store.battles import (
 )
 from app.store.engine import _alembic_config, migration_engine
 from tests.core.battle.toy import ToyMechanics
+from tests.store.conftest import sql
 
 
 def rosters(registry: Registry, count: int = 2) -> tuple[Roster, Roster]:
@@ -320,12 +321,12 @@ def test_a_stored_step_is_small_and_any_state_is_rebuilt_exactly(
         u = session.state.unit(units[i % len(units)].id)
         session.do(MoveUnit(unit=u.id, x=u.x, y=min(u.y + 0.5, session.state.height)))
     bid = create_battle(store, session=session, rosters=rosters(registry, count=20))
-    con = sqlite3.connect(store.path)
-    rows = con.execute(
-        "SELECT n, snapshot IS NOT NULL, length(delta) FROM battle_step WHERE battle_id = ?",
-        (bid,),
-    ).fetchall()
-    con.close()
+    rows = sql(
+        store,
+        "SELECT n, snapshot IS NOT NULL, length(delta) FROM battle_step WHERE battle_id = :b "
+        "ORDER BY n",
+        b=bid,
+    )
     assert [n for n, whole, _ in rows if whole] == [SNAPSHOT_EVERY - 1, 2 * SNAPSHOT_EVERY - 1]
     assert max(size for n, _, size in rows if n) < 1000  # a move changes one unit
     again = load_battle(store, battle_id=bid, registry=registry)
