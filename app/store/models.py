@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy import BigInteger, LargeBinary, Text, UniqueConstraint, event
 from sqlalchemy.orm import Session
 from sqlmodel import Field, SQLModel
 
@@ -136,7 +136,8 @@ class BattleRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     ruleset: str
-    seed: int
+    #: any 64-bit number (schema 0007 widened it for PostgreSQL)
+    seed: int = Field(sa_type=BigInteger)
     initial_state: str = Field(sa_type=Text)
     rosters: str = Field(sa_type=Text)
     cursor: int = 0

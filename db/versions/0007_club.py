@@ -51,6 +51,12 @@ def upgrade() -> None:
         with op.batch_alter_table(table, table_kwargs=kwargs) as batch:
             for column in columns:
                 batch.add_column(sa.Column(column, sa.String(), nullable=True))
+            if table == "battle":
+                # a seed is any 64-bit number (castra battle new --seed); PostgreSQL's
+                # INTEGER holds only 32 bits (SQLite's holds 64 either way)
+                batch.alter_column(
+                    "seed", type_=sa.BigInteger(), existing_type=sa.Integer(), nullable=False
+                )
     op.create_table(
         "campaign_side",
         sa.Column("campaign_id", sa.Integer(), nullable=False),
@@ -252,6 +258,10 @@ def downgrade() -> None:
         with op.batch_alter_table(table, table_kwargs=kwargs) as batch:
             for column in columns:
                 batch.drop_column(column)
+            if table == "battle":
+                batch.alter_column(
+                    "seed", type_=sa.Integer(), existing_type=sa.BigInteger(), nullable=False
+                )
 
 
 def _names(table: str) -> list[str]:

@@ -93,6 +93,14 @@ def test_saved_after_each_command_and_resumed(
     assert (a.army, b.army) == ("roman", "carthaginian")
 
 
+def test_a_seed_of_64_bits_is_stored(store: Store, registry: Registry, toy_mechanics: None) -> None:
+    """``castra battle new --seed`` takes any number up to 2**63 - 1: both engines keep it."""
+    session = toy_session(registry)
+    session.seed = 2**63 - 1
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    assert load_battle(store, battle_id=bid, registry=registry).seed == 2**63 - 1
+
+
 def test_a_new_command_after_undo_replaces_the_stored_redo_branch(
     store: Store, registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
