@@ -10,7 +10,8 @@ with a SQL client of their own meets the same refusals as the app.
 - a player inserts rosters they own, and changes or deletes only those; an umpire any;
 - only an umpire writes battles and their steps, creates, deletes and assigns campaigns;
 - a player changes a campaign they play a side of, adding only steps for their own side
-  (reinforce, promote, return a leader), and undoing only back to the first step someone
+  (reinforce, promote, return a leader) whose campaign differs from the one before only in
+  that side (a trigger reads the step's JSON), and undoing only back to the first step someone
   else made; recording and applying results is the umpire's; a campaign's start is never
   changed once made;
 - every change names its maker (``updated_by`` / ``made_by`` = ``current_user``);
@@ -218,6 +219,57 @@ def _policies() -> None:
     ]
     for statement in statements:
         op.execute(statement)
+    op.execute(_PLAYER_STEP_CHECK)
+    op.execute(
+        "CREATE TRIGGER campaign_step_player_check BEFORE INSERT ON campaign_step "
+        "FOR EACH ROW EXECUTE FUNCTION castra_player_step_check()"
+    )
+
+
+# A policy sees a row, not what its JSON says: a player's step (reinforce, promote, return a
+# leader) carries the whole campaign it made, so the database compares it with the state it
+# follows (the step before, or the campaign's start) and refuses any change outside the
+# side the player plays: another side's army or losses, the battles and their results.
+_PLAYER_STEP_CHECK = """
+CREATE FUNCTION castra_player_step_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    before jsonb;
+    after jsonb := NEW.state::jsonb;
+    i integer;
+BEGIN
+    -- only players are held to it (the umpire, and the club's owner who copies whole
+    -- campaigns in, are not)
+    IF NOT EXISTS (SELECT 1 FROM club_member WHERE name = current_user AND role <> 'umpire')
+    THEN
+        RETURN NEW;
+    END IF;
+    IF NEW.n = 0 THEN
+        SELECT start::jsonb INTO before FROM campaign WHERE id = NEW.campaign_id;
+    ELSE
+        SELECT state::jsonb INTO before FROM campaign_step
+        WHERE campaign_id = NEW.campaign_id AND n = NEW.n - 1;
+    END IF;
+    IF before IS NULL
+        OR jsonb_typeof(after -> 'sides') IS DISTINCT FROM 'array'
+        OR (after - 'sides') IS DISTINCT FROM (before - 'sides')
+        OR jsonb_array_length(after -> 'sides') <> jsonb_array_length(before -> 'sides')
+    THEN
+        RAISE EXCEPTION 'a player''s step may change only the side they play'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    FOR i IN 0 .. jsonb_array_length(before -> 'sides') - 1 LOOP
+        IF (after -> 'sides' -> i ->> 'id') IS DISTINCT FROM (before -> 'sides' -> i ->> 'id')
+            OR ((before -> 'sides' -> i ->> 'id') IS DISTINCT FROM NEW.side
+                AND (after -> 'sides' -> i) IS DISTINCT FROM (before -> 'sides' -> i))
+        THEN
+            RAISE EXCEPTION 'a player''s step may change only the side they play'
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END LOOP;
+    RETURN NEW;
+END
+$$;
+"""
 
 
 def downgrade() -> None:
@@ -238,7 +290,9 @@ def downgrade() -> None:
     op.drop_table("club_member")
     op.drop_table("campaign_side")
     if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER IF EXISTS campaign_step_player_check ON campaign_step")
         for fn in (
+            "castra_player_step_check()",
             "castra_ids_past_copies()",
             "castra_may_edit_roster(integer)",
             "castra_plays_side(integer, text)",

@@ -168,3 +168,49 @@ def test_the_roster_list_and_campaign_log_name_who_changed_what(
     assert [s["by"] for s in steps] == ["uma"] * 3
     assert main(["campaign", "show", str(cid)]) == 0
     assert "(by uma)" in capsys.readouterr().out
+
+
+def test_a_players_step_cannot_carry_changes_to_another_side(
+    club: Club, registry: Registry
+) -> None:
+    """A step row holds the whole campaign it made; the database compares it with the state
+    it follows, so a player's hand-made step for their own side cannot change another
+    side's army, the battles or their results."""
+    import json
+
+    uma = club.open("uma")
+    cid = create_campaign(uma, session=leg_vi_campaign(registry))
+    assign_side(uma, campaign_id=cid, side="rome", member="ann")
+    with club.raw("ann") as con:
+        n, state = con.execute(
+            "SELECT n, state FROM campaign_step WHERE campaign_id = %s ORDER BY n DESC LIMIT 1",
+            (cid,),
+        ).fetchone()
+    before = json.loads(state)
+    carthage = next(i for i, s in enumerate(before["sides"]) if s["id"] == "carthage")
+    rome = next(i for i, s in enumerate(before["sides"]) if s["id"] == "rome")
+
+    def insert(state: dict[str, object]) -> None:
+        with club.raw("ann") as con:
+            con.execute(
+                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, state, side, "
+                "made_by) VALUES (%s, %s, 'reinforce', 'Reinforce', '{}', %s, 'rome', 'ann')",
+                (cid, n + 1, json.dumps(state)),
+            )
+
+    robbed = json.loads(state)
+    robbed["sides"][carthage]["army"]["units"] = []  # Carthage's army gone
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
+        insert(robbed)
+    rewritten = json.loads(state)
+    rewritten["battles"] = []  # the battles (and their results) gone
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
+        insert(rewritten)
+    own = json.loads(state)
+    own["sides"][rome]["army"]["notes"] = "drilled all winter"  # her own side: allowed
+    insert(own)
+    with club.raw("uma") as con:
+        [(made_by,)] = con.execute(
+            "SELECT made_by FROM campaign_step WHERE campaign_id = %s AND n = %s", (cid, n + 1)
+        ).fetchall()
+    assert made_by == "ann"
