@@ -12,6 +12,8 @@ its ``tables.toml``:
 - :meth:`move_allowance_for` -- how far the unit may go for this reason of moving;
 - :meth:`may_pass_through` -- whether a unit may pass through a friend (GSB, MWAN);
 - :meth:`may_leave_table` -- whether a path may leave the table (a rout may);
+- :meth:`after_move` -- what a move done does besides moving the unit (GSB's disengaged
+  marker);
 - :meth:`side_to_move` and :meth:`may_move` -- who may move now, and for which reasons;
 - :meth:`check_move` itself: call ``super().check_move(...)`` and add the ruleset's own
   breaches (Leg VI's 4" from formed enemy, the 22.5 degree straight-ahead limit, ...) with
@@ -40,7 +42,7 @@ from app.rules.geometry import (
 from app.rules.layouts import terrain_term
 from app.rules.paths import Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
-from app.rules.values import Combatant, Side, TurnView
+from app.rules.values import Combatant, Resolution, Side, TurnView
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -339,6 +341,14 @@ class MovementRules:
         umpire's call), or None (allowed). Default: a rout, a pursuit or an evade may run
         off the table if the umpire confirms; any other move may not."""
         return "confirm" if reason in ("rout", "pursuit", "evade") else "forbidden"
+
+    def after_move(self, before: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """What a move done along a checked path does beyond putting the unit at its end
+        pose (a marker such as GSB's "disengaged"), as a
+        :class:`~app.rules.values.Resolution` the core applies after moving the unit.
+        ``before``: the battle as it was before the move; ``check``: the move's
+        :meth:`check_move`. Default: nothing."""
+        return Resolution()
 
     # ------------------------------------------------------------------ the check
 

@@ -22,7 +22,7 @@ from app.core.battle.base import (
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.contact import CONTACT_HOWS, TOUCH, ContactHow
 from app.rules.geometry import Footprint, edge_distance
-from app.rules.mechanics import Mechanics
+from app.rules.mechanics import Mechanics, Resolution
 from app.rules.movement import MOVE_REASONS, TABLE_RULE, Breach, MoveCheck, MoveReason
 from app.rules.paths import Leg, Path, PathError, legs_from_list, legs_to_list, path_text
 from app.rules.table import coordinate_problem
@@ -184,12 +184,18 @@ class MoveUnit(BattleCommand):
             path = Path(self.legs)
         except PathError as exc:
             raise CommandError(str(exc)) from None
-        check = ctx.mechanics.check_move(state.view(), unit.id, path, reason=self.reason)
+        before = state.view()
+        check = ctx.mechanics.check_move(before, unit.id, path, reason=self.reason)
         why = refusal(f"{unit.name} ({unit.id})", check.breaches, self.force)
         if why is not None:
             raise CommandError(why)
         lines = move_lines(unit, check, self.legs, unit_symbol(ctx), VERBS[self.reason])
-        return Executed(apply_move(state, unit, check), tuple(lines))
+        state = apply_move(state, unit, check)
+        res = ctx.mechanics.after_move(before, unit.id, check)
+        if res != Resolution():  # nothing to apply: the state stays exactly as moved
+            state, more = apply_resolution(state, res, None, None, ctx.mechanics)
+            lines += more
+        return Executed(state, tuple(lines))
 
     def _legacy(self, state: BattleState, ctx: Context) -> Executed:
         """The old form, executed exactly as it was (its results are in stored battles'
