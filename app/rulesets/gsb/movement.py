@@ -42,7 +42,7 @@ from app.rules.movement import (
 from app.rules.paths import Leg, Path, Traced
 from app.rules.sight import ShotReach
 from app.rules.table import TerrainKind
-from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
+from app.rules.values import Combatant, Effects, Resolution, Side, TurnView, UnitChange
 from app.rulesets.gsb.base import DISENGAGED
 from app.rulesets.gsb.combat import DISENGAGE_RULE, SHOOT_RULE, CombatRules
 
@@ -248,6 +248,11 @@ class GSBMovement(CombatRules):
 
     # -- the checks -----------------------------------------------------------------------
 
+    def side_to_move(self, view: TurnView) -> Side | None:
+        """GSB, Turn order: "Active player moves and/or fights": in each player's
+        activations only that side moves (deployment, before play, is open to both)."""
+        return self._active_side(view)
+
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """GSB, Movement: light troops pass through friends (with room to clear them: the
         core refuses a move ending on a unit), and only lights pass through lights."""
@@ -274,7 +279,7 @@ class GSBMovement(CombatRules):
         """The core's checks, then, for a unit in melee moving in its turn: it may only
         disengage (its type allowing, not sandwiched, beginning with an about face and
         ending clear of the enemies it fought) or turn to face a flank attack (nothing
-        engaging its front)."""
+        engaging its front). These breaches come first (the refusal names the first)."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in CHOSEN:
             return found
@@ -284,7 +289,10 @@ class GSBMovement(CombatRules):
             return found
         found = self._turned_in_place(engaged, path, found)
         breaches = self._engaged_breaches(engaged, path, found)
-        return found.with_breaches(*breaches) if breaches else found
+        if not breaches:
+            return found
+        # the melee rule first: it is why the move is refused, whatever else it breaks
+        return replace(found, breaches=(*breaches, *found.breaches))
 
     def _turned_in_place(self, engaged: Engagement, path: Path, found: MoveCheck) -> MoveCheck:
         """A unit in melee turns about (to disengage) or to face where it stands: the core
