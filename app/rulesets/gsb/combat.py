@@ -200,7 +200,7 @@ class CombatRules(TurnRules):
         (fx, fy) = axes(fp.facing)[0]
         front = fp.depth / 2
         corners = target.footprint.corners()
-        if s.arc_degrees is not None and s.arc_degrees <= 180:
+        if s.arc_degrees is not None:
             ahead = max((px - fp.x) * fx + (py - fp.y) * fy for px, py in corners)
             if ahead <= front + TOUCH:
                 return f"{SHOOT_RULE}: {whom} is not ahead of {who}'s front"

@@ -305,9 +305,9 @@ class Shooting(Strict):
     hit_on: Score
     measured_from: Text
     needs_line_of_sight: Flag
-    #: the arc a target must be in, about the shooter's facing (180: ahead of its front
-    #: edge); None: all round
-    arc_degrees: Annotated[int, Exact(), Field(ge=1, le=360)] | None = None
+    #: the arc a target must be in, about the shooter's facing: 180, at least partly ahead
+    #: of the line of its front edge; None, all round (no other arc is read)
+    arc_degrees: Literal[180] | None = None
     rows: dict[Id, ShooterRow] = Field(min_length=1)
     note: str | None = None
 
