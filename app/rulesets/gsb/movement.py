@@ -279,7 +279,8 @@ class GSBMovement(CombatRules):
         """The core's checks, then, for a unit in melee moving in its turn: it may only
         disengage (its type allowing, not sandwiched, beginning with an about face and
         ending clear of the enemies it fought) or turn to face a flank attack (nothing
-        engaging its front). These breaches come first (the refusal names the first)."""
+        engaging its front). A charge on an enemy it already fights, facing as it stands,
+        keeps it in that melee. These breaches come first (the refusal names the first)."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in CHOSEN:
             return found
@@ -287,12 +288,24 @@ class GSBMovement(CombatRules):
         engaged = self.engagement(view, unit)
         if not engaged.enemies:
             return found
+        if reason == "charge" and self._stays_in_fight(engaged, found, target):
+            return found
         found = self._turned_in_place(engaged, path, found)
         breaches = self._engaged_breaches(engaged, path, found)
         if not breaches:
             return found
         # the melee rule first: it is why the move is refused, whatever else it breaks
         return replace(found, breaches=(*breaches, *found.breaches))
+
+    def _stays_in_fight(self, engaged: Engagement, found: MoveCheck, target: str | None) -> bool:
+        """A charge on an enemy the unit already fights, ending still touching it and
+        facing as it did: the unit stays in its melee (it fights on, "to its front")."""
+        foe = next((e for e, _ in engaged.enemies if e.unit_id == target), None)
+        return (
+            foe is not None
+            and edge_distance(found.end, foe.footprint) <= TOUCH
+            and _turned(found.end.facing - engaged.unit.facing) <= ANGLE_SLACK
+        )
 
     def _turned_in_place(self, engaged: Engagement, path: Path, found: MoveCheck) -> MoveCheck:
         """A unit in melee turns about (to disengage) or to face where it stands: the core

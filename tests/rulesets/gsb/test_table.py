@@ -215,6 +215,18 @@ def test_light_troops_disengage_about_face_then_away(mech: GSBMechanics, view: T
     assert any("may only disengage" in s for s in said(sidestep))
 
 
+def test_a_unit_in_melee_fights_on_but_charges_no_one_else(
+    mech: GSBMechanics, view: TurnView
+) -> None:
+    """The legion A1 fights the Libyans B1 front to front: charging them again keeps it in
+    that melee; charging the Spanish B3 beside them would leave it."""
+    v = only(view, ("A1", 9.0, 5.0, 0.0), ("B1", 9.0, 5.5, 180.0), ("B3", 10.5, 6.0, 180.0))
+    again = mech.contact(v, "A1", "B1")
+    assert not again.forbidden, [str(b) for b in again.breaches]
+    elsewhere = mech.contact(v, "A1", "B3")
+    assert any(b.rule == "GSB, Disengaging" for b in elsewhere.breaches)
+
+
 def test_only_lights_and_heavy_cavalry_from_infantry_disengage(
     mech: GSBMechanics, view: TurnView
 ) -> None:
