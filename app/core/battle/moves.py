@@ -22,7 +22,7 @@ from app.core.battle.base import (
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.contact import CONTACT_HOWS, TOUCH, ContactHow
 from app.rules.geometry import Footprint, edge_distance
-from app.rules.mechanics import Mechanics, Resolution
+from app.rules.mechanics import Mechanics
 from app.rules.movement import MOVE_REASONS, TABLE_RULE, Breach, MoveCheck, MoveReason
 from app.rules.paths import Leg, Path, PathError, legs_from_list, legs_to_list, path_text
 from app.rules.table import coordinate_problem
@@ -117,7 +117,8 @@ class MoveUnit(BattleCommand):
     """Move a unit along a path of ``legs`` for a ``reason`` (a move, a charge, an evade,
     ...). The ruleset's mechanics check it; a forbidden move, or one the umpire must
     confirm, is refused naming the rule unless ``force`` (the log then records what was
-    overridden). The cost is added to what the unit has moved this turn.
+    overridden). The cost is added to what the unit has moved this turn; then the ruleset's
+    :meth:`~app.rules.movement.MovementRules.on_move` applies.
 
     ``x``, ``y``, ``facing`` without legs is the form every move was stored in before
     moves had paths (:attr:`legacy`): read back and executed exactly as it was, so stored
@@ -184,18 +185,15 @@ class MoveUnit(BattleCommand):
             path = Path(self.legs)
         except PathError as exc:
             raise CommandError(str(exc)) from None
-        before = state.view()
-        check = ctx.mechanics.check_move(before, unit.id, path, reason=self.reason)
+        check = ctx.mechanics.check_move(state.view(), unit.id, path, reason=self.reason)
         why = refusal(f"{unit.name} ({unit.id})", check.breaches, self.force)
         if why is not None:
             raise CommandError(why)
         lines = move_lines(unit, check, self.legs, unit_symbol(ctx), VERBS[self.reason])
         state = apply_move(state, unit, check)
-        res = ctx.mechanics.after_move(before, unit.id, check)
-        if res != Resolution():  # nothing to apply: the state stays exactly as moved
-            state, more = apply_resolution(state, res, None, None, ctx.mechanics)
-            lines += more
-        return Executed(state, tuple(lines))
+        res = ctx.mechanics.on_move(state.view(), unit.id, check)
+        state, more = apply_resolution(state, res, None, None, ctx.mechanics)
+        return Executed(state, (*lines, *more))
 
     def _legacy(self, state: BattleState, ctx: Context) -> Executed:
         """The old form, executed exactly as it was (its results are in stored battles'
@@ -256,7 +254,8 @@ _HOW_WORDS = {
 class Charge(BattleCommand):
     """Charge into contact: ``unit`` moves along a legal path until it touches ``target``,
     aligned as the ruleset says (:meth:`~app.rules.contact.ContactRules.contact`), then the
-    ruleset's :meth:`~app.rules.contact.ContactRules.on_contact` applies. Made with
+    ruleset's :meth:`~app.rules.movement.MovementRules.on_move` and
+    :meth:`~app.rules.contact.ContactRules.on_contact` apply. Made with
     :func:`plan_charge`, the command holds the path found, so its replay does not depend
     on how contact is searched for; without ``legs`` it searches when executed. A charge
     the rules forbid is refused naming the rule unless ``force``."""
@@ -329,9 +328,12 @@ class Charge(BattleCommand):
             *override_lines(breaches),
         ]
         state = apply_move(state, unit, check)
+        state, moved = apply_resolution(
+            state, mech.on_move(state.view(), unit.id, check), None, None, mech
+        )
         res = mech.on_contact(state.view(), unit.id, target.id, how)
         state, more = apply_resolution(state, res, None, None, mech)
-        return Executed(state, (*lines, *more))
+        return Executed(state, (*lines, *moved, *more))
 
 
 def _how(text: str) -> ContactHow:

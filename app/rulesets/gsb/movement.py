@@ -407,23 +407,31 @@ class GSBMovement(CombatRules):
             )
         return out
 
-    def after_move(self, before: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
-        """GSB, Disengaging: a unit that was in melee and ends its move touching none of
-        those enemies has disengaged: marked so until the next initiative, it may not shoot
-        or fight in melee again this turn."""
-        if check.reason not in CHOSEN or not self.t.disengage.no_shoot_or_melee_after:
-            return Resolution()
-        unit = before.unit(unit_id)
-        engaged = self.engagement(before, unit)
+    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """GSB, Disengaging: a unit that was in melee where its move began and ends it
+        touching none of those enemies has disengaged: marked so until the next initiative,
+        it may not shoot or fight in melee again this turn. ``view`` shows the unit moved;
+        where it stood is the start of the path's first leg."""
+        base = super().on_move(view, unit_id, check)
+        if check.reason not in CHOSEN or not check.traced:
+            return base
+        if not self.t.disengage.no_shoot_or_melee_after:
+            return base
+        moved = view.unit(unit_id)
+        start = check.traced[0].start
+        was = replace(moved, x=start.x, y=start.y, facing=start.facing)
+        engaged = self.engagement(view, was)
         if not engaged.enemies:
-            return Resolution()
+            return base
         if any(edge_distance(check.end, e.footprint) <= TOUCH for e, _ in engaged.enemies):
-            return Resolution()
+            return base
         mark = Effects(markers_add=frozenset({DISENGAGED}))
-        return Resolution(
-            others=(UnitChange(unit_id, mark),),
+        return replace(
+            base,
+            others=(*base.others, UnitChange(unit_id, mark)),
             explanation=(
-                f"{unit.name} ({unit_id}) has disengaged from the melee: no more shooting or "
+                *base.explanation,
+                f"{moved.name} ({unit_id}) has disengaged from the melee: no more shooting or "
                 f"melee this turn ({DISENGAGE_RULE}).",
             ),
         )
