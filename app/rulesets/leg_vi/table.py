@@ -31,12 +31,15 @@ from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
-from app.rulesets.leg_vi.tables import RoughRow
+from app.rulesets.leg_vi.tables import RoughRow, SequenceStep
 from app.rulesets.leg_vi.units import (
     MEASURE,
+    PURSUING,
+    RETIRING,
     ROLLED_KIND,
     ROLLED_MOVE,
     ROLLED_TURN,
+    ROUTING,
     SHAKEN,
     LegUnit,
     take_dps,
@@ -49,6 +52,7 @@ TERRAIN_RULE = "Leg VI, Rough Terrain"
 CHARGE_RULE = "Leg VI, Charges"
 SHOOTING_RULE = "Leg VI, Shooting"
 CONTROL_RULE = "Leg VI, Control"
+SEQUENCE_RULE = "Leg VI, Playing the Game"
 AFTER_COMBAT_RULE = "Leg VI, After Combat Moves"
 #: the reason of the move on the table each kind of dice move is made with
 KIND_REASON: dict[str, MoveReason] = {
@@ -141,6 +145,41 @@ class TableRules(LegVIBase):
             rule=TERRAIN_RULE,
         )
 
+    # ------------------------------------------------------------------ who moves when
+
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's answer, then Leg VI, Sequence of Play: light troops move in the
+        skirmish phase (II), the others in the manoeuvre phase (III), charges are made in
+        the charge phase (IV) (``[sequence]`` steps' ``moves`` and ``charges``); pursuers
+        charge new enemy whenever they meet them. Evades, responses, forced moves, routs and
+        pursuits go when the rules send them."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason not in ("move", "charge"):
+            return found
+        if not 0 <= view.phase < len(self.t.sequence.steps):
+            return None
+        step = self.t.sequence.steps[view.phase]
+        unit = view.unit(unit_id)
+        who = f"{unit.name} ({unit_id})"
+        if reason == "charge":
+            if step.charges or unit.status.has(PURSUING):
+                return None
+            phases = [s for s in self.t.sequence.steps if s.charges]
+            return Breach(
+                SEQUENCE_RULE,
+                f"{who} may charge only in the {_phase_names(phases)}, not in the "
+                f"{step.name.lower()} phase",
+            )
+        kind = "light" if self.u(unit).light else "others"
+        if kind in step.moves:
+            return None
+        phases = [s for s in self.t.sequence.steps if kind in s.moves]
+        troops = "light troops move" if kind == "light" else "troops other than light move"
+        return Breach(
+            SEQUENCE_RULE,
+            f"{who}: {troops} in the {_phase_names(phases)}, not in the {step.name.lower()} phase",
+        )
+
     # ------------------------------------------------------------------ allowances
 
     def rolled(self, view: TurnView, unit: Combatant, reason: MoveReason) -> float | None:
@@ -216,6 +255,8 @@ class TableRules(LegVIBase):
             )
         if reason in AWAY and rolled is not None:
             more += self._away(view, unit, found, reason)
+        if reason == "pursuit":
+            more += self._toward(view, unit, found, target)
         if rolled is not None and found.left is not None and found.cost < found.left - SLACK:
             halted = abs(near_formed - mv.stop_from_enemy) <= SLACK
             if not halted and not self._halted_short(view, unit, found.end):
@@ -294,6 +335,37 @@ class TableRules(LegVIBase):
                 AFTER_COMBAT_RULE,
                 f'{unit.name} ({unit.unit_id}) would end {end:.1f}" from the nearest enemy, '
                 f'{start:.1f}" before: {AWAY[reason]} moves away from the enemy',
+            )
+        ]
+
+    def _toward(
+        self, view: TurnView, unit: Combatant, found: MoveCheck, target: str | None
+    ) -> list[Breach]:
+        """Leg VI, After Combat Moves: a pursuit is made "in an attempt to remain in contact
+        with opponent who routed or retired": it must end nearer than it began to the unit
+        pursued (``target``, else the nearest enemy routing or retiring, else the nearest
+        enemy)."""
+        enemies = [
+            o for o in view.units if o.side != unit.side and not o.status.eliminated and o.width > 0
+        ]
+        if target is not None:
+            enemies = [o for o in enemies if o.unit_id == target] or enemies
+        else:
+            fleeing = [o for o in enemies if o.status.markers & {ROUTING, RETIRING}]
+            enemies = fleeing or enemies
+        if not enemies:
+            return []
+        pursued = min(enemies, key=lambda o: edge_distance(unit.footprint, o.footprint))
+        start = edge_distance(unit.footprint, pursued.footprint)
+        end = edge_distance(found.end, pursued.footprint)
+        if end < start - EPS or start <= MEASURE:
+            return []
+        return [
+            Breach(
+                AFTER_COMBAT_RULE,
+                f'{unit.name} ({unit.unit_id}) would end {end:.1f}" from {pursued.name} '
+                f'({pursued.unit_id}), {start:.1f}" before: a pursuit heads for the enemy it '
+                "pursues",
             )
         ]
 
@@ -450,10 +522,14 @@ class TableRules(LegVIBase):
         return ShotReach(self.t.shooting.range, None, SHOOTING_RULE)
 
     def command_reach(self, view: TurnView, unit_id: str) -> CommandReach | None:
-        """Leg VI, Control: units within 4" of a detached leader are under control (an
-        attached leader controls only his own unit): the circle about the detached leader
-        of the unit's side nearest to it; None when its side has none on the table."""
+        """Leg VI, Control: units within 4" of a detached leader are under control; a leader
+        attached to a unit controls only that unit. For a unit with a leader attached, a
+        reach of 0 about it (its own leader, no radius beyond it); else the circle about the
+        detached leader of the unit's side nearest to it; None when its side has no detached
+        leader on the table (a leader attached elsewhere controls only his own unit)."""
         unit = view.unit(unit_id)
+        if any(ld.side == unit.side and ld.attached_to == unit_id for ld in view.leaders):
+            return CommandReach((unit.x, unit.y), 0.0, CONTROL_RULE)
         corners = unit.footprint.corners()
         best: tuple[float, CommandReach] | None = None
         for ld in view.leaders:
@@ -464,6 +540,11 @@ class TableRules(LegVIBase):
                 reach = CommandReach((ld.x, ld.y), self.t.control_test.radius, CONTROL_RULE)
                 best = (d, reach)
         return None if best is None else best[1]
+
+
+def _phase_names(steps: list[SequenceStep]) -> str:
+    """'skirmish phase (II)', or several joined with 'or'."""
+    return " or ".join(f"{s.name.lower()} phase ({s.numeral})" for s in steps) or "no phase"
 
 
 def _without_allowance(found: MoveCheck, rule: str) -> MoveCheck:
