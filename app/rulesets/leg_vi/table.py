@@ -453,22 +453,31 @@ class TableRules(LegVIBase):
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
         """Leg VI, Rough Terrain: the DPs for the worst terrain the move went into, through or
-        across, once a move (errata 'terrain-kinds'; none once the unit has 3 DPs). Leg VI,
-        Movement: unformed enemy that a formed unit's move came within 4" of fall back
-        directly away from it until 4" away again (errata 'light-fall-back')."""
+        across, once a move (errata 'terrain-kinds'). Leg VI, Manoeuvre: the DPs of the
+        manoeuvres on the path made within 8" of enemy (:meth:`_manoeuvre_dps`). None of
+        these once the unit has 3 DPs. Leg VI, Movement: unformed enemy that a formed
+        unit's move came within 4" of fall back directly away from it until 4" away again
+        (errata 'light-fall-back')."""
         unit = view.unit(unit_id)
         changes: list[UnitChange] = []
         words: list[str] = []
         costs = [self.terrain_dps(unit, t.kind) for t in check.terrain_crossed]
-        n = max((c for c in costs if c is not None), default=0)
+        rough = max((c for c in costs if c is not None), default=0)
+        manoeuvres = self._manoeuvre_dps(view, unit, check)
+        n = rough + sum(k for _, k in manoeuvres)
         if n:
             u = self.u(unit)
             dp = take_dps(u, n, "fatigue")
-            kinds = ", ".join(sorted({f"{t.kind} {t.piece_id}" for t in check.terrain_crossed}))
+            why = [
+                f"{name} within {inches(self.t.manoeuvres.dp_range)} of enemy"
+                for name, _ in manoeuvres
+            ]
+            if rough:
+                kinds = ", ".join(sorted({f"{t.kind} {t.piece_id}" for t in check.terrain_crossed}))
+                why.insert(0, f"moved through rough terrain ({kinds})")
             capped = "" if dp.dps == n else f" (none past {self.t.dp_limits.fatigue_manoeuvre_cap})"
             words.append(
-                f"{unit.name} ({unit_id}) moved through rough terrain ({kinds}): "
-                f"{plural(dp.dps, 'DP')}{capped}."
+                f"{unit.name} ({unit_id}) {'; '.join(why)}: {plural(dp.dps, 'DP')}{capped}."
             )
             if dp.dps:
                 add = frozenset({SHAKEN}) if dp.shaken else frozenset()
@@ -478,6 +487,38 @@ class TableRules(LegVIBase):
         if not changes and not words:
             return Resolution()
         return Resolution(others=tuple(changes), explanation=tuple(words))
+
+    def _manoeuvre_dps(
+        self, view: TurnView, unit: Combatant, check: MoveCheck
+    ) -> list[tuple[str, int]]:
+        """Leg VI, Manoeuvre: "Manoeuvre within 8" of enemy causes DPs on formed troops": a
+        wheel on the path costs formed HI not in column 1 DP (triarii manoeuvre as MI: none);
+        an about face (a turn of 180 degrees) costs formed cavalry 1 DP; each once a move,
+        when the unit began the move within 8" of enemy (``[manoeuvres]``; errata
+        'manoeuvres-on-the-table'). A charge's own alignment is not a manoeuvre."""
+        if check.reason != "move" or not check.traced:
+            return []
+        u = self.u(unit)
+        if not u.formed or u.elephant:
+            return []
+        kinds = {t.leg.kind for t in check.traced}
+        about_face = any(
+            t.leg.kind == "turn" and abs(abs(t.leg.angle) - 180) < 1e-6 for t in check.traced
+        )
+        items = self.t.manoeuvres.items
+        found: list[tuple[str, int]] = []
+        hi_like = u.heavy_infantry and u.troop.manoeuvres_as is None
+        if "wheel" in kinds and hi_like and not u.column:
+            found.append(("wheeled", items["wheel"].dps))
+        if about_face and u.cavalry:
+            found.append(("faced about", items["about_face"].dps))
+        if not found:
+            return []
+        start = check.traced[0].start
+        before = replace(unit, x=start.x, y=start.y, facing=start.facing)
+        if not self._enemy_within(view, before, self.t.manoeuvres.dp_range):
+            return []
+        return [(name, n) for name, n in found if n]
 
     def _fall_backs(
         self, view: TurnView, unit: Combatant, start: Footprint, end: Footprint

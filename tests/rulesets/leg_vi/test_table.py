@@ -25,6 +25,7 @@ from app.core.battle import (
 from app.core.battle.commands import Act
 from app.core.battle.moves import plan_charge
 from app.core.battle.sample import sample_roster
+from app.core.battle.session import Step
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import TurnView, mechanics_for
@@ -445,3 +446,67 @@ def test_a_pursuit_heads_for_the_enemy_it_pursues(mech: LegVIMechanics, state: B
         "a pursuit heads for the enemy it pursues"
     )
     assert away.forbidden
+
+
+def test_formed_units_step_sideways_or_back_only_as_a_side_step(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Leg VI, Manoeuvre: "Movement by formed units must be directly to the front ... To do
+    otherwise, requires units to manoeuvre"; "Side-step/step-back: Up to 2" taking a full
+    move. A-B Grade Infantry only." The B grade Roman legion side-steps 2" or steps back 1"
+    and aside 1"; not 2.5", not after a step forward; the C grade allied legion and the
+    equites may not; the velites (unformed) move freely."""
+    view = alone(
+        state.view(), ("A1", 20, 10, 0), ("A2", 36, 10, 0), ("A3", 50, 10, 0), ("A4", 60, 10, 0)
+    )
+
+    def why(unit_id: str, path: str) -> list[str]:
+        return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
+
+    assert why("A1", "right 2") == [] and why("A1", "back 1; left 1") == []
+    (too_far,) = why("A1", "right 2.5")
+    assert too_far == (
+        "Roman legion (A1) is formed: it moves directly to its front; a side-step or step "
+        'back goes 2" at most (asked: right 2.5)'
+    )
+    assert "takes the whole move" in why("A1", "forward 2; right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A2", "right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A4", "back 1")[0]
+    assert why("A3", "right 3; back 2") == []
+    assert mech.check_move(view, "A1", Path(parse_path("right 2"))).ok
+
+
+def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Leg VI, Manoeuvre: "Wheel: ... One DP for HI within 8" of enemy. No penalty if in
+    column or for other troops"; "About Face: ... 1 DP for formed cavalry." The Libyan
+    spearmen (HI) wheeling 6" from the Gauls take 1 DP once made, undone with the move;
+    the same wheel 10" off costs nothing; the Spanish scutarii (MI) wheel free; the Gallic
+    cavalry facing about 6" from the enemy take 1 DP. (Within 8" of enemy a move is a dice
+    move: the umpire confirms its length.)"""
+
+    def confirmed(session: BattleSession, unit: str, path: str) -> Step:
+        check = mech.check_move(session.state.view(), unit, Path(parse_path(path)))
+        assert not check.forbidden, check.breaches
+        return session.do(MoveUnit(unit=unit, legs=parse_path(path), force=True))
+
+    state = at(at(state, "B2", 20, 30, 180), "A6", 20, 22.5, 0)
+    state = at(at(state, "B3", 40, 30, 180), "B6", 56, 30, 180)
+    state = at(at(state, "A1", 40, 21.5, 0), "A5", 56, 22.5, 0)
+    session = started(mech, state, MANOEUVRE)
+    view = session.state.view()
+    assert edge_distance(view.unit("B2").footprint, view.unit("A6").footprint) < 8
+    step = confirmed(session, "B2", "wheel 30 right")
+    assert session.state.unit("B2").status.dps == 1
+    assert any('wheeled within 8" of enemy: 1 DP' in line for line in step.lines), step.lines
+    session.undo()
+    assert session.state.unit("B2").status.dps == 0
+    confirmed(session, "B3", "wheel 30 right")
+    assert session.state.unit("B3").status.dps == 0
+    step = confirmed(session, "B6", "turn 180 right")
+    assert session.state.unit("B6").status.dps == 1
+    assert any('faced about within 8" of enemy: 1 DP' in line for line in step.lines)
+    far = started(mech, at(state, "A6", 20, 17, 0), MANOEUVRE)
+    confirmed(far, "B2", "wheel 30 right")
+    assert far.state.unit("B2").status.dps == 0
