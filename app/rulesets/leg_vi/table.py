@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from app.rules.geometry import (
     Footprint,
+    convex_hull,
     edge_distance,
     heading_vector,
     polygon_distance,
@@ -25,7 +26,7 @@ from app.rules.geometry import (
     bearing as bearing_to,
 )
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
-from app.rules.paths import Path
+from app.rules.paths import Leg, Path, Traced
 from app.rules.ruleset import Ruleset
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
@@ -540,17 +541,47 @@ class TableRules(LegVIBase):
                 else (there.facing + 180) % 360
             )
             dist = _distance_to_keep(end, there, bearing, keep)
-            out.append(
-                UnitChange(
-                    other.unit_id,
-                    Effects(
-                        shift=(bearing, dist),
-                        move=f'fall back {dist:.2f}" before {unit.name} ({unit.unit_id}), '
-                        f"keeping {inches(keep)} away",
-                    ),
+            made, stop = self._fall_back_run(view, other, bearing, dist)
+            before = f"before {unit.name} ({unit.unit_id})"
+            if stop is None:
+                words = f'fall back {made:.2f}" {before}, keeping {inches(keep)} away'
+            elif made > 0:
+                words = (
+                    f'fall back {made:.2f}" {before} and are stopped short of {keep:g}" ({stop})'
                 )
+            else:
+                words = f"cannot fall back {before} ({stop})"
+            effects = (
+                Effects(shift=(bearing, made), move=words) if made > 0 else Effects(move=words)
             )
+            out.append(UnitChange(other.unit_id, effects))
         return out
+
+    def _fall_back_run(
+        self, view: TurnView, unit: Combatant, bearing: float, dist: float
+    ) -> tuple[float, str | None]:
+        """How far ``unit`` falls back along ``bearing``, at most ``dist``: the whole of it
+        when the core's checks of that move (a forced move, facing kept) find nothing in the
+        way; else as far as they allow, to the hundredth of an inch below, with what stops it
+        (a unit, ground it may not enter, the table's edge: errata 'light-fall-back')."""
+
+        def blocked(d: float) -> Breach | None:
+            check = self.check_move(view, unit.unit_id, _Shift.of(bearing, d), reason="forced")
+            return next((b for b in check.breaches if b.severity == "forbidden"), None)
+
+        first = blocked(dist)
+        if first is None:
+            return dist, None
+        lo, hi = 0.0, dist
+        for _ in range(12):
+            mid = (lo + hi) / 2
+            if blocked(mid) is None:
+                lo = mid
+            else:
+                hi = mid
+        made = math.floor(lo * 100 + 1e-6) / 100
+        stop = blocked(hi) or first
+        return made, f"{stop.rule}: {stop.text}"
 
     # ------------------------------------------------------------------ the map's reach
 
@@ -586,6 +617,29 @@ class TableRules(LegVIBase):
 def _phase_names(steps: list[SequenceStep]) -> str:
     """'skirmish phase (II)', or several joined with 'or'."""
     return " or ".join(f"{s.name.lower()} phase ({s.numeral})" for s in steps) or "no phase"
+
+
+@dataclass(frozen=True)
+class _Shift(Path):
+    """A move straight along a bearing with the facing kept (how unformed troops fall back,
+    facing all round): one leg whose ground is the hull of the base at both ends, so the
+    core checks it as it is made."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+
+    @classmethod
+    def of(cls, bearing: float, distance: float) -> _Shift:
+        vx, vy = heading_vector(bearing)
+        return cls((Leg.straight(distance),), vx * distance, vy * distance)
+
+    def trace(self, start: Footprint) -> tuple[Traced, ...]:
+        end = replace(start, x=start.x + self.dx, y=start.y + self.dy)
+        hull = convex_hull(start.corners() + end.corners())
+        line = ((start.x, start.y), (end.x, end.y))
+        return (
+            Traced(0, self.legs[0], start, end, math.hypot(self.dx, self.dy), (hull,), (line,)),
+        )
 
 
 def _without_allowance(found: MoveCheck, rule: str) -> MoveCheck:

@@ -510,3 +510,33 @@ def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
     far = started(mech, at(state, "A6", 20, 17, 0), MANOEUVRE)
     confirmed(far, "B2", "wheel 30 right")
     assert far.state.unit("B2").status.dps == 0
+
+
+def test_unformed_enemy_falling_back_stop_at_what_is_in_their_way(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """The caetrati fall back before the spearmen as in the example above, but the Gauls
+    stand 1.42" behind them: the core's checks of the fall-back (a forced move, facing kept)
+    stop them short of the Gauls (errata 'light-fall-back'); at the table's edge they stop
+    at the edge."""
+    state = at(at(state, "A6", 36, 14, 0), "B4", 36, 24.79, 180)
+    state = at(state, "B5", 36, 27, 180)
+    state = state.replace_unit(rolled_unit(state.unit("A6"), 8.0))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    caetrati, gauls = session.state.unit("B4"), session.state.unit("B5")
+    gap = edge_distance(caetrati.footprint, gauls.footprint)
+    assert 0 <= gap <= 0.02 and caetrati.y == pytest.approx(24.79 + 1.42, abs=1e-6)
+    assert any(
+        'fall back 1.42" before Italian or Greek allied spearmen (A6) and are stopped short '
+        'of 4" (Castra, table: would end on top of Gauls (B5))' in line
+        for line in step.lines
+    ), step.lines
+    edge = at(at(state, "A6", 36, 36.51, 0), "B4", 36, 47.3, 180)
+    kept = tuple(u for u in edge.units if u.id in ("A6", "B4"))
+    edge = replace(edge, units=kept, leaders=())
+    session = BattleSession(mech.ruleset, mech, edge, seed=4)
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    caetrati = session.state.unit("B4")
+    assert 48 - 0.011 <= caetrati.y + caetrati.depth / 2 <= 48 + 1e-9
+    assert any('are stopped short of 4"' in line for line in step.lines), step.lines
