@@ -1,12 +1,14 @@
 """Leg VI Carthago on the table: what terrain is to each troop (Rough Terrain), where moves
 stop short of formed enemy and unformed enemy fall back (Movement), the declared range of a
-charge, the distance a dice move rolled as the allowance of the move made on the table, and
-the map's shooting and command reach.
+charge, the distance a dice move rolled as the allowance of the move made on the table,
+which phase a unit moves in (Playing the Game), the manoeuvre DPs of a path (Manoeuvre), a
+pursuit heading for its enemy, and the map's shooting and command reach.
 
 Every number comes from ``tables.toml`` (``movement``, ``rough_terrain`` and its ``kinds``,
-``charges``, ``shooting``, ``control_test``); the decisions where the source is silent are
-the errata 'terrain-kinds', 'sight-and-cover', 'stop-from-formed-enemy', 'light-fall-back',
-'charge-move-length' and 'rolled-move-on-the-table'.
+``charges``, ``shooting``, ``control_test``, ``sequence``, ``manoeuvres``); the decisions where
+the source is silent are the errata 'terrain-kinds', 'sight-and-cover',
+'stop-from-formed-enemy', 'light-fall-back', 'charge-move-length',
+'rolled-move-on-the-table' and 'manoeuvres-on-the-table'.
 """
 
 from __future__ import annotations
