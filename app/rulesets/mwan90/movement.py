@@ -116,9 +116,10 @@ class MWANMovement(MWAN90Base):
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
-        found = self._through_skirmishers(view, unit, found)
+        found, scattered = self._through_skirmishers(view, unit, found)
         who = f"{unit.name} ({unit.unit_id})"
-        breaches: list[Breach] = [
+        breaches: list[Breach] = self._full_move_through(view, unit, found, scattered)
+        breaches += [
             Breach(
                 MELEE_RULE,
                 f"{who} are skirmishers and may not close with the formed {e.name} ({e.unit_id})",
@@ -168,27 +169,66 @@ class MWANMovement(MWAN90Base):
         enemies an unformed unit would touch where its move ends (none for formed troops)."""
         if not self.t.dispersal.skirmishers_may_not_close_with_formed or self.formed(unit):
             return []
+        return self._touched(view, unit, end, True)
+
+    def _touched(
+        self, view: TurnView, unit: Combatant, end: Footprint, formed: bool
+    ) -> list[Combatant]:
+        """The enemies, formed or not as ``formed`` says, that ``end`` touches."""
         reach = math.hypot(end.width, end.depth) / 2 + TOUCH
         out = []
         for e in view.units:
             if e.side == unit.side or e.status.eliminated or e.width <= 0:
                 continue
             near = reach + math.hypot(e.width, e.depth) / 2
-            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or not self.formed(e):
+            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or self.formed(e) != formed:
                 continue
             if edge_distance(end, e.footprint) <= TOUCH:
                 out.append(e)
         return out
 
-    def _through_skirmishers(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
+    def _full_move_through(
+        self, view: TurnView, unit: Combatant, found: MoveCheck, scattered: list[Combatant]
+    ) -> list[Breach]:
+        """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
+        movement": a formed unit whose move passes through enemy skirmishers, or ends
+        touching them, spends all that is left of its move (``tables.dispersal
+        .formed_move_full_distance``); a shorter move is refused."""
+        if (
+            not self.t.dispersal.formed_move_full_distance
+            or not self.formed(unit)
+            or found.left is None
+            or found.cost >= found.left - 1e-6
+        ):
+            return []
+        met = {
+            e.unit_id: f"{e.name} ({e.unit_id})"
+            for e in [*scattered, *self._touched(view, unit, found.end, False)]
+        }
+        if not met:
+            return []
+        u = self.length_symbol()
+        return [
+            Breach(
+                MELEE_RULE,
+                f"{unit.name} ({unit.unit_id}) meets the skirmishers {', '.join(met.values())}: formed "
+                f"troops that contact skirmishers move their full movement through them "
+                f"({found.cost:.1f}{u} of the {found.left:.1f}{u} left)",
+            )
+        ]
+
+    def _through_skirmishers(
+        self, view: TurnView, unit: Combatant, found: MoveCheck
+    ) -> tuple[MoveCheck, list[Combatant]]:
         """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
         movement, dispersing the skirmishers as they move through them": the core's refusal
         to pass through an enemy becomes, for formed troops through skirmishers, a move the
-        umpire confirms, to be followed by the disperse action."""
+        umpire confirms, to be followed by the disperse action. Also the skirmishers passed
+        through."""
         if not self.formed(unit) or not any(
             b.rule == TABLE_RULE and b.text.startswith(THROUGH_ENEMY) for b in found.breaches
         ):
-            return found
+            return found, []
         scattered = {
             f"{THROUGH_ENEMY}{u.name} ({u.unit_id}) (": u
             for u in view.units
@@ -196,12 +236,14 @@ class MWANMovement(MWAN90Base):
         }
         who = f"{unit.name} ({unit.unit_id})"
         out: list[Breach] = []
+        met: list[Combatant] = []
         for b in found.breaches:
             keys = (k for k in scattered if b.rule == TABLE_RULE and b.text.startswith(k))
             hit = scattered.get(next(keys, ""))
             if hit is None:
                 out.append(b)
                 continue
+            met.append(hit)
             out.append(
                 Breach(
                     MELEE_RULE,
@@ -210,4 +252,4 @@ class MWANMovement(MWAN90Base):
                     "confirm",
                 )
             )
-        return replace(found, breaches=tuple(out))
+        return replace(found, breaches=tuple(out)), met

@@ -337,3 +337,28 @@ def test_shooting_reach_for_the_map(mech: MWAN90Mechanics, view: TurnView) -> No
 def test_no_command_radius(mech: MWAN90Mechanics, view: TurnView) -> None:
     """The article has no generals (errata no-leaders): no command radius for the map."""
     assert mech.command_reach(view, "A1") is None
+
+
+def test_formed_troops_through_skirmishers_move_their_full_movement(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 1: "Formed troops that contact skirmishers will move their full movement":
+    cavalry passing through javelinmen 6" of their 8" is refused naming the rule, the full
+    8" is the umpire's to confirm; a charge stopping against the skirmishers is refused too
+    (they move on through them); a move short of the skirmishers is free."""
+    cav = at(view, "A6", 36.0, 20.0)
+    javelinmen = at(view, "B6", 36.0, 24.0, 180.0)
+    v = on(view, cav, javelinmen)
+    short = check(mech, v, "A6", "forward 7")
+    assert short.forbidden
+    assert (
+        "MWAN #90, Melee: Roman cavalry (equites) (A6) meets the skirmishers Libyan, Moorish "
+        "and Spanish javelinmen (B6): formed troops that contact skirmishers move their full "
+        'movement through them (7.0" of the 8.0" left)' in texts(short)
+    )
+    full = check(mech, v, "A6", "forward 8")
+    assert not full.forbidden and full.needs_confirmation, texts(full)
+    gap = 24.0 - 20.0 - (cav.depth + javelinmen.depth) / 2
+    stop = mech.contact(v, "A6", "B6")
+    assert stop.forbidden and "move their full movement" in " | ".join(map(str, stop.breaches))
+    assert check(mech, v, "A6", f"forward {gap - 0.5}").ok
