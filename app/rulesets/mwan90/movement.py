@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from app.rules.contact import TOUCH
-from app.rules.geometry import Footprint, edge_distance
+from app.rules.contact import TOUCH, Contact, ContactHow, contact_pose
+from app.rules.geometry import Footprint, aspect, axes, edge_distance
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.table import TerrainKind
@@ -33,6 +33,10 @@ THROUGH_ENEMY = "would pass through the enemy "
 MOVEMENT_PHASE = "movement"
 #: the article names no terrain: every kind is Castra's reading (tables.terrain)
 TERRAIN_RULE = "MWAN #90, errata terrain-movement"
+#: where a charge blocked at the centre of the target's front may end instead: its front
+#: still against the target's, moved these shares of the way to corner to corner (a search
+#: step of Castra's, not a rules number)
+FRONT_OFFSETS = (0.25, 0.5, 0.75)
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
 CHOSEN = frozenset({"move", "charge"})
 
@@ -90,6 +94,45 @@ class MWANMovement(MWAN90Base):
         if reason == "pursuit":
             return self.t.melee.post_melee_bonus_move
         return super().move_allowance_for(view, unit, reason)
+
+    def contact_poses(
+        self, view: TurnView, unit: Combatant, target: Combatant
+    ) -> list[tuple[ContactHow, Footprint]]:
+        """MWAN #90, Melee 2: "Formed troops count all figures in contact to their front"
+        (plus overlaps), so a charge ends front to front, never corner to corner (no figure
+        in contact): from ahead of the target, centred on its front, or failing that slid
+        along it (nearer side first) while the two fronts still overlap; from a flank or
+        the rear, flat against it (the core's poses, less the corners)."""
+        out = [(h, p) for h, p in super().contact_poses(view, unit, target) if h != "corner"]
+        t = target.footprint
+        if aspect(t, unit.x, unit.y) != "front":
+            return out
+        (rx, ry) = axes(t.facing)[1]
+        near = 1.0 if (unit.x - t.x) * rx + (unit.y - t.y) * ry > 0 else -1.0
+        most = (t.width + unit.width) / 2
+        for share in FRONT_OFFSETS:
+            for sign in (near, -near):
+                pose = contact_pose(t, unit.width, unit.depth, "front", sign * share * most)
+                out.append(("front", pose))
+        return out
+
+    def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
+        """The core's search over :meth:`contact_poses` (front to front only, from ahead);
+        when no front-to-front contact is open the charge is refused naming MWAN #90,
+        Melee 2, rather than ending corner to corner."""
+        found = super().contact(view, unit_id, target_id)
+        if not found.forbidden or found.path is None:
+            return found
+        unit, target = view.unit(unit_id), view.unit(target_id)
+        if aspect(target.footprint, unit.x, unit.y) != "front":
+            return found
+        why = Breach(
+            MELEE_RULE,
+            f"{unit.name} ({unit_id}) finds no open way to {target.name} ({target_id})'s "
+            "front: a charge ends front to front (figures in contact to the front), not corner "
+            "to corner",
+        )
+        return replace(found, breaches=(*found.breaches, why))
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes

@@ -362,3 +362,29 @@ def test_formed_troops_through_skirmishers_move_their_full_movement(
     stop = mech.contact(v, "A6", "B6")
     assert stop.forbidden and "move their full movement" in " | ".join(map(str, stop.breaches))
     assert check(mech, v, "A6", f"forward {gap - 0.5}").ok
+
+
+def test_a_charge_blocked_at_the_centre_slides_along_the_front_never_to_a_corner(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 2: figures count "in contact to their front", so a charge whose centred pose
+    is blocked (a friend stands there) ends front to front slid along the target's front,
+    the fronts still overlapping; with the whole front blocked it is refused naming the
+    rule, never corner to corner."""
+    a6 = at(view, "A6", 36.0, 20.0)
+    b8 = at(view, "B8", 36.0, 30.0, 180.0)
+    centre = mech.contact(on(view, a6, b8), "A6", "B8").aligned_end
+    friend = replace(at(view, "A7", centre.x - a6.width / 2, centre.y), width=a6.width / 2)
+    v = on(view, a6, b8, friend)
+    found = mech.contact(v, "A6", "B8")
+    assert found.how == "front" and not found.forbidden, found.breaches
+    end = found.aligned_end
+    assert edge_distance(end, b8.footprint) == pytest.approx(0.0, abs=1e-6)
+    assert end.facing % 360 == pytest.approx(0.0)
+    assert 0 < abs(end.x - b8.x) < (b8.width + a6.width) / 2  # the fronts overlap
+    wall = replace(at(view, "A7", 36.0, centre.y), width=b8.width + 2 * a6.width)
+    blocked = mech.contact(on(view, a6, b8, wall), "A6", "B8")
+    assert blocked.forbidden and blocked.how != "corner"
+    assert "MWAN #90, Melee: Roman cavalry (equites) (A6) finds no open way to" in " | ".join(
+        map(str, blocked.breaches)
+    )
