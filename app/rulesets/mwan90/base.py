@@ -7,12 +7,14 @@ from __future__ import annotations
 import math
 
 from app.rules.geometry import unit_distance
-from app.rules.mechanics import Combatant, Effects, Mechanics, TurnView
+from app.rules.mechanics import Combatant, Effects, Mechanics, Side, TurnView
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
+    BOTH,
     CONTACT,
     FORMATIONS,
     FORMED,
+    MOVES_SECOND,
     ROUTED,
     SHIELD_WALL,
     SKIRMISH,
@@ -36,6 +38,15 @@ class MWAN90Base(Mechanics):
         if not isinstance(tr, Troop):
             raise TypeError(f"{troop!r} is not an MWAN #90 troop type")
         return tr
+
+    def first_mover(self, view: TurnView) -> Side | None:
+        """MWAN #90, Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner
+        chooses 1st or 2nd move)": the winner moves first unless it chose this turn to move
+        second (the move order action); None before any initiative is tossed."""
+        winner = view.initiative
+        if winner is None:
+            return None
+        return BOTH[1 - winner] if view.sides[winner].get(MOVES_SECOND) == view.turn else winner
 
     def formation(self, unit: Combatant, option: str = AS_UNIT) -> str:
         """The unit's formation: the option when set, else its Status, else by its type."""

@@ -66,11 +66,27 @@ class MWANMovement(MWAN90Base):
         """The core's answer, then MWAN #90, Turn sequence: units move and charge in the
         movement phase; and Movement 1: a unit in contact with the enemy is pinned in melee
         and may not move or charge. A rout, or the bonus move after a melee (a pursuit),
-        goes as the rules send it."""
+        goes as the rules send it. Turn sequence 2: "Movement: 1st side, 2nd side": in the
+        movement phase the side moving second waits until the first side's move is over.
+        """
+        unit = view.unit(unit_id)
+        side = self.side_to_move(view) if reason in CHOSEN else None
+        if side is not None and unit.side != side and not unit.status.eliminated:
+            now = view.side_names[side]
+            if side == self.first_mover(view):
+                text = (
+                    f"{now} moves first this turn: {unit.name} ({unit_id}) may {reason} once "
+                    f"{now}'s move is over (the end of move action)"
+                )
+            else:
+                text = (
+                    f"{view.side_names[unit.side]}'s move is over this turn: {now} moves now, "
+                    f"and {unit.name} ({unit_id}) may not {reason}"
+                )
+            return Breach(SEQUENCE_RULE, text)
         found = super().may_move(view, unit_id, reason)
         if found is not None or reason not in CHOSEN:
             return found
-        unit = view.unit(unit_id)
         phases = self.ruleset.turn.phases
         if 0 <= view.phase < len(phases) and phases[view.phase].id != MOVEMENT_PHASE:
             return Breach(
@@ -103,7 +119,9 @@ class MWANMovement(MWAN90Base):
         in contact): from ahead of the target, centred on its front, or failing that slid
         along it (nearer side first) while the two fronts still overlap; from a flank or
         the rear, flat against it (the core's poses, less the corners)."""
-        out = [(h, p) for h, p in super().contact_poses(view, unit, target) if h != "corner"]
+        out: list[tuple[ContactHow, Footprint]] = [
+            (h, p) for h, p in super().contact_poses(view, unit, target) if h != "corner"
+        ]
         t = target.footprint
         if aspect(t, unit.x, unit.y) != "front":
             return out
@@ -254,8 +272,9 @@ class MWANMovement(MWAN90Base):
         return [
             Breach(
                 MELEE_RULE,
-                f"{unit.name} ({unit.unit_id}) meets the skirmishers {', '.join(met.values())}: formed "
-                f"troops that contact skirmishers move their full movement through them "
+                f"{unit.name} ({unit.unit_id}) meets the skirmishers "
+                f"{', '.join(met.values())}: formed troops that contact skirmishers move "
+                "their full movement through them "
                 f"({found.cost:.1f}{u} of the {found.left:.1f}{u} left)",
             )
         ]

@@ -40,6 +40,11 @@ SPLITS = ("none", "cavalry", "support")
 SUPPORTED = ("none", "attacker", "defender")
 #: whose dice a flank or rear attack on a heavy unit triples (MWAN #90, Melee 3)
 TRIPLED = ("attacker", "attacked")
+#: side records, each holding the turn it was written in (records outlive the turn): the
+#: initiative winner chose to move second; the first side's move is over
+MOVES_SECOND = "moves_second"
+FIRST_MOVE_OVER = "first_move_over"
+MOVEMENT = "movement"
 #: two footprints closer than this (in inches) are in contact
 CONTACT = 1e-6
 
