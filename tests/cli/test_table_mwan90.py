@@ -90,9 +90,7 @@ def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:
     err = battle.refused("move", "A1", "--path", "forward 2")
     assert "MWAN #90, Turn sequence: Hastati (A1) may move only in the movement phase" in err
     assert battle("next") == "Turn 1: Movement.\n"
-    assert "Carthage chooses to move second: Rome moves first this turn" in rome_moves_first(
-        battle
-    )
+    assert "Carthage chooses to move second: Rome moves first this turn" in rome_moves_first(battle)
     # heavy infantry wheel at most 45 degrees
     err = battle.refused("move", "Hastati", "--path", "wheel 90 left")
     assert "MWAN #90, Movement: Hastati (A1): heavy infantry in line may wheel at most 45" in err

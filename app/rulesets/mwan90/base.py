@@ -39,6 +39,11 @@ class MWAN90Base(Mechanics):
             raise TypeError(f"{troop!r} is not an MWAN #90 troop type")
         return tr
 
+    def _phase_id(self, view: TurnView) -> str:
+        """The id of the phase the battle is in ("" outside the turn's phases)."""
+        phases = self.ruleset.turn.phases
+        return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
+
     def first_mover(self, view: TurnView) -> Side | None:
         """MWAN #90, Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner
         chooses 1st or 2nd move)": the winner moves first unless it chose this turn to move

@@ -31,6 +31,9 @@ SEQUENCE_RULE = "MWAN #90, Turn sequence"
 #: how the core's breach for passing through an enemy begins
 THROUGH_ENEMY = "would pass through the enemy "
 MOVEMENT_PHASE = "movement"
+MELEE_PHASE = "melee"
+#: the moves the bonus move after a rout may be spent on (Melee 6)
+BONUS_REASONS = frozenset({"pursuit", "charge"})
 #: the article names no terrain: every kind is Castra's reading (tables.terrain)
 TERRAIN_RULE = "MWAN #90, errata terrain-movement"
 #: where a charge blocked at the centre of the target's front may end instead: its front
@@ -85,10 +88,24 @@ class MWANMovement(MWAN90Base):
                 )
             return Breach(SEQUENCE_RULE, text)
         found = super().may_move(view, unit_id, reason)
-        if found is not None or reason not in CHOSEN:
+        if found is not None:
+            return found
+        bonus = reason in BONUS_REASONS and self.has_bonus_move(view, unit)
+        if reason == "pursuit" and not bonus:
+            return Breach(
+                MELEE_RULE,
+                f"{unit.name} ({unit_id}) has no bonus move: only a unit that has just routed "
+                "or destroyed the enemy it fought, still touching where that enemy stood, "
+                "has one (errata bonus-move)",
+            )
+        if reason not in CHOSEN:
             return found
         phases = self.ruleset.turn.phases
-        if 0 <= view.phase < len(phases) and phases[view.phase].id != MOVEMENT_PHASE:
+        if (
+            0 <= view.phase < len(phases)
+            and phases[view.phase].id != MOVEMENT_PHASE
+            and not (bonus and self.t.melee.bonus_move_may_charge)
+        ):
             return Breach(
                 SEQUENCE_RULE,
                 f"{unit.name} ({unit_id}) may {reason} only in the movement phase, not in "
@@ -106,10 +123,29 @@ class MWANMovement(MWAN90Base):
         self, view: TurnView, unit: Combatant, reason: MoveReason
     ) -> float | None:
         """The core's allowance, and MWAN #90, Melee 6: a unit that routs its opponent has a
-        post-melee bonus move of 4" (a pursuit)."""
-        if reason == "pursuit":
-            return self.t.melee.post_melee_bonus_move
+        post-melee bonus move of 4" (a pursuit, or a charge in the melee phase to start
+        another melee), over and above what it moved before this turn."""
+        if reason == "pursuit" or (reason == "charge" and self._phase_id(view) == MELEE_PHASE):
+            return unit.moved + self.t.melee.post_melee_bonus_move
         return super().move_allowance_for(view, unit, reason)
+
+    def has_bonus_move(self, view: TurnView, unit: Combatant) -> bool:
+        """MWAN #90, Melee 6: "A unit that routs an opposing unit gets a post-melee bonus
+        move of 4"". The state keeps no mark of it (errata bonus-move): in the melee phase, a
+        unit has its bonus move while it still touches an enemy that is out of the battle
+        (routed or destroyed: it stays where it stood), that is before it has moved away."""
+        if self._phase_id(view) != MELEE_PHASE or unit.width <= 0:
+            return False
+        reach = math.hypot(unit.width, unit.depth) / 2 + TOUCH
+        for e in view.units:
+            if e.side == unit.side or not e.status.eliminated or e.width <= 0:
+                continue
+            near = reach + math.hypot(e.width, e.depth) / 2
+            if abs(e.x - unit.x) > near or abs(e.y - unit.y) > near:
+                continue
+            if edge_distance(unit.footprint, e.footprint) <= TOUCH:
+                return True
+        return False
 
     def contact_poses(
         self, view: TurnView, unit: Combatant, target: Combatant

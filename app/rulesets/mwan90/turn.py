@@ -52,10 +52,6 @@ class TurnRules(MWAN90Base):
         form = SKIRMISH if tr.formed == "never" else FORMED
         return Status(strength=size, start_strength=size, grade=grade, formation=form)
 
-    def _phase_id(self, view: TurnView) -> str:
-        phases = self.ruleset.turn.phases
-        return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
-
     def begin_phase(self, view: TurnView, dice: Dice) -> Resolution:
         """MWAN #90, Turn sequence: initiative opens the turn; at the start of the missile
         phase each unit's figures are noted, since missiles are exchanged simultaneously."""

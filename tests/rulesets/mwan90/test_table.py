@@ -160,57 +160,41 @@ def test_moves_only_in_the_movement_phase(mech: MWAN90Mechanics, view: TurnView)
             f"MWAN #90, Turn sequence: Roman cavalry (equites) (A6) may move only in the "
             f"movement phase, not in the {name} phase" in texts(refused)
         )
-    bonus = mech.check_move(
+    pursuit = mech.check_move(
         replace(v, phase=3), "A6", Path(parse_path("forward 4")), reason="pursuit"
     )
-    assert bonus.ok and bonus.allowance == 4, texts(bonus)  # Melee 6: a 4" bonus move
-    more = mech.check_move(
-        replace(v, phase=3), "A6", Path(parse_path("forward 5")), reason="pursuit"
-    )
-    assert 'would move 5.0" with 4.0" of its 4" left' in texts(more)
+    assert "MWAN #90, Melee: Roman cavalry (equites) (A6) has no bonus move" in texts(pursuit)
 
 
-def test_first_side_then_second_side(mech: MWAN90Mechanics, view: TurnView) -> None:
-    """Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner chooses 1st or 2nd
-    move)". Carthage won: it moves first, and Rome's units wait (refused naming the rule),
-    save for the moves the rules give the other side (an evade); once Carthage's move is
-    over (end of move) Rome moves and Carthage no more. Had Carthage chosen to move second
-    (move order, before anyone moves), Rome would have moved first."""
-    a6, b8 = at(view, "A6", 36.0, 10.0), at(view, "B8", 36.0, 38.0, 180.0)
-    v = replace(on(view, a6, b8), initiative=1)
-    assert mech.side_to_move(v) == 1 and mech.side_to_move(replace(v, phase=2)) is None
-    assert check(mech, v, "B8", "forward 4").ok
-    wait = check(mech, v, "A6", "forward 4")
-    assert wait.forbidden and texts(wait).startswith(
-        "MWAN #90, Turn sequence: Carthage moves first this turn: Roman cavalry (equites) (A6) "
-        "may move once Carthage's move is over (the end of move action)"
+def test_the_bonus_move_pursues_or_charges_into_another_melee(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 6: "A unit that routs an opposing unit gets a post-melee bonus move of 4". It
+    may use this movement to initiate another melee" (errata bonus-move): the equites, 8"
+    moved this turn, still touch the Numidians they routed (out of the battle, where they
+    stood): in the melee phase they have 4" more, as a pursuit or a charge on the Gauls
+    within reach, legal without forcing; 5" is too far, and once moved away there is no
+    bonus left."""
+    a6 = replace(at(view, "A6", 36.0, 20.0), moved=8.0)
+    gone = at(view, "B7", 36.0, 20.0 + (a6.depth + view.unit("B7").depth) / 2, 180.0)
+    gone = replace(gone, status=replace(gone.status, eliminated=True))
+    gauls = at(view, "B1", 38.0, 20.0 + a6.depth / 2 + 1.0 + view.unit("B1").depth / 2, 180.0)
+    v = replace(on(view, a6, gone, gauls), phase=3)  # the melee phase
+    assert mech.has_bonus_move(v, a6)
+    pursuit = mech.check_move(v, "A6", Path(parse_path("back 4")), reason="pursuit")
+    assert pursuit.ok and pursuit.allowance == 12 and pursuit.left == 4, texts(pursuit)
+    far = mech.check_move(v, "A6", Path(parse_path("back 5")), reason="pursuit")
+    assert 'would move 5.0" with 4.0" of its 12" left (8.0" used this turn)' in texts(far)
+    charge = mech.contact(v, "A6", "B1")
+    assert charge.how == "front" and not charge.forbidden, charge.breaches
+    assert charge.check is not None and charge.check.cost <= 4.0
+    away = replace(v, units=(replace(a6, y=12.0), gone, gauls))
+    assert not mech.has_bonus_move(away, away.unit("A6"))
+    refused = mech.contact(away, "A6", "B1")
+    assert "may charge only in the movement phase, not in the melee phase" in " | ".join(
+        map(str, refused.breaches)
     )
-    evade = mech.check_move(v, "A6", Path(parse_path("back 2")), reason="evade")
-    assert not evade.forbidden, texts(evade)
-    with pytest.raises(ValueError, match="it is Carthage's move, not Rome's"):
-        mech.resolve("end_move", Situation(side=0, view=v), ScriptedDice([]))
-    over = mech.resolve("end_move", Situation(side=1, view=v), ScriptedDice([]))
-    assert over.explanation == ("Carthage's move is over: Rome moves",)
-    after = replace(v, sides=(v.sides[0], {**v.sides[1], **(over.sides[1] or {})}))
-    assert check(mech, after, "A6", "forward 4").ok
-    assert "Carthage's move is over this turn: Rome moves now" in texts(
-        check(mech, after, "B8", "forward 4")
-    )
-    with pytest.raises(ValueError, match="Rome moves second: its move ends with the phase"):
-        mech.resolve("end_move", Situation(side=0, view=after), ScriptedDice([]))
-    # the winner's choice
-    with pytest.raises(ValueError, match="Carthage won the initiative: only it chooses"):
-        mech.resolve("move_order", Situation(side=0, view=v), ScriptedDice([]))
-    second = Situation(side=1, view=v, options={"choose": "second"})
-    chose = mech.resolve("move_order", second, ScriptedDice([]))
-    assert chose.explanation == ("Carthage chooses to move second: Rome moves first this turn",)
-    rome_first = replace(v, sides=(v.sides[0], {**v.sides[1], **(chose.sides[1] or {})}))
-    assert mech.side_to_move(rome_first) == 0
-    assert check(mech, rome_first, "A6", "forward 4").ok
-    assert mech.side_to_move(replace(rome_first, turn=2)) == 1  # a choice for one turn
-    moved = replace(v, units=(replace(a6, moved=2.0), b8))
-    with pytest.raises(ValueError, match="units have moved this turn"):
-        mech.resolve("move_order", replace(second, view=moved), ScriptedDice([]))
+    assert not mech.has_bonus_move(replace(v, phase=1), a6)  # only after a melee
 
 
 def test_units_in_contact_are_pinned(mech: MWAN90Mechanics, view: TurnView) -> None:
