@@ -197,6 +197,49 @@ def test_the_bonus_move_pursues_or_charges_into_another_melee(
     assert not mech.has_bonus_move(replace(v, phase=1), a6)  # only after a melee
 
 
+def test_first_side_then_second_side(mech: MWAN90Mechanics, view: TurnView) -> None:
+    """Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner chooses 1st or 2nd
+    move)". Carthage won: it moves first, and Rome's units wait (refused naming the rule),
+    save for the moves the rules give the other side (an evade); once Carthage's move is
+    over (end of move) Rome moves and Carthage no more. Had Carthage chosen to move second
+    (move order, before anyone moves), Rome would have moved first."""
+    a6, b8 = at(view, "A6", 36.0, 10.0), at(view, "B8", 36.0, 38.0, 180.0)
+    v = replace(on(view, a6, b8), initiative=1)
+    assert mech.side_to_move(v) == 1 and mech.side_to_move(replace(v, phase=2)) is None
+    assert check(mech, v, "B8", "forward 4").ok
+    wait = check(mech, v, "A6", "forward 4")
+    assert wait.forbidden and texts(wait).startswith(
+        "MWAN #90, Turn sequence: Carthage moves first this turn: Roman cavalry (equites) (A6) "
+        "may move once Carthage's move is over (the end of move action)"
+    )
+    evade = mech.check_move(v, "A6", Path(parse_path("back 2")), reason="evade")
+    assert not evade.forbidden, texts(evade)
+    with pytest.raises(ValueError, match="it is Carthage's move, not Rome's"):
+        mech.resolve("end_move", Situation(side=0, view=v), ScriptedDice([]))
+    over = mech.resolve("end_move", Situation(side=1, view=v), ScriptedDice([]))
+    assert over.explanation == ("Carthage's move is over: Rome moves",)
+    after = replace(v, sides=(v.sides[0], {**v.sides[1], **(over.sides[1] or {})}))
+    assert check(mech, after, "A6", "forward 4").ok
+    assert "Carthage's move is over this turn: Rome moves now" in texts(
+        check(mech, after, "B8", "forward 4")
+    )
+    with pytest.raises(ValueError, match="Rome moves second: its move ends with the phase"):
+        mech.resolve("end_move", Situation(side=0, view=after), ScriptedDice([]))
+    # the winner's choice
+    with pytest.raises(ValueError, match="Carthage won the initiative: only it chooses"):
+        mech.resolve("move_order", Situation(side=0, view=v), ScriptedDice([]))
+    second = Situation(side=1, view=v, options={"choose": "second"})
+    chose = mech.resolve("move_order", second, ScriptedDice([]))
+    assert chose.explanation == ("Carthage chooses to move second: Rome moves first this turn",)
+    rome_first = replace(v, sides=(v.sides[0], {**v.sides[1], **(chose.sides[1] or {})}))
+    assert mech.side_to_move(rome_first) == 0
+    assert check(mech, rome_first, "A6", "forward 4").ok
+    assert mech.side_to_move(replace(rome_first, turn=2)) == 1  # a choice for one turn
+    moved = replace(v, units=(replace(a6, moved=2.0), b8))
+    with pytest.raises(ValueError, match="units have moved this turn"):
+        mech.resolve("move_order", replace(second, view=moved), ScriptedDice([]))
+
+
 def test_units_in_contact_are_pinned(mech: MWAN90Mechanics, view: TurnView) -> None:
     """Movement 1: units in contact with the enemy are pinned in melee and may not move."""
     a6 = at(view, "A6", 36.0, 20.0)
