@@ -252,7 +252,13 @@ def melee_options(t: Tables) -> tuple[OptionSpec, ...]:
 
 
 SHOOT_OPTIONS = (
-    OptionSpec("shooters", "Figures with a clear shot (0 = all)", "int", 0, minimum=0),
+    OptionSpec(
+        "shooters",
+        "Figures with a clear shot (0 = counted from the table, or all)",
+        "int",
+        0,
+        minimum=0,
+    ),
     OptionSpec("split", "Target shares the dice with its support", "choice", "none", SPLITS),
 )
 JAVELIN_OPTIONS = (

@@ -428,6 +428,7 @@ ERRATA = {
     "move-order": "interpretation",
     "bonus-move": "gap",
     "charge-contact": "interpretation",
+    "clear-shot-figures": "gap",
 }
 
 

@@ -357,6 +357,36 @@ def test_a_unit_between_blocks_the_shot(mech: MWAN90Mechanics, view: TurnView) -
         mech.odds("shoot", Situation(actor=slingers, target=cav, view=v))
 
 
+def test_figures_with_a_clear_shot_counted_from_the_table(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Missiles: "Toss 1 die per figure with a clear shot", counted on the table (errata
+    clear-shot-figures): the slingers' front cut into one stretch per figure (8); a wood
+    before its left part leaves 5 stretches a clear line to the cavalry, so 5 figures
+    shoot; in the open all 8 do; the shooters option is the players' own count and
+    replaces it."""
+    slingers = at(view, "B5", 36.0, 30.0, 180.0)
+    cav = at(view, "A7", 36.0, 18.0)
+    copse = TerrainPiece("T1", "woods", ((20.0, 20.0), (36.0, 20.0), (36.0, 28.0), (20.0, 28.0)))
+    v = replace(on(view, slingers, cav, terrain=(copse,)), phase=2)
+    sit = Situation(actor=slingers, target=cav, view=v)
+    assert mech.clear_shooters(sit, 15.0, 8) == (5, 5, 8)
+    plan = mech.shoot_plan(sit)
+    assert plan.dice_a == 5 and "5 of 8 stretches of the shooting edge have a clear shot" in (
+        " ".join(plan.why)
+    )
+    open_ground = replace(sit, view=replace(v, table=Table(72.0, 48.0, ())))
+    assert mech.shoot_plan(open_ground).dice_a == 8
+    told = mech.shoot_plan(replace(sit, options={"shooters": 7}))
+    assert told.dice_a == 7 and "the player's count" in " ".join(told.why)
+    assert (
+        mech.clear_shooters(
+            Situation(actor=replace(slingers, width=0.0, depth=0.0), target=cav), 15.0, 8
+        )
+        is None
+    )
+
+
 def test_formed_shooters_only_in_their_front_arc(mech: MWAN90Mechanics, view: TurnView) -> None:
     """Errata missile-arc: formed light cavalry shoot into their 90-degree front arc;
     skirmishers (never formed) all round."""
