@@ -87,11 +87,30 @@ class MWAN90Base(Mechanics):
             return None
         return rout_threshold(self.t, self.mw_troop(unit.troop))
 
-    def _in_contact(self, unit: Combatant, view: TurnView) -> bool | None:
-        """Whether the unit touches an enemy; None when footprints are unknown. An enemy
-        whose centre is farther off than the two bases' half-diagonals together is passed
-        over unmeasured (moves are checked on tables of hundreds of units)."""
-        enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
+    def pinned(self, unit: Combatant, view: TurnView) -> bool:
+        """MWAN #90, Movement 1: "Units in contact with enemy are pinned in melee and may
+        not move"; but Melee 1: formed troops that contact skirmishers move on through
+        them, so a formed unit touching only enemy skirmishers is not pinned."""
+        if not self.t.movement.pinned_in_melee:
+            return False
+        if not self.formed(unit):
+            return bool(self._in_contact(unit, view))
+        return bool(self._in_contact(unit, view, only_formed=True))
+
+    def _in_contact(
+        self, unit: Combatant, view: TurnView, *, only_formed: bool = False
+    ) -> bool | None:
+        """Whether the unit touches an enemy (``only_formed``: a formed one); None when
+        footprints are unknown. An enemy whose centre is farther off than the two bases'
+        half-diagonals together is passed over unmeasured (moves are checked on tables of
+        hundreds of units)."""
+        enemies = [
+            u
+            for u in view.units
+            if u.side != unit.side
+            and not u.status.eliminated
+            and (not only_formed or self.formed(u))
+        ]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
         reach = math.hypot(unit.width, unit.depth) / 2 + CONTACT

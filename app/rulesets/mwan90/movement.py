@@ -111,7 +111,7 @@ class MWANMovement(MWAN90Base):
                 f"{unit.name} ({unit_id}) may {reason} only in the movement phase, not in "
                 f"the {phases[view.phase].name.lower()} phase",
             )
-        if self.t.movement.pinned_in_melee and self._in_contact(unit, view):
+        if self.pinned(unit, view):
             return Breach(
                 MOVE_RULE,
                 f"{unit.name} ({unit_id}) is in contact with the enemy: pinned in melee, it "

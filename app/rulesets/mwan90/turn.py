@@ -213,7 +213,8 @@ class TurnRules(MWAN90Base):
 
     def move_allowance(self, unit: Combatant, view: TurnView | None = None) -> float | None:
         """MWAN #90, Movement: 8" for every class (only cavalry in line and formed medium
-        infantry are stated; errata); a unit in contact with the enemy is pinned."""
-        if view is not None and self.t.movement.pinned_in_melee and self._in_contact(unit, view):
+        infantry are stated; errata); a unit in contact with the enemy is pinned (a formed
+        unit touching only skirmishers moves on through them)."""
+        if view is not None and self.pinned(unit, view):
             return 0.0
         return float(self.t.movement.rows[self.mw_troop(unit.troop).move_class].move)

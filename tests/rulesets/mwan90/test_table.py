@@ -446,7 +446,8 @@ def test_formed_troops_through_skirmishers_move_their_full_movement(
     """Melee 1: "Formed troops that contact skirmishers will move their full movement":
     cavalry passing through javelinmen 6" of their 8" is refused naming the rule, the full
     8" is the umpire's to confirm; a charge stopping against the skirmishers is refused too
-    (they move on through them); a move short of the skirmishers is free."""
+    (they move on through them); a move short of the skirmishers is free. Touching them,
+    the cavalry are not pinned (Movement 1 gives way to Melee 1), the skirmishers are."""
     cav = at(view, "A6", 36.0, 20.0)
     javelinmen = at(view, "B6", 36.0, 24.0, 180.0)
     v = on(view, cav, javelinmen)
@@ -463,6 +464,12 @@ def test_formed_troops_through_skirmishers_move_their_full_movement(
     stop = mech.contact(v, "A6", "B6")
     assert stop.forbidden and "move their full movement" in " | ".join(map(str, stop.breaches))
     assert check(mech, v, "A6", f"forward {gap - 0.5}").ok
+    # touching the skirmishers, the horse is not pinned: it moves on through them
+    touching = on(view, replace(cav, y=cav.y + gap), javelinmen)
+    assert not mech.pinned(touching.unit("A6"), touching)
+    on_through = check(mech, touching, "A6", "forward 8")
+    assert not on_through.forbidden and on_through.needs_confirmation, texts(on_through)
+    assert "pinned" in texts(check(mech, touching, "B6", "back 1"))  # skirmishers are
 
 
 def test_a_charge_blocked_at_the_centre_slides_along_the_front_never_to_a_corner(
