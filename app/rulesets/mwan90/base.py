@@ -104,19 +104,15 @@ class MWAN90Base(Mechanics):
         footprints are unknown. An enemy whose centre is farther off than the two bases'
         half-diagonals together is passed over unmeasured (moves are checked on tables of
         hundreds of units)."""
-        enemies = [
-            u
-            for u in view.units
-            if u.side != unit.side
-            and not u.status.eliminated
-            and (not only_formed or self.formed(u))
-        ]
+        enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
         reach = math.hypot(unit.width, unit.depth) / 2 + CONTACT
         for u in enemies:
             near = reach + math.hypot(u.width, u.depth) / 2
             if abs(u.x - unit.x) > near or abs(u.y - unit.y) > near:
+                continue
+            if only_formed and not self.formed(u):
                 continue
             if unit_distance(unit, u) <= CONTACT:
                 return True
