@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Any, cast
 
 #: Leg VI Carthago's average die: a six-sided die marked 2, 3, 3, 4, 4, 5.
 AVD_FACES: tuple[int, ...] = (2, 3, 3, 4, 4, 5)
@@ -149,6 +150,159 @@ def power_capped(one: Dist, n: int, cap: int) -> Dist:
         total = nxt
     scale = den**n
     return {v: Fraction(w, scale) for v, w in total.items()}
+
+
+# --------------------------------------------------------------------------- big exact odds
+
+#: The primes of every die up to a d20: the denominators of dice odds are made of them.
+SMALL_PRIMES: tuple[int, ...] = (2, 3, 5, 7, 11, 13, 17, 19)
+
+
+def valuation(n: int, p: int) -> int:
+    """How many times the prime ``p`` divides ``n`` (not 0): a few divisions, each by a
+    square of the power before, not one per factor (a denominator of 6**1296 has 1,296)."""
+    if n == 0:
+        raise ValueError("0 is divisible by every power")
+    n = abs(n)
+    if p == 2:
+        return (n & -n).bit_length() - 1
+    if n % p:
+        return 0
+    powers = [p]
+    while powers[-1].bit_length() * 2 <= n.bit_length() + 1 and n % (powers[-1] ** 2) == 0:
+        powers.append(powers[-1] ** 2)
+    v = 0
+    for i in range(len(powers) - 1, -1, -1):
+        q, r = divmod(n, powers[i])
+        if r == 0:
+            n, v = q, v + (1 << i)
+    return v
+
+
+_FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12 and later
+_FRACTION: Any = Fraction  # 3.11's constructor takes ``_normalize``, which typeshed omits
+
+
+def coprime_fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for two numbers the caller has already freed of
+    every common factor (``denominator`` > 0): Python's Fraction would look for one again
+    with a greatest common divisor of two numbers of hundreds of digits (about 30 us each,
+    most of the time of the exact odds of big units). Uses the constructors Python's own
+    Fraction arithmetic uses (3.11: ``_normalize``; 3.12 on: ``_from_coprime_ints``)."""
+    if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
+        return cast(Fraction, _FROM_COPRIME(numerator, denominator))
+    return cast(Fraction, _FRACTION(numerator, denominator, _normalize=False))
+
+
+def _small_factors(n: int) -> dict[int, int] | None:
+    """The exponents of :data:`SMALL_PRIMES` in ``n`` (> 0), or None when another prime
+    divides it."""
+    out: dict[int, int] = {}
+    for p in SMALL_PRIMES:
+        if n == 1:
+            break
+        v = valuation(n, p)
+        if v:
+            out[p] = v
+            n = n >> v if p == 2 else n // p**v
+    return out if n == 1 else None
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One value's weight over its side's denominator, in lowest terms: the numerator, the
+    denominator, and the exponents of the side's primes left in each (for a prime, at most
+    one of the two is not 0)."""
+
+    num: int
+    den: int
+    num_exp: tuple[int, ...]
+    den_exp: tuple[int, ...]
+    #: the same for every part of one side with the same denominator
+    key: int
+    #: whether a prime of the denominators divides the numerator
+    reducible: bool
+
+
+def _parts(weights: Sequence[int], primes: Sequence[int], exps: Sequence[int]) -> list[_Part]:
+    out = []
+    keys: dict[tuple[int, ...], int] = {}
+    for w in weights:
+        if w == 0:
+            out.append(_Part(0, 1, (0,) * len(primes), (0,) * len(primes), -1, False))
+            continue
+        num, den = w, 1
+        num_exp, den_exp = [], []
+        for p, e in zip(primes, exps, strict=True):
+            v = valuation(w, p)
+            common = min(v, e)
+            if common:
+                num = num >> common if p == 2 else num // p**common
+            num_exp.append(v - common)
+            den_exp.append(e - common)
+            den *= 1 << (e - common) if p == 2 else p ** (e - common)
+        key = keys.setdefault(tuple(den_exp), len(keys))
+        out.append(_Part(num, den, tuple(num_exp), tuple(den_exp), key, any(num_exp)))
+    return out
+
+
+def product_fractions(
+    a: Sequence[int], den_a: int, b: Sequence[int], den_b: int
+) -> list[list[Fraction]]:
+    """``[[Fraction(x * y, den_a * den_b) for y in b] for x in a]``: the exact chances of two
+    independent things, from each one's whole-number weights over its denominator, exactly
+    equal to the plain Fractions but without a greatest common divisor of two big numbers
+    each. When both denominators are made of dice primes (:data:`SMALL_PRIMES`), each
+    side's weights are put in lowest terms once, and a product's common factors are found
+    from the primes' exponents, small numbers (the way Fraction multiplies, but knowing the
+    factors). Otherwise the plain Fractions."""
+    fa, fb = _small_factors(den_a), _small_factors(den_b)
+    if fa is None or fb is None or den_a <= 0 or den_b <= 0:
+        den = den_a * den_b
+        return [[Fraction(x * y, den) for y in b] for x in a]
+    primes = sorted(set(fa) | set(fb))
+    pa = _parts(a, primes, [fa.get(p, 0) for p in primes])
+    pb = _parts(b, primes, [fb.get(p, 0) for p in primes])
+    zero = Fraction(0)
+    # each denominator made once: by the two sides' denominators, or by the exponents
+    plain: dict[tuple[int, int], int] = {}
+    dens: dict[tuple[int, ...], int] = {}
+    rows: list[list[Fraction]] = []
+    for x in pa:
+        row: list[Fraction] = []
+        for y in pb:
+            if x.num == 0 or y.num == 0:
+                row.append(zero)
+                continue
+            num = x.num * y.num
+            if not (x.reducible or y.reducible):  # most: the denominators' product
+                both = (x.key, y.key)
+                den_xy = plain.get(both)
+                if den_xy is None:
+                    den_xy = plain[both] = x.den * y.den
+                row.append(coprime_fraction(num, den_xy))
+                continue
+            exps = []
+            for i, p in enumerate(primes):
+                # the common factor: x's numerator against y's denominator, and y's numerator
+                # against x's denominator (each side is in lowest terms)
+                c = min(x.num_exp[i], y.den_exp[i]) + min(y.num_exp[i], x.den_exp[i])
+                if c:
+                    num //= 1 << c if p == 2 else p**c
+                exps.append(x.den_exp[i] + y.den_exp[i] - c)
+            key = tuple(exps)
+            den_r = dens.get(key)
+            if den_r is None:
+                den_r = dens[key] = math.prod(p**e for p, e in zip(primes, exps, strict=True))
+            row.append(coprime_fraction(num, den_r))
+        rows.append(row)
+    return rows
+
+
+def fractions_over(weights: Sequence[int], den: int) -> list[Fraction]:
+    """``[Fraction(w, den) for w in weights]``, exactly, put in lowest terms from the
+    exponents of the dice primes when ``den`` is made of them (:func:`product_fractions`)."""
+    return [row[0] for row in product_fractions(weights, den, [1], 1)]
 
 
 def chance_at_least(die: str, need: int, bonus: int = 0, exclude: Iterable[int] = ()) -> Fraction:

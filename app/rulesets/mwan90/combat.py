@@ -8,6 +8,7 @@ import math
 from fractions import Fraction
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
+from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.mwan90.base import MWAN90Base
@@ -345,13 +346,14 @@ class CombatRules(MWAN90Base):
             raise TooManyFaces(
                 f"{att.name} against {dfn.name}: {pairs:,} outcomes are too many to count exactly"
             )
-        den = den_a * den_d
         outcomes = [self.outcome_of(plan, ea, ed) for ed in eff_d for ea in eff_a]
-        weights = [wd * wa for wd in eff_d.values() for wa in eff_a.values()]
-        odds = dict(zip(outcomes, (Fraction(w, den) for w in weights), strict=True))
-        if len(odds) == len(outcomes):
+        chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
+        odds = dict(zip(outcomes, (p for row in chances for p in row), strict=True))
+        if len(odds) == len(outcomes):  # each pair of effects its own outcome
             return odds
+        den = den_a * den_d
         merged: dict[Outcome, int] = {}  # two pairs of effects gave one outcome
+        weights = [wd * wa for wd in eff_d.values() for wa in eff_a.values()]
         for o, w in zip(outcomes, weights, strict=True):
             merged[o] = merged.get(o, 0) + w
         return {o: Fraction(w, den) for o, w in merged.items()}
