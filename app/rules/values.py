@@ -369,6 +369,8 @@ def normalise(odds: Odds) -> Odds:
     total = exact_sum(odds.values())
     if total != 1:
         raise ArithmeticError(f"odds sum to {total}, not 1")
+    if all(odds.values()):  # a copy keeps the hashes: no outcome is hashed again
+        return dict(odds)
     return {o: p for o, p in odds.items() if p}
 
 
