@@ -208,42 +208,26 @@ def _small_factors(n: int) -> dict[int, int] | None:
     return out if n == 1 else None
 
 
-@dataclass(frozen=True)
-class _Part:
-    """One value's weight over its side's denominator, in lowest terms: the numerator, the
-    denominator, and the exponents of the side's primes left in each (for a prime, at most
-    one of the two is not 0)."""
-
-    num: int
-    den: int
-    num_exp: tuple[int, ...]
-    den_exp: tuple[int, ...]
-    #: the same for every part of one side with the same denominator
-    key: int
-    #: whether a prime of the denominators divides the numerator
-    reducible: bool
-
-
-def _parts(weights: Sequence[int], primes: Sequence[int], exps: Sequence[int]) -> list[_Part]:
-    out = []
-    keys: dict[tuple[int, ...], int] = {}
+def _parts(
+    weights: Sequence[int], primes: Sequence[int], exps: Sequence[int]
+) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+    """Each weight over a denominator of ``primes`` to ``exps`` as (its part free of those
+    primes, the index of its exponents), and the distinct exponents: each prime's exponent
+    in the weight less its exponent in the denominator (below 0: left in the denominator)."""
+    out: list[tuple[int, int]] = []
+    index: dict[tuple[int, ...], int] = {}
     for w in weights:
         if w == 0:
-            out.append(_Part(0, 1, (0,) * len(primes), (0,) * len(primes), -1, False))
+            out.append((0, -1))
             continue
-        num, den = w, 1
-        num_exp, den_exp = [], []
+        free, signed = w, []
         for p, e in zip(primes, exps, strict=True):
             v = valuation(w, p)
-            common = min(v, e)
-            if common:
-                num = num >> common if p == 2 else num // p**common
-            num_exp.append(v - common)
-            den_exp.append(e - common)
-            den *= 1 << (e - common) if p == 2 else p ** (e - common)
-        key = keys.setdefault(tuple(den_exp), len(keys))
-        out.append(_Part(num, den, tuple(num_exp), tuple(den_exp), key, any(num_exp)))
-    return out
+            if v:
+                free = free >> v if p == 2 else free // p**v
+            signed.append(v - e)
+        out.append((free, index.setdefault(tuple(signed), len(index))))
+    return out, list(index)
 
 
 def product_fractions(
@@ -253,50 +237,66 @@ def product_fractions(
     independent things, from each one's whole-number weights over its denominator, exactly
     equal to the plain Fractions but without a greatest common divisor of two big numbers
     each. When both denominators are made of dice primes (:data:`SMALL_PRIMES`), each
-    side's weights are put in lowest terms once, and a product's common factors are found
-    from the primes' exponents, small numbers (the way Fraction multiplies, but knowing the
-    factors). Otherwise the plain Fractions."""
+    weight is split once into a part free of those primes and their exponents; a product is
+    then the two free parts multiplied, times the primes its exponents leave in the
+    numerator, over those they leave in the denominator (made once for each pair of
+    exponents): in lowest terms by construction. Otherwise the plain Fractions."""
     fa, fb = _small_factors(den_a), _small_factors(den_b)
     if fa is None or fb is None or den_a <= 0 or den_b <= 0:
         den = den_a * den_b
         return [[Fraction(x * y, den) for y in b] for x in a]
     primes = sorted(set(fa) | set(fb))
-    pa = _parts(a, primes, [fa.get(p, 0) for p in primes])
-    pb = _parts(b, primes, [fb.get(p, 0) for p in primes])
-    zero = Fraction(0)
-    # each denominator made once: by the two sides' denominators, or by the exponents
-    plain: dict[tuple[int, int], int] = {}
-    dens: dict[tuple[int, ...], int] = {}
+    pa, ea = _parts(a, primes, [fa.get(p, 0) for p in primes])
+    pb, eb = _parts(b, primes, [fb.get(p, 0) for p in primes])
+    # (numerator factor, denominator) of every pair of exponents
+    powers: dict[tuple[int, int], int] = {}
+    table = [
+        [_split_power(primes, [i + j for i, j in zip(x, y, strict=True)], powers) for y in eb]
+        for x in ea
+    ]
+    # rows where no pair leaves a prime in the numerator (most) skip multiplying by 1
+    bare = [[den for _, den in row] if all(n == 1 for n, _ in row) else None for row in table]
+    zero, make = Fraction(0), _FRACTION
     rows: list[list[Fraction]] = []
-    for x in pa:
-        row: list[Fraction] = []
-        for y in pb:
-            if x.num == 0 or y.num == 0:
-                row.append(zero)
-                continue
-            num = x.num * y.num
-            if not (x.reducible or y.reducible):  # most: the denominators' product
-                both = (x.key, y.key)
-                den_xy = plain.get(both)
-                if den_xy is None:
-                    den_xy = plain[both] = x.den * y.den
-                row.append(coprime_fraction(num, den_xy))
-                continue
-            exps = []
-            for i, p in enumerate(primes):
-                # the common factor: x's numerator against y's denominator, and y's numerator
-                # against x's denominator (each side is in lowest terms)
-                c = min(x.num_exp[i], y.den_exp[i]) + min(y.num_exp[i], x.den_exp[i])
-                if c:
-                    num //= 1 << c if p == 2 else p**c
-                exps.append(x.den_exp[i] + y.den_exp[i] - c)
-            key = tuple(exps)
-            den_r = dens.get(key)
-            if den_r is None:
-                den_r = dens[key] = math.prod(p**e for p, e in zip(primes, exps, strict=True))
-            row.append(coprime_fraction(num, den_r))
+    for ux, kx in pa:
+        if ux == 0:
+            rows.append([zero] * len(pb))
+            continue
+        t, dens = table[kx], bare[kx]
+        if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
+            row = [coprime_fraction(ux * uy * t[ky][0], t[ky][1]) if uy else zero for uy, ky in pb]
+        elif dens is not None:
+            row = [make(ux * uy, dens[ky], _normalize=False) if uy else zero for uy, ky in pb]
+        else:
+            row = [
+                make(ux * uy * t[ky][0], t[ky][1], _normalize=False) if uy else zero
+                for uy, ky in pb
+            ]
         rows.append(row)
     return rows
+
+
+def _split_power(
+    primes: Sequence[int], exps: Sequence[int], powers: dict[tuple[int, int], int]
+) -> tuple[int, int]:
+    """The product of ``primes`` to ``exps`` as (numerator, denominator): the positive
+    exponents above, the negative below. Powers of 2 are shifts; others are kept in
+    ``powers``, as the same ones come back for many pairs."""
+    num = den = 1
+    num_twos = den_twos = 0
+    for p, e in zip(primes, exps, strict=True):
+        if p == 2:
+            num_twos, den_twos = max(e, 0), max(-e, 0)
+        elif e:
+            key = (p, abs(e))
+            power = powers.get(key)
+            if power is None:
+                power = powers[key] = p ** abs(e)
+            if e > 0:
+                num *= power
+            else:
+                den *= power
+    return num << num_twos, den << den_twos
 
 
 def fractions_over(weights: Sequence[int], den: int) -> list[Fraction]:
