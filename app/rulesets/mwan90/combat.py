@@ -5,6 +5,7 @@ dispersal as plans (who rolls how many dice, needing what), their outcome, and t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
@@ -279,10 +280,12 @@ class CombatRules(MWAN90Base):
             ed = with_(ed, markers_add=ed.markers_add | {DISORDERED})
         return ed
 
-    def outcome_of(self, plan: Plan, ea: Effects, ed: Effects) -> Outcome:
+    def outcome_of(
+        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
+    ) -> Outcome:
         """The outcome from each side's effects. MWAN #90, Melee 6: a unit that routs its
         opponent (or destroys it) gets a 4" bonus move, and may use it to start another
-        melee."""
+        melee. ``words`` describes an effect (the odds pass one that remembers)."""
         if plan.kind == "melee" and ea.eliminated != ed.eliminated:
             bonus = self.t.melee.post_melee_bonus_move
             text = f'bonus move {bonus:g}"' + (
@@ -292,14 +295,16 @@ class CombatRules(MWAN90Base):
                 ea = with_(ea, move=text)
             if ea.eliminated and not ed.eliminated:
                 ed = with_(ed, move=text)
-        return Outcome(attacker=ea, defender=ed, result=self._label(plan, ea, ed))
+        return Outcome(attacker=ea, defender=ed, result=self._label(plan, ea, ed, words))
 
-    def _label(self, plan: Plan, ea: Effects, ed: Effects) -> str:
+    def _label(
+        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
+    ) -> str:
         if plan.kind == "shoot":
-            return f"target {describe(ed)}"
+            return f"target {words(ed)}"
         if plan.kind == "disperse":
-            return f"formed unit {describe(ea)}; skirmishers {describe(ed)}"
-        return f"attacker {describe(ea)}; defender {describe(ed)}"
+            return f"formed unit {words(ea)}; skirmishers {words(ed)}"
+        return f"attacker {words(ea)}; defender {words(ed)}"
 
     def play_hits(self, sit: Situation, plan: Plan, th: Throws) -> Resolution:
         """Throw the plan's dice: the attacker's first, then the defender's (each one roll,
@@ -346,7 +351,15 @@ class CombatRules(MWAN90Base):
             raise TooManyFaces(
                 f"{att.name} against {dfn.name}: {pairs:,} outcomes are too many to count exactly"
             )
-        outcomes = [self.outcome_of(plan, ea, ed) for ed in eff_d for ea in eff_a]
+        said: dict[int, tuple[Effects, str]] = {}  # by identity: the effects stay alive in it
+
+        def words(e: Effects) -> str:
+            known = said.get(id(e))
+            if known is None:
+                known = said[id(e)] = (e, describe(e))
+            return known[1]
+
+        outcomes = [self.outcome_of(plan, ea, ed, words) for ed in eff_d for ea in eff_a]
         chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
         odds = dict(zip(outcomes, (p for row in chances for p in row), strict=True))
         if len(odds) == len(outcomes):  # each pair of effects its own outcome
