@@ -245,9 +245,7 @@ class LibraryModel(QAbstractItemModel):
         s = node.summary
         if index.column() == 1:
             if s is None:
-                return (
-                    "" if role in _TEXT else None
-                )
+                return "" if role in _TEXT else None
             return self._units_cell(node, s, role)
         if role in _TEXT:
             if node.ruleset is not None:

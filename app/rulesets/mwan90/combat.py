@@ -32,6 +32,10 @@ from app.rulesets.mwan90.rules import (
     with_,
 )
 
+#: each kind's result label from the attacker's (``a``) and the defender's (``d``) effects
+_LABELS = {"shoot": "target {d}", "disperse": "formed unit {a}; skirmishers {d}"}
+_LABEL_BOTH = "attacker {a}; defender {d}"
+
 
 class CombatRules(MWAN90Base):
     """MWAN #90, Missiles and Melee: plans, outcomes, rolls and their aftermath."""
@@ -287,24 +291,19 @@ class CombatRules(MWAN90Base):
         opponent (or destroys it) gets a 4" bonus move, and may use it to start another
         melee. ``words`` describes an effect (the odds pass one that remembers)."""
         if plan.kind == "melee" and ea.eliminated != ed.eliminated:
-            bonus = self.t.melee.post_melee_bonus_move
-            text = f'bonus move {bonus:g}"' + (
-                " (may start another melee)" if self.t.melee.bonus_move_may_charge else ""
-            )
+            text = self._bonus_move()
             if ed.eliminated and not ea.eliminated:
                 ea = with_(ea, move=text)
             if ea.eliminated and not ed.eliminated:
                 ed = with_(ed, move=text)
-        return Outcome(attacker=ea, defender=ed, result=self._label(plan, ea, ed, words))
+        label = _LABELS.get(plan.kind, _LABEL_BOTH).format(a=words(ea), d=words(ed))
+        return Outcome(ea, ed, label)
 
-    def _label(
-        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
-    ) -> str:
-        if plan.kind == "shoot":
-            return f"target {words(ed)}"
-        if plan.kind == "disperse":
-            return f"formed unit {words(ea)}; skirmishers {words(ed)}"
-        return f"attacker {words(ea)}; defender {words(ed)}"
+    def _bonus_move(self) -> str:
+        bonus = self.t.melee.post_melee_bonus_move
+        return f'bonus move {bonus:g}"' + (
+            " (may start another melee)" if self.t.melee.bonus_move_may_charge else ""
+        )
 
     def play_hits(self, sit: Situation, plan: Plan, th: Throws) -> Resolution:
         """Throw the plan's dice: the attacker's first, then the defender's (each one roll,
@@ -359,7 +358,20 @@ class CombatRules(MWAN90Base):
                 known = said[id(e)] = (e, describe(e))
             return known[1]
 
-        outcomes = [self.outcome_of(plan, ea, ed, words) for ed in eff_d for ea in eff_a]
+        # as outcome_of gives them, each side's words found once; only a pair where one unit
+        # is gone and the other not (a bonus move) goes through outcome_of itself
+        label = _LABELS.get(plan.kind, _LABEL_BOTH)
+        melee = plan.kind == "melee"
+        said_a = [(ea, ea.eliminated, words(ea)) for ea in eff_a]
+        outcomes = []
+        for ed in eff_d:
+            gone, wd = ed.eliminated, words(ed)
+            outcomes += [
+                self.outcome_of(plan, ea, ed, words)
+                if melee and out != gone
+                else Outcome(ea, ed, label.format(a=wa, d=wd))
+                for ea, out, wa in said_a
+            ]
         chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
         odds = dict(zip(outcomes, (p for row in chances for p in row), strict=True))
         if len(odds) == len(outcomes):  # each pair of effects its own outcome
