@@ -679,8 +679,6 @@ Troop = tuple[str, int]
 
 #: exact odds are searched at these multiples of the largest unit the army lists allow
 ODDS_FACTORS = (1, 2, 4)
-#: the slowest matchups (at default options) whose every option is tried
-ODDS_TOP = 3
 
 
 def _odds_ms(
@@ -726,26 +724,28 @@ def odds_search(
     mech: Any, action: Any, sizes: dict[str, int], factors: Sequence[int] = ODDS_FACTORS
 ) -> tuple[float, tuple[Troop, Troop], dict[str, Any], int]:
     """The slowest exact odds of ``action``: every pair of troop types, each at every factor
-    times its size in ``sizes``, with the default options; then every option variant of the
-    :data:`ODDS_TOP` slowest pairs; the worst measured again (median of ``RUNS``). Returns
-    (ms, matchup, options changed from the defaults, matchups tried)."""
+    times its size in ``sizes``, with the default options, and at the largest factor with
+    every option variant too (the cost grows with the units, so the worst is there). The
+    worst is measured again (median of ``RUNS``). Returns (ms, matchup, options changed from
+    the defaults, matchups tried)."""
     defaults = action.defaults()
-    pairs = [((x, sizes[x] * f), (y, sizes[y] * f)) for f in factors for x in sizes for y in sizes]
-    timed = {p: _odds_ms(mech, action.key, p, defaults) for p in pairs}
-    slowest = sorted(pairs, key=lambda p: -timed[p])[:ODDS_TOP]
-    variants = odds_variants(action)
-    tried = [(p, v, _odds_ms(mech, action.key, p, v)) for p in slowest for v in variants]
+    tried: list[tuple[tuple[Troop, Troop], dict[str, Any], float]] = []
+    for f in sorted(factors):
+        pairs = [((x, sizes[x] * f), (y, sizes[y] * f)) for x in sizes for y in sizes]
+        options = odds_variants(action) if f == max(factors) else [defaults]
+        tried += [(p, v, _odds_ms(mech, action.key, p, v)) for v in options for p in pairs]
     pair, worst, _ = max(tried, key=lambda t: t[2])
     value = _odds_ms(mech, action.key, pair, worst, RUNS)
     changed = {k: v for k, v in worst.items() if defaults.get(k) != v}
-    return value, pair, changed, len(pairs) + len(tried)
+    return value, pair, changed, len(tried)
 
 
 def odds_rows() -> list[Row]:
     """The slowest exact odds per ruleset and action (issue 14: under 10 ms), searched over
     every pair of troop types the army lists field, each at 1, 2 and 4 times the largest unit
-    of its type the lists allow, and every option of the slowest matchups. The note names
-    the worst matchup. (``scripts/odds_worst.py`` puts every type at 4 times the ruleset's
+    of its type the lists allow, and at 4 times with every option variant (each option
+    away from its default on its own: :func:`odds_search`). The note names the worst
+    matchup. (``scripts/odds_worst.py`` puts every type at 4 times the ruleset's
     largest unit instead, units no list fields.)"""
     from app.paths import load_registry
     from app.rules.mechanics import mechanics_for
