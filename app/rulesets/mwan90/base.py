@@ -72,11 +72,20 @@ class MWAN90Base(Mechanics):
         return rout_threshold(self.t, self.mw_troop(unit.troop))
 
     def _in_contact(self, unit: Combatant, view: TurnView) -> bool | None:
-        """Whether the unit touches an enemy; None when footprints are unknown."""
+        """Whether the unit touches an enemy; None when footprints are unknown. An enemy
+        whose centre is farther off than the two bases' half-diagonals together is passed
+        over unmeasured (moves are checked on tables of hundreds of units)."""
         enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
-        return any(unit_distance(unit, u) <= CONTACT for u in enemies)
+        reach = math.hypot(unit.width, unit.depth) / 2 + CONTACT
+        for u in enemies:
+            near = reach + math.hypot(u.width, u.depth) / 2
+            if abs(u.x - unit.x) > near or abs(u.y - unit.y) > near:
+                continue
+            if unit_distance(unit, u) <= CONTACT:
+                return True
+        return False
 
     def figure_ranks(self, troop: str) -> int:
         """MWAN #90, Melee: a unit stands in the ranks whose figures fight (``ranks``)."""

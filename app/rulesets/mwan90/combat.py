@@ -12,7 +12,6 @@ from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
 from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
-from app.rulesets.mwan90.base import MWAN90Base
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
@@ -31,13 +30,14 @@ from app.rulesets.mwan90.rules import (
     split,
     with_,
 )
+from app.rulesets.mwan90.shooting import MissilesOnTable
 
 #: each kind's result label from the attacker's (``a``) and the defender's (``d``) effects
 _LABELS = {"shoot": "target {d}", "disperse": "formed unit {a}; skirmishers {d}"}
 _LABEL_BOTH = "attacker {a}; defender {d}"
 
 
-class CombatRules(MWAN90Base):
+class CombatRules(MissilesOnTable):
     """MWAN #90, Missiles and Melee: plans, outcomes, rolls and their aftermath."""
 
     # -- plans ----------------------------------------------------------------------------
@@ -59,19 +59,21 @@ class CombatRules(MWAN90Base):
         unit had when the missile phase began, unless told fewer), hitting on 6 whatever
         the target; bows and slings reach 15", javelins 9". Against cavalry supported by
         medium infantry the dice are shared out, the larger half at the cavalry. Units in
-        melee cannot be shot at (checked when the footprints are known)."""
+        melee cannot be shot at (checked when the footprints are known); on the table the
+        target must be in range, in the arc and in sight (:meth:`check_shot`)."""
         m = self.t.missiles
         att, dfn = sit.attacker, sit.defender
-        troop = self.mw_troop(att.troop)
-        if not troop.shoots or not troop.weapons:
-            raise ValueError(f"{att.name} ({troop.name}) have no missiles")
+        found = self.weapon_of(att)
+        if found is None:
+            raise ValueError(f"{att.name} ({self.mw_troop(att.troop).name}) have no missiles")
         if m.no_shooting_at_units_in_melee and sit.view and self._in_contact(dfn, sit.view):
             raise ValueError(f"{dfn.name} is in melee: units in melee cannot be shot at")
-        weapon = troop.weapons[0].name
+        weapon, reach = found
+        self.check_shot(sit, weapon, reach)
         figures = int(att.status.extra.get(MISSILE_FIGURES, att.status.strength))
         shooters = min(sit.number("shooters", 0) or figures, figures)
         dice = shooters * m.dice_per_figure
-        why = [f'{shooters} figure(s) shooting, {weapon} ({m.ranges[weapon]:g}" range)']
+        why = [f'{shooters} figure(s) shooting, {weapon} ({reach:g}" range)']
         dice, more = split(dice, sit.choice("split", "none"), "cavalry", "support")
         why += more
         form_d = self.formation(dfn)
@@ -98,9 +100,10 @@ class CombatRules(MWAN90Base):
 
     def javelin_plan(self, sit: Situation) -> Plan:
         """MWAN #90, Melee 2: pre-melee javelins, both sides at once, hitting on 6 (our
-        reading: the missile score)."""
+        reading: the missile score); on the table only between units in contact."""
         m = self.t.missiles
         att, dfn = sit.attacker, sit.defender
+        self.check_javelins(sit)
         fa, fd = self.formation(att), self.formation(dfn)
         da, dd = self._javelin_dice(sit, att, "a"), self._javelin_dice(sit, dfn, "d")
         return Plan(

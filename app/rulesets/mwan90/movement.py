@@ -3,22 +3,93 @@ through whom. The article: "Cavalry in line (& formed Medium Infantry) may wheel
 move 8" (or move then wheel). Light Cavalry (& formed Medium Infantry) may also about face
 before or after movement. Heavy Infantry in line may only move forward or wheel 45 degrees.
 Friendly skirmishers may move through elephants (but no other formed units)." The limits are
-``tables.movement.rows`` (each troop's ``move_class``) and ``skirmishers_pass_through``."""
+``tables.movement.rows`` (each troop's ``move_class``) and ``skirmishers_pass_through``.
+
+Also: moves and charges only in the movement phase (Turn sequence); units in contact with the
+enemy are pinned (Movement 1); the 4" bonus move is a pursuit's allowance (Melee 6);
+skirmishers may not close with formed troops, and formed troops move on through skirmishers
+(Melee 1); and what each kind of terrain is, from
+``tables.terrain`` (the article names none: errata "terrain-movement", "terrain-sight",
+"terrain-cover")."""
 
 from __future__ import annotations
 
-from app.rules.movement import Breach, MoveCheck, MoveReason
+import math
+from dataclasses import replace
+
+from app.rules.contact import TOUCH
+from app.rules.geometry import Footprint, edge_distance
+from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
+from app.rules.table import TerrainKind
 from app.rules.values import Combatant, TurnView
 from app.rulesets.mwan90.base import MWAN90Base
 
 MOVE_RULE = "MWAN #90, Movement"
+MELEE_RULE = "MWAN #90, Melee"
+SEQUENCE_RULE = "MWAN #90, Turn sequence"
+#: how the core's breach for passing through an enemy begins
+THROUGH_ENEMY = "would pass through the enemy "
+MOVEMENT_PHASE = "movement"
+#: the article names no terrain: every kind is Castra's reading (tables.terrain)
+TERRAIN_RULE = "MWAN #90, errata terrain-movement"
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
 CHOSEN = frozenset({"move", "charge"})
 
 
 class MWANMovement(MWAN90Base):
     """The movement hooks of :class:`~app.rules.mechanics.Mechanics` as MWAN #90 fills them."""
+
+    def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
+        """What terrain of ``kind`` is to ``unit``, from ``tables.terrain`` (Castra's
+        reading, the article naming no terrain): half speed in woods, marsh, towns, broken
+        ground, streams and fords, skirmishers at full speed in woods and broken ground,
+        rivers only at a ford, lakes never; woods, towns and hills block sight; no cover."""
+        row = self.t.terrain.kinds[kind]
+        cost = row.cost_factor
+        if row.unformed_cost_factor is not None and not self.formed(unit):
+            cost = row.unformed_cost_factor
+        return TerrainEffect(
+            passable=row.passable,
+            cost_factor=cost,
+            blocks_los=row.blocks_sight,
+            cover=row.cover,
+            note=f"{row.label.lower()}: {row.note}",
+            rule=TERRAIN_RULE,
+        )
+
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's answer, then MWAN #90, Turn sequence: units move and charge in the
+        movement phase; and Movement 1: a unit in contact with the enemy is pinned in melee
+        and may not move or charge. A rout, or the bonus move after a melee (a pursuit),
+        goes as the rules send it."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason not in CHOSEN:
+            return found
+        unit = view.unit(unit_id)
+        phases = self.ruleset.turn.phases
+        if 0 <= view.phase < len(phases) and phases[view.phase].id != MOVEMENT_PHASE:
+            return Breach(
+                SEQUENCE_RULE,
+                f"{unit.name} ({unit_id}) may {reason} only in the movement phase, not in "
+                f"the {phases[view.phase].name.lower()} phase",
+            )
+        if self.t.movement.pinned_in_melee and self._in_contact(unit, view):
+            return Breach(
+                MOVE_RULE,
+                f"{unit.name} ({unit_id}) is in contact with the enemy: pinned in melee, it "
+                "may not move",
+            )
+        return None
+
+    def move_allowance_for(
+        self, view: TurnView, unit: Combatant, reason: MoveReason
+    ) -> float | None:
+        """The core's allowance, and MWAN #90, Melee 6: a unit that routs its opponent has a
+        post-melee bonus move of 4" (a pursuit)."""
+        if reason == "pursuit":
+            return self.t.melee.post_melee_bonus_move
+        return super().move_allowance_for(view, unit, reason)
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes
@@ -38,14 +109,23 @@ class MWANMovement(MWAN90Base):
         """The core's checks, then MWAN's limits on turning for a move or a charge: the
         wheel (and pivots) the unit's class allows in all, about-faces only where allowed,
         heavy infantry only forward, and a wheel instead of a move where the class may not
-        combine them."""
+        combine them. Melee 1: skirmishers may not end a move or a charge touching formed
+        enemies; formed troops passing through enemy skirmishers scatter them, a move for
+        the umpire to confirm, then the disperse action, not a move refused."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
-        row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
+        found = self._through_skirmishers(view, unit, found)
         who = f"{unit.name} ({unit.unit_id})"
-        breaches: list[Breach] = []
+        breaches: list[Breach] = [
+            Breach(
+                MELEE_RULE,
+                f"{who} are skirmishers and may not close with the formed {e.name} ({e.unit_id})",
+            )
+            for e in self._formed_touched(view, unit, found.end)
+        ]
+        row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
         turned = 0.0
         moved = False
         for leg in path.legs:
@@ -82,3 +162,52 @@ class MWANMovement(MWAN90Base):
                 Breach(MOVE_RULE, f"{who}: {row.label.lower()} wheel instead of moving, not both")
             )
         return found.with_breaches(*breaches) if breaches else found
+
+    def _formed_touched(self, view: TurnView, unit: Combatant, end: Footprint) -> list[Combatant]:
+        """MWAN #90, Melee 1: "Skirmishers may not close with formed troops": the formed
+        enemies an unformed unit would touch where its move ends (none for formed troops)."""
+        if not self.t.dispersal.skirmishers_may_not_close_with_formed or self.formed(unit):
+            return []
+        reach = math.hypot(end.width, end.depth) / 2 + TOUCH
+        out = []
+        for e in view.units:
+            if e.side == unit.side or e.status.eliminated or e.width <= 0:
+                continue
+            near = reach + math.hypot(e.width, e.depth) / 2
+            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or not self.formed(e):
+                continue
+            if edge_distance(end, e.footprint) <= TOUCH:
+                out.append(e)
+        return out
+
+    def _through_skirmishers(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
+        """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
+        movement, dispersing the skirmishers as they move through them": the core's refusal
+        to pass through an enemy becomes, for formed troops through skirmishers, a move the
+        umpire confirms, to be followed by the disperse action."""
+        if not self.formed(unit) or not any(
+            b.rule == TABLE_RULE and b.text.startswith(THROUGH_ENEMY) for b in found.breaches
+        ):
+            return found
+        scattered = {
+            f"{THROUGH_ENEMY}{u.name} ({u.unit_id}) (": u
+            for u in view.units
+            if u.side != unit.side and not u.status.eliminated and not self.formed(u)
+        }
+        who = f"{unit.name} ({unit.unit_id})"
+        out: list[Breach] = []
+        for b in found.breaches:
+            keys = (k for k in scattered if b.rule == TABLE_RULE and b.text.startswith(k))
+            hit = scattered.get(next(keys, ""))
+            if hit is None:
+                out.append(b)
+                continue
+            out.append(
+                Breach(
+                    MELEE_RULE,
+                    f"{who} moves on through the skirmishers {hit.name} ({hit.unit_id}), "
+                    "scattering them: resolve it with the disperse action",
+                    "confirm",
+                )
+            )
+        return replace(found, breaches=tuple(out))

@@ -17,6 +17,7 @@ from pydantic import Field, model_validator
 
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, DiceExpr, Id, Strict, Text, TroopBase
+from app.rules.table import TERRAIN_KINDS, TerrainKind
 
 Order = Literal["always", "never", "either"]
 
@@ -118,7 +119,11 @@ class PreMeleeJavelins(Strict):
 
 class Missiles(Strict):
     """``dice_per_figure`` dice of ``die`` per figure with a clear shot, hitting on
-    ``hit_on`` or more whatever the target."""
+    ``hit_on`` or more whatever the target. On the table (errata "missile-arc" and
+    "clear-shot"): a target within the weapon's range base edge to base edge, in sight, and
+    for a formed shooter in its front arc of ``arc_degrees`` (lines drawn half of it outward
+    from its front corners; None: all round); ``unformed_all_round``: skirmishers and other
+    unformed troops shoot all round."""
 
     title: Text
     die: DiceExpr
@@ -130,6 +135,8 @@ class Missiles(Strict):
     no_shooting_at_units_in_melee: Flag
     split_vs_supported_cavalry: Flag
     pre_melee_javelins: PreMeleeJavelins
+    arc_degrees: int | None = Field(default=None, strict=True, ge=1, le=179)
+    unformed_all_round: Flag = True
     note: str | None = None
 
 
@@ -251,6 +258,40 @@ class Morale(Strict):
     note: str | None = None
 
 
+class TerrainRow(Strict):
+    """What one of Castra's terrain kinds is under MWAN #90 (the article names no terrain:
+    errata "terrain-movement", "terrain-sight", "terrain-cover"). ``passable``: True, False
+    or "confirm" (the umpire decides); ``cost_factor``: inches of move spent per inch
+    crossed (2 = half speed); ``unformed_cost_factor``: the same for skirmishers and other
+    unformed troops (None: as formed troops)."""
+
+    label: Text
+    passable: Annotated[bool, Field(strict=True)] | Literal["confirm"]
+    cost_factor: float = Field(strict=True, ge=1, le=10, allow_inf_nan=False)
+    unformed_cost_factor: float | None = Field(
+        default=None, strict=True, ge=1, le=10, allow_inf_nan=False
+    )
+    blocks_sight: Flag
+    cover: Flag
+    note: Text
+
+
+class Terrain(Strict):
+    """Every terrain kind of the table (:data:`~app.rules.table.TERRAIN_KINDS`) as
+    MWAN #90 plays it; the loader refuses a kind left out."""
+
+    title: Text
+    kinds: dict[TerrainKind, TerrainRow]
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _every_kind(self) -> Terrain:
+        missing = [k for k in TERRAIN_KINDS if k not in self.kinds]
+        if missing:
+            raise ValueError(f"kinds: no row for {', '.join(missing)}")
+        return self
+
+
 class Tables(Strict):
     """Every table of the MWAN #90 rules."""
 
@@ -263,6 +304,7 @@ class Tables(Strict):
     dispersal: Dispersal
     formations: Formations
     morale: Morale
+    terrain: Terrain
 
 
 # --------------------------------------------------------------------------- access

@@ -298,7 +298,8 @@ def test_flank_rear_decision_quotes_the_source(rs: Ruleset) -> None:
     assert quote in e.source_says
     w = words(quote)
     assert all(shingle(w[i : i + RUN]) in SOURCE for i in range(len(w) - RUN + 1))
-    assert "flank_tripled = attacked" in e.decision and e.override is not None
+    assert "whose dice are tripled' set to 'attacked'" in e.decision
+    assert e.override is not None and "flank_tripled = attacked" in e.override
     assert "tables.melee.flank_rear.multiplied_side" in e.applies_to
 
 
@@ -419,6 +420,11 @@ ERRATA = {
     "army-limits": "interpretation",
     "campaign-recovery": "gap",
     "campaign-leaders": "gap",
+    "clear-shot": "interpretation",
+    "missile-arc": "gap",
+    "terrain-movement": "gap",
+    "terrain-sight": "gap",
+    "terrain-cover": "interpretation",
 }
 
 

@@ -29,7 +29,7 @@ def mech(registry: Registry) -> MWAN90Mechanics:
 def view(mech: MWAN90Mechanics) -> TurnView:
     rs = mech.ruleset
     state = new_battle(rs, mech, (sample_roster(rs, "roman"), sample_roster(rs, "carthaginian")))
-    return state.view()
+    return replace(state.view(), phase=1)  # the movement phase
 
 
 def alone(view: TurnView, unit_id: str) -> TurnView:

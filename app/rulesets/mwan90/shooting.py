@@ -1,0 +1,160 @@
+"""MWAN #90 missiles on the table: a shot is "a clear shot" within the weapon's range.
+
+When both units stand on the table (their footprints have a size), a shot is refused
+beyond the weapon's range (``tables.missiles.ranges``, base edge to base edge), outside a
+formed shooter's front arc (``tables.missiles.arc_degrees``; unformed troops shoot all
+round), or with no clear line of sight (terrain that blocks sight, other units); pre-melee
+javelins only between units in contact. Without positions (odds set by hand) nothing is
+checked. Errata "clear-shot", "missile-arc", "pre-melee-javelins". The same numbers give
+the map its shooting reach.
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.rules.geometry import Point, axes, edge_distance
+from app.rules.sight import ShotReach
+from app.rules.values import Combatant, Situation, TurnView
+from app.rulesets.mwan90.base import MWAN90Base
+from app.rulesets.mwan90.rules import CONTACT
+
+MISSILE_RULE = "MWAN #90, Missiles"
+
+
+def on_table(a: Combatant, b: Combatant) -> bool:
+    """Both units have a footprint on the table (hand-set odds have none)."""
+    return a.footprint.has_size and b.footprint.has_size
+
+
+def _clip(poly: list[Point], keep: tuple[float, float, float]) -> list[Point]:
+    """The part of a convex ``poly`` where ``k0*x + k1*y + k2 >= 0`` (Sutherland-Hodgman)."""
+    k0, k1, k2 = keep
+    out: list[Point] = []
+    for i, cur in enumerate(poly):
+        prev = poly[i - 1]
+        vc = k0 * cur[0] + k1 * cur[1] + k2
+        vp = k0 * prev[0] + k1 * prev[1] + k2
+        if vc >= 0:
+            if vp < 0:
+                t = vp / (vp - vc)
+                out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
+            out.append(cur)
+        elif vp >= 0:
+            t = vp / (vp - vc)
+            out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
+    return out
+
+
+def in_front_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> bool:
+    """Some part of ``target``'s base lies ahead of ``shooter``'s front edge, between lines
+    drawn ``arc_degrees / 2`` outward from straight ahead at its front corners."""
+    (fx, fy), (rx, ry) = axes(shooter.facing)
+    poly = [
+        (
+            (px - shooter.x) * rx + (py - shooter.y) * ry,
+            (px - shooter.x) * fx + (py - shooter.y) * fy,
+        )
+        for px, py in target.footprint.corners()
+    ]
+    front, half = shooter.depth / 2, shooter.width / 2
+    slope = math.tan(math.radians(arc_degrees / 2))
+    for keep in (
+        (0.0, 1.0, -front + 1e-9),
+        (-1.0, slope, half - slope * front),
+        (1.0, slope, half - slope * front),
+    ):
+        poly = _clip(poly, keep)
+        if not poly:
+            return False
+    return True
+
+
+class MissilesOnTable(MWAN90Base):
+    """Range, arc and sight of MWAN #90 missiles; the map's shooting reach."""
+
+    def weapon_of(self, unit: Combatant) -> tuple[str, float] | None:
+        """The unit's missile weapon and its range in inches (the missile table's), or None
+        for troops that do not shoot in the missile phase."""
+        troop = self.mw_troop(unit.troop)
+        if not troop.shoots or not troop.weapons:
+            return None
+        name = troop.weapons[0].name
+        return name, self.t.missiles.ranges[name]
+
+    def fire_arc(self, unit: Combatant) -> int | None:
+        """The unit's arc of fire in degrees, or None when it shoots all round (errata
+        "missile-arc": unformed troops, or no arc in the data)."""
+        m = self.t.missiles
+        if m.arc_degrees is None or (m.unformed_all_round and not self.formed(unit)):
+            return None
+        return m.arc_degrees
+
+    def check_shot(self, sit: Situation, weapon: str, reach: float) -> None:
+        """MWAN #90, Missiles: refuse a shot the table shows is not a clear shot in range
+        (a ValueError naming the rule); nothing is checked without both footprints."""
+        a, d = sit.attacker, sit.defender
+        if not on_table(a, d):
+            return
+        gap = edge_distance(a.footprint, d.footprint)
+        if gap > reach + 1e-6:
+            raise ValueError(
+                f'{MISSILE_RULE}: {d.name} ({d.unit_id}) is {gap:.1f}" from {a.name} '
+                f"({a.unit_id}), beyond the {weapon}'s {reach:g}\" range"
+            )
+        arc = self.fire_arc(a)
+        if arc is not None and not in_front_arc(a, d, arc):
+            raise ValueError(
+                f"{MISSILE_RULE}: {d.name} ({d.unit_id}) is outside the {arc}-degree front "
+                f"arc of {a.name} ({a.unit_id}) (errata missile-arc)"
+            )
+        view = sit.view
+        if view is None or not _holds(view, a, d):
+            return
+        los, blocked = self.line_of_sight(view, a.unit_id, d.unit_id)
+        if not los:
+            by = ", ".join(_named(view, b) for b in blocked) or "the table"
+            raise ValueError(
+                f"{MISSILE_RULE}: {a.name} ({a.unit_id}) has no clear shot at {d.name} "
+                f"({d.unit_id}): the line of sight is blocked by {by}"
+            )
+
+    def check_javelins(self, sit: Situation) -> None:
+        """MWAN #90, Missiles: pre-melee javelins are thrown only immediately before the
+        first round of a melee, so on the table only between units in contact."""
+        a, d = sit.attacker, sit.defender
+        if not on_table(a, d):
+            return
+        gap = edge_distance(a.footprint, d.footprint)
+        if gap > CONTACT:
+            raise ValueError(
+                f"{MISSILE_RULE}: pre-melee javelins are thrown only just before a melee, and "
+                f'{a.name} ({a.unit_id}) and {d.name} ({d.unit_id}) are {gap:.1f}" apart, '
+                "not in contact"
+            )
+
+    def shooting_reach(self, view: TurnView, unit_id: str) -> ShotReach | None:
+        """MWAN #90, Missiles: bows and slings 15", javelins 9" (from the missile table), in
+        the formed unit's 90-degree front arc or all round for skirmishers (errata
+        "missile-arc"); None for troops that do not shoot. For the map's overlay."""
+        unit = view.unit(unit_id)
+        weapon = self.weapon_of(unit)
+        if weapon is None:
+            return None
+        return ShotReach(weapon[1], self.fire_arc(unit), MISSILE_RULE)
+
+
+def _holds(view: TurnView, a: Combatant, d: Combatant) -> bool:
+    ids = {u.unit_id for u in view.units}
+    return a.unit_id in ids and d.unit_id in ids
+
+
+def _named(view: TurnView, blocker: str) -> str:
+    """A blocker's id with what it is: a terrain piece's kind, a unit's name."""
+    for piece in view.table.terrain:
+        if piece.id == blocker:
+            return f"the {piece.kind} {piece.id}" + (f' "{piece.name}"' if piece.name else "")
+    for u in view.units:
+        if u.unit_id == blocker:
+            return f"{u.name} ({u.unit_id})"
+    return blocker
