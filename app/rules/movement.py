@@ -15,7 +15,9 @@ its ``tables.toml``:
 - :meth:`side_to_move` and :meth:`may_move` -- who may move now, and for which reasons;
 - :meth:`check_move` itself: call ``super().check_move(...)`` and add the ruleset's own
   breaches (Leg VI's 4" from formed enemy, the 22.5 degree straight-ahead limit, ...) with
-  :meth:`MoveCheck.with_breaches`.
+  :meth:`MoveCheck.with_breaches`;
+- :meth:`on_move` -- what a committed move does besides moving the unit (D3: a friend passed
+  through counts as having moved), kept in the battle state like any other change.
 
 Every check gives a :class:`Breach` citing its rule: "forbidden" (the core refuses the move
 unless the user forces it, and the log says so) or "confirm" (the umpire's call, e.g. a
@@ -40,7 +42,7 @@ from app.rules.geometry import (
 from app.rules.layouts import terrain_term
 from app.rules.paths import Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
-from app.rules.values import Combatant, Side, TurnView
+from app.rules.values import Combatant, Resolution, Side, TurnView
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -139,7 +141,8 @@ class TerrainCrossed(NamedTuple):
 class MoveCheck:
     """The answer to :meth:`MovementRules.check_move`: the cost by leg and in all, the
     allowance, what was used before this move this turn, what was ``left`` before it
-    (None when dice decide), the terrain crossed, every rule broken, and the end pose."""
+    (None when dice decide), the terrain crossed, every rule broken, the end pose, and
+    the friends the path passes through (``passed``, ids, where the rules let it)."""
 
     unit_id: str
     reason: MoveReason
@@ -152,6 +155,7 @@ class MoveCheck:
     breaches: tuple[Breach, ...]
     end: Footprint
     traced: tuple[Traced, ...] = field(default=(), compare=False, repr=False)
+    passed: tuple[str, ...] = ()
 
     @property
     def forbidden(self) -> bool:
@@ -415,7 +419,8 @@ class MovementRules:
                 break
 
         # other units: passed through, or under the end pose
-        breaches += self._unit_breaches(view, unit, traced, end)
+        unit_breaches, passed = self._unit_breaches(view, unit, traced, end)
+        breaches += unit_breaches
 
         # the allowance, cumulative over the turn
         cost = sum(c.cost for c in legs)
@@ -454,11 +459,22 @@ class MovementRules:
             breaches=tuple(breaches),
             end=end,
             traced=traced,
+            passed=passed,
         )
+
+    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """What a committed move (or charge) by ``unit_id`` does besides moving it: markers
+        on the friends it passed through (``check.passed``), the ruleset's own record of
+        the turn's moves, as a :class:`~app.rules.values.Resolution` the core applies right
+        after moving the unit (``view`` already shows it moved), so undo, redo and replay
+        keep it. Default: nothing."""
+        return Resolution()
 
     def _unit_breaches(
         self, view: TurnView, unit: Combatant, traced: Sequence[Traced], end: Footprint
-    ) -> list[Breach]:
+    ) -> tuple[list[Breach], tuple[str, ...]]:
+        """The rules broken by passing through or ending on other units, and the friends
+        passed through where the rules allow it."""
         boxes = [t.bbox for t in traced]
         whole = (
             min(b[0] for b in boxes),
@@ -469,6 +485,7 @@ class MovementRules:
         start = unit.footprint.corners()
         end_corners = end.corners()
         out: list[Breach] = []
+        passed: list[str] = []
         for other in view.units:
             if other.unit_id == unit.unit_id or other.status.eliminated:
                 continue
@@ -487,12 +504,13 @@ class MovementRules:
                 continue
             if other.side == unit.side:
                 if self.may_pass_through(view, unit, other):
+                    passed.append(other.unit_id)
                     continue
                 text = f"would pass through {name} (leg {hit + 1}), a friend it may not pass"
             else:
                 text = f"would pass through the enemy {name} (leg {hit + 1})"
             out.append(Breach(TABLE_RULE, text))
-        return out
+        return out, tuple(passed)
 
 
 def _first_leg_through(

@@ -117,7 +117,8 @@ class MoveUnit(BattleCommand):
     """Move a unit along a path of ``legs`` for a ``reason`` (a move, a charge, an evade,
     ...). The ruleset's mechanics check it; a forbidden move, or one the umpire must
     confirm, is refused naming the rule unless ``force`` (the log then records what was
-    overridden). The cost is added to what the unit has moved this turn.
+    overridden). The cost is added to what the unit has moved this turn; then the ruleset's
+    :meth:`~app.rules.movement.MovementRules.on_move` applies.
 
     ``x``, ``y``, ``facing`` without legs is the form every move was stored in before
     moves had paths (:attr:`legacy`): read back and executed exactly as it was, so stored
@@ -189,7 +190,10 @@ class MoveUnit(BattleCommand):
         if why is not None:
             raise CommandError(why)
         lines = move_lines(unit, check, self.legs, unit_symbol(ctx), VERBS[self.reason])
-        return Executed(apply_move(state, unit, check), tuple(lines))
+        state = apply_move(state, unit, check)
+        res = ctx.mechanics.on_move(state.view(), unit.id, check)
+        state, more = apply_resolution(state, res, None, None, ctx.mechanics)
+        return Executed(state, (*lines, *more))
 
     def _legacy(self, state: BattleState, ctx: Context) -> Executed:
         """The old form, executed exactly as it was (its results are in stored battles'
@@ -250,7 +254,8 @@ _HOW_WORDS = {
 class Charge(BattleCommand):
     """Charge into contact: ``unit`` moves along a legal path until it touches ``target``,
     aligned as the ruleset says (:meth:`~app.rules.contact.ContactRules.contact`), then the
-    ruleset's :meth:`~app.rules.contact.ContactRules.on_contact` applies. Made with
+    ruleset's :meth:`~app.rules.movement.MovementRules.on_move` and
+    :meth:`~app.rules.contact.ContactRules.on_contact` apply. Made with
     :func:`plan_charge`, the command holds the path found, so its replay does not depend
     on how contact is searched for; without ``legs`` it searches when executed. A charge
     the rules forbid is refused naming the rule unless ``force``."""
@@ -323,9 +328,12 @@ class Charge(BattleCommand):
             *override_lines(breaches),
         ]
         state = apply_move(state, unit, check)
+        state, moved = apply_resolution(
+            state, mech.on_move(state.view(), unit.id, check), None, None, mech
+        )
         res = mech.on_contact(state.view(), unit.id, target.id, how)
         state, more = apply_resolution(state, res, None, None, mech)
-        return Executed(state, (*lines, *more))
+        return Executed(state, (*lines, *moved, *more))
 
 
 def _how(text: str) -> ContactHow:

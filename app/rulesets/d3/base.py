@@ -28,7 +28,17 @@ CHANCE_CARD, MOVEMENT, SHOOTING, MELEE, ELIMINATION = (
     "melee",
     "elimination",
 )
-TURN_MARKERS = frozenset({"moved", "charged", "shot", "fought", "faced"})
+#: a unit passed through by a friend this turn: it counts as having moved (D3, Movement)
+PASSED_THROUGH = "passed_through"
+TURN_MARKERS = frozenset({"moved", "charged", "shot", "fought", "faced", PASSED_THROUGH})
+#: the status ``extra`` key of a unit that moved off the road this turn: no road bonus for
+#: the rest of the turn (errata road-whole-turn)
+OFF_ROAD = "off_road"
+#: the status ``extra`` key of a unit that pivoted after moving this turn: its move is over
+#: (D3, Movement: pivots at the start and end of the move)
+PIVOTED_AT_END = "pivoted_at_end"
+#: the ``extra`` keys that last one turn
+TURN_EXTRA = frozenset({OFF_ROAD, PIVOTED_AT_END})
 OPEN = "open"
 
 

@@ -214,8 +214,8 @@ class D3Mechanics(D3Movement):
 
     def _shoot_plan(self, sit: Situation) -> AttackPlan:
         """D3, Shooting: who may shoot at whom (not after moving, not at units in combat,
-        in range and in the front arc, not under Ammunition Shortage), the dice and the
-        halving."""
+        in range, in the front arc and in sight -- errata sight-through-terrain --, not
+        under Ammunition Shortage), the dice and the halving."""
         a, d = sit.attacker, sit.defender
         ta, td = self.troop(a.troop), self.troop(d.troop)
         if not ta.shoots or ta.shoot_hits is None:
@@ -240,6 +240,13 @@ class D3Mechanics(D3Movement):
         arc = self.t.shooting.front_arc_degrees
         if self.t.shooting.front_arc_only and has_footprint(a) and not in_front_arc(a, d, arc):
             raise D3Refusal(f"{d.name} are not in the front arc of {a.name}")
+        if view is not None and has_footprint(a) and has_footprint(d):
+            seen, blockers = self.line_of_sight(view, a.unit_id, d.unit_id)
+            if not seen:
+                raise D3Refusal(
+                    f"{a.name} cannot see {d.name}: {', '.join(blockers)} in the way "
+                    "(errata sight-through-terrain)"
+                )
         halved, notes = shot_halving(
             self.t, ta, td, self._terrain(sit.choice("target_terrain", OPEN))
         )

@@ -190,9 +190,15 @@ def has_footprint(u: Combatant) -> bool:
     return u.footprint.has_size
 
 
+def _may_touch(a: Combatant, b: Combatant) -> bool:
+    """The circles about the two bases meet: a cheap test before measuring edges."""
+    reach = (math.hypot(a.width, a.depth) + math.hypot(b.width, b.depth)) / 2 + EPS
+    return abs(a.x - b.x) <= reach and abs(a.y - b.y) <= reach
+
+
 def in_contact(a: Combatant, b: Combatant) -> bool:
     """The two footprints touch (both units must have a size)."""
-    return has_footprint(a) and has_footprint(b) and unit_distance(a, b) <= EPS
+    return has_footprint(a) and has_footprint(b) and _may_touch(a, b) and unit_distance(a, b) <= EPS
 
 
 def _clip(poly: list[Point], keep: tuple[float, float, float]) -> list[Point]:
@@ -259,12 +265,22 @@ def nearest(
 
 
 def engaged(unit: Combatant, units: Iterable[Combatant]) -> bool:
-    """In combat: the ``engaged`` marker, or touching an enemy on the table."""
+    """In combat: the ``engaged`` marker, or touching an enemy on the table (only the units
+    near enough to touch are measured)."""
     if unit.status.has("engaged"):
         return True
-    return has_footprint(unit) and any(
-        u.side != unit.side and not u.status.eliminated and in_contact(unit, u) for u in units
-    )
+    if not has_footprint(unit):
+        return False
+    mine = math.hypot(unit.width, unit.depth) / 2 + EPS
+    for u in units:
+        if u.side == unit.side or u.status.eliminated:
+            continue
+        reach = mine + math.hypot(u.width, u.depth) / 2
+        if abs(u.x - unit.x) > reach or abs(u.y - unit.y) > reach:
+            continue
+        if in_contact(unit, u):
+            return True
+    return False
 
 
 def attack_side(target: Combatant, attacker: Combatant) -> str:

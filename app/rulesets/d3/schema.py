@@ -82,6 +82,11 @@ class MovementRules(Strict):
     title: Text
     pivot_at_start: bool
     pivot_at_end: bool
+    #: a pivot costs none of the move's distance (errata pivots-free)
+    pivots_free: bool
+    #: a wheel (turning while moving) is allowed; the text knows only pivots (errata
+    #: turning-only-by-pivots)
+    wheels: bool
     moved_may_not_shoot: bool
     moved_may_not_fight_unless_charged: bool
     passed_through_counts_as_moved: bool

@@ -23,6 +23,8 @@ from app.rulesets.d3.base import (
     CHANCE_CARD,
     ELIMINATION,
     MOVEMENT,
+    PASSED_THROUGH,
+    TURN_EXTRA,
     TURN_MARKERS,
     D3Refusal,
     roll_total,
@@ -37,7 +39,7 @@ from app.rulesets.d3.rules import (
     fresh_record,
     side_update,
 )
-from app.rulesets.d3.schema import QUALITIES, Quality, deck_for
+from app.rulesets.d3.schema import QUALITIES, Quality, Troop, deck_for
 
 
 class D3Turn(EliminationRules):
@@ -172,13 +174,18 @@ class D3Turn(EliminationRules):
 
     def _end_turn(self, view: TurnView) -> Resolution:
         """D3, Chance Cards: a card cannot be carried over; the other side's turn follows,
-        and the game ends after both sides' 15th turn (errata player-turns)."""
+        and the game ends after both sides' 15th turn (errata player-turns). The side's
+        turn markers, and every unit's record of its moves this turn, are cleared."""
         side = self.active_side(view)
         other: Side = 1 if side == 0 else 0
         changes = tuple(
             UnitChange(u.unit_id, Effects(markers_remove=u.status.markers & TURN_MARKERS))
             for u in view.side_units(side)
             if u.status.markers & TURN_MARKERS
+        ) + tuple(
+            UnitChange(u.unit_id, Effects(extra_remove=TURN_EXTRA & set(u.status.extra)))
+            for u in view.units
+            if TURN_EXTRA & set(u.status.extra)
         )
         turns = self.t.sequence.turns
         if all(int(view.sides[s].get("turn", 0)) >= turns for s in (0, 1)):
@@ -209,9 +216,11 @@ class D3Turn(EliminationRules):
     def confused(self, unit: Combatant, view: TurnView) -> bool:
         """Confusion card: the side's units may not move this turn (they may pivot) unless
         the commander is with them."""
-        return (
-            self.card_effect(unit.side, view) == "no_move_unless_commanded" and unit.leader is None
-        )
+        held = "no_move_unless_commanded"
+        card = self.t.chance_cards.cards.get(str(view.sides[unit.side].get("card", "")))
+        if unit.leader is not None or card is None or card.effect_key != held:
+            return False  # (the card's effect read before looking for the commander's unit)
+        return self.card_effect(unit.side, view) == held
 
     def _initiative_unit_ok(self, unit: Combatant, view: TurnView) -> bool:
         """Initiative card: ``unit`` may take the extra action now, in the chance-card step
@@ -231,19 +240,47 @@ class D3Turn(EliminationRules):
         """D3, Movement: the unit may move now -- its side's movement step (or the unit
         named for the Initiative card), not a catapult, not held by Confusion, and out of
         combat unless it is cavalry ("only cavalry can exit combat")."""
+        return self.why_not_move(unit, view) is None
+
+    def why_not_move(
+        self, unit: Combatant, view: TurnView, *, pivot_only: bool = False
+    ) -> str | None:
+        """Why ``unit`` may not move now (None if it may): out of the battle, not its
+        side's turn, not the movement step (the unit named for the Initiative card moves in
+        the chance-card step), a unit passed through by a friend this turn, in combat and
+        not cavalry; and, unless the move is a pivot on the spot (``pivot_only``), a
+        catapult or a unit held by Confusion."""
         troop = self.troop(unit.troop)
-        if unit.status.eliminated or troop.pivot_only or view.initiative != unit.side:
-            return False
+        why = self._why_not(unit, troop, view, pivot_only)
+        return None if why is None else f"{unit.name} may not move: {why}"
+
+    def _why_not(
+        self, unit: Combatant, troop: Troop, view: TurnView, pivot_only: bool
+    ) -> str | None:
+        if unit.status.eliminated:
+            return "they are out of the battle"
+        if view.initiative != unit.side:
+            return "it is not their side's turn"
         step = self._step(view.phase)
         if step == CHANCE_CARD:
             named = str(view.sides[unit.side].get("initiative_unit", "")) == unit.unit_id
             if not (named and self._initiative_unit_ok(unit, view)):
-                return False
+                return (
+                    "units move in the movement step (or the unit named for the "
+                    "Initiative card, as it is drawn)"
+                )
         elif step != MOVEMENT:
-            return False
-        if self.confused(unit, view):
-            return False
-        return troop.may_leave_combat or not engaged(unit, view.units)
+            return "units move only in their side's movement step"
+        if unit.status.has(PASSED_THROUGH) and self.t.movement.passed_through_counts_as_moved:
+            return "they were passed through by a friend this turn and count as having moved"
+        if not pivot_only:
+            if troop.pivot_only:
+                return f"{troop.name.lower()} only pivot on the spot"
+            if self.confused(unit, view):
+                return "the Confusion card holds them (they may pivot; the commander's unit moves)"
+        if not troop.may_leave_combat and engaged(unit, view.units):
+            return "they are in combat, and only cavalry may leave a combat"
+        return None
 
     def may_advance(self, unit: Combatant, view: TurnView) -> bool:
         """D3, Army Resolve: a broken army may no longer advance upon or towards the
@@ -255,8 +292,9 @@ class D3Turn(EliminationRules):
         troop, other = self.troop(unit.troop), self.troop(target.troop)
         if not troop.may_charge:
             return f"{unit.name} cannot charge."
-        if not self.can_move(unit, view):
-            return f"{unit.name} may not move now."
+        problem = self.why_not_move(unit, view)
+        if problem is not None:
+            return f"{problem}."
         if not self.may_advance(unit, view):
             return f"{unit.name}: the army has lost its resolve and may not advance."
         if other.category == "elephant" and not troop.may_charge_elephants:
