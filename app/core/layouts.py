@@ -8,7 +8,14 @@ import re
 from pathlib import Path
 
 from app.rules.inputs import InputError, decode_utf8, read_regular_file
-from app.rules.layouts import MAX_FILE, Layout, LayoutError, layout_from_json, layout_to_json
+from app.rules.layouts import (
+    MAX_FILE,
+    READY_MADE,
+    Layout,
+    LayoutError,
+    layout_from_json,
+    layout_to_json,
+)
 
 #: Most layout files read from the folder (the rest are ignored, with a message).
 MAX_FILES = 500
@@ -54,7 +61,12 @@ def saved_layouts(folder: Path) -> tuple[list[Layout], list[str]]:
 def save_layout(folder: Path, layout: Layout, *, replace: bool = False) -> Path:
     """Save ``layout`` in ``folder`` (made if need be); a layout of the same name is kept
     unless ``replace`` (:class:`LayoutError`), and a file of another layout is never
-    overwritten. Written to a temporary file first, so a failure leaves no partial file."""
+    overwritten; the name of a ready-made table is refused (a layout so named could never be
+    chosen, since the ready-made one is found first). Written to a temporary file first, so
+    a failure leaves no partial file."""
+    taken = next((r.name for r in READY_MADE if r.name.casefold() == layout.name.casefold()), None)
+    if taken is not None:
+        raise LayoutError(f"{taken!r} is the name of a ready-made table; choose another name")
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / file_name(layout.name)
     n = 1

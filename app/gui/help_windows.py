@@ -96,7 +96,18 @@ def about_html(registry: Registry) -> str:
     )
 
 
-def shortcuts_html(actions: Iterable[QAction]) -> str:
+#: the keys of the roster window that are no action of their own
+ROSTER_KEYS = (
+    ("Edit the selected cell", "F2"),
+    ("Next / previous panel", "Tab / Shift+Tab"),
+)
+
+
+def shortcuts_html(
+    actions: Iterable[QAction], more: Iterable[tuple[str, str]] = ROSTER_KEYS
+) -> str:
+    """Every action with a shortcut, then ``more`` keys that are no action (what a widget
+    does with a key of its own)."""
     rows = []
     for action in actions:
         keys = [s.toString(s.SequenceFormat.NativeText) for s in action.shortcuts()]
@@ -106,8 +117,8 @@ def shortcuts_html(actions: Iterable[QAction]) -> str:
         rows.append(
             f"<tr><td>{html.escape(name)}</td><td><b>{html.escape(', '.join(keys))}</b></td></tr>"
         )
-    rows.append("<tr><td>Edit the selected cell</td><td><b>F2</b></td></tr>")
-    rows.append("<tr><td>Next / previous panel</td><td><b>Tab / Shift+Tab</b></td></tr>")
+    for what, key_text in more:
+        rows.append(f"<tr><td>{html.escape(what)}</td><td><b>{html.escape(key_text)}</b></td></tr>")
     return "<h2>Keyboard shortcuts</h2><table cellpadding='3'>" + "".join(rows) + "</table>"
 
 

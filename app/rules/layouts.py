@@ -58,7 +58,12 @@ TERRAIN_TERMS: Mapping[str, Mapping[TerrainKind, str]] = {
         "marsh": "boggy ground (rough terrain)",
         "broken": "rough terrain",
         "hill": "higher ground",
-        "stream": "obstacles (rough terrain)",
+        "stream": "a minor obstacle",
+        # not named by the source: read in its errata 'terrain-kinds'
+        "river": "an obstacle to cross (rough terrain)",
+        "ford": "a minor obstacle",
+        "road": "open ground",
+        "lake": "impassable",
     },
     "grown-slightly-bald": {"hill": "hills", "woods": "woods"},
     "mwan90": {},

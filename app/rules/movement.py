@@ -16,8 +16,9 @@ its ``tables.toml``:
 - :meth:`check_move` itself: call ``super().check_move(...)`` and add the ruleset's own
   breaches (Leg VI's 4" from formed enemy, the 22.5 degree straight-ahead limit, ...) with
   :meth:`MoveCheck.with_breaches`;
-- :meth:`on_move` -- what a committed move does besides moving the unit (D3: a friend passed
-  through counts as having moved), kept in the battle state like any other change.
+- :meth:`on_move` -- what a move does once it is made besides moving the unit (Leg VI:
+  DPs for rough ground, unformed enemy falling back before it; D3: a friend passed through
+  counts as having moved), applied in the same step.
 
 Every check gives a :class:`Breach` citing its rule: "forbidden" (the core refuses the move
 unless the user forces it, and the log says so) or "confirm" (the umpire's call, e.g. a
@@ -344,6 +345,14 @@ class MovementRules:
         off the table if the umpire confirms; any other move may not."""
         return "confirm" if reason in ("rout", "pursuit", "evade") else "forbidden"
 
+    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """What a move (or a charge's move into contact) does once it is made, besides
+        putting the unit at its end pose: DPs for the ground it crossed, enemy falling back
+        before it, markers on the friends it passed through (``check.passed``), ... as a :class:`~app.rules.values.Resolution` the core applies in the
+        same step (so undo, redo and replay carry it). ``view`` already shows the unit at
+        ``check.end``. Default: nothing."""
+        return Resolution()
+
     # ------------------------------------------------------------------ the check
 
     def length_symbol(self) -> str:
@@ -461,14 +470,6 @@ class MovementRules:
             traced=traced,
             passed=passed,
         )
-
-    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
-        """What a committed move (or charge) by ``unit_id`` does besides moving it: markers
-        on the friends it passed through (``check.passed``), the ruleset's own record of
-        the turn's moves, as a :class:`~app.rules.values.Resolution` the core applies right
-        after moving the unit (``view`` already shows it moved), so undo, redo and replay
-        keep it. Default: nothing."""
-        return Resolution()
 
     def _unit_breaches(
         self, view: TurnView, unit: Combatant, traced: Sequence[Traced], end: Footprint

@@ -30,6 +30,14 @@ def test_save_list_and_replace(tmp_path: Path) -> None:
     assert not list(folder.glob("*.tmp"))
 
 
+def test_a_ready_made_table_name_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    for name in ("Hills and woods", "OPEN PLAIN"):
+        with pytest.raises(LayoutError, match="is the name of a ready-made table"):
+            save_layout(folder, Layout(name, READY_MADE[2].pieces), replace=True)
+    assert not folder.exists()
+
+
 def test_bad_files_are_reported_and_skipped(tmp_path: Path) -> None:
     folder = tmp_path / "tables"
     save_layout(folder, Layout("good", ()))

@@ -7,7 +7,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from app.rules.geometry import (
@@ -182,7 +182,10 @@ coord = st.floats(-50, 50, allow_nan=False)
 def test_inside_length_of_a_rectangle_matches_clipping(
     x0: float, y0: float, x1: float, y1: float
 ) -> None:
-    """Against an independent answer: Liang-Barsky clipping of the segment to the box."""
+    """Against an independent answer: Liang-Barsky clipping of the segment to the box. A
+    segment lying along one of the box's edges is left out: clipping counts the edge as
+    inside, while a track grazing a piece's edge does not run inside it (measure zero)."""
+    assume(not (y0 == y1 and y0 in (-5.0, 15.0)) and not (x0 == x1 and x0 in (-10.0, 20.0)))
     box = ((-10.0, -5.0), (20.0, -5.0), (20.0, 15.0), (-10.0, 15.0))
     dx, dy = x1 - x0, y1 - y0
     lo, hi = 0.0, 1.0

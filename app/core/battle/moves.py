@@ -22,7 +22,7 @@ from app.core.battle.base import (
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.contact import CONTACT_HOWS, TOUCH, ContactHow
 from app.rules.geometry import Footprint, edge_distance
-from app.rules.mechanics import Mechanics
+from app.rules.mechanics import Mechanics, Resolution
 from app.rules.movement import MOVE_REASONS, TABLE_RULE, Breach, MoveCheck, MoveReason
 from app.rules.paths import Leg, Path, PathError, legs_from_list, legs_to_list, path_text
 from app.rules.table import coordinate_problem
@@ -112,6 +112,17 @@ def apply_move(
     return state
 
 
+def after_move(
+    state: BattleState, unit_id: str, check: MoveCheck, mech: Mechanics
+) -> tuple[BattleState, list[str]]:
+    """The state after the ruleset's :meth:`~app.rules.movement.MovementRules.on_move` for
+    a move just made (nothing when it has nothing to say), and its log lines."""
+    res = mech.on_move(state.view(), unit_id, check)
+    if res == Resolution():
+        return state, []
+    return apply_resolution(state, res, None, None, mech)
+
+
 @dataclass(frozen=True)
 class MoveUnit(BattleCommand):
     """Move a unit along a path of ``legs`` for a ``reason`` (a move, a charge, an evade,
@@ -190,9 +201,7 @@ class MoveUnit(BattleCommand):
         if why is not None:
             raise CommandError(why)
         lines = move_lines(unit, check, self.legs, unit_symbol(ctx), VERBS[self.reason])
-        state = apply_move(state, unit, check)
-        res = ctx.mechanics.on_move(state.view(), unit.id, check)
-        state, more = apply_resolution(state, res, None, None, ctx.mechanics)
+        state, more = after_move(apply_move(state, unit, check), unit.id, check, ctx.mechanics)
         return Executed(state, (*lines, *more))
 
     def _legacy(self, state: BattleState, ctx: Context) -> Executed:
@@ -327,10 +336,7 @@ class Charge(BattleCommand):
             *_path_line(unit, check, path.legs, u, "moves"),
             *override_lines(breaches),
         ]
-        state = apply_move(state, unit, check)
-        state, moved = apply_resolution(
-            state, mech.on_move(state.view(), unit.id, check), None, None, mech
-        )
+        state, moved = after_move(apply_move(state, unit, check), unit.id, check, mech)
         res = mech.on_contact(state.view(), unit.id, target.id, how)
         state, more = apply_resolution(state, res, None, None, mech)
         return Executed(state, (*lines, *moved, *more))

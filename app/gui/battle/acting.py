@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +33,41 @@ from app.gui.battle.odds_chart import OddsChart
 from app.rules.mechanics import ActionSpec, NotImplementedRule, OptionSpec, Scalar, Side
 
 NONE = "(none)"
+#: most height the options take before they scroll, in pixels
+OPTIONS_HEIGHT = 150
+
+
+class _BoxLabel(QLabel):
+    """A check box's words, wrapped, that toggle the box when clicked (a QCheckBox's own
+    text never wraps, and its long option names were cut off in a narrow dock)."""
+
+    def __init__(self, box: QCheckBox, label: QLabel) -> None:
+        super().__init__(label.text())
+        self.box = box
+        self.setWordWrap(True)
+        self.setToolTip(label.toolTip())
+        self.setObjectName(label.objectName())
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.box.isEnabled():
+            self.box.toggle()
+        event.accept()
+
+
+def _option_row(widget: QWidget, label: QLabel) -> QWidget:
+    """One option: a check box then its words wrapped beside it; any other field after
+    its name, wrapped to what the dock leaves."""
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    top = Qt.AlignmentFlag.AlignTop
+    if isinstance(widget, QCheckBox):
+        layout.addWidget(widget, 0, top)
+        layout.addWidget(_BoxLabel(widget, label), 1)
+    else:
+        layout.addWidget(label, 1)
+        layout.addWidget(widget, 0, top)
+    return row
 
 
 class ActingPanel(QWidget):
@@ -65,8 +101,10 @@ class ActingPanel(QWidget):
         form.addRow("Action", self.action)
         layout.addLayout(form)
         self.options_box = QWidget()
-        self.options_form = QFormLayout(self.options_box)
-        self.options_form.setContentsMargins(0, 0, 0, 0)
+        # a column of rows (not a QFormLayout: its rows were too short for wrapped names)
+        self.options_rows = QVBoxLayout(self.options_box)
+        self.options_rows.setContentsMargins(2, 2, 2, 2)
+        self.options_rows.setSpacing(3)
         self.options_scroll = QScrollArea()
         self.options_scroll.setWidgetResizable(True)
         self.options_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -155,8 +193,10 @@ class ActingPanel(QWidget):
         self._pair_changed()
 
     def _build_options(self) -> None:
-        while self.options_form.rowCount():
-            self.options_form.removeRow(0)
+        while (old := self.options_rows.takeAt(0)) is not None:
+            if (row := old.widget()) is not None:
+                row.hide()
+                row.deleteLater()
         self._option_widgets = {}
         spec = self.spec()
         if spec is None:
@@ -166,18 +206,34 @@ class ActingPanel(QWidget):
             w.setObjectName(f"option_{o.key}")
             w.setToolTip(o.help or o.label)
             self._option_widgets[o.key] = w
-            if isinstance(w, QCheckBox):  # the label is the box's own text, the full width
-                w.setText(o.label)
-                self.options_form.addRow(w)
-                continue
             label = QLabel(o.label)
             label.setWordWrap(True)
             label.setToolTip(o.help or o.label)
-            self.options_form.addRow(label, w)
-        # room for up to four options; more scroll
-        rows = min(len(spec.options), 4)
-        self.options_scroll.setFixedHeight(rows * 30 + 8 if rows else 0)
-        self.options_scroll.setVisible(bool(rows))
+            label.setObjectName(f"optionLabel_{o.key}")
+            self.options_rows.addWidget(_option_row(w, label))
+        self.options_rows.addStretch(1)
+        self.options_scroll.setVisible(bool(spec.options))
+        self._fit_options()
+        # once the new rows are laid out, their true height
+        QTimer.singleShot(0, self._fit_options)
+
+    def _fit_options(self) -> None:
+        """The options take the height their rows need (labels wrapped to the dock's
+        width), up to :data:`OPTIONS_HEIGHT`; more scroll."""
+        if not self._option_widgets:
+            self.options_scroll.setFixedHeight(0)
+            return
+        width = max(self.options_scroll.viewport().width(), 120)
+        layout = self.options_rows
+        need = layout.heightForWidth(width) if layout.hasHeightForWidth() else -1
+        if need < 0:
+            need = self.options_box.sizeHint().height()
+        frame = 2 * self.options_scroll.frameWidth()
+        self.options_scroll.setFixedHeight(min(need + frame, OPTIONS_HEIGHT))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_options()
 
     def _option_widget(self, o: OptionSpec) -> QWidget:
         if o.kind == "bool":
@@ -193,6 +249,9 @@ class ActingPanel(QWidget):
             spin.valueChanged.connect(lambda _v: self._options_changed())
             return spin
         combo = QComboBox()
+        # as wide as its longest choice, never as wide as the dock
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(max((len(c) for c in o.choices), default=4) + 1)
         combo.addItems(list(o.choices))
         combo.currentIndexChanged.connect(lambda _v: self._options_changed())
         return combo

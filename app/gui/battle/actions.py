@@ -16,6 +16,7 @@ class BattleKey(Enum):
     NEW_BATTLE = auto()
     EXPORT_REPORT = auto()
     EXPORT_PNG = auto()
+    SAVE_LAYOUT = auto()
     CLOSE = auto()
     UNDO = auto()
     REDO = auto()
@@ -69,6 +70,11 @@ SPECS: dict[BattleKey, ActionSpec] = {
     ),
     BattleKey.EXPORT_PNG: ActionSpec(
         "Export map as &PNG…", "The table as an image", ("Ctrl+Shift+E",), "file-output"
+    ),
+    BattleKey.SAVE_LAYOUT: ActionSpec(
+        "Save table as &layout…",
+        "Save the table's terrain as a layout of your own, offered in New battle",
+        ("Ctrl+Shift+L",),
     ),
     BattleKey.CLOSE: ActionSpec("&Close battle window", "Close this window", (Key.Close,), "x"),
     BattleKey.UNDO: ActionSpec("&Undo", "Undo the last step", (Key.Undo,), "undo-2", "Undo"),

@@ -20,6 +20,20 @@ if TYPE_CHECKING:
     from app.store import Store
 
 
+#: longest status-bar line made of a step's log
+STATUS_CHARS = 300
+
+
+def one_line(lines: Sequence[str]) -> str:
+    """A step's log lines as one status-bar line: each ends as a sentence (some log lines
+    have no full stop of their own), cut to :data:`STATUS_CHARS`."""
+    parts = [
+        t if t.endswith((".", "!", "?", ":", ";")) else f"{t}." for t in map(str.strip, lines) if t
+    ]
+    text = " ".join(parts)
+    return text if len(text) <= STATUS_CHARS else text[: STATUS_CHARS - 1] + "…"
+
+
 class BattleController(QObject):
     #: the present changed (a command done, undone or redone)
     changed = Signal()
@@ -82,7 +96,7 @@ class BattleController(QObject):
             session.steps[:], session.cursor, session.serial = saved
             return None
         self.changed.emit()
-        self.message.emit(" ".join(step.lines)[:300])
+        self.message.emit(one_line(step.lines))
         return step
 
     def next_request(self, command: BattleCommand, faces: Sequence[int]) -> DiceRequest | None:

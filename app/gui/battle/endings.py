@@ -67,6 +67,7 @@ class EndDialog(QDialog):
         self.reason = QLineEdit("declared by the players")
         self.reason.setObjectName("reasonEdit")
         self.reason.setMaxLength(500)
+        self.reason.setMinimumWidth(280)  # the reason readable whole, not scrolled
         form.addRow("Result", self.winner)
         form.addRow("Why", self.reason)
         buttons = QDialogButtonBox(

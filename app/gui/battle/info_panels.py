@@ -40,7 +40,19 @@ HIDDEN_RECORD = {"army", "side_name"}
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and "," in value and " " not in value:
+        return _counted(value.split(","))
     return html.escape(str(value))
+
+
+def _counted(items: list[str]) -> str:
+    """A list kept as "a,a,b" (a deck of cards) as "a ×2, b": short, and it wraps in a
+    narrow dock."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if item:
+            counts[item] = counts.get(item, 0) + 1
+    return html.escape(", ".join(k if n == 1 else f"{k} ×{n}" for k, n in counts.items()))
 
 
 class TurnPanel(QWidget):
@@ -94,7 +106,15 @@ class LeadersPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the names (the leader's, his unit's) share the room the others leave, wrapped:
+        # no column is pushed out of a narrow dock
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout.addWidget(self.table)
         row = QHBoxLayout()
         self.unit_combo = QComboBox()
@@ -110,10 +130,11 @@ class LeadersPanel(QWidget):
         state = self.controller.state
         self.table.setRowCount(len(state.leaders))
         for i, ld in enumerate(state.leaders):
-            host = state.unit(ld.attached_to).name if ld.attached_to else "-"
+            host = f"{ld.attached_to} {state.unit(ld.attached_to).name}" if ld.attached_to else "-"
             cells = (f"{ld.name} ({'AB'[ld.side]})", ld.status, str(ld.wounds), host)
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(text)
                 item.setData(Qt.ItemDataRole.UserRole, ld.id)
                 self.table.setItem(i, j, item)
         self.unit_combo.clear()

@@ -93,6 +93,8 @@ class LogPanel(QWidget):
 
     def _viewing(self, n: int) -> None:
         past = n >= 0
+        if not past:  # no step stays highlighted as if it were shown
+            self.tree.clearSelection()
         self.banner.setVisible(past)
         self.present_button.setVisible(past)
         if past:

@@ -61,7 +61,7 @@ class NewBattleDialog(QDialog):
         self.table.setObjectName("tableCombo")
         self.table.setToolTip(
             "A ready-made table of the ruleset, or one saved from a battle "
-            "(Battle > Save table as layout, or castra battle table --save)"
+            "(Map > Save table as layout in a battle, or castra battle table --save)"
         )
         self.layouts: list[Layout] = []
         self.seed = QSpinBox()

@@ -11,17 +11,11 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.core.battle.odds_summary import OutcomeRow
 
-#: longest outcome name on the axis (the full text is in the tooltip and the list)
-LABEL_CHARS = 15
-#: room for the outcome names left of the bars, in pixels
-AXIS_WIDTH = 124
 #: outcomes drawn (the rest are summed as "other outcomes")
 MOST_BARS = 6
+#: height of one bar and its words, in pixels
+ROW_PX = 19
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
 class OddsChart(QWidget):
@@ -35,20 +29,21 @@ class OddsChart(QWidget):
         self.outcomes.setMenuEnabled(False)
         self.outcomes.setMouseEnabled(x=False, y=False)
         self.outcomes.hideButtons()
-        self.outcomes.setLabel("bottom", "chance, %")
-        self.outcomes.setMinimumHeight(140)
+        self.outcomes.hideAxis("bottom")
         self.losses = pg.PlotWidget()
         self.losses.setObjectName("lossPlot")
         self.losses.setMenuEnabled(False)
         self.losses.setMouseEnabled(x=False, y=False)
         self.losses.hideButtons()
-        self.losses.setLabel("bottom", "expected losses")
-        self.losses.setMinimumHeight(80)
+        self.losses.hideAxis("bottom")
+        self.loss_caption = QLabel("Expected losses")
         self.empty = QLabel()
         self.empty.setWordWrap(True)
-        layout.addWidget(self.outcomes, 3)
-        layout.addWidget(self.losses, 2)
+        layout.addWidget(self.outcomes)
+        layout.addWidget(self.loss_caption)
+        layout.addWidget(self.losses)
         layout.addWidget(self.empty)
+        layout.addStretch(1)
         #: what is drawn, for tests and the tooltip: (label, chance) and (loss, expectation)
         self.bars: list[tuple[str, Fraction]] = []
         self.loss_bars: list[tuple[str, Fraction]] = []
@@ -59,6 +54,7 @@ class OddsChart(QWidget):
         self.losses.clear()
         self.outcomes.setVisible(False)
         self.losses.setVisible(False)
+        self.loss_caption.setVisible(False)
         self.empty.setText(text)
         self.empty.setVisible(bool(text))
 
@@ -70,9 +66,10 @@ class OddsChart(QWidget):
         if rest:
             bars.append((f"{len(rows) - MOST_BARS} other outcomes", rest))
         self.bars = bars
-        self._hbars(self.outcomes, [(label, float(p) * 100) for label, p in bars], "#2e5fa8")
+        self._hbars(self.outcomes, [(label, float(p) * 100) for label, p in bars], "#2e5fa8", True)
         self.loss_bars = list(expected.items())
         self.losses.setVisible(bool(expected))
+        self.loss_caption.setVisible(bool(expected))
         if expected:
             self._hbars(
                 self.losses,
@@ -82,22 +79,32 @@ class OddsChart(QWidget):
         self.outcomes.setVisible(True)
 
     @staticmethod
-    def _hbars(plot: pg.PlotWidget, bars: list[tuple[str, float]], colour: str) -> None:
+    def _hbars(
+        plot: pg.PlotWidget, bars: list[tuple[str, float]], colour: str, percent: bool = False
+    ) -> None:
+        """One light bar a row with its value and its whole name written over it, left to
+        right across the plot (names on an axis had to be cut to a few letters, and
+        outcomes that differ only at the end all read the same)."""
         plot.clear()
         n = len(bars)
         ys = list(range(n))
+        brush = pg.mkColor(colour)
+        brush.setAlpha(70)
         item = pg.BarGraphItem(
-            x0=[0.0] * n, y=ys, height=0.7, width=[v for _, v in bars], brush=colour
+            x0=[0.0] * n, y=ys, height=0.8, width=[v for _, v in bars], brush=brush, pen=None
         )
         plot.addItem(item)
-        for y, (_, v) in zip(ys, bars, strict=True):
-            text = pg.TextItem(f"{v:.1f}" if v >= 10 else f"{v:.2f}", anchor=(0, 0.5), color="#222")
-            text.setPos(v, y)
+        for y, (label, v) in zip(ys, bars, strict=True):
+            value = f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+            text = pg.TextItem(f"{value}{'%' if percent else ''}  {label}", anchor=(0, 0.5))
+            text.setColor("#111")
+            text.setPos(0, y)
             plot.addItem(text)
-        axis = plot.getAxis("left")
-        axis.setWidth(AXIS_WIDTH)
-        axis.setTicks([[(y, _short(label)) for y, (label, _) in zip(ys, bars, strict=True)]])
+        plot.hideAxis("left")
+        plot.getAxis("bottom").enableAutoSIPrefix(False)
         top = max((v for _, v in bars), default=1.0) or 1.0
-        plot.setXRange(0, top * 1.25, padding=0)
-        plot.setYRange(-0.6, n - 0.4, padding=0)
+        plot.setXRange(0, top * 1.05, padding=0)
+        plot.setYRange(-0.5, n - 0.5, padding=0)
         plot.getViewBox().invertY(True)
+        # a row a line of text: the chart is as tall as its rows, never squeezed
+        plot.setFixedHeight(n * ROW_PX + 8)

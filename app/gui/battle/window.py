@@ -24,18 +24,33 @@ from PySide6.QtWidgets import (
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.moves import plan_charge
 from app.core.battle.summary import battle_summary
-from app.gui import help_windows
+from app.gui import dialogs, help_windows
 from app.gui.battle.acting import ActingPanel
 from app.gui.battle.actions import OVERLAYS, BattleActions, BattleKey
 from app.gui.battle.controller import BattleController
 from app.gui.battle.dice_dialog import DiceDialog
 from app.gui.battle.endings import EndDialog, show_result
 from app.gui.battle.info_panels import LeadersPanel, SidesPanel, TurnPanel
+from app.gui.battle.layout_dialog import LayoutNameDialog, layouts_dir
 from app.gui.battle.log_panel import LogPanel
 from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
-from app.rules.layouts import terrain_term
+from app.rules.layouts import LayoutError, layout_of, terrain_term
+from app.rules.measure import mm_per_unit
 from app.rules.table import TERRAIN_KINDS
+
+#: keys the map itself reads (no menu action of their own), for Help's list
+MAP_KEYS = (
+    ("On the map: turn the selected unit 15 degrees left / right", "Q / E"),
+    ("On the map: wheel it about its front corner", "Shift+Q / Shift+E"),
+    ("On the map: commit a move turned by keys (Alt: force it)", "Enter"),
+    ("On the map: cancel the drag or the ruler", "Esc"),
+    ("On the map: pan the view", "Space+drag"),
+    ("On the map: zoom", "Mouse wheel"),
+    ("On the map: turn the selected unit / wheel it", "Ctrl+wheel / Alt+wheel"),
+    ("On the map: act against a unit, measure to it", "Right-click"),
+    ("Terrain: remove the last corner drawn / delete the piece edited", "Backspace / Del"),
+)
 
 #: menu text of a step: at most this many characters of its first log line
 TITLE_CHARS = 60
@@ -100,6 +115,7 @@ class BattleWindow(QMainWindow):
         self.tabifyDockWidget(self.unit_dock, self.leaders_dock)
         self.tabifyDockWidget(self.leaders_dock, self.sides_dock)
         self.unit_dock.raise_()
+        self.layout_dialog: LayoutNameDialog | None = None
         self.toolbar = self._toolbar()
         self._menus()
         self._connect()
@@ -198,6 +214,8 @@ class BattleWindow(QMainWindow):
             ),
         )
         self._terrain_menu(map_menu)
+        map_menu.addSeparator()
+        map_menu.addAction(a[K.SAVE_LAYOUT])
         fill(
             "&View",
             (
@@ -233,6 +251,7 @@ class BattleWindow(QMainWindow):
         a[K.RESULT].triggered.connect(self.show_result)
         a[K.EXPORT_REPORT].triggered.connect(self.export_report_dialog)
         a[K.EXPORT_PNG].triggered.connect(self.export_png_dialog)
+        a[K.SAVE_LAYOUT].triggered.connect(self.save_table_layout_dialog)
         a[K.CLOSE].triggered.connect(self.close)
         a[K.RESET_LAYOUT].triggered.connect(self.reset_layout)
         a[K.SHORTCUTS].triggered.connect(self.show_shortcuts)
@@ -247,6 +266,7 @@ class BattleWindow(QMainWindow):
             a[key].toggled.connect(lambda on, n=name: self.map.toggle_overlay(n, on))
         self.map.unitSelected.connect(self.unit_selected)
         self.map.targetRequested.connect(self.target_requested)
+        self.map.chargeRequested.connect(self.charge_requested)
         self.map.commandRequested.connect(c.execute)
         self.map.measured.connect(lambda m: self.statusBar().showMessage(str(m), 15000))
         self.map.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
@@ -342,6 +362,12 @@ class BattleWindow(QMainWindow):
         self.acting.set_pair(actor, target)
         self.actions_dock.show()
 
+    def charge_requested(self, actor: str, target: str) -> Step | None:
+        """Charge chosen on the map (right-click an enemy): the pair goes to the Actions
+        dock, then the charge as its Charge button does it."""
+        self.acting.set_pair(actor, target)
+        return self.charge()
+
     def _actor_chosen(self, unit_id: str) -> None:
         self.unit_panel.show_unit(unit_id)
         if self.map.selected_unit() != unit_id:
@@ -435,15 +461,60 @@ class BattleWindow(QMainWindow):
                 f"Map written to {path}" if ok else f"The map was not written to {path}", 8000
             )
 
+    # ------------------------------------------------------------------ saved layouts
+
+    def save_table_layout_dialog(self) -> LayoutNameDialog:
+        """Map > Save table as layout…: ask for a name (window-modal), then save."""
+        dialog = self.layout_dialog = LayoutNameDialog(len(self.controller.state.terrain), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.save_table_layout(dialog.name.text()))
+        dialog.open()
+        return dialog
+
+    def save_table_layout(self, name: str) -> Path | None:
+        """Save the terrain of the table shown as the user's layout ``name``, as ``castra
+        battle table B --save NAME`` does (same core functions, same folder); a layout of
+        that name is replaced only when the user agrees. Returns the file written."""
+        from app.core.layouts import save_layout, saved_layouts
+
+        c = self.controller
+        folder = layouts_dir()
+        try:
+            layout = layout_of(name, c.state.table, mm_per_unit(c.session.ruleset))
+        except LayoutError as exc:
+            self.statusBar().showMessage(f"Not saved: {exc}", 10000)
+            return None
+        saved, _problems = saved_layouts(folder)
+        there = next((s.name for s in saved if s.name.casefold() == layout.name.casefold()), None)
+        if there is not None and not dialogs.confirm(
+            self,
+            "Replace layout",
+            f"There is already a saved layout {there!r}. Replace it with this table?",
+            "Replace",
+        ):
+            self.statusBar().showMessage(f"Not saved: the layout {there!r} is kept", 10000)
+            return None
+        try:
+            path = save_layout(folder, layout, replace=there is not None)
+        except (LayoutError, OSError) as exc:
+            self.statusBar().showMessage(f"Not saved: {exc}", 10000)
+            return None
+        n = len(layout.pieces)
+        self.statusBar().showMessage(
+            f"Saved layout {layout.name!r} ({n} piece{'' if n == 1 else 's'}): {path}", 10000
+        )
+        return path
+
     # ------------------------------------------------------------------ help and layout
 
     def show_shortcuts(self) -> QDialog:
         actions: list[QAction] = [act for _, act in self.acts.items()]
+        actions.append(self.terrain_tools["terrain:edit"])
         return help_windows.show_text(
             self,
             "battleShortcutsDialog",
             "Battle window shortcuts",
-            help_windows.shortcuts_html(actions),
+            help_windows.shortcuts_html(actions, MAP_KEYS),
         )
 
     def _default_docks(self) -> None:

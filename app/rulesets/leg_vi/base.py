@@ -121,6 +121,22 @@ class LegVIBase(Mechanics):
         ]
         return nearest(unit, enemies)
 
+    def _enemy_within(self, view: TurnView | None, unit: Combatant, within: float) -> bool:
+        """Whether any enemy stands within ``within`` inches of ``unit`` (base edge to base
+        edge): :meth:`_enemy_distance` ``<= within``, with a cheap test of the centres
+        first, since a move's check asks it of every unit on the table."""
+        if view is None:
+            return False
+        reach = math.hypot(unit.width, unit.depth) / 2 + within
+        for o in view.units:
+            if o.side == unit.side or o.status.eliminated:
+                continue
+            if math.hypot(o.x - unit.x, o.y - unit.y) - math.hypot(o.width, o.depth) / 2 > reach:
+                continue
+            if nearest(unit, (o,)) <= within:
+                return True
+        return False
+
     @staticmethod
     def _auto(sit: Situation, key: str, computed: Callable[[], bool]) -> bool:
         value = sit.choice(key, "auto")

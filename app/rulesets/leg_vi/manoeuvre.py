@@ -12,8 +12,6 @@ from app.rules.values import TurnView
 from app.rulesets.leg_vi.base import LegVIBase
 
 MANOEUVRE_RULE = "Leg VI, Manoeuvre"
-#: the most a formed unit's move may run off straight ahead, in degrees
-MAX_OFF_CENTRE = 22.5
 
 
 class ManoeuvreRules(LegVIBase):
@@ -29,8 +27,8 @@ class ManoeuvreRules(LegVIBase):
         target: str | None = None,
     ) -> MoveCheck:
         """The core's checks, then: a formed unit (not unformed, not elephants) moving or
-        charging to a point more than 22.5 degrees off its front needs a manoeuvre (a wheel)
-        first."""
+        charging to a point more than 22.5 degrees off its front (``[movement]``
+        ``straight_ahead_tolerance_degrees``) needs a manoeuvre (a wheel) first."""
         found = super().check_move(view, unit_id, path, reason=reason, target=target)
         if reason not in ("move", "charge"):
             return found
@@ -38,6 +36,7 @@ class ManoeuvreRules(LegVIBase):
         u = self.u(combatant)
         if u.unformed or u.elephant:
             return found
+        most = self.t.movement.straight_ahead_tolerance_degrees
         breaches: list[Breach] = []
         for t in found.traced:
             if t.leg.kind != "to" or t.leg.x is None or t.leg.y is None:
@@ -47,12 +46,12 @@ class ManoeuvreRules(LegVIBase):
                 continue
             bearing = math.degrees(math.atan2(dx, dy))  # 0 = +y, clockwise
             off = abs((bearing - t.start.facing + 180) % 360 - 180)
-            if off > MAX_OFF_CENTRE + 1e-6:
+            if off > most + 1e-6:
                 breaches.append(
                     Breach(
                         MANOEUVRE_RULE,
                         f"{combatant.name} ({unit_id}) is formed: it moves directly to its "
-                        f"front, at most {MAX_OFF_CENTRE:g} degrees off centre ({off:.0f} "
+                        f"front, at most {most:g} degrees off centre ({off:.0f} "
                         f"asked); wheel first",
                     )
                 )

@@ -50,12 +50,13 @@ from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.command import CommandRules
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
+from app.rulesets.leg_vi.table import TableRules
 from app.rulesets.leg_vi.turn import TurnRules
 from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
-    ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
+    TableRules, ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,
@@ -69,11 +70,18 @@ class LegVIMechanics(
         return declare_actions(self)
 
     def derive_options(self, action: str, sit: Situation) -> dict[str, Scalar]:
-        """The base's reading of the table (the target's ``aspect``, the ``distance``), and
-        for a combat who charged this turn, from the ``charging`` markers the charge action
-        leaves (none: a combat going on from an earlier turn), and who pursued into contact,
-        from the ``pursuing`` markers of a combat result."""
+        """The base's reading of the table (the target's ``aspect``, the ``distance``); for a
+        shot, whether the target stands in cover (woods, built-up areas: errata
+        'sight-and-cover'); and for a combat who charged this turn, from the ``charging``
+        markers the charge action leaves (none: a combat going on from an earlier turn), and
+        who pursued into contact, from the ``pursuing`` markers of a combat result."""
         out = super().derive_options(action, sit)
+        if action == "shoot" and sit.view is not None and sit.target is not None:
+            target = sit.target
+            out["cover"] = target.width > 0 and any(
+                piece.overlaps(target.footprint) and self.terrain_effect(target, piece.kind).cover
+                for piece in sit.view.table.terrain
+            )
         if action == "melee" and sit.actor is not None and sit.target is not None:
             a, d = sit.actor.status.has(CHARGING), sit.target.status.has(CHARGING)
             out["charge"] = "both" if a and d else "attacker" if a else "defender" if d else "none"

@@ -6,7 +6,7 @@ after a combat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.rules.actions import Throws, Total
 from app.rules.mechanics import (
@@ -14,6 +14,7 @@ from app.rules.mechanics import (
     Effects,
     Outcome,
     Resolution,
+    Scalar,
     Situation,
     TurnView,
 )
@@ -31,6 +32,9 @@ from app.rulesets.leg_vi.units import (
     RELIEFS,
     RELIEVED,
     RETIRING,
+    ROLLED_KIND,
+    ROLLED_MOVE,
+    ROLLED_TURN,
     ROUTING,
     SHAKEN,
     TURN_START,
@@ -69,7 +73,7 @@ class MovementRules(LegVIBase):
             return 0.0
         if unit.status.markers & {ROUTING, PURSUING, RAMPAGE}:
             return None
-        if self._enemy_distance(view, unit) <= self.t.movement.march_beyond:
+        if self._enemy_within(view, unit, self.t.movement.march_beyond):
             return None
         return self.t.movement.classes[u.troop.movement_class].march_move
 
@@ -100,11 +104,14 @@ class MovementRules(LegVIBase):
             return ()
         return self.t.fatigue.rules[u.troop.fatigue].on_results
 
-    def _move_outcome(self, u: LegUnit, kind: str, rolled: Sequence[int], first: bool) -> Outcome:
+    def _move_distance(self, kind: str, rolled: Sequence[int], first: bool) -> float:
+        """The pips, plus 1" a die for a first rout or retire move."""
         mv = self.t.movement
-        pips = sum(rolled)
         bonus = mv.bonus_per_die * len(rolled) if kind in mv.bonus_moves and first else 0.0
-        dist = pips + bonus
+        return sum(rolled) + bonus
+
+    def _move_outcome(self, u: LegUnit, kind: str, rolled: Sequence[int], first: bool) -> Outcome:
+        dist = self._move_distance(kind, rolled, first)
         tired = count_at_least(rolled, self._fatigue_on(u, kind))
         dp = take_dps(u, tired, "fatigue")
         eff = Effects(
@@ -126,13 +133,24 @@ class MovementRules(LegVIBase):
     def _dice_move_play(self, sit: Situation, plan: DiceMovePlan, th: Throws) -> Resolution:
         """Leg VI, Non-March Moves: rolled and moved in full (halting 4" from formed enemy);
         formed units take fatigue DPs, never past 3 DPs in all; first rout and retire moves
-        add 1" a die."""
+        add 1" a die. The distance rolled is recorded in the unit's state as the allowance of
+        its move on the table this turn (``TableRules.move_allowance_for``)."""
         u, kind, specs = plan.u, plan.kind, plan.specs
         what = kind.replace("_", " ")
         rolled = [th.throw(Total(s, f"{what} die for {u.name}"))[0] for s in specs]
         out = self._move_outcome(u, kind, rolled, plan.first)
         if not th.rolling:
             return Resolution(outcome=out)  # the odds count the outcome alone
+        if sit.view is not None:
+            # the rolled distance is the allowance of the move made on the table this turn
+            # (errata 'rolled-move-on-the-table')
+            dist = self._move_distance(kind, rolled, plan.first)
+            record: dict[str, Scalar] = {
+                ROLLED_MOVE: u.c.moved + dist,
+                ROLLED_TURN: sit.view.turn,
+                ROLLED_KIND: kind,
+            }
+            out = replace(out, attacker=replace(out.attacker, extra=record))
         dice_words = " + ".join(
             f"{'AvD' if s == 'avd' else s.upper()} {r}" for s, r in zip(specs, rolled, strict=True)
         )
@@ -332,7 +350,9 @@ class MovementRules(LegVIBase):
         retirement behind the triarii (``after_combat_shift``), so this moves only what it
         left to the player: a legion that could relieve ranks and chose to fall back goes
         1" back (to its rear, still facing the enemy). Moves of dice (retire, rout, pursue)
-        are rolled with ``dice_move`` and made by the player."""
+        are rolled with ``dice_move``, which records the roll as the allowance of the move
+        the player then makes on the table (reason ``forced`` for a retirement, ``rout``,
+        ``pursuit``): checked against that distance, in full, and away from the enemy."""
         c = sit.attacker
         u = self.u(c)
         key = sit.choice("move", "halt")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.actions import Count, Throws
+from app.rules.geometry import edge_distance
 from app.rules.mechanics import (
     LeaderEvent,
     Outcome,
@@ -12,7 +13,7 @@ from app.rules.mechanics import (
     Scalar,
     Situation,
 )
-from app.rulesets.leg_vi.base import Pending, plural
+from app.rulesets.leg_vi.base import Pending, inches, plural
 from app.rulesets.leg_vi.combat_rules import shooting_dice
 from app.rulesets.leg_vi.elephants import combat_effects_elephant
 from app.rulesets.leg_vi.fates import (
@@ -25,6 +26,7 @@ from app.rulesets.leg_vi.fates import (
 from app.rulesets.leg_vi.leaders import LeaderRules
 from app.rulesets.leg_vi.throws import hits_on
 from app.rulesets.leg_vi.units import (
+    MEASURE,
     IllegalAction,
     LegUnit,
     dp_words,
@@ -55,11 +57,36 @@ class ShootingRules(LeaderRules):
             raise IllegalAction(f"Leg VI, Shooting: only light troops shoot, not {a.name}")
         if a.routing:
             raise IllegalAction(f"{a.name} is routing")
+        self._shot_on_the_table(sit)
         aspect = sit.choice("aspect", "front")
         strength = a.c.status.strength
         bases = min(sit.number("bases", 0) or strength, strength)
         sd = shooting_dice(self.t, a, d, bases, sit.flag("cover"), aspect)
         return a, d, sd.dice, sd.reasons
+
+    def _shot_on_the_table(self, sit: Situation) -> None:
+        """Leg VI, Shooting, where both units stand on the table: the target within 4"
+        (base edge to base edge) and in clear sight (terrain that blocks sight, other
+        units)."""
+        view, a, d = sit.view, sit.attacker, sit.defender
+        if view is None or a.width <= 0 or d.width <= 0:
+            return
+        ids = {u.unit_id for u in view.units}
+        if a.unit_id not in ids or d.unit_id not in ids:
+            return
+        reach = self.t.shooting.range
+        gap = edge_distance(a.footprint, d.footprint)
+        if gap > reach + MEASURE:
+            raise IllegalAction(
+                f'Leg VI, Shooting: {d.name} is {gap:.1f}" from {a.name}, beyond the '
+                f"{inches(reach)} range"
+            )
+        clear, blocked = self.line_of_sight(view, a.unit_id, d.unit_id)
+        if not clear:
+            raise IllegalAction(
+                f"Leg VI, Shooting: {a.name} has no clear line of sight to {d.name} "
+                f"(blocked by {', '.join(blocked)})"
+            )
 
     def _shoot_outcome(
         self, d: LegUnit, hits: int, el_fate: ElephantFate, leader_fate: LeaderFate
@@ -85,7 +112,8 @@ class ShootingRules(LeaderRules):
         return ShootPlan(a, d, why, dice)
 
     def _shoot_play(self, sit: Situation, plan: ShootPlan, th: Throws) -> Resolution:
-        """Leg VI, Shooting: 1 D6 per base in range (4"), halved once against light
+        """Leg VI, Shooting: on the table, the target within 4" and in sight; 1 D6 per base
+        in range (4"), halved once against light
         infantry, cover, formed HI from the front or a quincunx legion's front or flank
         (rounding up), -1 die per shooter DP, +1 die at elephants, at least 1 die. Each 6 is
         a DP (shaken targets lose a base instead); at an elephant each 6 is a critical-hit

@@ -15,6 +15,7 @@ from pydantic import AfterValidator, Field
 
 from app.rules.dice import parse_dice
 from app.rules.schema import DiceExpr, Id, Strict, Text
+from app.rules.table import TerrainKind
 
 # --------------------------------------------------------------------------- bounds
 # Every number a house-rules copy may change is typed and bounded (issue 13): numbers, not
@@ -333,11 +334,28 @@ class RoughRow(Strict):
     note: str | None = None
 
 
+#: what a kind of terrain on the table counts as: rough terrain (a row's ``dps``), a minor
+#: obstacle or light wood (``light_cover_dps``), open ground, or impassable to all
+TerrainClass = Literal["rough", "light", "open", "impassable"]
+
+
+class TerrainKindRow(Strict):
+    """What one kind of terrain piece on the table is in Leg VI: its class, the source's
+    word for it, whether it blocks a line of sight and whether it is cover from shooting."""
+
+    counts_as: TerrainClass
+    term: Text
+    blocks_sight: bool = False
+    cover: bool = False
+
+
 class RoughTerrain(Strict):
     title: Text
     examples: tuple[Text, ...] = ()
     light_examples: tuple[Text, ...] = ()
     rows: dict[Id, RoughRow] = Field(min_length=1)
+    #: the table's kinds of terrain; a kind left out is open ground
+    kinds: dict[TerrainKind, TerrainKindRow] = Field(default_factory=dict)
     note: str | None = None
 
 

@@ -68,6 +68,15 @@ TURN_START = "turn_start"
 RELIEFS = "reliefs"
 STOP_ATTEMPTS = "stop_attempts"
 RAMPAGE_DIRECTION = "rampage_direction"
+#: a dice move rolled this turn, the allowance of the move made on the table: the distance
+#: the unit may have moved this turn once it is made, the turn, and the kind of dice move
+ROLLED_MOVE = "rolled_move"
+ROLLED_TURN = "rolled_turn"
+ROLLED_KIND = "rolled_kind"
+
+#: how close a measure on the table is taken to be exact (a hundredth of an inch: measuring
+#: slack, not a rules number)
+MEASURE = 0.01
 
 INFANTRY = (Category.LIGHT_INFANTRY, Category.MEDIUM_INFANTRY, Category.HEAVY_INFANTRY)
 

@@ -16,15 +16,17 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
-from app.core.battle import BattleSession, NextPhase, StartBattle, new_battle
-from app.core.battle.sample import sample_roster, sample_session
+from app.core.battle import BattleSession, MoveUnit, NextPhase, StartBattle, new_battle
+from app.core.battle.sample import sample_roster
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
 from app.gui.battle.actions import BattleKey
 from app.gui.battle.controller import BattleController
 from app.gui.battle.window import BattleWindow, step_title
 from app.gui.main_window import MainWindow
+from app.rules.geometry import edge_distance
 from app.rules.mechanics import mechanics_for
+from app.rules.paths import Leg
 from app.rules.registry import Registry
 from app.store import Store
 from app.store.battles import list_battles, load_battle
@@ -296,8 +298,14 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     window.acting.choose_action("melee")
     for _ in range(3):
         window.acting.roll_button.click()
+    # a move after the rolls: the past step shown has A1 where it stood before it
+    a1 = session.state.unit("A1")
+    step = window.controller.execute(MoveUnit(unit="A1", legs=(Leg.straight(0.5),)))
+    assert step is not None, window.statusBar().currentMessage()
+    moved = session.state.unit("A1")
+    assert (moved.x, moved.y) != (a1.x, a1.y)
     present = session.state
-    n = len(session.steps) - 2
+    n = len(session.steps) - 3
     tree = window.log_panel.tree
     item = window.log_panel.item_for_step(n)
     tree.scrollToItem(item)
@@ -306,13 +314,20 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     assert window.controller.past == n
     assert window.controller.state == session.steps[n - 1].state == session.replay(n)
     assert window.map.read_only and window.log_panel.present_button.isVisible()
+    scene = window.map.map_scene
+    past = window.controller.state.unit("A1")
+    assert (past.x, past.y) == (a1.x, a1.y)
+    assert scene.units["A1"].pos() == scene.frame.to_scene(a1.x, a1.y)
     assert not window.acting.roll_button.isEnabled()
     assert not window.acts[BattleKey.UNDO].isEnabled()
     steps = len(session.steps)
     window.acting.roll_button.click()  # disabled: nothing happens
     assert len(session.steps) == steps
+    assert tree.selectedItems() == [item]
     window.log_panel.present_button.click()
     assert window.controller.past is None and window.controller.state == present
+    assert tree.selectedItems() == []
+    assert scene.units["A1"].pos() == scene.frame.to_scene(moved.x, moved.y)
     assert not window.map.read_only and window.acting.roll_button.isEnabled()
 
 
@@ -351,42 +366,78 @@ def test_the_window_fits_1280_by_720(qtbot: QtBot, registry: Registry, settings:
 # --------------------------------------------------------------------------- the table
 
 
+def d3_session(registry: Registry, seed: int = 3) -> BattleSession:
+    """The two D3 rosters of the command-line tests on an open table, started: both armies
+    stand in their deployment zones, in the first phase."""
+    rs = registry.get("d3-ancients")
+    mech = mechanics_for(rs)
+    a, b = (roster_from_dict(d, registry) for d in ROSTERS["d3-ancients"])
+    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=seed, name="D3 test")
+    session.do(StartBattle())
+    return session
+
+
 def test_deploy_by_drag_illegal_refused_legal_committed_then_a_charge(
     qtbot: QtBot, registry: Registry, settings: QSettings
 ) -> None:
-    rs = registry.get("d3-ancients")
-    session = sample_session(rs, mechanics_for(rs))
+    """Deployment by drag (out of the zone refused, inside committed), then the Roman
+    cavalry dragged towards the enemy in its side's Movement phases, and once within reach
+    a real charge from the Actions dock: the rules find the path, the two units touch, and
+    the log says so."""
+    session = d3_session(registry)
     window = open_window(qtbot, session, settings)
     view = window.map
     view.fit_table()
     assert view.deploying
-    a3 = session.state.unit("A3")
+    a5 = session.state.unit("A5")
     steps = len(session.steps)
-    view.select_unit("A3")
-    drag(view, (a3.x, a3.y), (a3.x, a3.y + 20))  # beyond the deployment zone
+    view.select_unit("A5")
+    drag(view, (a5.x, a5.y), (a5.x, a5.y + 20))  # beyond the deployment zone
     assert len(session.steps) == steps
-    drag(view, (a3.x, a3.y), (a3.x + 0.5, a3.y - 3))
+    assert session.state.unit("A5").y == a5.y
+    drag(view, (a5.x, a5.y), (a5.x + 0.5, a5.y - 3))
     assert len(session.steps) == steps + 1
     assert session.steps[-1].command.kind == "deploy"
-    assert session.state.unit("A3").y == pytest.approx(a3.y - 3, abs=0.11)  # snapped
+    assert session.state.unit("A5").y == pytest.approx(a5.y - 3, abs=0.11)  # snapped
     assert "deploys" in window.log_panel.item_for_step(len(session.steps)).toolTip(0)
-    # play: a charge found by the rules, from the Actions dock
-    window.turn_panel.next_button.click()
-    assert window.controller.phase_name() == "Movement"
-    state = session.state
-    mover = next(u for u in state.units if u.side == state.initiative)
-    foe = min(
-        (u for u in state.units if u.side != mover.side),
-        key=lambda u: (u.x - mover.x) ** 2 + (u.y - mover.y) ** 2,
-    )
-    window.acting.set_pair(mover.id, foe.id)
+
+    # too far at first: the charge is refused in one line and nothing is done
+    to_phase(window, "Movement")
+    assert session.mechanics.side_in_play(session.state.view()) == 0
+    window.acting.set_pair("A5", "B5")
+    steps = len(session.steps)
     window.acts[BattleKey.CHARGE].trigger()
-    last = session.steps[-1]
-    if last.command.kind != "charge":  # too far at the start: close in first, then charge
-        message = window.statusBar().currentMessage()
-        assert "cannot" in message or "charge" in message.lower(), message
-        return
-    assert "charges" in last.lines[0]
+    assert len(session.steps) == steps
+    refused = window.statusBar().currentMessage()
+    assert refused.startswith("Equites (Roman cavalry) (A5) ") and "(B5)" in refused
+    assert "may not charge" in refused or "cannot reach" in refused
+
+    # the cavalry closes in by drags on the map, in Rome's Movement phases only
+    charged = False
+    for _player_turn in range(12):
+        to_phase(window, "Movement")
+        if session.mechanics.side_in_play(session.state.view()) != 0:
+            window.turn_panel.next_button.click()
+            continue
+        if charge(window, "A5", "B5"):
+            charged = True
+            break
+        view_now = session.state.view()
+        if not session.mechanics.move_allowance(view_now.unit("A5"), view_now):
+            window.turn_panel.next_button.click()  # D3's Confusion card: no move this turn
+            continue
+        assert close_in(window, "A5", "B5"), window.statusBar().currentMessage()
+        assert session.steps[-1].command.kind == "move"
+        window.turn_panel.next_button.click()
+    assert charged
+    step = session.steps[-1]
+    assert step.command.kind == "charge"
+    state = session.state
+    a5, b5 = state.unit("A5"), state.unit("B5")
+    assert edge_distance(a5.footprint, b5.footprint) == pytest.approx(0, abs=1e-6)
+    assert step.lines[0].startswith("Equites (Roman cavalry) (A5) charges")
+    text = window.log_panel.item_for_step(len(session.steps)).toolTip(0)
+    assert "charges" in text and "B5" in text
 
 
 def test_mouse_press_on_the_map_selects_for_the_docks(
@@ -509,6 +560,7 @@ def test_a_whole_gsb_battle_through_the_window(
     result = session.state.result
     assert result is not None and result.winner is not None, session.log_text()[-2000:]
     assert "victory stars" in result.reason
+    assert all(step.command.kind != "end" for step in session.steps)  # none declared
     assert melees >= 3 and charges >= 3 and moves >= 3
     # the result the window shows is the core's
     assert window.findChild(QDialog, "resultDialog") is not None
@@ -522,11 +574,7 @@ def test_a_whole_d3_battle_through_the_window(
     smaller share lost wins) with the window's controls: each player turn's chance card
     and phases by Next phase, moves dragged on the map, charges from the Actions dock,
     melee with Roll."""
-    rs = registry.get("d3-ancients")
-    mech = mechanics_for(rs)
-    a, b = (roster_from_dict(d, registry) for d in ROSTERS["d3-ancients"])
-    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=3, name="D3 test")
-    session.do(StartBattle())
+    session = d3_session(registry)
     window = open_window(qtbot, session, settings)
     melees = charges = moves = 0
     for _ in range(200):  # phases
@@ -556,6 +604,13 @@ def test_a_whole_d3_battle_through_the_window(
             window.turn_panel.next_button.click()
     result = session.state.result
     assert result is not None, session.log_text()[-3000:]
+    # ended by the ruleset's own victory rule, never declared by hand
+    verdict = session.mechanics.victory(session.state.view())
+    assert verdict is not None and (result.winner, result.reason) == (
+        verdict.winner,
+        verdict.reason,
+    )
+    assert all(step.command.kind != "end" for step in session.steps)
     assert melees >= 3 and charges >= 3 and moves >= 3
     assert window.findChild(QDialog, "resultDialog") is not None
 

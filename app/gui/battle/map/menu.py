@@ -1,5 +1,5 @@
 """What the map says and offers: the hint for each tool, and its context menu (select, act
-against, measure, turn, terrain corners, fit, grid)."""
+against, charge, measure, turn, terrain corners, fit, grid)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ HINTS = {
 
 
 def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
-    """The context menu at ``scene_pos``: for the unit under it (select it, act against it
-    or measure to it from the selected unit, turn the selected unit), for the terrain
+    """The context menu at ``scene_pos``: for the unit under it (select it, charge it, act
+    against it or measure to it from the selected unit, turn the selected unit), for the terrain
     piece being edited, and for the map."""
     menu = QMenu(view)
     unit = view.map_scene.unit_at(scene_pos)
@@ -33,6 +33,11 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
         if uid != sel:
             menu.addAction(f"Select {unit.unit.name}", lambda: view.select_unit(uid))
         if sel is not None and uid != sel:
+            enemy = view.map_scene.units[sel].unit.side != unit.unit.side
+            if enemy and not view.read_only:
+                menu.addAction(
+                    f"Charge {unit.unit.name}", lambda: view.chargeRequested.emit(sel, uid)
+                )
             menu.addAction(
                 f"Act against {unit.unit.name}...", lambda: view.targetRequested.emit(sel, uid)
             )

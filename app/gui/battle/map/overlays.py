@@ -23,7 +23,8 @@ from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
 from app.gui.battle.map.ghost import Label
 from app.gui.battle.map.items import Z_OVERLAY
-from app.rules.mechanics import Mechanics, TurnView
+from app.rules.mechanics import Mechanics, NotImplementedRule, TurnView
+from app.rules.sight import SightRules
 
 OVERLAYS = ("reach", "range", "command", "los")
 COLOURS = {
@@ -100,25 +101,7 @@ class OverlayLayer:
                 arc = f", {shot.arc:g} degree arc" if shot.arc is not None else ", all round"
                 self.notes["range"] = f"range: {shot.range:g}{symbol}{arc} ({shot.rule})"
         if "command" in self.on:
-            cmd = command_reach(mech, view, unit_id)
-            line = command_line(mech, view, unit_id)
-            if cmd is None and line is None:
-                self.notes["command"] = "command: no commander of its side on the table"
-            elif cmd is None and line is not None:
-                path = QPainterPath(frame.to_scene(*line.start))
-                path.lineTo(frame.to_scene(*line.end))
-                self._show("command", path)
-                self.notes["command"] = (
-                    f"command: {line.distance:.1f}{symbol} from {line.leader} "
-                    "(no command radius given by these mechanics)"
-                )
-            elif cmd is not None:
-                c = frame.to_scene(*cmd.centre)
-                r = frame.length(cmd.radius)
-                path = QPainterPath()
-                path.addEllipse(c, r, r)
-                self._show("command", path)
-                self.notes["command"] = f"command: {cmd.radius:g}{symbol} ({cmd.rule})"
+            self._command(mech, view, unit_id, frame, symbol)
         if "los" in self.on:
             clear, blocked = QPainterPath(), QPainterPath()
             seen = 0
@@ -143,10 +126,46 @@ class OverlayLayer:
             self.label.setPos(QPointF(left, bottom + 2))
             self.label.setVisible(True)
 
+    def _command(
+        self, mech: Mechanics, view: TurnView, unit_id: str, frame: Frame, symbol: str
+    ) -> None:
+        """The command radius the mechanics' ``command_reach`` gives (a circle about its
+        centre), with the line to the nearest leader of the unit's side where there is one.
+        A ruleset without a command radius says so; one whose radius reaches no leader of
+        this unit says that instead."""
+        try:
+            cmd = command_reach(mech, view, unit_id)
+            line = command_line(mech, view, unit_id)
+        except NotImplementedRule as exc:
+            self.notes["command"] = f"command: not given by these rules yet ({exc})"
+            return
+        path = QPainterPath()
+        if cmd is not None:
+            r = frame.length(cmd.radius)
+            path.addEllipse(frame.to_scene(*cmd.centre), r, r)
+        if line is not None:
+            path.moveTo(frame.to_scene(*line.start))
+            path.lineTo(frame.to_scene(*line.end))
+        if not path.isEmpty():
+            self._show("command", path)
+        far = "" if line is None else f"; {line.distance:.1f}{symbol} from {line.leader}"
+        if cmd is not None:
+            self.notes["command"] = f"command radius: {cmd.radius:g}{symbol} ({cmd.rule}){far}"
+        elif not has_command_radius(mech):
+            self.notes["command"] = f"command: no command radius in this ruleset{far}"
+        else:
+            self.notes["command"] = f"command: no command radius reaches this unit{far}"
+
     def _show(self, name: str, path: QPainterPath) -> None:
         item = self.items[name]
         item.setPath(path)
         item.setVisible(True)
+
+
+def has_command_radius(mech: Mechanics) -> bool:
+    """Whether the ruleset's mechanics give command radii at all (they override the
+    ``command_reach`` hook, whose default gives none)."""
+    return getattr(type(mech), "command_reach", None) is not SightRules.command_reach
 
 
 def _polygon(points: tuple[tuple[float, float], ...], frame: Frame) -> QPainterPath:

@@ -53,6 +53,8 @@ class BattleMap(QGraphicsView):
 
     unitSelected = Signal(str)
     targetRequested = Signal(str, str)
+    #: the selected unit is to charge this enemy (the map's context menu)
+    chargeRequested = Signal(str, str)
     commandRequested = Signal(object)
     measured = Signal(object)
     message = Signal(str)

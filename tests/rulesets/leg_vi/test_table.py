@@ -1,0 +1,352 @@
+"""Leg VI on the table, worked examples from the text: "Movement must stop at 4" from formed
+enemy"; "Unformed enemy must fall back in face of an advance by formed troops, maintaining a
+4" distance"; "Charges may only be declared against enemy within 4""; march moves "must begin
+and end their move beyond 8" of enemy"; non-march moves "are determined by dice. The full
+distance must be moved"; "Rough Terrain ... Usually impassable for cavalry and elephants.
+Formed HI (except triarii) take 2 DPs for moving through or across. Formed MI and triarii
+take 1 DP. Unformed Infantry are not affected"; light troops shoot 4" and face all round;
+"Units within 4" of a detached leader are under control"."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from app.core.battle import (
+    AddTerrain,
+    BattleSession,
+    CommandError,
+    MoveUnit,
+    StartBattle,
+    new_battle,
+)
+from app.core.battle.commands import Act
+from app.core.battle.moves import plan_charge
+from app.core.battle.sample import sample_roster
+from app.core.battle.state import BattleState, BattleUnit
+from app.rules.geometry import edge_distance
+from app.rules.mechanics import TurnView, mechanics_for
+from app.rules.paths import Path, parse_path
+from app.rules.registry import Registry
+from app.rules.table import TerrainPiece
+from app.rules.values import Combatant
+from app.rulesets.leg_vi.mechanics import LegVIMechanics
+from app.rulesets.leg_vi.units import ROLLED_KIND, ROLLED_MOVE, ROLLED_TURN
+
+WOOD = ((30.0, 24.0), (42.0, 24.0), (42.0, 27.0), (30.0, 27.0))
+
+
+@pytest.fixture
+def mech(registry: Registry) -> LegVIMechanics:
+    m = mechanics_for(registry.get("leg-vi-carthago"))
+    assert isinstance(m, LegVIMechanics)
+    return m
+
+
+@pytest.fixture
+def state(mech: LegVIMechanics) -> BattleState:
+    rs = mech.ruleset
+    return new_battle(rs, mech, (sample_roster(rs, "roman"), sample_roster(rs, "carthaginian")))
+
+
+def at(state: BattleState, unit_id: str, x: float, y: float, facing: float) -> BattleState:
+    return state.replace_unit(replace(state.unit(unit_id), x=x, y=y, facing=facing))
+
+
+def alone(view: TurnView, *placed: tuple[str, float, float, float]) -> TurnView:
+    """Only the named units on the table, where given."""
+    units = tuple(replace(view.unit(uid), x=x, y=y, facing=f) for uid, x, y, f in placed)
+    return replace(view, units=units)
+
+
+def rolled(c: Combatant, distance: float, kind: str = "move", turn: int = 1) -> Combatant:
+    extra = {**c.status.extra, ROLLED_MOVE: distance, ROLLED_TURN: turn, ROLLED_KIND: kind}
+    return replace(c, status=replace(c.status, extra=extra))
+
+
+def rolled_unit(u: BattleUnit, distance: float) -> BattleUnit:
+    extra = {**u.status.extra, ROLLED_MOVE: distance, ROLLED_TURN: 1, ROLLED_KIND: "move"}
+    return replace(u, status=replace(u.status, extra=extra))
+
+
+def rules(check: object, rule: str) -> list[str]:
+    return [b.text for b in check.breaches if b.rule == rule]  # type: ignore[attr-defined]
+
+
+def test_moves_stop_4_inches_from_formed_enemy(mech: LegVIMechanics, state: BattleState) -> None:
+    """Allied spearmen (A6, formed HI) rolled 6" and advance on the Libyans (B2, formed HI)
+    9.21" away: 5.21" ends 4" off, legal and made in full as far as the rule allows; 6"
+    would come 3.2" from them and is refused; the same advance on caetrati (B4, light
+    troops) is not stopped."""
+    view = alone(state.view(), ("A6", 36, 20, 0), ("B2", 36, 30, 180))
+    view = replace(view, units=(rolled(view.unit("A6"), 6.0), view.unit("B2")))
+    gap = edge_distance(view.unit("A6").footprint, view.unit("B2").footprint)
+    assert gap == pytest.approx(10 - 0.787, abs=0.01)
+    legal = mech.check_move(view, "A6", Path(parse_path(f"forward {gap - 4:.4f}")))
+    assert legal.ok and legal.cost == pytest.approx(gap - 4, abs=1e-3) and legal.allowance == 6
+    refused = mech.check_move(view, "A6", Path(parse_path("forward 6")))
+    assert refused.forbidden
+    (text,) = rules(refused, "Leg VI, Movement")
+    assert 'would come 3.2" from the formed enemy Libyan spearmen (B2)' in text
+    assert 'moves stop 4" from formed enemy' in text
+    # not short of the dice without a reason: 3" of 6" needs the umpire
+    short = mech.check_move(view, "A6", Path(parse_path("forward 3")))
+    assert not short.forbidden and short.needs_confirmation
+    assert "made in full" in rules(short, "Leg VI, Non-March Moves")[0]
+    # halting 4" short of a wood (rough terrain) or of a friend is the rule's own halt
+    wood = TerrainPiece("T1", "woods", ((30, 27.0), (42, 27.0), (42, 29), (30, 29)))
+    before_wood = replace(view, table=replace(view.table, terrain=(wood,)))
+    halted = mech.check_move(before_wood, "A6", Path(parse_path("forward 2.606")))
+    assert halted.ok, halted.breaches
+    friend = replace(view.unit("A6"), unit_id="A9", x=36, y=27.0)
+    before_friend = replace(view, units=(*view.units, friend))
+    assert mech.check_move(before_friend, "A6", Path(parse_path("forward 2.213"))).ok
+    # unformed enemy do not stop a move (they fall back instead)
+    light = alone(state.view(), ("A6", 36, 20, 0), ("B4", 36, 30, 180))
+    light = replace(light, units=(rolled(light.unit("A6"), 6.0), light.unit("B4")))
+    assert mech.check_move(light, "A6", Path(parse_path("forward 6"))).ok
+
+
+def test_march_moves_begin_and_end_beyond_8_inches(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Beyond 8" of enemy infantry march 8" (no dice); the march may not end within 8"."""
+    view = alone(state.view(), ("A6", 36, 10, 0), ("B2", 36, 30, 180))
+    ok = mech.check_move(view, "A6", Path(parse_path("forward 8")))
+    assert ok.ok and ok.allowance == 8 and ok.cost == pytest.approx(8)
+    assert mech.check_move(view, "A6", Path(parse_path("forward 9"))).forbidden
+    close = alone(state.view(), ("A6", 36, 14, 0), ("B2", 36, 30, 180))
+    refused = mech.check_move(close, "A6", Path(parse_path("forward 8")))
+    (text,) = rules(refused, "Leg VI, March Move")
+    assert refused.forbidden and 'ends beyond 8" of enemy' in text.replace("and ends", "ends")
+
+
+def test_a_dice_move_rolled_is_the_allowance_of_the_move(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Within 8" of enemy a move waits on its dice (the umpire confirms any distance); the
+    dice_move action records what it rolled, and the move on the table is checked against
+    it, through the core, so undo takes both back."""
+    state = at(at(state, "A6", 36, 20, 0), "B2", 36, 28, 180)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    view = session.state.view()
+    unrolled = mech.check_move(view, "A6", Path(parse_path("forward 1")))
+    assert unrolled.needs_confirmation and unrolled.allowance is None
+    step = session.do(Act(action="dice_move", actor="A6"))
+    extra = session.state.unit("A6").status.extra
+    dist = float(extra[ROLLED_MOVE])
+    assert extra[ROLLED_KIND] == "move" and f'{dist:g}"' in " ".join(step.lines)
+    check = mech.check_move(session.state.view(), "A6", Path(parse_path("forward 20")))
+    assert check.allowance == dist and check.forbidden
+    assert any(f'with {dist:.1f}" of its {dist:g}" left' in b.text for b in check.breaches)
+    # moved in full, or halted 4" from the Libyans: legal without the umpire
+    gap = edge_distance(session.state.unit("A6").footprint, session.state.unit("B2").footprint)
+    d = round(min(dist, gap - 4), 4)
+    session.do(MoveUnit(unit="A6", legs=parse_path(f"forward {d}")))
+    assert session.state.unit("A6").moved == pytest.approx(d)
+    session.undo()
+    session.undo()
+    assert ROLLED_MOVE not in session.state.unit("A6").status.extra
+
+
+def test_a_charge_is_declared_within_4_inches_and_ends_front_to_front(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Spearmen 3.5" in front of the Libyans, a little to one side: the charge needs no dice
+    and no allowance, and ends in contact front to front, lined up on the target; from 5"
+    it is refused naming the rule."""
+    view = alone(state.view(), ("A6", 35, 25.71, 0), ("B2", 36, 30, 180))
+    found = mech.contact(view, "A6", "B2")
+    assert found.path is not None and found.how == "front"
+    assert not found.forbidden and not found.needs_confirmation, found.breaches
+    end, target = found.aligned_end, view.unit("B2")
+    assert edge_distance(end, target.footprint) == pytest.approx(0, abs=1e-6)
+    assert end.facing == pytest.approx(0) and end.x == pytest.approx(target.x)
+    far = alone(state.view(), ("A6", 36, 24.21, 0), ("B2", 36, 30, 180))
+    refused = mech.contact(far, "A6", "B2")
+    assert refused.forbidden
+    assert any(
+        "declared only against enemy within 4" in t for t in rules(refused, "Leg VI, Charges")
+    )
+
+
+def test_rough_terrain_by_troop(mech: LegVIMechanics, state: BattleState) -> None:
+    """Woods: formed HI 2 DPs, formed MI 1, unformed infantry none, cavalry and elephants
+    barred; a stream is a minor obstacle (cavalry 1 DP, elephants none); no terrain slows a
+    move; woods block sight and are cover, hills block sight; a lake bars everyone."""
+    v = state.view()
+    hi, mi, li, cav = v.unit("A6"), v.unit("B3"), v.unit("A3"), v.unit("A5")
+    assert [mech.terrain_dps(u, "woods") for u in (hi, mi, li, cav)] == [2, 1, 0, None]
+    assert [mech.terrain_dps(u, "stream") for u in (hi, mi, li, cav)] == [2, 1, 0, 1]
+    woods = mech.terrain_effect(hi, "woods")
+    assert woods.passable is True and woods.cost_factor == 1 and woods.blocks_los and woods.cover
+    assert woods.rule == "Leg VI, Rough Terrain" and "2 DPs" in woods.note
+    assert mech.terrain_effect(cav, "woods").passable is False
+    hill = mech.terrain_effect(cav, "hill")
+    assert hill.passable is True and hill.blocks_los and not hill.cover
+    assert mech.terrain_effect(li, "lake").passable is False
+
+
+def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: BattleState) -> None:
+    """Spearmen (formed HI) march 8" through a wood: the distance is not slowed, the move
+    is legal, and once made the unit has 2 DPs, in the same step (undo takes them back);
+    cavalry may not enter; velites go through untouched."""
+    state = at(at(at(state, "A6", 36, 20, 0), "A5", 20, 20, 0), "A3", 31, 20, 0)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    session.do(AddTerrain(terrain="woods", points=WOOD, name="Silva"))
+    check = mech.check_move(session.state.view(), "A6", Path(parse_path("forward 8")))
+    assert check.ok and check.cost == pytest.approx(8)
+    assert [t.kind for t in check.terrain_crossed] == ["woods"]
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    assert session.state.unit("A6").status.dps == 2
+    assert any("rough terrain (woods T1): 2 DPs" in line for line in step.lines)
+    session.undo()
+    assert session.state.unit("A6").status.dps == 0
+    session.redo()
+    assert session.state.unit("A6").status.dps == 2
+    cav = mech.check_move(session.state.view(), "A5", Path(parse_path("right 12; forward 6")))
+    assert any("cannot enter the woods T1" in t for t in rules(cav, "Leg VI, Rough Terrain"))
+    session.do(MoveUnit(unit="A3", legs=parse_path("forward 8")))
+    assert session.state.unit("A3").status.dps == 0
+
+
+def test_unformed_enemy_fall_back_before_a_formed_advance(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Allied spearmen march to 2" of the Spanish caetrati (light troops, 10" off): the
+    caetrati fall back in the same step, directly away, until 4" off again."""
+    state = at(at(state, "A6", 36, 14, 0), "B4", 36, 24.79, 180)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    # A6 rolled 8" (a march would have to end beyond 8" of the caetrati)
+    state = session.state.replace_unit(rolled_unit(session.state.unit("A6"), 8.0))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    before = session.state.unit("B4")
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    after, spear = session.state.unit("B4"), session.state.unit("A6")
+    gap = edge_distance(spear.footprint, after.footprint)
+    assert 4 <= gap <= 4.01 and after.x == pytest.approx(before.x) and after.y > before.y
+    assert after.facing == before.facing
+    assert any(
+        'fall back 2.00" before Italian or Greek allied spearmen (A6)' in x for x in step.lines
+    )
+    session.undo()
+    assert session.state.unit("B4") == before
+
+
+def test_line_of_sight_blocked_by_a_wood(mech: LegVIMechanics, state: BattleState) -> None:
+    """Velites and caetrati 3" apart with a wood between them do not see each other; on
+    open ground they do."""
+    view = alone(state.view(), ("A3", 36, 22.6, 0), ("B4", 36, 28.4, 180))
+    assert mech.line_of_sight(view, "A3", "B4") == (True, ())
+    wood = TerrainPiece("T1", "woods", ((30, 24.5), (42, 24.5), (42, 26.5), (30, 26.5)))
+    blocked = replace(view, table=replace(view.table, terrain=(wood,)))
+    assert mech.line_of_sight(blocked, "A3", "B4") == (False, ("T1",))
+
+
+def test_shooting_and_command_reach(mech: LegVIMechanics, state: BattleState) -> None:
+    """Light troops shoot 4", all round (unformed, they face all round); others do not
+    shoot. A detached leader controls units within 4" of him; an attached one only his."""
+    view = state.view()
+    reach = mech.shooting_reach(view, "A3")
+    assert reach is not None and (reach.range, reach.arc) == (4.0, None)
+    assert reach.rule == "Leg VI, Shooting"
+    assert mech.shooting_reach(view, "A6") is None
+    assert mech.command_reach(view, "A6") is None  # the general rides with the legion
+    (general,) = [ld for ld in view.leaders if ld.side == 0]
+    loose = replace(general, attached_to=None, x=40.0, y=12.0)
+    view = replace(view, leaders=(loose,))
+    cmd = mech.command_reach(view, "A6")
+    assert cmd is not None and cmd.centre == (40.0, 12.0) and cmd.radius == 4.0
+    assert cmd.rule == "Leg VI, Control"
+
+
+def test_plan_charge_through_the_core(mech: LegVIMechanics, state: BattleState) -> None:
+    """A charge made with the core's command: contact, nothing forced."""
+    state = at(at(state, "A6", 36, 25.71, 0), "B2", 36, 30, 180)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    charge = plan_charge(session.state, mech, "A6", "B2")
+    step = session.do(charge)
+    assert "contact front to front" in step.lines[0] and not charge.force
+    a6, b2 = session.state.unit("A6"), session.state.unit("B2")
+    assert edge_distance(a6.footprint, b2.footprint) == pytest.approx(0, abs=1e-6)
+
+
+def test_a_rout_rolled_is_made_in_full_away_from_the_enemy(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """After a defeat the Gauls rout: the dice_move of kind rout records its roll (pips plus
+    1" a die for a first rout move), and the rout made on the table with that roll as its
+    allowance: straight back in full is legal with no umpire; towards the enemy it is
+    refused; a shorter one needs the umpire; without a roll the umpire confirms any
+    distance."""
+    state = at(at(state, "B5", 36, 30, 180), "A6", 36, 27, 0)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    view = session.state.view()
+    assert mech.check_move(view, "B5", Path(parse_path("back 3")), reason="rout").allowance is None
+    step = session.do(Act(action="dice_move", actor="B5", options={"kind": "rout"}))
+    extra = session.state.unit("B5").status.extra
+    dist = float(extra[ROLLED_MOVE])
+    dice = [f for r in step.rolls for f in r.faces]
+    assert len(dice) == 2 and dist == sum(dice) + len(dice)  # 1" a die for the first rout move
+    view = session.state.view()
+    made = mech.check_move(view, "B5", Path(parse_path(f"back {dist}")), reason="rout")
+    assert made.ok and made.allowance == dist
+    towards = mech.check_move(view, "B5", Path(parse_path("forward 1")), reason="rout")
+    assert towards.forbidden
+    assert "a rout moves away from the enemy" in rules(towards, "Leg VI, After Combat Moves")[0]
+    short = mech.check_move(view, "B5", Path(parse_path("back 1")), reason="rout")
+    assert short.needs_confirmation and not short.forbidden
+    session.do(MoveUnit(unit="B5", legs=parse_path(f"back {dist}"), reason="rout"))
+    assert session.state.unit("B5").y == pytest.approx(30 + dist)
+
+
+def test_elephants_pass_through_enemy_light_troops(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """ "Elephants may harmlessly pass through enemy light troops": an elephant moving
+    through the velites is not refused; through formed spearmen it is."""
+    base = 20 / 25.4
+    elephant = Combatant(
+        "B9", "Elephant", "el", 1, mech.initial_status("el", 1, "C"), None, None,
+        36, 18, 180, base, base,
+    )  # fmt: skip
+    view = state.view()
+    velites = replace(view.unit("A3"), x=36, y=14, facing=0)
+    spears = replace(view.unit("A6"), x=36, y=14, facing=0)
+    through = replace(view, units=(rolled(elephant, 8.0), velites))
+    assert mech.check_move(through, "B9", Path(parse_path("forward 8"))).ok
+    blocked = replace(view, units=(rolled(elephant, 8.0), spears))
+    refused = mech.check_move(blocked, "B9", Path(parse_path("forward 8")))
+    assert any("would pass through the enemy" in b.text for b in refused.breaches)
+
+
+def test_a_shot_needs_range_and_sight_and_woods_are_cover(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Velites shoot the caetrati 3" off in the open; from 5" the shot is refused (range
+    4"); with a wood between them it is refused (no clear sight); caetrati standing in the
+    wood are in cover (dice halved) and seen from its edge."""
+    state = at(at(state, "A3", 36, 20, 0), "B4", 36, 23.79, 180)
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    step = session.do(Act(action="shoot", actor="A3", target="B4"))
+    assert any("shoots at" in line for line in step.lines)
+    session.undo()
+    far = at(session.state, "B4", 36, 25.79, 180)
+    session = BattleSession(mech.ruleset, mech, far, seed=4)
+    with pytest.raises(CommandError, match=r'caetrati is 5\.0" from Velites, beyond the 4" range'):
+        session.do(Act(action="shoot", actor="A3", target="B4"))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(AddTerrain(terrain="woods", points=((30, 21.2), (42, 21.2), (42, 23), (30, 23))))
+    with pytest.raises(CommandError, match=r"no clear line of sight to .* \(blocked by T1\)"):
+        session.do(Act(action="shoot", actor="A3", target="B4"))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(AddTerrain(terrain="woods", points=((30, 23.5), (42, 23.5), (42, 27), (30, 27))))
+    step = session.do(Act(action="shoot", actor="A3", target="B4"))
+    assert any("in cover" in line for line in step.lines), step.lines
