@@ -26,8 +26,9 @@ MODULES = {
     "battle": "battle",
     "campaign": "campaign",
     "store": "storecmd",
+    "server": "server",
 }
-_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "campaign", "storecmd")
+_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "campaign", "storecmd", "server")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -38,6 +39,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Army builder, battle runner and campaign manager for Second Punic War "
         "miniature wargames. With no command, opens the app.",
     )
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="the store to use: a SQLite file, or a club server postgresql://USER@HOST/DB "
+        "(default: CASTRA_DB, else the local store)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = [MODULES[command]] if command in MODULES else list(_ORDER)
     for name in wanted:
@@ -45,8 +52,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _take_store(args_list: list[str]) -> list[str]:
+    """``--store URL`` before the command: the store for this run (as ``CASTRA_DB``)."""
+    if args_list and args_list[0].startswith("--store="):
+        os.environ["CASTRA_DB"] = args_list[0].split("=", 1)[1]
+        return args_list[1:]
+    if len(args_list) >= 2 and args_list[0] == "--store":
+        os.environ["CASTRA_DB"] = args_list[1]
+        return args_list[2:]
+    return args_list
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    args_list = _take_store(list(sys.argv[1:] if argv is None else argv))
     if not args_list:
         _load_before_qt()
         from app.gui.app import run  # Qt is loaded only when the window is wanted

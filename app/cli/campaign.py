@@ -318,8 +318,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     if n > len(session.done):
         raise CliError(f"--step {n}: the campaign has {len(session.done)} steps")
     campaign = session.at(n)
+    from app.store.campaigns import step_makers
+
+    makers = step_makers(store(), campaign_id=_find(args.campaign))
     if args.json:
-        print_json(_show_dict(session, campaign))
+        d = _show_dict(session, campaign)
+        for step, by in zip(d["steps"], makers, strict=False):
+            step["by"] = by  # the member who made it on a club server; None locally
+        print_json(d)
         return 0
     rs = session.ruleset
     print(f"{campaign.name} ({rs.meta.short_name}), step {n} of {len(session.done)}")
@@ -340,6 +346,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             ("side", "leader", "rank", "status", "battles"),
         )
     )
+    if any(makers):  # a club server: the log says who made each step
+        print("steps:")
+        for i, (done, by) in enumerate(zip(session.done, makers, strict=False), 1):
+            print(f"  {i}. {done.step.label} (by {by or '?'})")
     return 0
 
 

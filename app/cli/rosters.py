@@ -335,6 +335,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "scale": r.scale,
                     "units": r.units,
                     "deleted": r.deleted,
+                    "owner": r.owner,
+                    "updated_by": r.updated_by,
                 }
                 for r in rosters
             ]
@@ -353,7 +355,16 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
         for r in rosters
     ]
-    print(table(rows, ("id", "name", "ruleset", "army", "side", "scale", "units", "")))
+    heads: tuple[str, ...] = ("id", "name", "ruleset", "army", "side", "scale", "units", "")
+    if any(r.owner or r.updated_by for r in rosters):  # a club server: whose, and who last
+        shown: list[tuple[object, ...]] = [
+            (*row, r.owner or "-", r.updated_by or "-")
+            for row, r in zip(rows, rosters, strict=True)
+        ]
+        heads = (*heads, "owner", "changed by")
+        print(table(shown, heads))
+        return 0
+    print(table(rows, heads))
     return 0
 
 

@@ -1,5 +1,7 @@
 """``castra store check``: SQLite's full integrity check of the store, on request (opening
-the store checks it only when that is cheap or after an unclean shutdown)."""
+the store checks it only when that is cheap or after an unclean shutdown). ``castra store
+copy roster|campaign ID --to STORE``: a roster, or a campaign with its battles, copied whole
+to another store (the club server and back), keeping ids and history."""
 
 from __future__ import annotations
 
@@ -14,6 +16,51 @@ def register(sub: Any) -> None:
     ssub = store.add_subparsers(dest="store_command", metavar="ACTION", required=True)
     p = ssub.add_parser("check", help="SQLite's full integrity check of the store (read-only)")
     p.set_defaults(func=cmd_check)
+    p = ssub.add_parser(
+        "copy",
+        help="copy a roster, or a campaign with its battles, to another store, keeping ids "
+        "and history",
+    )
+    p.add_argument("kind", choices=["roster", "campaign"])
+    p.add_argument("key", metavar="ID", help="the roster's or campaign's id or name")
+    p.add_argument(
+        "--to",
+        required=True,
+        metavar="STORE",
+        help="the target: a club server postgresql://USER@HOST/DB or a SQLite file",
+    )
+    p.set_defaults(func=cmd_copy)
+
+
+def cmd_copy(args: argparse.Namespace) -> int:
+    from app.cli.common import registry, store
+    from app.store import StoreError, find_roster, open_store
+    from app.store.campaigns import find_campaign
+    from app.store.transfer import copy_campaign, copy_roster
+
+    source = store()
+    try:
+        try:
+            if args.kind == "roster":
+                ident = find_roster(source, key=args.key, include_deleted=True)
+            else:
+                ident = find_campaign(source, key=args.key)
+        except LookupError as exc:
+            raise CliError(str(exc.args[0])) from None
+        target = open_store(args.to)
+        try:
+            if args.kind == "roster":
+                copied = copy_roster(source, target, roster_id=ident)
+            else:
+                copied = copy_campaign(source, target, campaign_id=ident, registry=registry())
+        finally:
+            target.close()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        source.close()
+    print(f"copied {copied.describe()} from {source.where} to {target.where}")
+    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:

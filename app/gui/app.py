@@ -70,14 +70,15 @@ def _settings() -> QSettings:
 
 def open_store_or_error() -> tuple[Store | None, str | None]:
     """The store, or None and a message naming the file."""
-    from app.store import StoreError, default_path, open_store
+    from app.store import StoreError, open_store
+    from app.store.engine import default_location
 
     try:
         return open_store(), None
     except StoreError as exc:
         return None, str(exc)
     except Exception as exc:  # an unexpected failure must not stop the window opening
-        return None, f"cannot open the store {default_path()}: {exc}"
+        return None, f"cannot open the store {default_location()}: {exc}"
 
 
 def run() -> int:
@@ -176,8 +177,9 @@ def _open_everything(window: MainWindow) -> None:
 
 def _seed(store: Store | None, registry: Registry) -> list[int]:
     """Give the sample rosters of armies not given yet. Which were given is read without
-    the ORM, so a start with nothing new to give imports no SQLAlchemy at all."""
-    if store is None:
+    the ORM, so a start with nothing new to give imports no SQLAlchemy at all. A club server
+    gets none: its rosters are its members'."""
+    if store is None or store.on_server:
         return []
     from app.store.read import seeded_samples
 

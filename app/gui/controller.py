@@ -202,6 +202,21 @@ class Builder(QObject):
             self.message.emit(f"Not saved: {text}")
         self.library.refresh()
 
+    def reload_open_roster(self) -> None:
+        """Show the stored copy of the open roster (another member changed it on the club
+        server; we have no unsaved edit): closed and opened again, nothing written."""
+        session = self.session
+        if session is None or session.roster_id is None or session.dirty:
+            return
+        roster_id = session.roster_id
+        self.session = None
+        self.editor.set_session(None)
+        self.army_list.set_session(None)
+        self.validation.set_session(None)
+        session.deleteLater()
+        if self.open_roster(roster_id):
+            self.message.emit("Reloaded: another member changed this roster")
+
     def close_roster(self, *, forget: bool = True) -> bool:
         """Close the open roster (it is already saved; a failed save asks first). With
         ``forget`` the next start does not reopen it."""

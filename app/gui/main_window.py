@@ -147,8 +147,12 @@ class MainWindow(QMainWindow):
         self.printer = Printer(self, registry, self.prefs.q)
         self.printer.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self._print_actions()
+        from app.gui.club import ClubLink
+
+        self.club = ClubLink(self)
         self._menus()
         self._status_bar(store_error)
+        self.club.update()
         self.builder.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.action_registry[ActionKey.QUIT].triggered.connect(self.close)
         self._tab_order()
@@ -258,6 +262,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addMenu(self.print_menu)
         file_menu.addSeparator()
+        file_menu.addAction(self.club.connect_action)
+        file_menu.addAction(self.club.local_action)
+        file_menu.addSeparator()
         file_menu.addAction(a[ActionKey.CLOSE])
         file_menu.addAction(a[ActionKey.QUIT])
         edit_menu = menu_bar.addMenu("&Edit")
@@ -360,6 +367,7 @@ class MainWindow(QMainWindow):
         self.failures_button.clicked.connect(self.show_ruleset_problems)
         bar.addPermanentWidget(self.failures_button)
         self._show_store_state(store_error)
+        self.club.update()
         self.show_failures()
 
     def _show_store_state(self, store_error: str | None) -> None:
@@ -399,6 +407,7 @@ class MainWindow(QMainWindow):
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)
         self._show_store_state(store_error)
+        self.club.update()
         self.show_failures()
 
     def show_ruleset_problems(self) -> None:

@@ -125,7 +125,7 @@ class RosterSession(QObject):
             self.save_error = "no store is open; export the roster to a file to keep it"
             self.saved.emit(False, self.save_error)
             return False
-        from app.store import StaleWrite, write_roster  # the ORM loads on the first write
+        from app.store import AccessRefused, StaleWrite, write_roster  # the ORM loads now
 
         roster = self.roster
         try:
@@ -140,6 +140,11 @@ class RosterSession(QObject):
             self.save_error = str(exc)
             self.saved.emit(False, "changed elsewhere; reloaded")
             self.stale.emit(f"{exc}; reloaded")
+            return False
+        except AccessRefused as exc:  # a club server: another member's roster
+            self.save_error = str(exc)
+            self.saved.emit(False, "refused; reloaded")
+            self.stale.emit(f"{exc}; the roster as stored is shown again")
             return False
         except Exception as exc:  # any store failure: keep the roster in memory, say so
             log.warning("autosave failed: %s", exc)

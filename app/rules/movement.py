@@ -348,9 +348,10 @@ class MovementRules:
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
         """What a move (or a charge's move into contact) does once it is made, besides
         putting the unit at its end pose: DPs for the ground it crossed, enemy falling back
-        before it, markers on the friends it passed through (``check.passed``), ... as a :class:`~app.rules.values.Resolution` the core applies in the
-        same step (so undo, redo and replay carry it). ``view`` already shows the unit at
-        ``check.end``. Default: nothing."""
+        before it, markers on the friends it passed through (``check.passed``), ... as a
+        :class:`~app.rules.values.Resolution` the core applies in the same step (so undo,
+        redo and replay carry it). ``view`` already shows the unit at ``check.end``.
+        Default: nothing."""
         return Resolution()
 
     # ------------------------------------------------------------------ the check

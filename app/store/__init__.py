@@ -1,5 +1,5 @@
-"""The SQLite store: rosters with their units, leaders and commands; battles with their
-steps.
+"""The store (a local SQLite file, or a club's PostgreSQL server): rosters with their units,
+leaders and commands; battles with their steps; campaigns.
 
 Open it with :func:`open_store` (backs the file up and migrates it at start). Reads go
 through :mod:`app.store.read` (plain ``sqlite3``); writes through :mod:`app.store.repo`
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.store.engine import (
     SCHEMA_HEAD,
+    AccessRefused,
     StaleWrite,
     Store,
     StoreDamaged,
@@ -69,6 +70,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "SCHEMA_HEAD",
+    "AccessRefused",
     "RosterSummary",
     "Saved",
     "StaleWrite",

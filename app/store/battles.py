@@ -16,7 +16,6 @@ holding the write lock, so two processes playing one battle lose no step.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -32,7 +31,14 @@ from app.core.rosterfile import to_dict as roster_to_dict
 from app.rules.mechanics import mechanics_for
 from app.store.battle_list import BattleSummary as BattleSummary
 from app.store.battle_list import list_battles as list_battles
-from app.store.engine import StaleWrite, Store, StoreDamaged
+from app.store.engine import (
+    Reader,
+    StaleWrite,
+    Store,
+    StoreDamaged,
+    get_for_update,
+    reader_of,
+)
 from app.store.read import reading
 
 if TYPE_CHECKING:
@@ -45,10 +51,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _dbapi(db: Session) -> sqlite3.Connection:
-    con = db.connection().connection.dbapi_connection
-    assert isinstance(con, sqlite3.Connection)
-    return con
+def _dbapi(db: Session) -> Reader:
+    return reader_of(db)
 
 
 # --------------------------------------------------------------------------- writing
@@ -120,7 +124,7 @@ def _stamp(row: Any, session: BattleSession) -> None:
 def _row(db: Session, battle_id: int, expected_version: int | None) -> Any:
     from app.store.models import BattleRow
 
-    row = db.get(BattleRow, battle_id)
+    row = get_for_update(db, BattleRow, battle_id, f"battle {battle_id}")
     if row is None:
         raise KeyError(f"no battle with id {battle_id}")
     if expected_version is not None and row.version != expected_version:
@@ -182,6 +186,7 @@ def battle_for_update(
     step, or undo and redo moving the cursor) is saved when the block ends, in the same
     transaction. Another writer waits meanwhile, so nothing either does is lost."""
     with store.session() as db:
+        _row(db, battle_id, None)  # locks the battle on a server (SQLite: the write lock)
         session = _load(_dbapi(db), battle_id, registry)
         serial, cursor = session.serial, session.cursor
         yield session
@@ -202,7 +207,7 @@ def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSe
         return _load(con, battle_id, registry)
 
 
-def _load(con: sqlite3.Connection, battle_id: int, registry: Registry) -> BattleSession:
+def _load(con: Reader, battle_id: int, registry: Registry) -> BattleSession:
     head = con.execute(
         "SELECT ruleset, seed, initial_state, cursor, serial, name, data_version, "
         "data_fingerprint, version FROM battle WHERE id = ?",

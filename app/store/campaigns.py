@@ -10,13 +10,13 @@ content is a one-line :class:`~app.store.engine.StoreDamaged`."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from app.core.campaign.model import CampaignError
 from app.core.campaign.serialize import (
     CampaignDataError,
     campaign_from_dict,
@@ -25,7 +25,14 @@ from app.core.campaign.serialize import (
     step_to_dict,
 )
 from app.core.campaign.session import CampaignSession, Done
-from app.store.engine import StaleWrite, Store, StoreDamaged
+from app.store.engine import (
+    Reader,
+    StaleWrite,
+    Store,
+    StoreDamaged,
+    get_for_update,
+    reader_of,
+)
 from app.store.read import parse_time, reading
 
 if TYPE_CHECKING:
@@ -47,10 +54,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _dbapi(db: Session) -> sqlite3.Connection:
-    con = db.connection().connection.dbapi_connection
-    assert isinstance(con, sqlite3.Connection)
-    return con
+def _dbapi(db: Session) -> Reader:
+    return reader_of(db)
 
 
 def _step_row(campaign_id: int, n: int, done: Done) -> Any:
@@ -63,7 +68,19 @@ def _step_row(campaign_id: int, n: int, done: Done) -> Any:
         label=done.step.label,
         step=json.dumps(step_to_dict(done.step), ensure_ascii=False),
         state=json.dumps(campaign_to_dict(done.campaign), ensure_ascii=False),
+        side=_side_of(done),
     )
+
+
+def _side_of(done: Done) -> str | None:
+    """The campaign side a step changes (a side's id), for the server's per-side policy."""
+    key = getattr(done.step, "side", None)
+    if not isinstance(key, str):
+        return None
+    try:
+        return done.campaign.side(key).id
+    except CampaignError:
+        return key
 
 
 def create_campaign(store: Store, *, session: CampaignSession) -> int:
@@ -95,7 +112,7 @@ def create_campaign(store: Store, *, session: CampaignSession) -> int:
 def _row(db: Session, campaign_id: int, expected: int | None) -> Any:
     from app.store.models import CampaignRow
 
-    row = db.get(CampaignRow, campaign_id)
+    row = get_for_update(db, CampaignRow, campaign_id, f"campaign {campaign_id}")
     if row is None:
         raise KeyError(f"no campaign with id {campaign_id}")
     if expected is not None and row.version != expected:
@@ -153,6 +170,7 @@ def campaign_for_update(
     """The campaign loaded inside one write transaction; what the block does is saved when
     it ends, in the same transaction (another writer waits meanwhile)."""
     with store.session() as db:
+        _row(db, campaign_id, None)  # locks the campaign on a server (SQLite: the write lock)
         session = _load(_dbapi(db), campaign_id, registry)
         before = (session.cursor, len(session.done), session.stored)
         yield session
@@ -165,7 +183,7 @@ def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> Camp
         return _load(con, campaign_id, registry)
 
 
-def _load(con: sqlite3.Connection, campaign_id: int, registry: Registry) -> CampaignSession:
+def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
     row = con.execute(
         "SELECT start, cursor, version FROM campaign WHERE id = ?", (campaign_id,)
     ).fetchone()
@@ -224,3 +242,42 @@ def find_campaign(store: Store, *, key: str) -> int:
 def delete_campaign(store: Store, *, campaign_id: int) -> None:
     with store.session() as db:
         db.delete(_row(db, campaign_id, None))
+
+
+def assign_side(store: Store, *, campaign_id: int, side: str, member: str) -> None:
+    """On a club server, member ``member`` plays ``side`` (its id) of the campaign: they may
+    then make that side's steps (reinforce, promote, return a leader). Only an umpire may
+    assign sides (the server refuses anyone else: :class:`~app.store.engine.AccessRefused`)."""
+    from app.store.models import CampaignSideRow
+
+    with store.session() as db:
+        _row(db, campaign_id, None)
+        db.merge(CampaignSideRow(campaign_id=campaign_id, side=side, member=member))
+
+
+def campaign_sides(store: Store, *, campaign_id: int) -> dict[str, str]:
+    """Who plays each side of a campaign (side id -> member), as assigned on a club server."""
+    from sqlmodel import col, select
+
+    from app.store.models import CampaignSideRow
+
+    query = select(col(CampaignSideRow.side), col(CampaignSideRow.member)).where(
+        col(CampaignSideRow.campaign_id) == campaign_id
+    )
+    with store.read_session() as db:
+        return {str(side): str(member) for side, member in db.exec(query).all()}
+
+
+def step_makers(store: Store, *, campaign_id: int) -> list[str | None]:
+    """Who made each stored step of a campaign, in order (None: a local store's step)."""
+    from sqlmodel import col, select
+
+    from app.store.models import CampaignStepRow
+
+    query = (
+        select(col(CampaignStepRow.made_by))
+        .where(col(CampaignStepRow.campaign_id) == campaign_id)
+        .order_by(col(CampaignStepRow.n))
+    )
+    with store.read_session() as db:
+        return [None if m is None else str(m) for m in db.exec(query).all()]

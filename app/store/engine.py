@@ -1,4 +1,5 @@
-"""Opening the SQLite store: where the file lives, engine set-up, backup-then-migrate.
+"""Opening the store: a local SQLite file (where it lives, engine set-up, backup-then-migrate)
+or a club's PostgreSQL server (:mod:`app.store.server`), chosen by the store's URL.
 
 Start-up follows Vorta (``store/connection.py``): before a schema upgrade the user's file is
 copied beside itself, so a failed or unwanted upgrade can always be undone by hand. A file
@@ -13,6 +14,11 @@ Every session that writes begins with ``BEGIN IMMEDIATE``: it takes the write lo
 (waiting up to :data:`BUSY_TIMEOUT_MS` for another writer), so two processes never both
 read a row and then overwrite each other. Failures of the database (locked, read-only, a full
 disk, damaged content) become :class:`StoreError` with one line saying what happened.
+
+A ``postgresql://`` URL (``CASTRA_DB`` or ``--store``) opens a club server instead: the same
+tables and migrations, each member connecting as their own role, with the database's
+row-level security deciding what they may change (:mod:`app.store.server`). Nothing above
+``app.store`` knows which engine it has.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.paths import data_dir
 
@@ -35,7 +41,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 #: The Alembic folder (``env.py``, ``versions/``), found from this file, not the current dir.
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "db"
 BUSY_TIMEOUT_MS = 5000
@@ -59,6 +65,11 @@ class StoreDamaged(StoreError):
             f"the store holds damaged data: {what}; it was left as it is (restore a backup, "
             "castra.sqlite3.bak-*, or delete that roster or battle)"
         )
+
+
+class AccessRefused(StoreError):
+    """The club server refused a change this member may not make (another player's roster,
+    a result only an umpire records): nothing was written."""
 
 
 class StaleWrite(StoreError):
@@ -99,12 +110,84 @@ def describe_failure(path: Path, exc: BaseException) -> str:
     return f"the store {path} failed: {text}"
 
 
-def default_path() -> Path:
-    """``$CASTRA_DB`` if set, else ``castra.sqlite3`` in the user data folder."""
+#: The URL schemes that open a club server rather than a local file.
+SERVER_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+
+
+def is_server_url(text: str) -> bool:
+    """Whether a store location names a PostgreSQL server rather than a SQLite file."""
+    return text.strip().lower().startswith(SERVER_SCHEMES)
+
+
+def default_location() -> str | Path:
+    """``$CASTRA_DB`` if set (a ``postgresql://`` URL or a SQLite file path), else
+    ``castra.sqlite3`` in the user data folder."""
     env = os.environ.get("CASTRA_DB")
-    if env:
+    if env and is_server_url(env):
+        return env.strip()
+    return default_path()
+
+
+def default_path() -> Path:
+    """The local store's file: ``$CASTRA_DB`` if it is a path, else ``castra.sqlite3`` in the
+    user data folder (also when ``$CASTRA_DB`` names a server: the local store stays there)."""
+    env = os.environ.get("CASTRA_DB")
+    if env and not is_server_url(env):
         return Path(env).expanduser()
     return data_dir() / "castra.sqlite3"
+
+
+class Rows(Protocol):
+    """What a read query gives back (a ``sqlite3`` cursor, or SQLAlchemy's result)."""
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Reader(Protocol):
+    """A connection inside one transaction that runs the store's portable read queries (``?``
+    placeholders): a ``sqlite3`` connection, or :class:`ServerReader` on a club server."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Rows: ...
+
+
+def get_for_update(session: Session, model: type[Any], ident: object, what: str) -> Any:
+    """The row of ``model`` with key ``ident``, locked until the transaction ends (``FOR
+    UPDATE`` on a server, where two members' read-check-write must not interleave; SQLite's
+    writer holds the database lock already), or None if there is none. A row the member may
+    read but not change (a server's policies hide it from ``FOR UPDATE``) raises
+    :class:`AccessRefused` naming ``what``."""
+    row = session.get(model, ident, with_for_update=True)
+    if row is None and session.get(model, ident) is not None:
+        member = session.info.get("member") or "this member"
+        raise AccessRefused(
+            f"the club server refused: {member} may not change {what}; nothing was saved"
+        )
+    return row
+
+
+def reader_of(session: Session) -> Reader:
+    """The read queries' connection inside ``session``'s transaction, either engine."""
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        return ServerReader(conn)
+    con = conn.connection.dbapi_connection
+    assert isinstance(con, sqlite3.Connection)
+    return con
+
+
+class ServerReader:
+    """The read queries of :mod:`app.store.read` on a SQLAlchemy connection to a server (its
+    driver takes ``%s`` placeholders where SQLite takes ``?``)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Rows:
+        return self._conn.exec_driver_sql(sql.replace("?", "%s"), tuple(parameters))
 
 
 @dataclass
@@ -118,18 +201,42 @@ class Store:
     revision: str | None = None
     #: The copy made before an upgrade at this opening, if there was one.
     backup: Path | None = None
+    #: A club server's URL (no password: libpq finds it), None for a local file.
+    url: str | None = None
+    #: Who writes: the member's database role on a club server, None locally.
+    member: str | None = None
     _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
-        _OPEN_HERE[self.path.resolve()] = _OPEN_HERE.get(self.path.resolve(), 0) + 1
+        if self.url is None:
+            _OPEN_HERE[self.path.resolve()] = _OPEN_HERE.get(self.path.resolve(), 0) + 1
+
+    @property
+    def on_server(self) -> bool:
+        """Whether this is a club server (PostgreSQL) rather than a local file."""
+        return self.url is not None
+
+    @property
+    def where(self) -> str:
+        """The store as shown to the user: the file, or the server's URL."""
+        return self.url if self.url is not None else str(self.path)
 
     @property
     def engine(self) -> Engine:
         """The SQLAlchemy engine, made (and SQLAlchemy imported) on first use."""
         if self._engine is None:
-            self._engine = make_engine(self.path)
+            if self.url is not None:
+                from app.store.server import server_engine
+
+                self._engine = server_engine(self.url)
+            else:
+                self._engine = make_engine(self.path)
         return self._engine
+
+    def reader(self, session: Session) -> Reader:
+        """The read queries' connection inside ``session``'s transaction."""
+        return reader_of(session)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -147,12 +254,14 @@ class Store:
     @contextmanager
     def _session(self, *, write: bool) -> Iterator[Session]:
         from sqlalchemy.exc import DBAPIError, IntegrityError
+        from sqlalchemy.orm.exc import StaleDataError
         from sqlmodel import Session
 
         try:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(castra_write=write)
-                with Session(bind=conn, expire_on_commit=False) as session:
+                info = {"member": self.member}
+                with Session(bind=conn, expire_on_commit=False, info=info) as session:
                     try:
                         yield session
                         session.commit()
@@ -161,12 +270,31 @@ class Store:
                         raise
         except IntegrityError:
             raise  # a broken constraint is a bug in the caller, not the user's problem
+        except StaleDataError:
+            # A server's row-level security hides a row from an UPDATE this member may not
+            # make: it matches nothing (the transaction was rolled back).
+            raise AccessRefused(self._refused()) from None
         except DBAPIError as exc:
+            if self.url is not None:
+                from app.store.server import describe_server_failure, is_refusal
+
+                if is_refusal(exc):
+                    raise AccessRefused(self._refused(exc)) from None
+                raise StoreError(describe_server_failure(self.url, exc)) from None
             raise StoreError(describe_failure(self.path, exc)) from None
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as exc:
             raise StoreError(describe_failure(self.path, exc)) from None
+
+    def _refused(self, exc: BaseException | None = None) -> str:
+        detail = ""
+        if exc is not None:
+            detail = f" ({str(getattr(exc, 'orig', exc)).splitlines()[0]})"
+        return (
+            f"the club server refused this change: {self.member or 'this member'} may not "
+            f"make it{detail}; nothing was saved"
+        )
 
     def __enter__(self) -> Store:
         return self
@@ -180,8 +308,9 @@ class Store:
             if self._engine is not None:
                 self._engine.dispose()
             self._closed = True
-            key = self.path.resolve()
-            _OPEN_HERE[key] = _OPEN_HERE.get(key, 1) - 1
+            if self.url is None:
+                key = self.path.resolve()
+                _OPEN_HERE[key] = _OPEN_HERE.get(key, 1) - 1
 
 
 # --------------------------------------------------------------------------- engines
@@ -232,8 +361,13 @@ def migration_engine(path: Path) -> Engine:
 # --------------------------------------------------------------------------- opening
 
 
-def open_store(path: Path | None = None, *, migrate: bool = True, check: bool = False) -> Store:
-    """Open (creating if needed) the store at ``path`` or :func:`default_path`.
+def open_store(
+    path: Path | str | None = None, *, migrate: bool = True, check: bool = False
+) -> Store:
+    """Open (creating if needed) the store at ``path`` or :func:`default_location`.
+
+    A ``postgresql://`` URL opens a club server (:func:`app.store.server.open_server`: set
+    up by ``castra server init``, never migrated by a member). Otherwise, a SQLite file:
 
     A file that is not a healthy SQLite database, that is another program's database, whose
     schema is newer than this Castra knows, or that is read-only, raises :class:`StoreError`
@@ -241,7 +375,12 @@ def open_store(path: Path | None = None, *, migrate: bool = True, check: bool = 
     ``<name>.bak-<revision>-<time>`` and upgraded (``migrate=False`` opens it as it is, for
     tools and tests). A new file is created at the head revision. ``check`` runs SQLite's
     integrity check whatever the file's size (see :data:`QUICK_CHECK_MAX_BYTES`)."""
-    path = Path(path) if path is not None else default_path()
+    where = path if path is not None else default_location()
+    if isinstance(where, str) and is_server_url(where):
+        from app.store.server import open_server
+
+        return open_server(where)
+    path = Path(where)
     revisions = _probe(path, check=check)
     if revisions is not None and set(revisions) != {SCHEMA_HEAD}:
         _refuse_unknown(path, revisions)

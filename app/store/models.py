@@ -13,8 +13,10 @@ later batch migrations on SQLite can name what they alter.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import LargeBinary, Text, UniqueConstraint
+from sqlalchemy import BigInteger, LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy.orm import Session
 from sqlmodel import Field, SQLModel
 
 #: Names for constraints, so a migration can drop or alter them (SQLite batch mode needs names).
@@ -48,6 +50,10 @@ class RosterRow(SQLModel, table=True):
     deleted_at: datetime | None = None
     #: writes so far: a write from a copy of an older version is refused (schema 0004)
     version: int = 0
+    #: on a club server, the member (database role) whose roster it is; None locally (0007)
+    owner: str | None = None
+    #: on a club server, the member who made the last change; None locally (schema 0007)
+    updated_by: str | None = None
 
 
 class RosterUnitRow(SQLModel, table=True):
@@ -130,7 +136,8 @@ class BattleRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     ruleset: str
-    seed: int
+    #: any 64-bit number (schema 0007 widened it for PostgreSQL)
+    seed: int = Field(sa_type=BigInteger)
     initial_state: str = Field(sa_type=Text)
     rosters: str = Field(sa_type=Text)
     cursor: int = 0
@@ -143,6 +150,8 @@ class BattleRow(SQLModel, table=True):
     data_fingerprint: str | None = None
     #: writes so far: a write from a copy of an older version is refused (schema 0004)
     version: int = 0
+    #: on a club server, the member who made the last change; None locally (schema 0007)
+    updated_by: str | None = None
 
 
 class BattleStepRow(SQLModel, table=True):
@@ -165,6 +174,8 @@ class BattleStepRow(SQLModel, table=True):
     digest: str
     delta: str = Field(sa_type=Text)
     snapshot: bytes | None = Field(default=None, sa_type=LargeBinary)
+    #: on a club server, the member who recorded this step; None locally (schema 0007)
+    made_by: str | None = None
 
 
 class CampaignRow(SQLModel, table=True):
@@ -183,6 +194,8 @@ class CampaignRow(SQLModel, table=True):
     created_at: datetime
     updated_at: datetime
     version: int = 0
+    #: on a club server, the member who made the last change; None locally (schema 0007)
+    updated_by: str | None = None
 
 
 class CampaignStepRow(SQLModel, table=True):
@@ -199,3 +212,48 @@ class CampaignStepRow(SQLModel, table=True):
     label: str
     step: str = Field(sa_type=Text)
     state: str = Field(sa_type=Text)
+    #: the campaign side the step changes (reinforce, promote, return a leader), None for
+    #: the umpire's steps (battles, results): a club server lets a player make steps only
+    #: for a side they play (schema 0007)
+    side: str | None = None
+    #: on a club server, the member who made this step; None locally (schema 0007)
+    made_by: str | None = None
+
+
+class CampaignSideRow(SQLModel, table=True):
+    """On a club server, who plays which side of a campaign (schema 0007): the database lets
+    a player make steps only for their own sides."""
+
+    __tablename__ = "campaign_side"
+
+    campaign_id: int = Field(foreign_key="campaign.id", ondelete="CASCADE", primary_key=True)
+    side: str = Field(primary_key=True)
+    member: str
+
+
+class ClubMemberRow(SQLModel, table=True):
+    """On a club server, its members (database roles) and what each may do: ``player`` or
+    ``umpire`` (schema 0007; written only by ``castra server add-member``)."""
+
+    __tablename__ = "club_member"
+
+    name: str = Field(primary_key=True)
+    role: str
+
+
+@event.listens_for(Session, "before_flush")
+def _name_the_maker(session: Session, _context: Any, _instances: Any) -> None:
+    """On a club server every change names its maker (the member's role, in
+    ``session.info["member"]``): a new roster is theirs, and the database's policies check
+    both. A local store has no member and leaves them empty."""
+    member = session.info.get("member")
+    if member is None:
+        return
+    for obj in session.new:
+        if isinstance(obj, RosterRow) and obj.owner is None:
+            obj.owner = member
+        if isinstance(obj, BattleStepRow | CampaignStepRow):
+            obj.made_by = member
+    for obj in (*session.new, *session.dirty):
+        if isinstance(obj, RosterRow | BattleRow | CampaignRow):
+            obj.updated_by = member

@@ -31,7 +31,13 @@ from app.core.roster import (
     Unit,
 )
 from app.rules.scale import Scale
-from app.store.engine import BUSY_TIMEOUT_MS, StoreDamaged, StoreError, describe_failure
+from app.store.engine import (
+    BUSY_TIMEOUT_MS,
+    Reader,
+    StoreDamaged,
+    StoreError,
+    describe_failure,
+)
 
 if TYPE_CHECKING:
     from app.store.engine import Store
@@ -50,12 +56,21 @@ class RosterSummary:
     units: int
     updated_at: datetime
     deleted: bool
+    #: on a club server: whose roster it is and who changed it last (None locally)
+    owner: str | None = None
+    updated_by: str | None = None
 
 
 @contextmanager
-def reading(store: Store) -> Iterator[sqlite3.Connection]:
+def reading(store: Store) -> Iterator[Reader]:
     """A read-only connection for one read transaction; database failures become
-    :class:`StoreError`."""
+    :class:`StoreError`. On a club server, one repeatable-read transaction (every query sees
+    the same moment) on a pooled connection."""
+    if store.on_server:
+        with store.read_session() as session:
+            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield store.reader(session)
+        return
     try:
         con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
@@ -71,7 +86,10 @@ def reading(store: Store) -> Iterator[sqlite3.Connection]:
 
 
 def parse_time(value: object, where: str) -> datetime:
-    """A stored time (UTC text, as SQLAlchemy writes it) as an aware UTC datetime."""
+    """A stored time (UTC text, as SQLAlchemy writes it to SQLite; a server gives an aware
+    datetime) as an aware UTC datetime."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     try:
         return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
     except ValueError:
@@ -126,7 +144,7 @@ def _one_of(value: str | None, allowed: object, where: str) -> None:
 
 _LIST = """
 SELECT r.id, r.name, r.ruleset, r.army, r.side, r.scale, r.updated_at, r.deleted_at,
-       coalesce(sum(u.count), 0)
+       coalesce(sum(u.count), 0), r.owner, r.updated_by
 FROM roster AS r LEFT OUTER JOIN roster_unit AS u ON u.roster_id = r.id
 {where}
 GROUP BY r.id
@@ -140,7 +158,7 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
         rows = con.execute(_LIST.format(where=where)).fetchall()
     out = []
     scales: dict[object, Scale | None] = {}  # a store holds a handful of scales
-    for rid, name, ruleset, army, side, scale, updated, deleted, units in rows:
+    for rid, name, ruleset, army, side, scale, updated, deleted, units, owner, by in rows:
         if not (
             type(rid) is int
             and type(units) is int
@@ -163,6 +181,8 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
                 units=units,
                 updated_at=_time_of(updated, rid),
                 deleted=deleted is not None,
+                owner=None if owner is None else str(owner),
+                updated_by=None if by is None else str(by),
             )
         )
     out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))
@@ -240,7 +260,7 @@ def load_roster_versioned(store: Store, *, roster_id: int) -> tuple[Roster, int]
         return roster_from_rows(con, roster_id)
 
 
-def roster_from_rows(con: sqlite3.Connection, roster_id: int) -> tuple[Roster, int]:
+def roster_from_rows(con: Reader, roster_id: int) -> tuple[Roster, int]:
     """Read roster ``roster_id`` and its version on ``con`` (inside its transaction)."""
     head = con.execute(
         "SELECT name, ruleset, army, side, scale, data_version, notes, version "
@@ -357,3 +377,40 @@ def seeded_samples(store: Store) -> set[str]:
     except ValueError:
         raise StoreDamaged(f"app_meta samples_seeded holds {str(row[0])[:40]!r}") from None
     return {str(k) for k in keys}
+
+
+def change_mark(store: Store) -> tuple[int, ...]:
+    """A cheap mark that changes whenever anything in the store does (every write bumps a
+    version, or adds or removes a row; ids are never reused, so a removal and an addition do
+    not cancel out): a window on a club server polls it every few seconds and reloads what
+    it shows when it moves (another member's change)."""
+    from sqlalchemy import func, select
+    from sqlmodel import col
+
+    from app.store.models import BattleRow, CampaignRow, RosterRow
+
+    columns = []
+    for model in (RosterRow, BattleRow, CampaignRow):
+        columns += [
+            select(func.count()).select_from(model).scalar_subquery(),
+            select(func.coalesce(func.sum(col(model.version)), 0)).scalar_subquery(),
+            select(func.coalesce(func.max(col(model.id)), 0)).scalar_subquery(),
+        ]
+    with store.read_session() as session:
+        row = session.execute(select(*columns)).one()
+    return tuple(int(v) for v in row)
+
+
+def roster_version(store: Store, *, roster_id: int) -> int | None:
+    """The stored version of a roster (None if it is gone), to tell whether an open copy is
+    still the stored one."""
+    from sqlalchemy import select
+    from sqlmodel import col
+
+    from app.store.models import RosterRow
+
+    with store.read_session() as session:
+        found = session.execute(
+            select(col(RosterRow.version)).where(col(RosterRow.id) == roster_id)
+        ).scalar()
+    return None if found is None else int(found)

@@ -34,7 +34,7 @@ from app.core.roster import (
     new_roster,
     roster_name_problem,
 )
-from app.store.engine import StaleWrite, Store
+from app.store.engine import StaleWrite, Store, get_for_update, reader_of
 from app.store.models import (
     AppMeta,
     RosterCommandRow,
@@ -96,9 +96,8 @@ def update_roster(store: Store, *, roster_id: int, change: Callable[[Roster], Ro
     holding the write lock: a writer elsewhere waits, and nothing it wrote is lost. Returns
     the changed roster; an exception from ``change`` writes nothing."""
     with store.session() as session:
-        dbapi = session.connection().connection.dbapi_connection
-        assert dbapi is not None
-        current, version = roster_from_rows(dbapi, roster_id)  # type: ignore[arg-type]
+        _get(session, roster_id)  # locks the roster on a server (SQLite: the write lock)
+        current, version = roster_from_rows(reader_of(session), roster_id)
         changed = change(current)
         _check_ids(changed)
         _write(session, changed, roster_id, version, current)
@@ -278,7 +277,8 @@ def _command_rows(commands: Iterable[Command]) -> Rows:
 
 
 def _get(session: Session, roster_id: int) -> RosterRow:
-    row = session.get(RosterRow, roster_id)
+    """The roster's row, locked until the transaction ends (:func:`get_for_update`)."""
+    row: RosterRow | None = get_for_update(session, RosterRow, roster_id, f"roster {roster_id}")
     if row is None:
         raise KeyError(f"no roster with id {roster_id}")
     return row
@@ -336,8 +336,7 @@ def duplicate_roster(store: Store, *, roster_id: int, name: str | None = None) -
     """Copy roster ``roster_id`` (units, leaders, commands) as a new roster named ``name`` or
     ``"<name> (copy)"`` (``(copy 2)``, ... if taken). Returns the new id."""
     with store.session() as session:
-        dbapi = session.connection().connection.dbapi_connection
-        original, _ = roster_from_rows(dbapi, roster_id)  # type: ignore[arg-type]
+        original, _ = roster_from_rows(reader_of(session), roster_id)
         if name is None:
             taken = {n.casefold() for n in session.exec(select(col(RosterRow.name))).all()}
             name = f"{original.name} (copy)"

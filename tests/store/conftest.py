@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,11 +39,25 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "castra.sqlite3"
 
 
-@pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    s = open_store(db_path)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, db_path: Path) -> Iterator[Store]:
+    """The store every store test runs on twice: a local SQLite file, and a club server
+    (PostgreSQL, as its admin: the access policies are tested in tests/server)."""
+    if request.param == "postgresql":
+        s = open_store(request.getfixturevalue("pg_url"))
+    else:
+        s = open_store(db_path)
     yield s
     s.close()
+
+
+def sql(store: Store, statement: str, **params: object) -> list[tuple[Any, ...]]:
+    """A raw statement on either engine (``:name`` parameters), committed; its rows."""
+    from sqlalchemy import text
+
+    with store.engine.begin() as conn:
+        result = conn.execute(text(statement), params)
+        return [tuple(r) for r in result] if result.returns_rows else []
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from app.store.battles import (
 )
 from app.store.engine import _alembic_config, migration_engine
 from tests.core.battle.toy import ToyMechanics
+from tests.store.conftest import sql
 
 
 def rosters(registry: Registry, count: int = 2) -> tuple[Roster, Roster]:
@@ -90,6 +91,14 @@ def test_saved_after_each_command_and_resumed(
     assert summary.name == "Toy" and summary.steps == 3 and summary.sides == ("Rome", "Carthage")
     a, b = battle_rosters(store, battle_id=bid, registry=registry)
     assert (a.army, b.army) == ("roman", "carthaginian")
+
+
+def test_a_seed_of_64_bits_is_stored(store: Store, registry: Registry, toy_mechanics: None) -> None:
+    """``castra battle new --seed`` takes any number up to 2**63 - 1: both engines keep it."""
+    session = toy_session(registry)
+    session.seed = 2**63 - 1
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    assert load_battle(store, battle_id=bid, registry=registry).seed == 2**63 - 1
 
 
 def test_a_new_command_after_undo_replaces_the_stored_redo_branch(
@@ -320,12 +329,12 @@ def test_a_stored_step_is_small_and_any_state_is_rebuilt_exactly(
         u = session.state.unit(units[i % len(units)].id)
         session.do(MoveUnit(unit=u.id, x=u.x, y=min(u.y + 0.5, session.state.height)))
     bid = create_battle(store, session=session, rosters=rosters(registry, count=20))
-    con = sqlite3.connect(store.path)
-    rows = con.execute(
-        "SELECT n, snapshot IS NOT NULL, length(delta) FROM battle_step WHERE battle_id = ?",
-        (bid,),
-    ).fetchall()
-    con.close()
+    rows = sql(
+        store,
+        "SELECT n, snapshot IS NOT NULL, length(delta) FROM battle_step WHERE battle_id = :b "
+        "ORDER BY n",
+        b=bid,
+    )
     assert [n for n, whole, _ in rows if whole] == [SNAPSHOT_EVERY - 1, 2 * SNAPSHOT_EVERY - 1]
     assert max(size for n, _, size in rows if n) < 1000  # a move changes one unit
     again = load_battle(store, battle_id=bid, registry=registry)

@@ -3,9 +3,6 @@ content a one-line message."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
 from app.core.battle.result import hand_result
@@ -22,6 +19,7 @@ from app.store.campaigns import (
 )
 from app.store.engine import StaleWrite, Store, StoreDamaged
 from tests.core.campaign.helpers import leg_vi_campaign
+from tests.store.conftest import sql
 
 
 def _record_and_apply(session, battle: str) -> None:  # type: ignore[no-untyped-def]
@@ -67,11 +65,8 @@ def test_a_write_from_a_stale_copy_is_refused(store: Store, registry: Registry) 
     assert load_campaign(store, campaign_id=cid, registry=registry).cursor == 2
 
 
-def test_damaged_content_is_one_line(store: Store, registry: Registry, db_path: Path) -> None:
+def test_damaged_content_is_one_line(store: Store, registry: Registry) -> None:
     cid = create_campaign(store, session=leg_vi_campaign(registry))
-    con = sqlite3.connect(db_path)
-    con.execute("UPDATE campaign_step SET state = '{\"name\": 3}' WHERE n = 1")
-    con.commit()
-    con.close()
+    sql(store, "UPDATE campaign_step SET state = :s WHERE n = 1", s='{"name": 3}')
     with pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be read"):
         load_campaign(store, campaign_id=cid, registry=registry)

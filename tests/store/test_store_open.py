@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -34,6 +35,8 @@ TABLES = {
     "battle_step",
     "campaign",
     "campaign_step",
+    "campaign_side",
+    "club_member",
 }
 
 
@@ -386,3 +389,12 @@ def test_unusable_folder_is_a_store_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot use"):
         open_store(blocker / "castra.sqlite3")
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[Store]:
+    """These tests are about the SQLite file itself (its opening, backups, WAL): that engine
+    only (the club server's opening is in tests/server)."""
+    s = open_store(db_path)
+    yield s
+    s.close()

@@ -1,0 +1,169 @@
+"""File > Connect to club server: the window on a club's shared store (issue 15).
+
+The URL is asked once and remembered (no password: libpq finds it in ``~/.pgpass`` or the
+environment); File > Use local store switches back. A server that cannot be reached or
+refuses is one line in a message box and the status bar, and the store in use stays as it
+was. While on a server, the window asks it every :data:`POLL_MS` for a cheap change mark
+(:func:`app.store.read.change_mark`) and, when another member changed something, reloads
+the library, and the open roster if it has no unsaved edit of ours.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+from app.gui import dialogs
+
+if TYPE_CHECKING:
+    from app.gui.main_window import MainWindow
+    from app.store import Store
+
+#: How often a window on a club server looks for other members' changes.
+POLL_MS = 2000
+URL_KEY = "club/url"
+
+
+class ClubLink(QObject):
+    """The window's connection to a club server: the two File actions and the watcher."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.connect_action = QAction("Connect to &club server…", window)
+        self.connect_action.setObjectName("connectClub")
+        self.connect_action.setStatusTip("Use a club's shared store on a PostgreSQL server")
+        self.connect_action.triggered.connect(self.ask)
+        self.local_action = QAction("Use &local store", window)
+        self.local_action.setObjectName("useLocalStore")
+        self.local_action.setStatusTip("Go back to this computer's own store")
+        self.local_action.triggered.connect(self.use_local)
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self.poll)
+        self._mark: tuple[int, ...] | None = None
+
+    @property
+    def store(self) -> Store | None:
+        store: Store | None = self.window.builder.store
+        return store
+
+    def remembered(self) -> str:
+        return str(self.window.prefs.q.value(URL_KEY, "") or "")
+
+    def ask(self) -> None:
+        url, ok = QInputDialog.getText(
+            self.window,
+            "Connect to club server",
+            "The club store's address (postgresql://YOU@HOST:PORT/DATABASE). The password, "
+            "if the server asks one, is read from ~/.pgpass or PGPASSWORD, never kept here:",
+            QLineEdit.EchoMode.Normal,
+            self.remembered() or "postgresql://",
+        )
+        if ok and url.strip():
+            self.connect_to(url.strip())
+
+    def connect_to(self, url: str) -> bool:
+        """Switch the window to the club server at ``url``; False (one line said, the store
+        in use unchanged) when it cannot be used."""
+        from app.store import StoreError, open_store
+        from app.store.engine import is_server_url
+
+        if not is_server_url(url):
+            return self._failed(f"{url!r} is not a club server's address (postgresql://…)")
+        from app.store.server import has_password
+
+        if has_password(url):
+            return self._failed(
+                "the address holds a password, which Castra would have to keep: put it in "
+                "~/.pgpass (or PGPASSWORD) and give the address without it"
+            )
+        try:
+            store = open_store(url)
+        except StoreError as exc:
+            return self._failed(str(exc))
+        if not self._switch(store):
+            store.close()
+            return False
+        self.window.prefs.q.setValue(URL_KEY, url)
+        who = f" as {store.member}" if store.member else ""
+        self.window.statusBar().showMessage(f"Connected to the club server {store.where}{who}")
+        return True
+
+    def use_local(self) -> bool:
+        from app.store import StoreError, open_store
+        from app.store.engine import default_path
+
+        try:
+            store = open_store(default_path())
+        except StoreError as exc:
+            return self._failed(str(exc))
+        if not self._switch(store):
+            store.close()
+            return False
+        self.window.statusBar().showMessage(f"Using the local store {store.where}")
+        return True
+
+    def _failed(self, text: str) -> bool:
+        self.window.statusBar().showMessage(text)
+        dialogs.error(self.window, "Cannot use that store", text)
+        return False
+
+    def _switch(self, store: Store) -> bool:
+        """Close the open roster (saved already) and show ``store`` instead."""
+        builder = self.window.builder
+        if not builder.close_roster(forget=False):
+            return False
+        old = builder.store
+        self.window.attach(self.window.registry, store, None)
+        if old is not None and old is not store:
+            old.close()
+        return True
+
+    def update(self) -> None:
+        """The actions and the watcher, for the store in use."""
+        store = self.store
+        on_server = store is not None and store.on_server
+        self.local_action.setEnabled(on_server)
+        self._mark = None
+        if store is not None and store.on_server:
+            self.window.store_label.setText(f"Club: {store.where} ({store.member})")
+            self.timer.start()
+            self.poll()
+        else:
+            self.timer.stop()
+
+    def poll(self) -> bool:
+        """Look for other members' changes; reload what the window shows if there are any.
+        True when something was reloaded."""
+        from app.store import StoreError
+        from app.store.read import change_mark, roster_version
+
+        store = self.store
+        if store is None or not store.on_server:
+            return False
+        try:
+            mark = change_mark(store)
+        except StoreError as exc:  # the server went away: say so, keep trying
+            self.window.statusBar().showMessage(str(exc), POLL_MS * 2)
+            return False
+        if mark == self._mark:
+            return False
+        first = self._mark is None
+        self._mark = mark
+        if first:
+            return False
+        builder = self.window.builder
+        builder.library.refresh()
+        session = builder.session
+        if session is not None and session.roster_id is not None and not session.dirty:
+            try:
+                stored = roster_version(store, roster_id=session.roster_id)
+            except StoreError:
+                return True
+            if stored != session.version:
+                builder.reload_open_roster()
+        return True
