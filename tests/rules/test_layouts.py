@@ -9,6 +9,7 @@ import json
 import pytest
 
 from app.core.battle import default_table
+from app.rules.contact import ContactRules
 from app.rules.layouts import (
     READY_MADE,
     LayoutError,
@@ -31,7 +32,6 @@ RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-
 def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> None:
     rs = registry.get(rid)
     table = default_table(rs)
-    mech = mechanics_for(rs)
     assert [lay.name for lay in ready_made(rid)] == [
         "open plain",
         "river crossing",
@@ -41,8 +41,10 @@ def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> Non
         pieces = fit_layout(lay, table, mm_per_unit(rs))
         assert len(pieces) == len(lay.pieces)
         on = Table(table.width, table.height, pieces)
-        zones = mech.deployment_zones(
-            mech_view(table=on, rs_armies=("a", "b"))  # the default zones: a quarter deep
+        # the default zones, a quarter of the table deep (the ruleset's own may reach
+        # farther: GSB deploys up to 1 foot in, a third of its table, where a wood may stand)
+        zones = ContactRules.deployment_zones(
+            QuarterDeep(), mech_view(table=on, rs_armies=("a", "b"))
         )
         for p in pieces:
             assert on.holds(p.points)
@@ -56,6 +58,10 @@ def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> Non
         if rid == "leg-vi-carthago"
         else {"river", "ford", "woods", "hill"}
     )
+
+
+class QuarterDeep(ContactRules):
+    """The core's deployment hooks alone: zones a quarter of the table deep."""
 
 
 def mech_view(table: Table, rs_armies: tuple[str, str]) -> TurnView:

@@ -16,6 +16,8 @@ from app.rulesets.gsb.schema import MAX_HIT_POINTS, Tables, Troop, tables
 BOTH: tuple[Side, Side] = (0, 1)
 ACTIVATED = "activated"
 GENERAL_MOVED = "general_moved"
+#: the unit disengaged from a melee this turn: no more shooting or melee (GSB, Disengaging)
+DISENGAGED = "disengaged"
 
 
 def other_side(side: Side) -> Side:

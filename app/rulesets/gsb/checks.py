@@ -102,6 +102,18 @@ def check(rs: Ruleset) -> list[Problem]:
             _troop_ref(rule.attacker, ids, f"tables.optional_rules.{rid}.attacker", problems)
         _troop_ref(rule.target, ids, f"tables.optional_rules.{rid}.target", problems)
     _troop_ref(t.elephants.troop, ids, "tables.elephants.troop", problems)
+    for tid in t.disengage.infantry:
+        _troop_ref(tid, ids, f"tables.disengage.infantry.{tid}", problems)
+    for kind, kind_row in t.terrain.kinds.items():
+        if kind_row.melee_cap is not None and kind_row.melee_cap not in t.terrain.rows:
+            problems.append(
+                Problem(
+                    TABLES,
+                    f"tables.terrain.kinds.{kind}.melee_cap",
+                    f"{kind_row.melee_cap!r} is not one of tables.terrain.rows "
+                    f"({', '.join(sorted(t.terrain.rows))})",
+                )
+            )
     if t.activation.face_min > t.activation.face_max:
         problems.append(Problem(TABLES, "tables.activation.face_max", "face_max is below face_min"))
     for path, army_ref in (

@@ -13,20 +13,29 @@ exact distribution of the very throw ``play`` makes; tests hold it equal to expl
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from app.rules.actions import Throws, exact_of
-from app.rules.geometry import unit_distance
+from app.rules.contact import TOUCH
+from app.rules.geometry import (
+    Point,
+    axes,
+    point_in_polygon,
+    point_segment_distance,
+    unit_distance,
+)
 from app.rules.mechanics import (
     Combatant,
     Effects,
     Outcome,
     Resolution,
     Situation,
+    TurnView,
     UnitChange,
 )
-from app.rulesets.gsb.base import GENERAL_MOVED
+from app.rulesets.gsb.base import DISENGAGED, GENERAL_MOVED
 from app.rulesets.gsb.rules import (
     ATTACKS,
     NO_DAMAGE,
@@ -40,6 +49,9 @@ from app.rulesets.gsb.rules import (
 )
 from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds, rampage_table
 from app.rulesets.gsb.turn import TurnRules
+
+SHOOT_RULE = "GSB, Shooting"
+DISENGAGE_RULE = "GSB, Disengaging"
 
 
 @dataclass(frozen=True)
@@ -176,6 +188,38 @@ class CombatRules(TurnRules):
             )
         return Strike(s.die, s.dice, s.hit_on, 0, None, False, f"{s.dice} dice at {s.range:g} UW")
 
+    def shot_problem(self, view: TurnView, shooter: Combatant, target: Combatant) -> str | None:
+        """GSB, Shooting, when both units stand on the table: why ``shooter`` may not shoot
+        at ``target`` (out of its arc, beyond 1 UW from the middle of its front edge, or
+        out of sight), or None."""
+        if not (shooter.footprint.has_size and target.footprint.has_size):
+            return None
+        s = self.t.shooting
+        who, whom = f"{shooter.name} ({shooter.unit_id})", f"{target.name} ({target.unit_id})"
+        fp = shooter.footprint
+        (fx, fy) = axes(fp.facing)[0]
+        front = fp.depth / 2
+        corners = target.footprint.corners()
+        if s.arc_degrees is not None:
+            ahead = max((px - fp.x) * fx + (py - fp.y) * fy for px, py in corners)
+            if ahead <= front + TOUCH:
+                return f"{SHOOT_RULE}: {whom} is not ahead of {who}'s front"
+        centre = (fp.x + fx * front, fp.y + fy * front)
+        gap = _point_to_polygon(centre, corners)
+        if gap > s.range + TOUCH:
+            return (
+                f"{SHOOT_RULE}: {whom} is {gap:.2f} UW from the middle of {who}'s front, "
+                f"beyond the {s.range:g} UW range"
+            )
+        if s.needs_line_of_sight:
+            seen, blocked = self.line_of_sight(view, shooter.unit_id, target.unit_id)
+            if not seen:
+                return (
+                    f"{SHOOT_RULE}: {who} has no line of sight to {whom} (blocked by "
+                    f"{', '.join(blocked) or 'the table'})"
+                )
+        return None
+
     # -- rampage --------------------------------------------------------------------------
 
     def rampage_bystanders(self, sit: Situation, elephant: Combatant) -> list[Combatant]:
@@ -219,14 +263,30 @@ class CombatRules(TurnRules):
             elephant and self._actor_in_rampage(melee),
         )
 
+    def _not_disengaged(self, unit: Combatant, verb: str) -> None:
+        """GSB, Disengaging: a unit that left a melee this turn neither shoots nor fights."""
+        if unit.status.has(DISENGAGED) and self.t.disengage.no_shoot_or_melee_after:
+            raise ValueError(
+                f"{DISENGAGE_RULE}: {unit.name} ({unit.unit_id}) disengaged from a melee this "
+                f"turn and may not {verb} again until the next turn"
+            )
+
     def prepare_melee(self, sit: Situation) -> Attack:
         """GSB, Melee: the active unit's strike; a target fighting an elephant loses a base
-        on morale on 4-6."""
+        on morale on 4-6. Refused for a unit that disengaged this turn."""
+        self._not_disengaged(sit.attacker, "fight in melee")
         return self._attack(sit, self.melee_strike(sit), True, self.is_elephant(sit.attacker))
 
     def prepare_shoot(self, sit: Situation) -> Attack:
         """GSB, Shooting: 2 dice, 6s hit; hits cost bases and morale as in melee, and a
-        wounded elephant rampages (the shooter, within 1 UW, rolls too)."""
+        wounded elephant rampages (the shooter, within 1 UW, rolls too). Refused for a
+        unit that disengaged this turn and, when both units stand on the table, for a target
+        out of the arc, out of range or out of sight (:meth:`shot_problem`)."""
+        self._not_disengaged(sit.attacker, "shoot")
+        if sit.view is not None:
+            problem = self.shot_problem(sit.view, sit.attacker, sit.defender)
+            if problem is not None:
+                raise ValueError(problem)
         fighting = sit.flag("target_fighting_elephants")
         return self._attack(sit, self.shoot_strike(sit), False, fighting)
 
@@ -391,3 +451,10 @@ class CombatRules(TurnRules):
             a_eff = replace(a_eff, move=second)
         label = f"target: {dfn.describe()}{self._rampage_label(att)}"
         return Outcome(attacker=a_eff, defender=effects_of(db, dfn), result=label)
+
+
+def _point_to_polygon(p: Point, poly: Sequence[Point]) -> float:
+    """Distance from ``p`` to the convex polygon ``poly`` (0 inside it)."""
+    if point_in_polygon(p, poly):
+        return 0.0
+    return min(point_segment_distance(p, poly[i - 1], poly[i]) for i in range(len(poly)))

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from app.rules.actions import Action
 from app.rules.mechanics import Side, TurnView, Victory
 from app.rulesets.gsb.base import BOTH, other_side
-from app.rulesets.gsb.movement import GSBMovement
+from app.rulesets.gsb.deployment import GSBDeployment
 from app.rulesets.gsb.rules import (
     MELEE_HELP,
     activate_help,
@@ -31,7 +31,7 @@ from app.rulesets.gsb.rules import (
 )
 
 
-class GSBMechanics(GSBMovement):
+class GSBMechanics(GSBDeployment):
     """Grown Slightly Bald: initiative, activation ladder, shooting, melee with elephant
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 
@@ -39,7 +39,8 @@ class GSBMechanics(GSBMovement):
     strength_unit: ClassVar[str] = "bases"
 
     def declare(self) -> tuple[Action[Any], ...]:
-        """Activate (a side), shoot and melee (a pair), with their options from the tables.
+        """Activate (a side), shoot and melee (a pair), with their options from the tables,
+        and Carthage's swap of two units as the armies are revealed.
         Melee and shooting share one ``play``; their odds come from its structure (tested
         equal to exploring it)."""
         t = self.t
@@ -72,6 +73,18 @@ class GSBMechanics(GSBMovement):
                 options=melee_options(t),
                 help=MELEE_HELP,
                 closed_form=self.attack_odds,
+            ),
+            Action(
+                "swap",
+                "Swap two units (deployment)",
+                "pair",
+                play=self.play_swap,
+                prepare=self.prepare_swap,
+                odds=False,
+                help=(
+                    "As the armies are revealed, Carthage may have two of its units change "
+                    "places, once."
+                ),
             ),
         )
 

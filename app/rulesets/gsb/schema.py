@@ -18,6 +18,7 @@ from pydantic import Strict as Exact  # pydantic's strict mode; Strict is our ba
 
 from app.rules.ruleset import Ruleset
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
+from app.rules.table import TerrainKind
 
 DisengageKind = Literal["none", "any", "from_infantry"]
 ShotTiming = Literal["after_move", "before_or_after_move", "before_during_or_after_move"]
@@ -243,6 +244,10 @@ class Disengage(Strict):
     no_shoot_or_melee_after: Flag
     blocked_when: tuple[Literal["front_and_rear", "both_flanks"], ...]
     rows: dict[Id, DisengageRow] = Field(min_length=1)
+    #: the troop types that count as infantry ("heavy cavalry ... from combat with infantry")
+    infantry: tuple[Id, ...] = ()
+    #: unit widths a flanked unit spends turning to face (errata turn-to-face: none)
+    turn_to_face_cost: UnitWidths = 0
     note: str | None = None
 
 
@@ -300,6 +305,9 @@ class Shooting(Strict):
     hit_on: Score
     measured_from: Text
     needs_line_of_sight: Flag
+    #: the arc a target must be in, about the shooter's facing: 180, at least partly ahead
+    #: of the line of its front edge; None, all round (no other arc is read)
+    arc_degrees: Literal[180] | None = None
     rows: dict[Id, ShooterRow] = Field(min_length=1)
     note: str | None = None
 
@@ -373,9 +381,22 @@ class TerrainRow(Strict):
     max_dice: Annotated[int, Exact(), Field(ge=1, le=MAX_DICE)]
 
 
+class TerrainKindRow(Strict):
+    """What one of Castra's terrain kinds is in GSB: whether it can be entered (or the
+    umpire decides), whether it blocks sight across it, and which melee cap of
+    ``terrain.rows`` applies in it (None: none)."""
+
+    label: Text
+    passable: bool | Literal["confirm"]
+    blocks_sight: Flag = False
+    melee_cap: Id | None = None
+    note: str | None = None
+
+
 class Terrain(Strict):
     title: Text
     rows: dict[Id, TerrainRow] = Field(min_length=1)
+    kinds: dict[TerrainKind, TerrainKindRow] = Field(default_factory=dict)
     applies_to_attackers_into: Flag
     extras_added_after_cap: tuple[Literal["flank", "general"], ...]
     note: str | None = None

@@ -20,8 +20,18 @@ from app.rules.mechanics import (
     TurnView,
     UnitChange,
 )
-from app.rulesets.gsb.base import ACTIVATED, BOTH, GENERAL_MOVED, GSBBase, other_side
+from app.rulesets.gsb.base import (
+    ACTIVATED,
+    BOTH,
+    DISENGAGED,
+    GENERAL_MOVED,
+    GSBBase,
+    other_side,
+)
 from app.rulesets.gsb.rules import read_from
+
+#: the markers a unit carries for one turn, cleared at the next initiative
+TURN_MARKERS = frozenset({ACTIVATED, GENERAL_MOVED, DISENGAGED})
 
 
 class Ladder(NamedTuple):
@@ -108,7 +118,8 @@ class TurnRules(GSBBase):
         """GSB, Turn order: both sides roll a d6; the higher chooses who plays first
         (Castra gives the initiative, i.e. the first activations, to the winner); Carthage
         wins ties. If neither side (or both) is Carthage a tie is rolled again. Each side's
-        activation count starts afresh and units may act again."""
+        activation count starts afresh and units may act again (a unit that disengaged may
+        shoot and fight again)."""
         die = self.t.initiative.die
         lines: list[str] = []
         while True:
@@ -127,9 +138,9 @@ class TurnRules(GSBBase):
         lines.append(f"{view.side_names[winner]} has the initiative and plays first")
         reset: dict[str, Scalar] = {"activations": 0, "passed": False}
         cleared = tuple(
-            UnitChange(u.unit_id, Effects(markers_remove=frozenset({ACTIVATED, GENERAL_MOVED})))
+            UnitChange(u.unit_id, Effects(markers_remove=TURN_MARKERS))
             for u in view.units
-            if u.status.has(ACTIVATED) or u.status.has(GENERAL_MOVED)
+            if TURN_MARKERS & u.status.markers
         )
         return Resolution(
             others=cleared,

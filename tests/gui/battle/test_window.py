@@ -298,11 +298,13 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     window.acting.choose_action("melee")
     for _ in range(3):
         window.acting.roll_button.click()
-    # a move after the rolls: the past step shown has A1 where it stood before it
-    a1 = session.state.unit("A1")
-    step = window.controller.execute(MoveUnit(unit="A1", legs=(Leg.straight(0.5),)))
+    # a move after the rolls, by a unit of the side in play (GSB: only the active player
+    # moves): the past step shown has it where it stood before it
+    uid = "A1" if session.mechanics.side_in_play(session.state.view()) == 0 else "B1"
+    a1 = session.state.unit(uid)
+    step = window.controller.execute(MoveUnit(unit=uid, legs=(Leg.straight(0.5),)))
     assert step is not None, window.statusBar().currentMessage()
-    moved = session.state.unit("A1")
+    moved = session.state.unit(uid)
     assert (moved.x, moved.y) != (a1.x, a1.y)
     present = session.state
     n = len(session.steps) - 3
@@ -315,9 +317,9 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     assert window.controller.state == session.steps[n - 1].state == session.replay(n)
     assert window.map.read_only and window.log_panel.present_button.isVisible()
     scene = window.map.map_scene
-    past = window.controller.state.unit("A1")
+    past = window.controller.state.unit(uid)
     assert (past.x, past.y) == (a1.x, a1.y)
-    assert scene.units["A1"].pos() == scene.frame.to_scene(a1.x, a1.y)
+    assert scene.units[uid].pos() == scene.frame.to_scene(a1.x, a1.y)
     assert not window.acting.roll_button.isEnabled()
     assert not window.acts[BattleKey.UNDO].isEnabled()
     steps = len(session.steps)
@@ -327,7 +329,7 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     window.log_panel.present_button.click()
     assert window.controller.past is None and window.controller.state == present
     assert tree.selectedItems() == []
-    assert scene.units["A1"].pos() == scene.frame.to_scene(moved.x, moved.y)
+    assert scene.units[uid].pos() == scene.frame.to_scene(moved.x, moved.y)
     assert not window.map.read_only and window.acting.roll_button.isEnabled()
 
 

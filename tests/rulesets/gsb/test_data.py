@@ -399,6 +399,11 @@ ERRATA = {
     "activation-turn": "interpretation",
     "campaign-recovery": "gap",
     "campaign-general-fate": "interpretation",
+    "terrain-kinds": "gap",
+    "shooting-arc": "gap",
+    "engaged-moves": "interpretation",
+    "turn-to-face": "gap",
+    "carthage-swap": "interpretation",
 }
 
 

@@ -117,8 +117,8 @@ def test_registered(mech: GSBMechanics) -> None:
     assert type(mech).__name__ == "GSBMechanics"
     assert (mech.engine, mech.strength_unit) == ("gsb", "bases")
     keys = [a.key for a in mech.actions()]
-    assert keys == ["activate", "shoot", "melee"]
-    assert all(a.odds for a in mech.actions())
+    assert keys == ["activate", "shoot", "melee", "swap"]
+    assert [a.odds for a in mech.actions()] == [True, True, True, False]
 
 
 def test_initial_status_counts_bases(mech: GSBMechanics) -> None:
