@@ -61,6 +61,14 @@ def front_gap(a: dict[str, Any], b: dict[str, Any]) -> float:
     return float(abs(b["y"] - a["y"]) - (a["depth"] + b["depth"]) / 2)
 
 
+def rome_moves_first(battle: Battle) -> str:
+    """MWAN #90, Turn sequence 2: the initiative winner chooses to move first or second;
+    here Rome moves first whoever won."""
+    won = battle.state()["initiative"]
+    side, choice = ("a", "first") if won == 0 else ("b", "second")
+    return battle("act", "move_order", "--side", side, "--set", f"choose={choice}")
+
+
 def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:
     a, b = rosters(tmp_path)
     battle = Battle.new(cli, a, b, seed=7)
@@ -82,6 +90,7 @@ def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:
     err = battle.refused("move", "A1", "--path", "forward 2")
     assert "MWAN #90, Turn sequence: Hastati (A1) may move only in the movement phase" in err
     assert battle("next") == "Turn 1: Movement.\n"
+    assert "Carthage chooses to move second: Rome moves first this turn" in rome_moves_first(battle)
     # heavy infantry wheel at most 45 degrees
     err = battle.refused("move", "Hastati", "--path", "wheel 90 left")
     assert "MWAN #90, Movement: Hastati (A1): heavy infantry in line may wheel at most 45" in err
@@ -94,8 +103,17 @@ def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:
     out = battle("move", "Velites", "--path", "right 1; forward 7")
     assert 'Velites (A2) moves: right 1; forward 7 (8.0" = 1.0 + 7.0; 0.0" of its 8" left)' in out
     assert "Terrain crossed: woods T4" in out
-    battle("move", "B3", "--path", "left 2; forward 2")
     battle("move", "A1", "--path", "forward 8")
+    # Carthage moves once Rome's move is over; then Rome moves no more
+    err = battle.refused("move", "B3", "--path", "left 2; forward 2")
+    assert (
+        "MWAN #90, Turn sequence: Rome moves first this turn: Numidian light cavalry (B3) may "
+        "move once Rome's move is over (the end of move action)" in err
+    )
+    assert "Rome's move is over: Carthage moves" in battle("act", "end_move", "--side", "a")
+    battle("move", "B3", "--path", "left 2; forward 2")
+    err = battle.refused("move", "A2", "--path", "forward 1")
+    assert "MWAN #90, Turn sequence: Rome's move is over this turn: Carthage moves now" in err
     assert battle("next") == "Turn 1: Missiles.\n"
     # the slingers are too far from the velites: the shot and its odds are refused
     err = battle.refused("shoot", "B2", "A2")
@@ -109,20 +127,23 @@ def test_an_mwan90_battle_on_the_table(cli: Cli, tmp_path: Path) -> None:
     battle.next_to("Movement")
 
     # turn 2: the horse close to 7.7" apart; the Numidians' javelins reach 9"
+    rome_moves_first(battle)
     battle("move", "A3", "--path", "forward 8")
+    err = battle.refused("charge", "A3", "B3")
+    assert '(8.0" used this turn)' in err
+    battle("act", "end_move", "--side", "a")
     battle("move", "B3", "--path", "forward 2")
     state = battle.state()
     assert front_gap(battle.unit("A3", state), battle.unit("B3", state)) == pytest.approx(
         7.726, abs=1e-3
     )
-    err = battle.refused("charge", "A3", "B3")
-    assert '(8.0" used this turn)' in err
     battle.next_to("Missiles")
     out = battle.undo_redo("shoot", "B3", "A3")
     assert '8 figure(s) shooting, javelin (9" range)' in out
     battle.next_to("Movement")
 
     # turn 3: a legal charge, without --force, ends front to front
+    rome_moves_first(battle)
     before, steps = battle.state(), battle.steps()
     out = battle("charge", "A3", "B3")
     assert (

@@ -7,12 +7,14 @@ from __future__ import annotations
 import math
 
 from app.rules.geometry import unit_distance
-from app.rules.mechanics import Combatant, Effects, Mechanics, TurnView
+from app.rules.mechanics import Combatant, Effects, Mechanics, Side, TurnView
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
+    BOTH,
     CONTACT,
     FORMATIONS,
     FORMED,
+    MOVES_SECOND,
     ROUTED,
     SHIELD_WALL,
     SKIRMISH,
@@ -36,6 +38,20 @@ class MWAN90Base(Mechanics):
         if not isinstance(tr, Troop):
             raise TypeError(f"{troop!r} is not an MWAN #90 troop type")
         return tr
+
+    def _phase_id(self, view: TurnView) -> str:
+        """The id of the phase the battle is in ("" outside the turn's phases)."""
+        phases = self.ruleset.turn.phases
+        return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
+
+    def first_mover(self, view: TurnView) -> Side | None:
+        """MWAN #90, Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner
+        chooses 1st or 2nd move)": the winner moves first unless it chose this turn to move
+        second (the move order action); None before any initiative is tossed."""
+        winner = view.initiative
+        if winner is None:
+            return None
+        return BOTH[1 - winner] if view.sides[winner].get(MOVES_SECOND) == view.turn else winner
 
     def formation(self, unit: Combatant, option: str = AS_UNIT) -> str:
         """The unit's formation: the option when set, else its Status, else by its type."""
@@ -71,10 +87,23 @@ class MWAN90Base(Mechanics):
             return None
         return rout_threshold(self.t, self.mw_troop(unit.troop))
 
-    def _in_contact(self, unit: Combatant, view: TurnView) -> bool | None:
-        """Whether the unit touches an enemy; None when footprints are unknown. An enemy
-        whose centre is farther off than the two bases' half-diagonals together is passed
-        over unmeasured (moves are checked on tables of hundreds of units)."""
+    def pinned(self, unit: Combatant, view: TurnView) -> bool:
+        """MWAN #90, Movement 1: "Units in contact with enemy are pinned in melee and may
+        not move"; but Melee 1: formed troops that contact skirmishers move on through
+        them, so a formed unit touching only enemy skirmishers is not pinned."""
+        if not self.t.movement.pinned_in_melee:
+            return False
+        if not self.formed(unit):
+            return bool(self._in_contact(unit, view))
+        return bool(self._in_contact(unit, view, only_formed=True))
+
+    def _in_contact(
+        self, unit: Combatant, view: TurnView, *, only_formed: bool = False
+    ) -> bool | None:
+        """Whether the unit touches an enemy (``only_formed``: a formed one); None when
+        footprints are unknown. An enemy whose centre is farther off than the two bases'
+        half-diagonals together is passed over unmeasured (moves are checked on tables of
+        hundreds of units)."""
         enemies = [u for u in view.units if u.side != unit.side and not u.status.eliminated]
         if unit.width <= 0 or any(u.width <= 0 for u in enemies):
             return None
@@ -82,6 +111,8 @@ class MWAN90Base(Mechanics):
         for u in enemies:
             near = reach + math.hypot(u.width, u.depth) / 2
             if abs(u.x - unit.x) > near or abs(u.y - unit.y) > near:
+                continue
+            if only_formed and not self.formed(u):
                 continue
             if unit_distance(unit, u) <= CONTACT:
                 return True

@@ -55,8 +55,10 @@ class CombatRules(MissilesOnTable):
         return self.t.hits.rows[cls].hit_on
 
     def shoot_plan(self, sit: Situation) -> Plan:
-        """MWAN #90, Missiles: one die per figure with a clear shot (all the figures the
-        unit had when the missile phase began, unless told fewer), hitting on 6 whatever
+        """MWAN #90, Missiles: one die per figure with a clear shot (on the table, counted
+        from the positions: :meth:`clear_shooters`; without them, all the figures the unit
+        had when the missile phase began; the player's count, when given, instead), hitting
+        on 6 whatever
         the target; bows and slings reach 15", javelins 9". Against cavalry supported by
         medium infantry the dice are shared out, the larger half at the cavalry. Units in
         melee cannot be shot at (checked when the footprints are known); on the table the
@@ -71,9 +73,18 @@ class CombatRules(MissilesOnTable):
         weapon, reach = found
         self.check_shot(sit, weapon, reach)
         figures = int(att.status.extra.get(MISSILE_FIGURES, att.status.strength))
-        shooters = min(sit.number("shooters", 0) or figures, figures)
+        chosen = sit.number("shooters", 0)
+        counted = None if chosen else self.clear_shooters(sit, reach, figures)
+        shooters = min(chosen or (counted[0] if counted else figures), figures)
         dice = shooters * m.dice_per_figure
         why = [f'{shooters} figure(s) shooting, {weapon} ({reach:g}" range)']
+        if chosen:
+            why.append("figures with a clear shot: the player's count")
+        elif counted is not None and counted[1] < counted[2]:
+            why.append(
+                f"{counted[1]} of {counted[2]} stretches of the shooting edge have a clear "
+                "shot in range (errata clear-shot-figures)"
+            )
         dice, more = split(dice, sit.choice("split", "none"), "cavalry", "support")
         why += more
         form_d = self.formation(dfn)

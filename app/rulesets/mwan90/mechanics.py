@@ -10,7 +10,9 @@ Every number comes from ``tables.toml`` (:mod:`app.rulesets.mwan90.schema`). The
 off in its morale section: the ``morale_check`` action raises :class:`NotImplementedRule`
 saying so, unless a user has supplied the rows in a house-rules copy (``complete = true``).
 
-Side records: ``lost_initiative`` (for the tie rule) and ``initiative_roll``. During the
+Side records: ``lost_initiative`` (for the tie rule) and ``initiative_roll``; the turn in
+which the initiative winner chose to move second (``moves_second``) and the turn in which
+the first side's move ended (``first_move_over``), the order of moves. During the
 missile phase each unit's ``extra["missile_figures"]`` holds its figures at the start of the
 phase, so that missiles are simultaneous: a unit shoots with the figures it began with.
 """
@@ -38,7 +40,7 @@ from app.rulesets.mwan90.rules import (
     row_for,
 )
 from app.rulesets.mwan90.schema import MoraleRow
-from app.rulesets.mwan90.turn import TurnRules
+from app.rulesets.mwan90.turn import ORDER_OPTIONS, TurnRules
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,8 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
     # -- actions --------------------------------------------------------------------------
 
     def declare(self) -> tuple[Action[Any], ...]:
-        """Shoot, pre-melee javelins, melee, dispersal of skirmishers and the morale check,
+        """Shoot, pre-melee javelins, melee, dispersal of skirmishers, the move order and the
+        end of the first side's move, and the morale check,
         each declared once: its plan of dice (no dice thrown) and the play that throws
         them."""
         t = self.t
@@ -107,6 +110,25 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
                 prepare=self.disperse_plan,
                 options=DISPERSE_OPTIONS,
                 help="Formed troops scatter skirmishers; each gets one shot as he is removed.",
+            ),
+            Action(
+                "move_order",
+                "Move order",
+                "side",
+                play=self.play_order,
+                prepare=self.prepare_order,
+                options=ORDER_OPTIONS,
+                odds=False,
+                help="The initiative winner chooses to move first or second.",
+            ),
+            Action(
+                "end_move",
+                "End of the first side's move",
+                "side",
+                play=self.play_end_move,
+                prepare=self.prepare_end_move,
+                odds=False,
+                help="The side moving first has finished; the other side moves now.",
             ),
             Action(
                 "morale_check",

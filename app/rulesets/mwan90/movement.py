@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from app.rules.contact import TOUCH
-from app.rules.geometry import Footprint, edge_distance
+from app.rules.contact import TOUCH, Contact, ContactHow, contact_pose
+from app.rules.geometry import Footprint, aspect, axes, edge_distance
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.table import TerrainKind
@@ -31,8 +31,15 @@ SEQUENCE_RULE = "MWAN #90, Turn sequence"
 #: how the core's breach for passing through an enemy begins
 THROUGH_ENEMY = "would pass through the enemy "
 MOVEMENT_PHASE = "movement"
+MELEE_PHASE = "melee"
+#: the moves the bonus move after a rout may be spent on (Melee 6)
+BONUS_REASONS = frozenset({"pursuit", "charge"})
 #: the article names no terrain: every kind is Castra's reading (tables.terrain)
 TERRAIN_RULE = "MWAN #90, errata terrain-movement"
+#: where a charge blocked at the centre of the target's front may end instead: its front
+#: still against the target's, moved these shares of the way to corner to corner (a search
+#: step of Castra's, not a rules number)
+FRONT_OFFSETS = (0.25, 0.5, 0.75)
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
 CHOSEN = frozenset({"move", "charge"})
 
@@ -62,19 +69,49 @@ class MWANMovement(MWAN90Base):
         """The core's answer, then MWAN #90, Turn sequence: units move and charge in the
         movement phase; and Movement 1: a unit in contact with the enemy is pinned in melee
         and may not move or charge. A rout, or the bonus move after a melee (a pursuit),
-        goes as the rules send it."""
-        found = super().may_move(view, unit_id, reason)
-        if found is not None or reason not in CHOSEN:
-            return found
+        goes as the rules send it. Turn sequence 2: "Movement: 1st side, 2nd side": in the
+        movement phase the side moving second waits until the first side's move is over.
+        """
         unit = view.unit(unit_id)
+        side = self.side_to_move(view) if reason in CHOSEN else None
+        if side is not None and unit.side != side and not unit.status.eliminated:
+            now = view.side_names[side]
+            if side == self.first_mover(view):
+                text = (
+                    f"{now} moves first this turn: {unit.name} ({unit_id}) may {reason} once "
+                    f"{now}'s move is over (the end of move action)"
+                )
+            else:
+                text = (
+                    f"{view.side_names[unit.side]}'s move is over this turn: {now} moves now, "
+                    f"and {unit.name} ({unit_id}) may not {reason}"
+                )
+            return Breach(SEQUENCE_RULE, text)
+        found = super().may_move(view, unit_id, reason)
+        if found is not None:
+            return found
+        bonus = reason in BONUS_REASONS and self.has_bonus_move(view, unit)
+        if reason == "pursuit" and not bonus:
+            return Breach(
+                MELEE_RULE,
+                f"{unit.name} ({unit_id}) has no bonus move: only a unit that has just routed "
+                "or destroyed the enemy it fought, still touching where that enemy stood, "
+                "has one (errata bonus-move)",
+            )
+        if reason not in CHOSEN:
+            return found
         phases = self.ruleset.turn.phases
-        if 0 <= view.phase < len(phases) and phases[view.phase].id != MOVEMENT_PHASE:
+        if (
+            0 <= view.phase < len(phases)
+            and phases[view.phase].id != MOVEMENT_PHASE
+            and not (bonus and self.t.melee.bonus_move_may_charge)
+        ):
             return Breach(
                 SEQUENCE_RULE,
                 f"{unit.name} ({unit_id}) may {reason} only in the movement phase, not in "
                 f"the {phases[view.phase].name.lower()} phase",
             )
-        if self.t.movement.pinned_in_melee and self._in_contact(unit, view):
+        if self.pinned(unit, view):
             return Breach(
                 MOVE_RULE,
                 f"{unit.name} ({unit_id}) is in contact with the enemy: pinned in melee, it "
@@ -86,10 +123,70 @@ class MWANMovement(MWAN90Base):
         self, view: TurnView, unit: Combatant, reason: MoveReason
     ) -> float | None:
         """The core's allowance, and MWAN #90, Melee 6: a unit that routs its opponent has a
-        post-melee bonus move of 4" (a pursuit)."""
-        if reason == "pursuit":
-            return self.t.melee.post_melee_bonus_move
+        post-melee bonus move of 4" (a pursuit, or a charge in the melee phase to start
+        another melee), over and above what it moved before this turn."""
+        if reason == "pursuit" or (reason == "charge" and self._phase_id(view) == MELEE_PHASE):
+            return unit.moved + self.t.melee.post_melee_bonus_move
         return super().move_allowance_for(view, unit, reason)
+
+    def has_bonus_move(self, view: TurnView, unit: Combatant) -> bool:
+        """MWAN #90, Melee 6: "A unit that routs an opposing unit gets a post-melee bonus
+        move of 4"". The state keeps no mark of it (errata bonus-move): in the melee phase, a
+        unit has its bonus move while it still touches an enemy that is out of the battle
+        (routed or destroyed: it stays where it stood), that is before it has moved away."""
+        if self._phase_id(view) != MELEE_PHASE or unit.width <= 0:
+            return False
+        reach = math.hypot(unit.width, unit.depth) / 2 + TOUCH
+        for e in view.units:
+            if e.side == unit.side or not e.status.eliminated or e.width <= 0:
+                continue
+            near = reach + math.hypot(e.width, e.depth) / 2
+            if abs(e.x - unit.x) > near or abs(e.y - unit.y) > near:
+                continue
+            if edge_distance(unit.footprint, e.footprint) <= TOUCH:
+                return True
+        return False
+
+    def contact_poses(
+        self, view: TurnView, unit: Combatant, target: Combatant
+    ) -> list[tuple[ContactHow, Footprint]]:
+        """MWAN #90, Melee 2: "Formed troops count all figures in contact to their front"
+        (plus overlaps), so a charge ends front to front, never corner to corner (no figure
+        in contact): from ahead of the target, centred on its front, or failing that slid
+        along it (nearer side first) while the two fronts still overlap; from a flank or
+        the rear, flat against it (the core's poses, less the corners)."""
+        out: list[tuple[ContactHow, Footprint]] = [
+            (h, p) for h, p in super().contact_poses(view, unit, target) if h != "corner"
+        ]
+        t = target.footprint
+        if aspect(t, unit.x, unit.y) != "front":
+            return out
+        (rx, ry) = axes(t.facing)[1]
+        near = 1.0 if (unit.x - t.x) * rx + (unit.y - t.y) * ry > 0 else -1.0
+        most = (t.width + unit.width) / 2
+        for share in FRONT_OFFSETS:
+            for sign in (near, -near):
+                pose = contact_pose(t, unit.width, unit.depth, "front", sign * share * most)
+                out.append(("front", pose))
+        return out
+
+    def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
+        """The core's search over :meth:`contact_poses` (front to front only, from ahead);
+        when no front-to-front contact is open the charge is refused naming MWAN #90,
+        Melee 2, rather than ending corner to corner."""
+        found = super().contact(view, unit_id, target_id)
+        if not found.forbidden or found.path is None:
+            return found
+        unit, target = view.unit(unit_id), view.unit(target_id)
+        if aspect(target.footprint, unit.x, unit.y) != "front":
+            return found
+        why = Breach(
+            MELEE_RULE,
+            f"{unit.name} ({unit_id}) finds no open way to {target.name} ({target_id})'s "
+            "front: a charge ends front to front (figures in contact to the front), not corner "
+            "to corner",
+        )
+        return replace(found, breaches=(*found.breaches, why))
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes
@@ -116,9 +213,10 @@ class MWANMovement(MWAN90Base):
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
-        found = self._through_skirmishers(view, unit, found)
+        found, scattered = self._through_skirmishers(view, unit, found)
         who = f"{unit.name} ({unit.unit_id})"
-        breaches: list[Breach] = [
+        breaches: list[Breach] = self._full_move_through(view, unit, found, scattered)
+        breaches += [
             Breach(
                 MELEE_RULE,
                 f"{who} are skirmishers and may not close with the formed {e.name} ({e.unit_id})",
@@ -168,27 +266,67 @@ class MWANMovement(MWAN90Base):
         enemies an unformed unit would touch where its move ends (none for formed troops)."""
         if not self.t.dispersal.skirmishers_may_not_close_with_formed or self.formed(unit):
             return []
+        return self._touched(view, unit, end, True)
+
+    def _touched(
+        self, view: TurnView, unit: Combatant, end: Footprint, formed: bool
+    ) -> list[Combatant]:
+        """The enemies, formed or not as ``formed`` says, that ``end`` touches."""
         reach = math.hypot(end.width, end.depth) / 2 + TOUCH
         out = []
         for e in view.units:
             if e.side == unit.side or e.status.eliminated or e.width <= 0:
                 continue
             near = reach + math.hypot(e.width, e.depth) / 2
-            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or not self.formed(e):
+            if abs(e.x - end.x) > near or abs(e.y - end.y) > near or self.formed(e) != formed:
                 continue
             if edge_distance(end, e.footprint) <= TOUCH:
                 out.append(e)
         return out
 
-    def _through_skirmishers(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
+    def _full_move_through(
+        self, view: TurnView, unit: Combatant, found: MoveCheck, scattered: list[Combatant]
+    ) -> list[Breach]:
+        """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
+        movement": a formed unit whose move passes through enemy skirmishers, or ends
+        touching them, spends all that is left of its move (``tables.dispersal
+        .formed_move_full_distance``); a shorter move is refused."""
+        if (
+            not self.t.dispersal.formed_move_full_distance
+            or not self.formed(unit)
+            or found.left is None
+            or found.cost >= found.left - 1e-6
+        ):
+            return []
+        met = {
+            e.unit_id: f"{e.name} ({e.unit_id})"
+            for e in [*scattered, *self._touched(view, unit, found.end, False)]
+        }
+        if not met:
+            return []
+        u = self.length_symbol()
+        return [
+            Breach(
+                MELEE_RULE,
+                f"{unit.name} ({unit.unit_id}) meets the skirmishers "
+                f"{', '.join(met.values())}: formed troops that contact skirmishers move "
+                "their full movement through them "
+                f"({found.cost:.1f}{u} of the {found.left:.1f}{u} left)",
+            )
+        ]
+
+    def _through_skirmishers(
+        self, view: TurnView, unit: Combatant, found: MoveCheck
+    ) -> tuple[MoveCheck, list[Combatant]]:
         """MWAN #90, Melee 1: "Formed troops that contact skirmishers will move their full
         movement, dispersing the skirmishers as they move through them": the core's refusal
         to pass through an enemy becomes, for formed troops through skirmishers, a move the
-        umpire confirms, to be followed by the disperse action."""
+        umpire confirms, to be followed by the disperse action. Also the skirmishers passed
+        through."""
         if not self.formed(unit) or not any(
             b.rule == TABLE_RULE and b.text.startswith(THROUGH_ENEMY) for b in found.breaches
         ):
-            return found
+            return found, []
         scattered = {
             f"{THROUGH_ENEMY}{u.name} ({u.unit_id}) (": u
             for u in view.units
@@ -196,12 +334,14 @@ class MWANMovement(MWAN90Base):
         }
         who = f"{unit.name} ({unit.unit_id})"
         out: list[Breach] = []
+        met: list[Combatant] = []
         for b in found.breaches:
             keys = (k for k in scattered if b.rule == TABLE_RULE and b.text.startswith(k))
             hit = scattered.get(next(keys, ""))
             if hit is None:
                 out.append(b)
                 continue
+            met.append(hit)
             out.append(
                 Breach(
                     MELEE_RULE,
@@ -210,4 +350,4 @@ class MWANMovement(MWAN90Base):
                     "confirm",
                 )
             )
-        return replace(found, breaches=tuple(out))
+        return replace(found, breaches=tuple(out)), met

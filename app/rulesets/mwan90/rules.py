@@ -40,6 +40,11 @@ SPLITS = ("none", "cavalry", "support")
 SUPPORTED = ("none", "attacker", "defender")
 #: whose dice a flank or rear attack on a heavy unit triples (MWAN #90, Melee 3)
 TRIPLED = ("attacker", "attacked")
+#: side records, each holding the turn it was written in (records outlive the turn): the
+#: initiative winner chose to move second; the first side's move is over
+MOVES_SECOND = "moves_second"
+FIRST_MOVE_OVER = "first_move_over"
+MOVEMENT = "movement"
 #: two footprints closer than this (in inches) are in contact
 CONTACT = 1e-6
 
@@ -247,7 +252,13 @@ def melee_options(t: Tables) -> tuple[OptionSpec, ...]:
 
 
 SHOOT_OPTIONS = (
-    OptionSpec("shooters", "Figures with a clear shot (0 = all)", "int", 0, minimum=0),
+    OptionSpec(
+        "shooters",
+        "Figures with a clear shot (0 = counted from the table, or all)",
+        "int",
+        0,
+        minimum=0,
+    ),
     OptionSpec("split", "Target shares the dice with its support", "choice", "none", SPLITS),
 )
 JAVELIN_OPTIONS = (

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import math
 
-from app.rules.geometry import Point, axes, edge_distance
-from app.rules.sight import ShotReach
+from app.rules.geometry import Point, axes, edge_distance, polygon_distance
+from app.rules.sight import ShotReach, base_points
 from app.rules.values import Combatant, Situation, TurnView
 from app.rulesets.mwan90.base import MWAN90Base
 from app.rulesets.mwan90.rules import CONTACT
 
 MISSILE_RULE = "MWAN #90, Missiles"
+#: at most this many stretches of the shooting edge are tried for a clear shot (a unit of
+#: more figures shares them out: a search step of Castra's, not a rules number)
+MAX_STRETCHES = 24
 
 
 def on_table(a: Combatant, b: Combatant) -> bool:
@@ -118,6 +121,53 @@ class MissilesOnTable(MWAN90Base):
                 f"{MISSILE_RULE}: {a.name} ({a.unit_id}) has no clear shot at {d.name} "
                 f"({d.unit_id}): the line of sight is blocked by {by}"
             )
+
+    def clear_shooters(
+        self, sit: Situation, reach: float, figures: int
+    ) -> tuple[int, int, int] | None:
+        """MWAN #90, Missiles: "Toss 1 die per figure with a clear shot", counted from the
+        table (errata clear-shot-figures): the shooting edge (a formed unit's front; an
+        unformed unit's edge nearest the target) is cut into one stretch per figure (at
+        most :data:`MAX_STRETCHES`), and a stretch has a clear shot when its middle is
+        within ``reach`` of the target's base and a straight line runs from it to a point
+        of that base past nothing that blocks sight. The figures with a clear shot are
+        that share of ``figures``, rounded up, at least one when the unit sees the target
+        at all. Returns (figures, stretches clear, stretches), or None without positions
+        (then every figure shoots unless the player counts fewer)."""
+        a, d = sit.attacker, sit.defender
+        view = sit.view
+        if not on_table(a, d) or figures <= 0:
+            return None
+        left, right = self._shooting_edge(a, d)
+        n = max(1, min(figures, MAX_STRETCHES))
+        target = d.footprint.corners()
+        ends = base_points(d.footprint)
+        blockers = self._blockers(view, a, d) if view is not None and _holds(view, a, d) else []
+        clear = 0
+        for i in range(n):
+            t = (i + 0.5) / n
+            p = (left[0] + (right[0] - left[0]) * t, left[1] + (right[1] - left[1]) * t)
+            if polygon_distance((p,), target) > reach + 1e-6:
+                continue
+            if any(not any(k.blocks(p, e) for k in blockers) for e in ends):
+                clear += 1
+        count = math.ceil(figures * clear / n)
+        return max(count, 1), clear, n
+
+    def _shooting_edge(self, a: Combatant, d: Combatant) -> tuple[Point, Point]:
+        """The edge a unit shoots from: its front if formed; an unformed unit, shooting all
+        round, from the edge whose middle is nearest the target's base."""
+        c = a.footprint.corners()
+        if self.fire_arc(a) is not None:
+            return c[0], c[1]
+        target = d.footprint.corners()
+        edges = [(c[i - 1], c[i]) for i in range(len(c))]
+        return min(
+            edges,
+            key=lambda e: polygon_distance(
+                (((e[0][0] + e[1][0]) / 2, (e[0][1] + e[1][1]) / 2),), target
+            ),
+        )
 
     def check_javelins(self, sit: Situation) -> None:
         """MWAN #90, Missiles: pre-melee javelins are thrown only immediately before the

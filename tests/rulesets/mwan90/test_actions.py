@@ -37,6 +37,8 @@ def test_declared_actions(mech: MWAN90Mechanics) -> None:
         "javelins",
         "melee",
         "disperse",
+        "move_order",
+        "end_move",
         "morale_check",
     ]
     assert [a.key for a in mech.actions()] == [a.key for a in mech.declare()]

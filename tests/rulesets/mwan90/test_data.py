@@ -425,6 +425,10 @@ ERRATA = {
     "terrain-movement": "gap",
     "terrain-sight": "gap",
     "terrain-cover": "interpretation",
+    "move-order": "interpretation",
+    "bonus-move": "gap",
+    "charge-contact": "interpretation",
+    "clear-shot-figures": "gap",
 }
 
 

@@ -144,6 +144,8 @@ def test_registered(mech: MWAN90Mechanics) -> None:
         "javelins",
         "melee",
         "disperse",
+        "move_order",
+        "end_move",
         "morale_check",
     ]
     assert mech.action("morale_check").odds is False

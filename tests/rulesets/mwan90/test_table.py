@@ -14,6 +14,7 @@ import pytest
 
 from app.core.battle import new_battle
 from app.core.battle.sample import sample_roster
+from app.rules.dice import ScriptedDice
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import Situation, TurnView, mechanics_for
 from app.rules.movement import MoveCheck
@@ -159,14 +160,84 @@ def test_moves_only_in_the_movement_phase(mech: MWAN90Mechanics, view: TurnView)
             f"MWAN #90, Turn sequence: Roman cavalry (equites) (A6) may move only in the "
             f"movement phase, not in the {name} phase" in texts(refused)
         )
-    bonus = mech.check_move(
+    pursuit = mech.check_move(
         replace(v, phase=3), "A6", Path(parse_path("forward 4")), reason="pursuit"
     )
-    assert bonus.ok and bonus.allowance == 4, texts(bonus)  # Melee 6: a 4" bonus move
-    more = mech.check_move(
-        replace(v, phase=3), "A6", Path(parse_path("forward 5")), reason="pursuit"
+    assert "MWAN #90, Melee: Roman cavalry (equites) (A6) has no bonus move" in texts(pursuit)
+
+
+def test_the_bonus_move_pursues_or_charges_into_another_melee(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 6: "A unit that routs an opposing unit gets a post-melee bonus move of 4". It
+    may use this movement to initiate another melee" (errata bonus-move): the equites, 8"
+    moved this turn, still touch the Numidians they routed (out of the battle, where they
+    stood): in the melee phase they have 4" more, as a pursuit or a charge on the Gauls
+    within reach, legal without forcing; 5" is too far, and once moved away there is no
+    bonus left."""
+    a6 = replace(at(view, "A6", 36.0, 20.0), moved=8.0)
+    gone = at(view, "B7", 36.0, 20.0 + (a6.depth + view.unit("B7").depth) / 2, 180.0)
+    gone = replace(gone, status=replace(gone.status, eliminated=True))
+    gauls = at(view, "B1", 38.0, 20.0 + a6.depth / 2 + 1.0 + view.unit("B1").depth / 2, 180.0)
+    v = replace(on(view, a6, gone, gauls), phase=3)  # the melee phase
+    assert mech.has_bonus_move(v, a6)
+    pursuit = mech.check_move(v, "A6", Path(parse_path("back 4")), reason="pursuit")
+    assert pursuit.ok and pursuit.allowance == 12 and pursuit.left == 4, texts(pursuit)
+    far = mech.check_move(v, "A6", Path(parse_path("back 5")), reason="pursuit")
+    assert 'would move 5.0" with 4.0" of its 12" left (8.0" used this turn)' in texts(far)
+    charge = mech.contact(v, "A6", "B1")
+    assert charge.how == "front" and not charge.forbidden, charge.breaches
+    assert charge.check is not None and charge.check.cost <= 4.0
+    away = replace(v, units=(replace(a6, y=12.0), gone, gauls))
+    assert not mech.has_bonus_move(away, away.unit("A6"))
+    refused = mech.contact(away, "A6", "B1")
+    assert "may charge only in the movement phase, not in the melee phase" in " | ".join(
+        map(str, refused.breaches)
     )
-    assert 'would move 5.0" with 4.0" of its 4" left' in texts(more)
+    assert not mech.has_bonus_move(replace(v, phase=1), a6)  # only after a melee
+
+
+def test_first_side_then_second_side(mech: MWAN90Mechanics, view: TurnView) -> None:
+    """Turn sequence 2: "Movement: 1st side, 2nd side (Initiative winner chooses 1st or 2nd
+    move)". Carthage won: it moves first, and Rome's units wait (refused naming the rule),
+    save for the moves the rules give the other side (an evade); once Carthage's move is
+    over (end of move) Rome moves and Carthage no more. Had Carthage chosen to move second
+    (move order, before anyone moves), Rome would have moved first."""
+    a6, b8 = at(view, "A6", 36.0, 10.0), at(view, "B8", 36.0, 38.0, 180.0)
+    v = replace(on(view, a6, b8), initiative=1)
+    assert mech.side_to_move(v) == 1 and mech.side_to_move(replace(v, phase=2)) is None
+    assert check(mech, v, "B8", "forward 4").ok
+    wait = check(mech, v, "A6", "forward 4")
+    assert wait.forbidden and texts(wait).startswith(
+        "MWAN #90, Turn sequence: Carthage moves first this turn: Roman cavalry (equites) (A6) "
+        "may move once Carthage's move is over (the end of move action)"
+    )
+    evade = mech.check_move(v, "A6", Path(parse_path("back 2")), reason="evade")
+    assert not evade.forbidden, texts(evade)
+    with pytest.raises(ValueError, match="it is Carthage's move, not Rome's"):
+        mech.resolve("end_move", Situation(side=0, view=v), ScriptedDice([]))
+    over = mech.resolve("end_move", Situation(side=1, view=v), ScriptedDice([]))
+    assert over.explanation == ("Carthage's move is over: Rome moves",)
+    after = replace(v, sides=(v.sides[0], {**v.sides[1], **(over.sides[1] or {})}))
+    assert check(mech, after, "A6", "forward 4").ok
+    assert "Carthage's move is over this turn: Rome moves now" in texts(
+        check(mech, after, "B8", "forward 4")
+    )
+    with pytest.raises(ValueError, match="Rome moves second: its move ends with the phase"):
+        mech.resolve("end_move", Situation(side=0, view=after), ScriptedDice([]))
+    # the winner's choice
+    with pytest.raises(ValueError, match="Carthage won the initiative: only it chooses"):
+        mech.resolve("move_order", Situation(side=0, view=v), ScriptedDice([]))
+    second = Situation(side=1, view=v, options={"choose": "second"})
+    chose = mech.resolve("move_order", second, ScriptedDice([]))
+    assert chose.explanation == ("Carthage chooses to move second: Rome moves first this turn",)
+    rome_first = replace(v, sides=(v.sides[0], {**v.sides[1], **(chose.sides[1] or {})}))
+    assert mech.side_to_move(rome_first) == 0
+    assert check(mech, rome_first, "A6", "forward 4").ok
+    assert mech.side_to_move(replace(rome_first, turn=2)) == 1  # a choice for one turn
+    moved = replace(v, units=(replace(a6, moved=2.0), b8))
+    with pytest.raises(ValueError, match="units have moved this turn"):
+        mech.resolve("move_order", replace(second, view=moved), ScriptedDice([]))
 
 
 def test_units_in_contact_are_pinned(mech: MWAN90Mechanics, view: TurnView) -> None:
@@ -286,6 +357,36 @@ def test_a_unit_between_blocks_the_shot(mech: MWAN90Mechanics, view: TurnView) -
         mech.odds("shoot", Situation(actor=slingers, target=cav, view=v))
 
 
+def test_figures_with_a_clear_shot_counted_from_the_table(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Missiles: "Toss 1 die per figure with a clear shot", counted on the table (errata
+    clear-shot-figures): the slingers' front cut into one stretch per figure (8); a wood
+    before its left part leaves 5 stretches a clear line to the cavalry, so 5 figures
+    shoot; in the open all 8 do; the shooters option is the players' own count and
+    replaces it."""
+    slingers = at(view, "B5", 36.0, 30.0, 180.0)
+    cav = at(view, "A7", 36.0, 18.0)
+    copse = TerrainPiece("T1", "woods", ((20.0, 20.0), (36.0, 20.0), (36.0, 28.0), (20.0, 28.0)))
+    v = replace(on(view, slingers, cav, terrain=(copse,)), phase=2)
+    sit = Situation(actor=slingers, target=cav, view=v)
+    assert mech.clear_shooters(sit, 15.0, 8) == (5, 5, 8)
+    plan = mech.shoot_plan(sit)
+    assert plan.dice_a == 5 and "5 of 8 stretches of the shooting edge have a clear shot" in (
+        " ".join(plan.why)
+    )
+    open_ground = replace(sit, view=replace(v, table=Table(72.0, 48.0, ())))
+    assert mech.shoot_plan(open_ground).dice_a == 8
+    told = mech.shoot_plan(replace(sit, options={"shooters": 7}))
+    assert told.dice_a == 7 and "the player's count" in " ".join(told.why)
+    assert (
+        mech.clear_shooters(
+            Situation(actor=replace(slingers, width=0.0, depth=0.0), target=cav), 15.0, 8
+        )
+        is None
+    )
+
+
 def test_formed_shooters_only_in_their_front_arc(mech: MWAN90Mechanics, view: TurnView) -> None:
     """Errata missile-arc: formed light cavalry shoot into their 90-degree front arc;
     skirmishers (never formed) all round."""
@@ -337,3 +438,61 @@ def test_shooting_reach_for_the_map(mech: MWAN90Mechanics, view: TurnView) -> No
 def test_no_command_radius(mech: MWAN90Mechanics, view: TurnView) -> None:
     """The article has no generals (errata no-leaders): no command radius for the map."""
     assert mech.command_reach(view, "A1") is None
+
+
+def test_formed_troops_through_skirmishers_move_their_full_movement(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 1: "Formed troops that contact skirmishers will move their full movement":
+    cavalry passing through javelinmen 6" of their 8" is refused naming the rule, the full
+    8" is the umpire's to confirm; a charge stopping against the skirmishers is refused too
+    (they move on through them); a move short of the skirmishers is free. Touching them,
+    the cavalry are not pinned (Movement 1 gives way to Melee 1), the skirmishers are."""
+    cav = at(view, "A6", 36.0, 20.0)
+    javelinmen = at(view, "B6", 36.0, 24.0, 180.0)
+    v = on(view, cav, javelinmen)
+    short = check(mech, v, "A6", "forward 7")
+    assert short.forbidden
+    assert (
+        "MWAN #90, Melee: Roman cavalry (equites) (A6) meets the skirmishers Libyan, Moorish "
+        "and Spanish javelinmen (B6): formed troops that contact skirmishers move their full "
+        'movement through them (7.0" of the 8.0" left)' in texts(short)
+    )
+    full = check(mech, v, "A6", "forward 8")
+    assert not full.forbidden and full.needs_confirmation, texts(full)
+    gap = 24.0 - 20.0 - (cav.depth + javelinmen.depth) / 2
+    stop = mech.contact(v, "A6", "B6")
+    assert stop.forbidden and "move their full movement" in " | ".join(map(str, stop.breaches))
+    assert check(mech, v, "A6", f"forward {gap - 0.5}").ok
+    # touching the skirmishers, the horse is not pinned: it moves on through them
+    touching = on(view, replace(cav, y=cav.y + gap), javelinmen)
+    assert not mech.pinned(touching.unit("A6"), touching)
+    on_through = check(mech, touching, "A6", "forward 8")
+    assert not on_through.forbidden and on_through.needs_confirmation, texts(on_through)
+    assert "pinned" in texts(check(mech, touching, "B6", "back 1"))  # skirmishers are
+
+
+def test_a_charge_blocked_at_the_centre_slides_along_the_front_never_to_a_corner(
+    mech: MWAN90Mechanics, view: TurnView
+) -> None:
+    """Melee 2: figures count "in contact to their front", so a charge whose centred pose
+    is blocked (a friend stands there) ends front to front slid along the target's front,
+    the fronts still overlapping; with the whole front blocked it is refused naming the
+    rule, never corner to corner."""
+    a6 = at(view, "A6", 36.0, 20.0)
+    b8 = at(view, "B8", 36.0, 30.0, 180.0)
+    centre = mech.contact(on(view, a6, b8), "A6", "B8").aligned_end
+    friend = replace(at(view, "A7", centre.x - a6.width / 2, centre.y), width=a6.width / 2)
+    v = on(view, a6, b8, friend)
+    found = mech.contact(v, "A6", "B8")
+    assert found.how == "front" and not found.forbidden, found.breaches
+    end = found.aligned_end
+    assert edge_distance(end, b8.footprint) == pytest.approx(0.0, abs=1e-6)
+    assert end.facing % 360 == pytest.approx(0.0)
+    assert 0 < abs(end.x - b8.x) < (b8.width + a6.width) / 2  # the fronts overlap
+    wall = replace(at(view, "A7", 36.0, centre.y), width=b8.width + 2 * a6.width)
+    blocked = mech.contact(on(view, a6, b8, wall), "A6", "B8")
+    assert blocked.forbidden and blocked.how != "corner"
+    assert "MWAN #90, Melee: Roman cavalry (equites) (A6) finds no open way to" in " | ".join(
+        map(str, blocked.breaches)
+    )
