@@ -1,9 +1,11 @@
-"""The worst-case exact odds per ruleset and action, at 1x and 4x the largest list size.
+"""The worst-case exact odds per ruleset and action under a harsher search than ``make
+bench``: every troop type at ``factor`` times the largest unit *any* entry of the ruleset
+allows (so units no army list fields: GSB's one-base elephants as 16 bases, MWAN #90's
+four-figure elephants as 72), at each factor on its own.
 
-Searches every pair of army-list troop types (each at ``factor`` times the largest size any
-entry allows) with the action's default options, then every option of the slowest pair (as
-``scripts/bench.py`` does at 1x), and prints one row per ruleset, action and factor: the
-worst time in milliseconds (median of five runs), the matchup and the number of outcomes.
+Searches every pair of troop types with the action's default options, then every option of
+the slowest pairs (``bench.odds_search``), and prints one row per ruleset, action and factor:
+the worst CPU time in milliseconds (median of five runs) and the matchup.
 
     .venv/bin/python scripts/odds_worst.py [--factors 1,4] [--only mwan90]
 """
@@ -13,27 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench import RUNS, _odds_ms  # noqa: E402
-
-
-def _variants(action: Any) -> list[dict[str, Any]]:
-    defaults = action.defaults()
-    variants = [defaults]
-    for o in action.options:
-        if o.kind == "bool":
-            values: list[Any] = [True]
-        elif o.kind == "int":
-            values = [v for v in (o.minimum, o.maximum) if v is not None]
-        else:
-            values = list(o.choices)
-        variants += [{**defaults, o.key: v} for v in values]
-    return variants
+from bench import odds_search  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -53,22 +40,14 @@ def main(argv: list[str]) -> int:
         mech = mechanics_for(rs)
         troops = sorted({e.troop for a in rs.armies.values() for e in a.entries.values()})
         largest = max(max(e.sizes) for a in rs.armies.values() for e in a.entries.values())
+        sizes = dict.fromkeys(troops, largest)
         for action in (a for a in mech.actions() if a.odds and a.targets == "pair"):
-            defaults = action.defaults()
             for factor in factors:
-                size = largest * factor
-                pairs = [((x, size), (y, size)) for x in troops for y in troops]
-                timed = {p: _odds_ms(mech, action.key, p, defaults) for p in pairs}
-                slowest = max(pairs, key=lambda p: timed[p])
-                variants = _variants(action)
-                costs = [_odds_ms(mech, action.key, slowest, o) for o in variants]
-                worst = variants[costs.index(max(costs))]
-                value = _odds_ms(mech, action.key, slowest, worst, RUNS)
-                changed = {k: v for k, v in worst.items() if defaults.get(k) != v}
-                (ta, sa), (td, sd) = slowest
+                value, pair, changed, tried = odds_search(mech, action, sizes, (factor,))
+                (ta, sa), (td, sd) = pair
                 print(
                     f"{rs.id:10} {action.key:10} {factor:>2} {value:9.2f}  "
-                    f"{ta} {sa} v {td} {sd} {changed or ''} ({len(pairs)} pairs)",
+                    f"{ta} {sa} v {td} {sd} {changed or ''} ({tried} matchups)",
                     flush=True,
                 )
     return 0

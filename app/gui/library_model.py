@@ -32,6 +32,13 @@ BIN_TIP = "Deleted rosters: restore one, or delete it for good"
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NAME_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemIsEditable
+#: the roles as plain numbers: Qt asks ``data`` tens of thousands of times for a big library,
+#: and comparing the number it passes with an enum member costs a microsecond each
+_TEXT = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole)})
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -238,11 +245,9 @@ class LibraryModel(QAbstractItemModel):
         s = node.summary
         if index.column() == 1:
             if s is None:
-                return (
-                    "" if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole) else None
-                )
+                return "" if role in _TEXT else None
             return self._units_cell(node, s, role)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role in _TEXT:
             if node.ruleset is not None:
                 return self._name_of(node.ruleset)
             return node.text
@@ -259,25 +264,25 @@ class LibraryModel(QAbstractItemModel):
             return text
         if role == SUMMARY_ROLE:
             return s
-        if role == Qt.ItemDataRole.ForegroundRole and node.deleted:
+        if role == _FOREGROUND and node.deleted:
             return self._grey
         return None
 
     def _units_cell(self, node: Node, s: RosterSummary, role: int) -> Any:
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role in _TEXT:
             return str(s.units)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
+        if role == _ALIGN:
             return _RIGHT
         if role == ROSTER_ROLE:
             return s.id
         if role == DELETED_ROLE:
             return node.deleted
-        if role == Qt.ItemDataRole.ForegroundRole and node.deleted:
+        if role == _FOREGROUND and node.deleted:
             return self._grey
         return None
 
     def _group_cell(self, node: Node, role: int) -> Any:
-        if role == Qt.ItemDataRole.FontRole:
+        if role == _FONT:
             return self._bold
         if role == SEARCH_ROLE:
             return ""
@@ -285,7 +290,7 @@ class LibraryModel(QAbstractItemModel):
             return node.ruleset
         if role == DELETED_ROLE:
             return node.deleted
-        if role == Qt.ItemDataRole.ToolTipRole and node.deleted:
+        if role == _TOOLTIP and node.deleted:
             return BIN_TIP
         return None
 

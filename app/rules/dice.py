@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Any, cast
 
 #: Leg VI Carthago's average die: a six-sided die marked 2, 3, 3, 4, 4, 5.
 AVD_FACES: tuple[int, ...] = (2, 3, 3, 4, 4, 5)
@@ -149,6 +150,159 @@ def power_capped(one: Dist, n: int, cap: int) -> Dist:
         total = nxt
     scale = den**n
     return {v: Fraction(w, scale) for v, w in total.items()}
+
+
+# --------------------------------------------------------------------------- big exact odds
+
+#: The primes of every die up to a d20: the denominators of dice odds are made of them.
+SMALL_PRIMES: tuple[int, ...] = (2, 3, 5, 7, 11, 13, 17, 19)
+
+
+def valuation(n: int, p: int) -> int:
+    """How many times the prime ``p`` divides ``n`` (not 0): a few divisions, each by a
+    square of the power before, not one per factor (a denominator of 6**1296 has 1,296)."""
+    if n == 0:
+        raise ValueError("0 is divisible by every power")
+    n = abs(n)
+    if p == 2:
+        return (n & -n).bit_length() - 1
+    if n % p:
+        return 0
+    powers = [p]
+    while powers[-1].bit_length() * 2 <= n.bit_length() + 1 and n % (powers[-1] ** 2) == 0:
+        powers.append(powers[-1] ** 2)
+    v = 0
+    for i in range(len(powers) - 1, -1, -1):
+        q, r = divmod(n, powers[i])
+        if r == 0:
+            n, v = q, v + (1 << i)
+    return v
+
+
+_FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12 and later
+_FRACTION: Any = Fraction  # 3.11's constructor takes ``_normalize``, which typeshed omits
+
+
+def coprime_fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for two numbers the caller has already freed of
+    every common factor (``denominator`` > 0): Python's Fraction would look for one again
+    with a greatest common divisor of two numbers of hundreds of digits (about 30 us each,
+    most of the time of the exact odds of big units). Uses the constructors Python's own
+    Fraction arithmetic uses (3.11: ``_normalize``; 3.12 on: ``_from_coprime_ints``)."""
+    if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
+        return cast(Fraction, _FROM_COPRIME(numerator, denominator))
+    return cast(Fraction, _FRACTION(numerator, denominator, _normalize=False))
+
+
+def _small_factors(n: int) -> dict[int, int] | None:
+    """The exponents of :data:`SMALL_PRIMES` in ``n`` (> 0), or None when another prime
+    divides it."""
+    out: dict[int, int] = {}
+    for p in SMALL_PRIMES:
+        if n == 1:
+            break
+        v = valuation(n, p)
+        if v:
+            out[p] = v
+            n = n >> v if p == 2 else n // p**v
+    return out if n == 1 else None
+
+
+def _parts(
+    weights: Sequence[int], primes: Sequence[int], exps: Sequence[int]
+) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+    """Each weight over a denominator of ``primes`` to ``exps`` as (its part free of those
+    primes, the index of its exponents), and the distinct exponents: each prime's exponent
+    in the weight less its exponent in the denominator (below 0: left in the denominator)."""
+    out: list[tuple[int, int]] = []
+    index: dict[tuple[int, ...], int] = {}
+    for w in weights:
+        if w == 0:
+            out.append((0, -1))
+            continue
+        free, signed = w, []
+        for p, e in zip(primes, exps, strict=True):
+            v = valuation(w, p)
+            if v:
+                free = free >> v if p == 2 else free // p**v
+            signed.append(v - e)
+        out.append((free, index.setdefault(tuple(signed), len(index))))
+    return out, list(index)
+
+
+def product_fractions(
+    a: Sequence[int], den_a: int, b: Sequence[int], den_b: int
+) -> list[list[Fraction]]:
+    """``[[Fraction(x * y, den_a * den_b) for y in b] for x in a]``: the exact chances of two
+    independent things, from each one's whole-number weights over its denominator, exactly
+    equal to the plain Fractions but without a greatest common divisor of two big numbers
+    each. When both denominators are made of dice primes (:data:`SMALL_PRIMES`), each
+    weight is split once into a part free of those primes and their exponents; a product is
+    then the two free parts multiplied, times the primes its exponents leave in the
+    numerator, over those they leave in the denominator (made once for each pair of
+    exponents): in lowest terms by construction. Otherwise the plain Fractions."""
+    fa, fb = _small_factors(den_a), _small_factors(den_b)
+    if fa is None or fb is None or den_a <= 0 or den_b <= 0:
+        den = den_a * den_b
+        return [[Fraction(x * y, den) for y in b] for x in a]
+    primes = sorted(set(fa) | set(fb))
+    pa, ea = _parts(a, primes, [fa.get(p, 0) for p in primes])
+    pb, eb = _parts(b, primes, [fb.get(p, 0) for p in primes])
+    # (numerator factor, denominator) of every pair of exponents
+    powers: dict[tuple[int, int], int] = {}
+    table = [
+        [_split_power(primes, [i + j for i, j in zip(x, y, strict=True)], powers) for y in eb]
+        for x in ea
+    ]
+    # rows where no pair leaves a prime in the numerator (most) skip multiplying by 1
+    bare = [[den for _, den in row] if all(n == 1 for n, _ in row) else None for row in table]
+    zero, make = Fraction(0), _FRACTION
+    rows: list[list[Fraction]] = []
+    for ux, kx in pa:
+        if ux == 0:
+            rows.append([zero] * len(pb))
+            continue
+        t, dens = table[kx], bare[kx]
+        if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
+            row = [coprime_fraction(ux * uy * t[ky][0], t[ky][1]) if uy else zero for uy, ky in pb]
+        elif dens is not None:
+            row = [make(ux * uy, dens[ky], _normalize=False) if uy else zero for uy, ky in pb]
+        else:
+            row = [
+                make(ux * uy * t[ky][0], t[ky][1], _normalize=False) if uy else zero
+                for uy, ky in pb
+            ]
+        rows.append(row)
+    return rows
+
+
+def _split_power(
+    primes: Sequence[int], exps: Sequence[int], powers: dict[tuple[int, int], int]
+) -> tuple[int, int]:
+    """The product of ``primes`` to ``exps`` as (numerator, denominator): the positive
+    exponents above, the negative below. Powers of 2 are shifts; others are kept in
+    ``powers``, as the same ones come back for many pairs."""
+    num = den = 1
+    num_twos = den_twos = 0
+    for p, e in zip(primes, exps, strict=True):
+        if p == 2:
+            num_twos, den_twos = max(e, 0), max(-e, 0)
+        elif e:
+            key = (p, abs(e))
+            power = powers.get(key)
+            if power is None:
+                power = powers[key] = p ** abs(e)
+            if e > 0:
+                num *= power
+            else:
+                den *= power
+    return num << num_twos, den << den_twos
+
+
+def fractions_over(weights: Sequence[int], den: int) -> list[Fraction]:
+    """``[Fraction(w, den) for w in weights]``, exactly, put in lowest terms from the
+    exponents of the dice primes when ``den`` is made of them (:func:`product_fractions`)."""
+    return [row[0] for row in product_fractions(weights, den, [1], 1)]
 
 
 def chance_at_least(die: str, need: int, bonus: int = 0, exclude: Iterable[int] = ()) -> Fraction:

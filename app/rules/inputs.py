@@ -177,45 +177,72 @@ def data_problems(data: object, *, max_depth: int = MAX_DEPTH) -> list[tuple[str
     """``(key path, problem)`` for each value a data file may not hold: nesting deeper than
     ``max_depth``, an integer beyond :data:`MAX_INT`, a non-finite float, a string longer
     than :data:`MAX_STRING` or holding a control character other than tab and newline, a
-    date or time (no Castra file has one). Walks without recursion."""
-    problems: list[tuple[str, str]] = []
-    stack: list[tuple[object, str, int]] = [(data, "", 0)]
+    date or time (no Castra file has one). Walks without recursion; a value's key path is
+    written out only for a problem (every load of a ruleset walks its whole cache)."""
+    problems: list[tuple[Any, str]] = []
+    # (value, depth, where): ``where`` is None at the top, else (the parent's where, key);
+    # a list index is kept as a one-item tuple
+    stack: list[tuple[Any, int, Any]] = [(data, 0, None)]
+    pop, push = stack.pop, stack.append
+    search_text = _CONTROLS_MULTILINE.search
     while stack and len(problems) < 20:
-        node, path, depth = stack.pop()
+        node, depth, where = pop()
         if depth > max_depth:
-            problems.append((path, f"nested more than {max_depth} levels deep"))
+            problems.append((where, f"nested more than {max_depth} levels deep"))
             continue
-        if isinstance(node, Mapping):
+        kind = type(node)
+        if kind is str:  # the most common values first, by their exact type
+            if len(node) > MAX_STRING or search_text(node):
+                problems.append((where, _text_problem(node)))
+        elif kind is bool:
+            continue
+        elif kind is int:
+            if abs(node) > MAX_INT:
+                problems.append((where, f"the number is too large (at most {MAX_INT:,})"))
+        elif isinstance(node, Mapping):
             for key, value in node.items():
-                key_text = str(key)
-                bad = control_problem("a key", key_text) if isinstance(key, str) else None
+                bad = control_problem("a key", key) if isinstance(key, str) else None
                 if bad:
-                    problems.append((path, bad))
-                stack.append((value, f"{path}.{key_text}" if path else key_text, depth + 1))
+                    problems.append((where, bad))
+                push((value, depth + 1, (where, key)))
         elif isinstance(node, list | tuple):
             for i, value in enumerate(node):
-                stack.append((value, f"{path}[{i}]", depth + 1))
+                push((value, depth + 1, (where, (i,))))
         elif isinstance(node, bool):
             continue
         elif isinstance(node, int):
             if abs(node) > MAX_INT:
-                problems.append((path, f"the number is too large (at most {MAX_INT:,})"))
+                problems.append((where, f"the number is too large (at most {MAX_INT:,})"))
         elif isinstance(node, float):
             if not math.isfinite(node):
-                problems.append((path, f"{node} is not a finite number"))
+                problems.append((where, f"{node} is not a finite number"))
         elif isinstance(node, str):
-            if len(node) > MAX_STRING:
-                problems.append(
-                    (path, f"text of {len(node):,} characters (at most {MAX_STRING:,})")
-                )
-            else:
-                bad = control_problem("the text", node, multiline=True)
-                if bad:
-                    problems.append((path, bad))
+            if len(node) > MAX_STRING or search_text(node):
+                problems.append((where, _text_problem(node)))
         elif isinstance(node, datetime | date | time):
-            problems.append((path, "a date or time is not allowed here"))
-    problems.sort()
-    return problems
+            problems.append((where, "a date or time is not allowed here"))
+    out = [(_path(where), problem) for where, problem in problems]
+    out.sort()
+    return out
+
+
+def _text_problem(text: str) -> str:
+    if len(text) > MAX_STRING:
+        return f"text of {len(text):,} characters (at most {MAX_STRING:,})"
+    return control_problem("the text", text, multiline=True) or ""
+
+
+def _path(where: Any) -> str:
+    """The key path (``a.b[0].c``) of a value's ``where`` in :func:`data_problems`."""
+    keys: list[Any] = []
+    while where is not None:
+        where, key = where
+        keys.append(key)
+    path = ""
+    for key in reversed(keys):
+        index = type(key) is tuple
+        path = f"{path}[{key[0]}]" if index else f"{path}.{key}" if path else str(key)
+    return path
 
 
 def loads_json(text: str) -> Any:

@@ -465,8 +465,11 @@ class RulesetFile(Strict):
     ruleset: Meta
     turn: TurnSequence
     leaders: Leaders
-    organisation: Organisation = Organisation()
-    campaign: CampaignRules = CampaignRules()
+    # factories, not instances: an instance made here would build the models' validators as
+    # this module loads, which ``defer_build`` leaves to the first validation (a warm start
+    # rebuilds from the cache and never validates)
+    organisation: Organisation = Field(default_factory=Organisation)
+    campaign: CampaignRules = Field(default_factory=CampaignRules)
 
 
 # --------------------------------------------------------------------------- errata.toml

@@ -366,10 +366,34 @@ Odds = dict[Outcome, Fraction]
 
 def normalise(odds: Odds) -> Odds:
     """Check that ``odds`` sum to exactly one and drop impossible outcomes."""
-    total = exact_sum(odds.values())
+    by_den, impossible = _by_denominator(odds.values())
+    total = _total(by_den)
     if total != 1:
         raise ArithmeticError(f"odds sum to {total}, not 1")
+    if not impossible:  # a copy keeps the hashes: no outcome is hashed again
+        return dict(odds)
     return {o: p for o, p in odds.items() if p}
+
+
+def _by_denominator(values: Iterable[Fraction]) -> tuple[dict[int, int], bool]:
+    """The numerators added up per denominator, and whether any value is 0."""
+    by_den: dict[int, int] = {}
+    zero = False
+    for p in values:
+        n, d = p.numerator, p.denominator
+        by_den[d] = by_den.get(d, 0) + n
+        if not n:
+            zero = True
+    return by_den, zero
+
+
+def _total(by_den: dict[int, int]) -> Fraction:
+    if not by_den:
+        return Fraction(0)
+    top = max(by_den)
+    if all(top % d == 0 for d in by_den):
+        return Fraction(sum(n * (top // d) for d, n in by_den.items()), top)
+    return sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
 
 
 def exact_sum(values: Iterable[Fraction]) -> Fraction:
@@ -378,16 +402,7 @@ def exact_sum(values: Iterable[Fraction]) -> Fraction:
     whole numbers per denominator, and over the largest denominator when it is a multiple of
     every other (dice odds: powers of the dice's sides), so no fraction is reduced but the
     total; otherwise the few sums per denominator are added as fractions."""
-    by_den: dict[int, int] = {}
-    for p in values:
-        d = p.denominator
-        by_den[d] = by_den.get(d, 0) + p.numerator
-    if not by_den:
-        return Fraction(0)
-    top = max(by_den)
-    if all(top % d == 0 for d in by_den):
-        return Fraction(sum(n * (top // d) for d, n in by_den.items()), top)
-    return sum((Fraction(n, d) for d, n in by_den.items()), Fraction(0))
+    return _total(_by_denominator(values)[0])
 
 
 def add_odds(odds: Odds, outcome: Outcome, p: Fraction) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,8 @@ from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
 from app.core.rosterfile import to_dict as roster_to_dict
 from app.rules.mechanics import mechanics_for
+from app.store.battle_list import BattleSummary as BattleSummary
+from app.store.battle_list import list_battles as list_battles
 from app.store.engine import (
     Reader,
     StaleWrite,
@@ -38,25 +39,12 @@ from app.store.engine import (
     get_for_update,
     reader_of,
 )
-from app.store.read import parse_time, reading
+from app.store.read import reading
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
     from app.rules.registry import Registry
-
-
-@dataclass(frozen=True)
-class BattleSummary:
-    id: int
-    name: str
-    ruleset: str
-    sides: tuple[str, str]
-    steps: int
-    turn: int
-    winner: int | None
-    result: str | None
-    updated_at: datetime
 
 
 def _now() -> datetime:
@@ -311,39 +299,6 @@ def battle_rosters(store: Store, *, battle_id: int, registry: Registry) -> tuple
         raise KeyError(f"no battle with id {battle_id}")
     a, b = (roster_from_dict(d, registry) for d in json.loads(row[0]))
     return a, b
-
-
-def list_battles(store: Store) -> list[BattleSummary]:
-    with reading(store) as con:
-        rows = con.execute(
-            "SELECT b.id, b.name, b.ruleset, b.initial_state, b.cursor, b.winner, b.result, "
-            "b.updated_at, s.turn FROM battle AS b LEFT OUTER JOIN battle_step AS s "
-            "ON s.battle_id = b.id AND s.n = b.cursor - 1 ORDER BY b.updated_at DESC"
-        ).fetchall()
-    out = []
-    for bid, name, ruleset, initial_text, cursor, winner, result, updated, turn in rows:
-        where = f"battle {bid}"
-        try:
-            initial = json.loads(initial_text)
-            sides = initial["sides"]
-            names = (str(sides[0]["name"]), str(sides[1]["name"]))
-            first_turn = int(initial["turn"])
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
-            raise StoreDamaged(f"{where} cannot be read ({type(exc).__name__}: {exc})") from None
-        out.append(
-            BattleSummary(
-                int(bid),
-                str(name),
-                str(ruleset),
-                names,
-                int(cursor),
-                int(turn) if cursor and turn is not None else first_turn,
-                winner,
-                result,
-                parse_time(updated, f"{where} updated_at"),
-            )
-        )
-    return out
 
 
 def delete_battle(store: Store, *, battle_id: int) -> None:

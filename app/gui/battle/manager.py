@@ -21,13 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.battle.actions import BattleKey
-from app.gui.battle.controller import BattleController
-from app.gui.battle.new_battle import NewBattleDialog, create_from_dialog
-from app.gui.battle.window import BattleWindow
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
+    from app.gui.battle.controller import BattleController
+    from app.gui.battle.new_battle import NewBattleDialog
+    from app.gui.battle.window import BattleWindow
     from app.store import Store
 
 RECENT_KEY = "battles/recent"
@@ -71,7 +70,7 @@ class BattleLibrary(QWidget):
             self.status.setText("No store: battles are not kept")
             return
         from app.store import StoreError
-        from app.store.battles import list_battles
+        from app.store.battle_list import list_battles
 
         try:
             battles = list_battles(store)
@@ -153,7 +152,7 @@ class BattleManager(QObject):
         if self.store is None:
             menu.addAction("(no store)").setEnabled(False)
             return
-        from app.store.battles import list_battles
+        from app.store.battle_list import list_battles
 
         known = {b.id: b for b in list_battles(self.store)}
         shown = 0
@@ -173,6 +172,7 @@ class BattleManager(QObject):
         if self.store is None:
             self.message.emit("No store: a battle needs the library to be kept")
             return None
+        from app.gui.battle.new_battle import NewBattleDialog  # battle code loads when used
         from app.store import list_rosters
 
         dialog = NewBattleDialog(self.registry, list_rosters(self.store), self.parent_widget)
@@ -181,6 +181,9 @@ class BattleManager(QObject):
         return dialog
 
     def _create(self, dialog: NewBattleDialog) -> BattleWindow | None:
+        from app.gui.battle.controller import BattleController
+        from app.gui.battle.new_battle import create_from_dialog
+
         assert self.store is not None
         try:
             battle_id, session, rosters = create_from_dialog(dialog, self.store)
@@ -204,6 +207,7 @@ class BattleManager(QObject):
             return window
         if self.store is None:
             return None
+        from app.gui.battle.controller import BattleController
         from app.store import StoreError
         from app.store.battles import battle_rosters, load_battle
 
@@ -232,6 +236,9 @@ class BattleManager(QObject):
         return None
 
     def _show(self, battle_id: int, controller: BattleController) -> BattleWindow:
+        from app.gui.battle.actions import BattleKey
+        from app.gui.battle.window import BattleWindow
+
         window = BattleWindow(controller, self.settings)
         self.windows[battle_id] = window
         window.closed.connect(lambda: self._closed(battle_id))

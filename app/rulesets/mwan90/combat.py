@@ -5,9 +5,11 @@ dispersal as plans (who rolls how many dice, needing what), their outcome, and t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
+from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rulesets.mwan90.rules import (
@@ -29,6 +31,10 @@ from app.rulesets.mwan90.rules import (
     with_,
 )
 from app.rulesets.mwan90.shooting import MissilesOnTable
+
+#: each kind's result label from the attacker's (``a``) and the defender's (``d``) effects
+_LABELS = {"shoot": "target {d}", "disperse": "formed unit {a}; skirmishers {d}"}
+_LABEL_BOTH = "attacker {a}; defender {d}"
 
 
 class CombatRules(MissilesOnTable):
@@ -292,27 +298,26 @@ class CombatRules(MissilesOnTable):
             ed = with_(ed, markers_add=ed.markers_add | {DISORDERED})
         return ed
 
-    def outcome_of(self, plan: Plan, ea: Effects, ed: Effects) -> Outcome:
+    def outcome_of(
+        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
+    ) -> Outcome:
         """The outcome from each side's effects. MWAN #90, Melee 6: a unit that routs its
         opponent (or destroys it) gets a 4" bonus move, and may use it to start another
-        melee."""
+        melee. ``words`` describes an effect (the odds pass one that remembers)."""
         if plan.kind == "melee" and ea.eliminated != ed.eliminated:
-            bonus = self.t.melee.post_melee_bonus_move
-            text = f'bonus move {bonus:g}"' + (
-                " (may start another melee)" if self.t.melee.bonus_move_may_charge else ""
-            )
+            text = self._bonus_move()
             if ed.eliminated and not ea.eliminated:
                 ea = with_(ea, move=text)
             if ea.eliminated and not ed.eliminated:
                 ed = with_(ed, move=text)
-        return Outcome(attacker=ea, defender=ed, result=self._label(plan, ea, ed))
+        label = _LABELS.get(plan.kind, _LABEL_BOTH).format(a=words(ea), d=words(ed))
+        return Outcome(ea, ed, label)
 
-    def _label(self, plan: Plan, ea: Effects, ed: Effects) -> str:
-        if plan.kind == "shoot":
-            return f"target {describe(ed)}"
-        if plan.kind == "disperse":
-            return f"formed unit {describe(ea)}; skirmishers {describe(ed)}"
-        return f"attacker {describe(ea)}; defender {describe(ed)}"
+    def _bonus_move(self) -> str:
+        bonus = self.t.melee.post_melee_bonus_move
+        return f'bonus move {bonus:g}"' + (
+            " (may start another melee)" if self.t.melee.bonus_move_may_charge else ""
+        )
 
     def play_hits(self, sit: Situation, plan: Plan, th: Throws) -> Resolution:
         """Throw the plan's dice: the attacker's first, then the defender's (each one roll,
@@ -359,13 +364,35 @@ class CombatRules(MissilesOnTable):
             raise TooManyFaces(
                 f"{att.name} against {dfn.name}: {pairs:,} outcomes are too many to count exactly"
             )
-        den = den_a * den_d
-        outcomes = [self.outcome_of(plan, ea, ed) for ed in eff_d for ea in eff_a]
-        weights = [wd * wa for wd in eff_d.values() for wa in eff_a.values()]
-        odds = dict(zip(outcomes, (Fraction(w, den) for w in weights), strict=True))
-        if len(odds) == len(outcomes):
+        said: dict[int, tuple[Effects, str]] = {}  # by identity: the effects stay alive in it
+
+        def words(e: Effects) -> str:
+            known = said.get(id(e))
+            if known is None:
+                known = said[id(e)] = (e, describe(e))
+            return known[1]
+
+        # as outcome_of gives them, each side's words found once; only a pair where one unit
+        # is gone and the other not (a bonus move) goes through outcome_of itself
+        label = _LABELS.get(plan.kind, _LABEL_BOTH)
+        melee = plan.kind == "melee"
+        said_a = [(ea, ea.eliminated, words(ea)) for ea in eff_a]
+        outcomes = []
+        for ed in eff_d:
+            gone, wd = ed.eliminated, words(ed)
+            outcomes += [
+                self.outcome_of(plan, ea, ed, words)
+                if melee and out != gone
+                else Outcome(ea, ed, label.format(a=wa, d=wd))
+                for ea, out, wa in said_a
+            ]
+        chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
+        odds = dict(zip(outcomes, (p for row in chances for p in row), strict=True))
+        if len(odds) == len(outcomes):  # each pair of effects its own outcome
             return odds
+        den = den_a * den_d
         merged: dict[Outcome, int] = {}  # two pairs of effects gave one outcome
+        weights = [wd * wa for wd in eff_d.values() for wa in eff_a.values()]
         for o, w in zip(outcomes, weights, strict=True):
             merged[o] = merged.get(o, 0) + w
         return {o: Fraction(w, den) for o, w in merged.items()}
