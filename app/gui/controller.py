@@ -118,9 +118,11 @@ class Builder(QObject):
         if self.store is None:
             return False
         from app.store import StoreError, load_roster_versioned
+        from app.store.read import roster_lock
 
         try:
             roster, version = load_roster_versioned(self.store, roster_id=roster_id)
+            lock = roster_lock(self.store, roster_id=roster_id)
         except StoreError as exc:  # damaged content, a busy or unreadable store
             dialogs.error(self.window, "Cannot open roster", str(exc))
             return False
@@ -133,11 +135,11 @@ class Builder(QObject):
             return False
         if not self.close_roster(forget=False):
             return False
-        self._start_session(roster, roster_id, version)
+        self._start_session(roster, roster_id, version, read_only=lock)
         self.settings.add_recent(roster_id)
         self.settings.set_last_roster(roster_id)
         self.library.select_roster(roster_id)
-        self.message.emit(f"Opened “{roster.name}”")
+        self.message.emit(f"Opened “{roster.name}”" + (f" ({lock})" if lock else ""))
         return True
 
     def _openable(self, roster: Roster) -> bool:
@@ -162,7 +164,12 @@ class Builder(QObject):
         return True
 
     def _start_session(
-        self, roster: Roster, roster_id: int | None, version: int | None = None
+        self,
+        roster: Roster,
+        roster_id: int | None,
+        version: int | None = None,
+        *,
+        read_only: str | None = None,
     ) -> None:
         session = RosterSession(
             ruleset=self.registry.get(roster.ruleset),
@@ -170,6 +177,7 @@ class Builder(QObject):
             store=self.store,
             roster_id=roster_id,
             version=version,
+            read_only=read_only,
             parent=self,
         )
         session.changed.connect(self._roster_changed)
@@ -490,6 +498,15 @@ class Builder(QObject):
             ActionKey.PRINT_ROSTER,
         ):
             a[key].setEnabled(have)
+        if s is not None and s.read_only is not None:  # another member's roster: look only
+            for key in (
+                ActionKey.ADD_UNIT,
+                ActionKey.ADD_COMMAND,
+                ActionKey.ADD_LEADER,
+                ActionKey.DUPLICATE_UNIT,
+                ActionKey.SPLIT_UNIT,
+            ):
+                a[key].setEnabled(False)
         # Only what applies: no "Add command" where the rules have no commands (D3, GSB,
         # MWAN #90), no chance cards for a roster of a ruleset without them, no Delete with
         # nothing to delete.
@@ -500,7 +517,7 @@ class Builder(QObject):
             else any(has_chance_cards(rs) for rs in self.registry)
         )
         a[ActionKey.DELETE].setEnabled(have or self.library.selected_roster() is not None)
-        status = s.status() if s is not None else None
+        status = s.status() if s is not None and s.read_only is None else None
         a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))
         a[ActionKey.REDO].setEnabled(bool(status and status.can_redo))
         # The menu and the tooltip say what would be undone; the toolbar keeps "Undo".

@@ -414,3 +414,27 @@ def roster_version(store: Store, *, roster_id: int) -> int | None:
             select(col(RosterRow.version)).where(col(RosterRow.id) == roster_id)
         ).scalar()
     return None if found is None else int(found)
+
+
+def roster_lock(store: Store, *, roster_id: int) -> str | None:
+    """Why this member may not change roster ``roster_id``, in one line, or None when they
+    may (always on a local store). On a club server a player changes only the rosters they
+    own, an umpire any (the rule the database's policies enforce, migration 0007): the
+    window opens another member's roster read-only instead of refusing at save."""
+    if not store.on_server:
+        return None
+    with reading(store) as con:
+        row = con.execute(
+            "SELECT r.owner, (SELECT m.role FROM club_member m WHERE m.name = current_user), "
+            "current_user FROM roster r WHERE r.id = ?",
+            (roster_id,),
+        ).fetchone()
+    if row is None:
+        raise KeyError(f"no roster with id {roster_id}")
+    owner, role, member = (None if v is None else str(v) for v in row)
+    if role is None or role == "umpire" or owner == member:
+        # an umpire changes any roster; one who is no member at all is the club's admin,
+        # who owns the tables (the policies do not hold them)
+        return None
+    whose = f"{owner}'s roster" if owner else "a roster nobody owns"
+    return f"{whose}: read-only (you are {member}, a {role})"
