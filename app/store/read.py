@@ -404,15 +404,31 @@ def change_mark(store: Store) -> tuple[int, ...]:
 def roster_version(store: Store, *, roster_id: int) -> int | None:
     """The stored version of a roster (None if it is gone), to tell whether an open copy is
     still the stored one."""
-    from sqlalchemy import select
-    from sqlmodel import col
-
     from app.store.models import RosterRow
 
+    return _stored_version(store, RosterRow, roster_id)
+
+
+def battle_version(store: Store, *, battle_id: int) -> int | None:
+    """The stored version of a battle (None if it is gone): an open battle window reloads
+    when another member moved it on."""
+    from app.store.models import BattleRow
+
+    return _stored_version(store, BattleRow, battle_id)
+
+
+def campaign_version(store: Store, *, campaign_id: int) -> int | None:
+    """The stored version of a campaign (None if it is gone), as :func:`battle_version`."""
+    from app.store.models import CampaignRow
+
+    return _stored_version(store, CampaignRow, campaign_id)
+
+
+def _stored_version(store: Store, model: Any, ident: int) -> int | None:
+    from sqlalchemy import select
+
     with store.read_session() as session:
-        found = session.execute(
-            select(col(RosterRow.version)).where(col(RosterRow.id) == roster_id)
-        ).scalar()
+        found = session.execute(select(model.version).where(model.id == ident)).scalar()
     return None if found is None else int(found)
 
 
