@@ -66,6 +66,8 @@ class RosterSession(QObject):
         self.version = version
         #: why the roster cannot be changed here (the store said so), or None
         self.read_only = read_only
+        #: the change being saved, as the roster's history names it
+        self._what: str | None = None
         #: the roster as the store holds it (at ``version``): autosave writes only the rows
         #: that differ from it
         self._stored: Roster | None = roster if version is not None else None
@@ -110,6 +112,7 @@ class RosterSession(QObject):
         if self.read_only is not None:
             self.refused.emit(f"{edit.label}: {self.read_only}")
             return False
+        self._what = edit.label
         try:
             self.history.apply(edit)
         except (KeyError, ValueError, TypeError) as exc:
@@ -119,11 +122,15 @@ class RosterSession(QObject):
         return True
 
     def undo(self) -> None:
-        if self.history.status().can_undo:
+        status = self.history.status()
+        if status.can_undo:
+            self._what = f"Undo {status.undo_label}" if status.undo_label else "Undo"
             self.history.undo()
 
     def redo(self) -> None:
-        if self.history.status().can_redo:
+        status = self.history.status()
+        if status.can_redo:
+            self._what = f"Redo {status.redo_label}" if status.redo_label else "Redo"
             self.history.redo()
 
     def save(self) -> bool:
@@ -142,6 +149,7 @@ class RosterSession(QObject):
                 roster_id=self.roster_id,
                 expected_version=self.version,
                 base=self._stored,
+                what=self._what,
             )
         except StaleWrite as exc:
             self.save_error = str(exc)

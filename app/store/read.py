@@ -454,3 +454,38 @@ def roster_lock(store: Store, *, roster_id: int) -> str | None:
         return None
     whose = f"{owner}'s roster" if owner else "a roster nobody owns"
     return f"{whose}: read-only (you are {member}, a {role})"
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    """A line of a roster's history: one write (schema 0008)."""
+
+    #: the roster's version after this change
+    version: int
+    made_at: datetime
+    #: on a club server, the member who made it; None locally
+    made_by: str | None
+    what: str
+
+
+def roster_history(store: Store, *, roster_id: int) -> list[RosterChange]:
+    """Every recorded change of roster ``roster_id``, oldest first (``KeyError`` naming the
+    id if there is no such roster). Writes made before schema 0008 were not recorded."""
+    with reading(store) as con:
+        if con.execute("SELECT 1 FROM roster WHERE id = ?", (roster_id,)).fetchone() is None:
+            raise KeyError(f"no roster with id {roster_id}")
+        rows = con.execute(
+            "SELECT version, made_at, made_by, what FROM roster_change WHERE roster_id = ? "
+            "ORDER BY id",
+            (roster_id,),
+        ).fetchall()
+    where = f"roster {roster_id} history"
+    return [
+        RosterChange(
+            version=_int(version, f"{where} version"),
+            made_at=parse_time(made_at, f"{where} made_at"),
+            made_by=_opt_text(made_by, f"{where} made_by"),
+            what=_text(what, f"{where} what"),
+        )
+        for version, made_at, made_by, what in rows
+    ]
