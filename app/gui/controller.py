@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QMenu
 
 from app.core.capabilities import has_chance_cards, uses_commands
 from app.core.edits import UpdateRoster
@@ -99,6 +99,7 @@ class Builder(QObject):
         a[ActionKey.DUPLICATE_UNIT].triggered.connect(self.editor.duplicate_selected)
         a[ActionKey.SPLIT_UNIT].triggered.connect(self.editor.split_selected)
         a[ActionKey.DELETE].triggered.connect(self.delete)
+        a[ActionKey.ROSTER_HISTORY].triggered.connect(self.show_history)
         self.library.open_requested.connect(self.open_roster)
         self.library.rename_requested.connect(self.rename_roster)
         self.library.roster_deleted.connect(self._roster_deleted)
@@ -350,6 +351,24 @@ class Builder(QObject):
         else:
             self.message.emit("Select units or a command in the roster, or a leader, to delete")
 
+    def show_history(self) -> QDialog | None:
+        """Edit > Roster history…: the open roster's recorded changes, with who made them."""
+        s = self.session
+        if s is None or s.roster_id is None or self.store is None:
+            self.message.emit("Open a stored roster to see its history")
+            return None
+        from app.gui.roster_history import show_history
+        from app.store import StoreError
+        from app.store.read import roster_history
+
+        try:
+            changes = roster_history(self.store, roster_id=s.roster_id)
+        except (StoreError, KeyError) as exc:
+            text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+            self.message.emit(f"No history: {text}")
+            return None
+        return show_history(self.window, s.roster.name, changes)
+
     def rename_roster(self, roster_id: int, name: str) -> None:
         if self.store is not None:
             from app.store import unique_name
@@ -496,6 +515,7 @@ class Builder(QObject):
             ActionKey.SPLIT_UNIT,
             ActionKey.PRINT_CARDS,
             ActionKey.PRINT_ROSTER,
+            ActionKey.ROSTER_HISTORY,
         ):
             a[key].setEnabled(have)
         if s is not None and s.read_only is not None:  # another member's roster: look only
