@@ -67,6 +67,12 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     left = dice_move_then_move(cli, battle, "B1", "A1")
     assert left == pytest.approx(4, abs=0.01)  # two rolls of at least 3" close 5.6"
     battle.next_to("Charge")
+    # the legion moved in the manoeuvre phase; in the charge phase it only charges
+    err = battle.refused("move", "Roman legion", "--path", "forward 1")
+    assert (
+        "Leg VI, Playing the Game: Roman legion (A1): troops other than light move in the "
+        "manoeuvre phase (III), not in the charge phase"
+    ) in err
     # a charge from within 4", into contact, with no --force
     before = battle.state()
     out = battle("charge", "Roman legion", "Gauls")

@@ -1,6 +1,8 @@
 """Leg VI, Manoeuvre, on the table: "Movement by formed units must be directly to the front
 with no more than 22 1/2 degrees variation off centre. To do otherwise, requires units to
-manoeuvre." Unformed units and elephants "move stands freely and independently"."""
+manoeuvre." Unformed units and elephants "move stands freely and independently". A formed
+unit's sideways or backward legs are the side-step or step back: "Up to 2" taking a full
+move. A-B Grade Infantry only"."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import math
 
 from app.rules.movement import Breach, MoveCheck, MoveReason
 from app.rules.paths import Path
-from app.rules.values import TurnView
+from app.rules.values import Combatant, TurnView
 from app.rulesets.leg_vi.base import LegVIBase
 
 MANOEUVRE_RULE = "Leg VI, Manoeuvre"
@@ -55,4 +57,41 @@ class ManoeuvreRules(LegVIBase):
                         f"asked); wheel first",
                     )
                 )
+        if reason == "move":
+            breaches += self._steps_aside(combatant, found)
         return found.with_breaches(*breaches) if breaches else found
+
+    def _steps_aside(self, combatant: Combatant, found: MoveCheck) -> list[Breach]:
+        """Leg VI, Manoeuvre: a formed unit's sideways or backward legs are a side-step or
+        step back: "Up to 2" taking a full move. A-B Grade Infantry only" (``[manoeuvres]
+        items.side_step`` ``distance``, troops' ``side_step_grades``): the path is then
+        those legs alone, 2" at most in all."""
+        aside = [
+            t.leg
+            for t in found.traced
+            if t.leg.kind == "sideways" or (t.leg.kind == "straight" and t.leg.distance < 0)
+        ]
+        if not aside:
+            return []
+        u = self.u(combatant)
+        item = self.t.manoeuvres.items["side_step"]
+        most = item.distance or 0.0
+        who = f"{combatant.name} ({combatant.unit_id})"
+        if u.grade not in u.troop.side_step_grades or not u.formed_infantry:
+            grades = "-".join(
+                sorted({g for t in self.troop_types.values() for g in t.side_step_grades})
+            )
+            why = f"only {grades} grade formed infantry side-step or step back"
+        elif len(aside) != len(found.traced):
+            why = "a side-step or step back takes the whole move (no other legs)"
+        elif sum(abs(leg.distance) for leg in aside) > most + 1e-6:
+            why = f'a side-step or step back goes {most:g}" at most'
+        else:
+            return []
+        return [
+            Breach(
+                MANOEUVRE_RULE,
+                f"{who} is formed: it moves directly to its front; {why} (asked: "
+                f"{'; '.join(str(leg) for leg in aside)})",
+            )
+        ]

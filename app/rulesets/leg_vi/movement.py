@@ -288,7 +288,9 @@ class MovementRules(LegVIBase):
         (formed cavalry) or pass through friends (unless one unit is unformed or stationary
         and none routs, errata 'passage-of-lines'). Side-steps are for A and B grade formed
         infantry; open ranks for legions in quincunx. Rough terrain and light cover cost the
-        troop's row (blank: impassable). None of these once the unit has 3 DPs."""
+        troop's row (blank: impassable). None of these once the unit has 3 DPs. A wheel or an
+        about face made on the table takes its DP with the move (errata
+        'manoeuvres-on-the-table'): this action is for the manoeuvres not made there."""
         c = sit.attacker
         u = self.u(c)
         kind = sit.choice("kind", "wheel")

@@ -12,7 +12,9 @@ from app.rules.mechanics import (
     Resolution,
     Scalar,
     Situation,
+    TurnView,
 )
+from app.rules.values import Combatant
 from app.rulesets.leg_vi.base import Pending, inches, plural
 from app.rulesets.leg_vi.combat_rules import shooting_dice
 from app.rulesets.leg_vi.elephants import combat_effects_elephant
@@ -87,6 +89,38 @@ class ShootingRules(LeaderRules):
                 f"Leg VI, Shooting: {a.name} has no clear line of sight to {d.name} "
                 f"(blocked by {', '.join(blocked)})"
             )
+        if self._enemy_within(view, d, MEASURE):
+            raise IllegalAction(
+                f"Leg VI, Shooting: {d.name} is engaged in combat: engaged bases are not "
+                "eligible targets (errata 'shooting-targets')"
+            )
+        nearer = self._nearer_target(view, a, gap)
+        if nearer is not None:
+            raise IllegalAction(
+                f"Leg VI, Shooting: {nearer[0].name} ({nearer[0].unit_id}) is nearer "
+                f'({nearer[1]:.1f}" against {gap:.1f}"): the nearest target must be shot at '
+                "(errata 'shooting-targets')"
+            )
+
+    def _nearer_target(
+        self, view: TurnView, a: Combatant, gap: float
+    ) -> tuple[Combatant, float] | None:
+        """The nearest eligible target nearer to ``a`` than ``gap`` (base edge to base edge,
+        beyond the measuring slack): an enemy on the table in clear sight, not engaged in
+        combat; None when the chosen target is the nearest."""
+        best: tuple[Combatant, float] | None = None
+        for o in view.units:
+            if o.side == a.side or o.status.eliminated or o.width <= 0:
+                continue
+            d = edge_distance(a.footprint, o.footprint)
+            if d >= gap - MEASURE or (best is not None and d >= best[1]):
+                continue
+            if not self.line_of_sight(view, a.unit_id, o.unit_id)[0]:
+                continue
+            if self._enemy_within(view, o, MEASURE):
+                continue
+            best = (o, d)
+        return best
 
     def _shoot_outcome(
         self, d: LegUnit, hits: int, el_fate: ElephantFate, leader_fate: LeaderFate

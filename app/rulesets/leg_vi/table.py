@@ -1,22 +1,25 @@
 """Leg VI Carthago on the table: what terrain is to each troop (Rough Terrain), where moves
 stop short of formed enemy and unformed enemy fall back (Movement), the declared range of a
-charge, the distance a dice move rolled as the allowance of the move made on the table, and
-the map's shooting and command reach.
+charge, the distance a dice move rolled as the allowance of the move made on the table,
+which phase a unit moves in (Playing the Game), the manoeuvre DPs of a path (Manoeuvre), a
+pursuit heading for its enemy, and the map's shooting and command reach.
 
 Every number comes from ``tables.toml`` (``movement``, ``rough_terrain`` and its ``kinds``,
-``charges``, ``shooting``, ``control_test``); the decisions where the source is silent are
-the errata 'terrain-kinds', 'sight-and-cover', 'stop-from-formed-enemy', 'light-fall-back',
-'charge-move-length' and 'rolled-move-on-the-table'.
+``charges``, ``shooting``, ``control_test``, ``sequence``, ``manoeuvres``); the decisions where
+the source is silent are the errata 'terrain-kinds', 'sight-and-cover',
+'stop-from-formed-enemy', 'light-fall-back', 'charge-move-length',
+'rolled-move-on-the-table' and 'manoeuvres-on-the-table'.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from app.rules.geometry import (
     Footprint,
+    convex_hull,
     edge_distance,
     heading_vector,
     polygon_distance,
@@ -25,18 +28,21 @@ from app.rules.geometry import (
     bearing as bearing_to,
 )
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
-from app.rules.paths import Path
+from app.rules.paths import Leg, Path, Traced
 from app.rules.ruleset import Ruleset
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
-from app.rulesets.leg_vi.tables import RoughRow
+from app.rulesets.leg_vi.tables import RoughRow, SequenceStep
 from app.rulesets.leg_vi.units import (
     MEASURE,
+    PURSUING,
+    RETIRING,
     ROLLED_KIND,
     ROLLED_MOVE,
     ROLLED_TURN,
+    ROUTING,
     SHAKEN,
     LegUnit,
     take_dps,
@@ -49,6 +55,7 @@ TERRAIN_RULE = "Leg VI, Rough Terrain"
 CHARGE_RULE = "Leg VI, Charges"
 SHOOTING_RULE = "Leg VI, Shooting"
 CONTROL_RULE = "Leg VI, Control"
+SEQUENCE_RULE = "Leg VI, Playing the Game"
 AFTER_COMBAT_RULE = "Leg VI, After Combat Moves"
 #: the reason of the move on the table each kind of dice move is made with
 KIND_REASON: dict[str, MoveReason] = {
@@ -141,6 +148,41 @@ class TableRules(LegVIBase):
             rule=TERRAIN_RULE,
         )
 
+    # ------------------------------------------------------------------ who moves when
+
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's answer, then Leg VI, Sequence of Play: light troops move in the
+        skirmish phase (II), the others in the manoeuvre phase (III), charges are made in
+        the charge phase (IV) (``[sequence]`` steps' ``moves`` and ``charges``); pursuers
+        charge new enemy whenever they meet them. Evades, responses, forced moves, routs and
+        pursuits go when the rules send them."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason not in ("move", "charge"):
+            return found
+        if not 0 <= view.phase < len(self.t.sequence.steps):
+            return None
+        step = self.t.sequence.steps[view.phase]
+        unit = view.unit(unit_id)
+        who = f"{unit.name} ({unit_id})"
+        if reason == "charge":
+            if step.charges or unit.status.has(PURSUING):
+                return None
+            phases = [s for s in self.t.sequence.steps if s.charges]
+            return Breach(
+                SEQUENCE_RULE,
+                f"{who} may charge only in the {_phase_names(phases)}, not in the "
+                f"{step.name.lower()} phase",
+            )
+        kind = "light" if self.u(unit).light else "others"
+        if kind in step.moves:
+            return None
+        phases = [s for s in self.t.sequence.steps if kind in s.moves]
+        troops = "light troops move" if kind == "light" else "troops other than light move"
+        return Breach(
+            SEQUENCE_RULE,
+            f"{who}: {troops} in the {_phase_names(phases)}, not in the {step.name.lower()} phase",
+        )
+
     # ------------------------------------------------------------------ allowances
 
     def rolled(self, view: TurnView, unit: Combatant, reason: MoveReason) -> float | None:
@@ -216,6 +258,8 @@ class TableRules(LegVIBase):
             )
         if reason in AWAY and rolled is not None:
             more += self._away(view, unit, found, reason)
+        if reason == "pursuit":
+            more += self._toward(view, unit, found, target)
         if rolled is not None and found.left is not None and found.cost < found.left - SLACK:
             halted = abs(near_formed - mv.stop_from_enemy) <= SLACK
             if not halted and not self._halted_short(view, unit, found.end):
@@ -294,6 +338,37 @@ class TableRules(LegVIBase):
                 AFTER_COMBAT_RULE,
                 f'{unit.name} ({unit.unit_id}) would end {end:.1f}" from the nearest enemy, '
                 f'{start:.1f}" before: {AWAY[reason]} moves away from the enemy',
+            )
+        ]
+
+    def _toward(
+        self, view: TurnView, unit: Combatant, found: MoveCheck, target: str | None
+    ) -> list[Breach]:
+        """Leg VI, After Combat Moves: a pursuit is made "in an attempt to remain in contact
+        with opponent who routed or retired": it must end nearer than it began to the unit
+        pursued (``target``, else the nearest enemy routing or retiring, else the nearest
+        enemy)."""
+        enemies = [
+            o for o in view.units if o.side != unit.side and not o.status.eliminated and o.width > 0
+        ]
+        if target is not None:
+            enemies = [o for o in enemies if o.unit_id == target] or enemies
+        else:
+            fleeing = [o for o in enemies if o.status.markers & {ROUTING, RETIRING}]
+            enemies = fleeing or enemies
+        if not enemies:
+            return []
+        pursued = min(enemies, key=lambda o: edge_distance(unit.footprint, o.footprint))
+        start = edge_distance(unit.footprint, pursued.footprint)
+        end = edge_distance(found.end, pursued.footprint)
+        if end < start - EPS or start <= MEASURE:
+            return []
+        return [
+            Breach(
+                AFTER_COMBAT_RULE,
+                f'{unit.name} ({unit.unit_id}) would end {end:.1f}" from {pursued.name} '
+                f'({pursued.unit_id}), {start:.1f}" before: a pursuit heads for the enemy it '
+                "pursues",
             )
         ]
 
@@ -381,22 +456,31 @@ class TableRules(LegVIBase):
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
         """Leg VI, Rough Terrain: the DPs for the worst terrain the move went into, through or
-        across, once a move (errata 'terrain-kinds'; none once the unit has 3 DPs). Leg VI,
-        Movement: unformed enemy that a formed unit's move came within 4" of fall back
-        directly away from it until 4" away again (errata 'light-fall-back')."""
+        across, once a move (errata 'terrain-kinds'). Leg VI, Manoeuvre: the DPs of the
+        manoeuvres on the path made within 8" of enemy (:meth:`_manoeuvre_dps`). None of
+        these once the unit has 3 DPs. Leg VI, Movement: unformed enemy that a formed
+        unit's move came within 4" of fall back directly away from it until 4" away again
+        (errata 'light-fall-back')."""
         unit = view.unit(unit_id)
         changes: list[UnitChange] = []
         words: list[str] = []
         costs = [self.terrain_dps(unit, t.kind) for t in check.terrain_crossed]
-        n = max((c for c in costs if c is not None), default=0)
+        rough = max((c for c in costs if c is not None), default=0)
+        manoeuvres = self._manoeuvre_dps(view, unit, check)
+        n = rough + sum(k for _, k in manoeuvres)
         if n:
             u = self.u(unit)
             dp = take_dps(u, n, "fatigue")
-            kinds = ", ".join(sorted({f"{t.kind} {t.piece_id}" for t in check.terrain_crossed}))
+            why = [
+                f"{name} within {inches(self.t.manoeuvres.dp_range)} of enemy"
+                for name, _ in manoeuvres
+            ]
+            if rough:
+                kinds = ", ".join(sorted({f"{t.kind} {t.piece_id}" for t in check.terrain_crossed}))
+                why.insert(0, f"moved through rough terrain ({kinds})")
             capped = "" if dp.dps == n else f" (none past {self.t.dp_limits.fatigue_manoeuvre_cap})"
             words.append(
-                f"{unit.name} ({unit_id}) moved through rough terrain ({kinds}): "
-                f"{plural(dp.dps, 'DP')}{capped}."
+                f"{unit.name} ({unit_id}) {'; '.join(why)}: {plural(dp.dps, 'DP')}{capped}."
             )
             if dp.dps:
                 add = frozenset({SHAKEN}) if dp.shaken else frozenset()
@@ -406,6 +490,38 @@ class TableRules(LegVIBase):
         if not changes and not words:
             return Resolution()
         return Resolution(others=tuple(changes), explanation=tuple(words))
+
+    def _manoeuvre_dps(
+        self, view: TurnView, unit: Combatant, check: MoveCheck
+    ) -> list[tuple[str, int]]:
+        """Leg VI, Manoeuvre: "Manoeuvre within 8" of enemy causes DPs on formed troops": a
+        wheel on the path costs formed HI not in column 1 DP (triarii manoeuvre as MI: none);
+        an about face (a turn of 180 degrees) costs formed cavalry 1 DP; each once a move,
+        when the unit began the move within 8" of enemy (``[manoeuvres]``; errata
+        'manoeuvres-on-the-table'). A charge's own alignment is not a manoeuvre."""
+        if check.reason != "move" or not check.traced:
+            return []
+        u = self.u(unit)
+        if not u.formed or u.elephant:
+            return []
+        kinds = {t.leg.kind for t in check.traced}
+        about_face = any(
+            t.leg.kind == "turn" and abs(abs(t.leg.angle) - 180) < 1e-6 for t in check.traced
+        )
+        items = self.t.manoeuvres.items
+        found: list[tuple[str, int]] = []
+        hi_like = u.heavy_infantry and u.troop.manoeuvres_as is None
+        if "wheel" in kinds and hi_like and not u.column:
+            found.append(("wheeled", items["wheel"].dps))
+        if about_face and u.cavalry:
+            found.append(("faced about", items["about_face"].dps))
+        if not found:
+            return []
+        start = check.traced[0].start
+        before = replace(unit, x=start.x, y=start.y, facing=start.facing)
+        if not self._enemy_within(view, before, self.t.manoeuvres.dp_range):
+            return []
+        return [(name, n) for name, n in found if n]
 
     def _fall_backs(
         self, view: TurnView, unit: Combatant, start: Footprint, end: Footprint
@@ -427,17 +543,47 @@ class TableRules(LegVIBase):
                 else (there.facing + 180) % 360
             )
             dist = _distance_to_keep(end, there, bearing, keep)
-            out.append(
-                UnitChange(
-                    other.unit_id,
-                    Effects(
-                        shift=(bearing, dist),
-                        move=f'fall back {dist:.2f}" before {unit.name} ({unit.unit_id}), '
-                        f"keeping {inches(keep)} away",
-                    ),
+            made, stop = self._fall_back_run(view, other, bearing, dist)
+            before = f"before {unit.name} ({unit.unit_id})"
+            if stop is None:
+                words = f'fall back {made:.2f}" {before}, keeping {inches(keep)} away'
+            elif made > 0:
+                words = (
+                    f'fall back {made:.2f}" {before} and are stopped short of {keep:g}" ({stop})'
                 )
+            else:
+                words = f"cannot fall back {before} ({stop})"
+            effects = (
+                Effects(shift=(bearing, made), move=words) if made > 0 else Effects(move=words)
             )
+            out.append(UnitChange(other.unit_id, effects))
         return out
+
+    def _fall_back_run(
+        self, view: TurnView, unit: Combatant, bearing: float, dist: float
+    ) -> tuple[float, str | None]:
+        """How far ``unit`` falls back along ``bearing``, at most ``dist``: the whole of it
+        when the core's checks of that move (a forced move, facing kept) find nothing in the
+        way; else as far as they allow, to the hundredth of an inch below, with what stops it
+        (a unit, ground it may not enter, the table's edge: errata 'light-fall-back')."""
+
+        def blocked(d: float) -> Breach | None:
+            check = self.check_move(view, unit.unit_id, _Shift.of(bearing, d), reason="forced")
+            return next((b for b in check.breaches if b.severity == "forbidden"), None)
+
+        first = blocked(dist)
+        if first is None:
+            return dist, None
+        lo, hi = 0.0, dist
+        for _ in range(12):
+            mid = (lo + hi) / 2
+            if blocked(mid) is None:
+                lo = mid
+            else:
+                hi = mid
+        made = math.floor(lo * 100 + 1e-6) / 100
+        stop = blocked(hi) or first
+        return made, f"{stop.rule}: {stop.text}"
 
     # ------------------------------------------------------------------ the map's reach
 
@@ -450,10 +596,14 @@ class TableRules(LegVIBase):
         return ShotReach(self.t.shooting.range, None, SHOOTING_RULE)
 
     def command_reach(self, view: TurnView, unit_id: str) -> CommandReach | None:
-        """Leg VI, Control: units within 4" of a detached leader are under control (an
-        attached leader controls only his own unit): the circle about the detached leader
-        of the unit's side nearest to it; None when its side has none on the table."""
+        """Leg VI, Control: units within 4" of a detached leader are under control; a leader
+        attached to a unit controls only that unit. For a unit with a leader attached, a
+        reach of 0 about it (its own leader, no radius beyond it); else the circle about the
+        detached leader of the unit's side nearest to it; None when its side has no detached
+        leader on the table (a leader attached elsewhere controls only his own unit)."""
         unit = view.unit(unit_id)
+        if any(ld.side == unit.side and ld.attached_to == unit_id for ld in view.leaders):
+            return CommandReach((unit.x, unit.y), 0.0, CONTROL_RULE)
         corners = unit.footprint.corners()
         best: tuple[float, CommandReach] | None = None
         for ld in view.leaders:
@@ -464,6 +614,34 @@ class TableRules(LegVIBase):
                 reach = CommandReach((ld.x, ld.y), self.t.control_test.radius, CONTROL_RULE)
                 best = (d, reach)
         return None if best is None else best[1]
+
+
+def _phase_names(steps: list[SequenceStep]) -> str:
+    """'skirmish phase (II)', or several joined with 'or'."""
+    return " or ".join(f"{s.name.lower()} phase ({s.numeral})" for s in steps) or "no phase"
+
+
+@dataclass(frozen=True)
+class _Shift(Path):
+    """A move straight along a bearing with the facing kept (how unformed troops fall back,
+    facing all round): one leg whose ground is the hull of the base at both ends, so the
+    core checks it as it is made."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+
+    @classmethod
+    def of(cls, bearing: float, distance: float) -> _Shift:
+        vx, vy = heading_vector(bearing)
+        return cls((Leg.straight(distance),), vx * distance, vy * distance)
+
+    def trace(self, start: Footprint) -> tuple[Traced, ...]:
+        end = replace(start, x=start.x + self.dx, y=start.y + self.dy)
+        hull = convex_hull(start.corners() + end.corners())
+        line = ((start.x, start.y), (end.x, end.y))
+        return (
+            Traced(0, self.legs[0], start, end, math.hypot(self.dx, self.dy), (hull,), (line,)),
+        )
 
 
 def _without_allowance(found: MoveCheck, rule: str) -> MoveCheck:

@@ -114,6 +114,10 @@ class SequenceStep(Strict):
     phase: Id
     name: Text
     summary: Text
+    #: who makes moves of their own choosing in this phase (light troops; the others)
+    moves: tuple[Literal["light", "others"], ...] = ()
+    #: whether charges are declared and made in this phase
+    charges: bool = False
 
 
 class Sequence(Strict):

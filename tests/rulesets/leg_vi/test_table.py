@@ -18,12 +18,14 @@ from app.core.battle import (
     BattleSession,
     CommandError,
     MoveUnit,
+    NextPhase,
     StartBattle,
     new_battle,
 )
 from app.core.battle.commands import Act
 from app.core.battle.moves import plan_charge
 from app.core.battle.sample import sample_roster
+from app.core.battle.session import Step
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import TurnView, mechanics_for
@@ -34,6 +36,9 @@ from app.rules.values import Combatant
 from app.rulesets.leg_vi.mechanics import LegVIMechanics
 from app.rulesets.leg_vi.units import ROLLED_KIND, ROLLED_MOVE, ROLLED_TURN
 
+#: the phases' positions in the sequence of play (Leg VI, Playing the Game)
+SKIRMISH, MANOEUVRE, CHARGE, AFTER_COMBAT = 1, 2, 3, 5
+SEQ = "Leg VI, Playing the Game"
 WOOD = ((30.0, 24.0), (42.0, 24.0), (42.0, 27.0), (30.0, 27.0))
 
 
@@ -46,8 +51,10 @@ def mech(registry: Registry) -> LegVIMechanics:
 
 @pytest.fixture
 def state(mech: LegVIMechanics) -> BattleState:
+    """The sample battle in the manoeuvre phase (III), where formed troops move."""
     rs = mech.ruleset
-    return new_battle(rs, mech, (sample_roster(rs, "roman"), sample_roster(rs, "carthaginian")))
+    made = new_battle(rs, mech, (sample_roster(rs, "roman"), sample_roster(rs, "carthaginian")))
+    return replace(made, phase=MANOEUVRE)
 
 
 def at(state: BattleState, unit_id: str, x: float, y: float, facing: float) -> BattleState:
@@ -68,6 +75,15 @@ def rolled(c: Combatant, distance: float, kind: str = "move", turn: int = 1) -> 
 def rolled_unit(u: BattleUnit, distance: float) -> BattleUnit:
     extra = {**u.status.extra, ROLLED_MOVE: distance, ROLLED_TURN: 1, ROLLED_KIND: "move"}
     return replace(u, status=replace(u.status, extra=extra))
+
+
+def started(mech: LegVIMechanics, state: BattleState, phase: int) -> BattleSession:
+    """A session of ``state``, the battle begun and turn 1 gone on to ``phase``."""
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    session.do(StartBattle())
+    while session.state.phase != phase:
+        session.do(NextPhase())
+    return session
 
 
 def rules(check: object, rule: str) -> list[str]:
@@ -158,13 +174,14 @@ def test_a_charge_is_declared_within_4_inches_and_ends_front_to_front(
     and no allowance, and ends in contact front to front, lined up on the target; from 5"
     it is refused naming the rule."""
     view = alone(state.view(), ("A6", 35, 25.71, 0), ("B2", 36, 30, 180))
+    view = replace(view, phase=CHARGE)
     found = mech.contact(view, "A6", "B2")
     assert found.path is not None and found.how == "front"
     assert not found.forbidden and not found.needs_confirmation, found.breaches
     end, target = found.aligned_end, view.unit("B2")
     assert edge_distance(end, target.footprint) == pytest.approx(0, abs=1e-6)
     assert end.facing == pytest.approx(0) and end.x == pytest.approx(target.x)
-    far = alone(state.view(), ("A6", 36, 24.21, 0), ("B2", 36, 30, 180))
+    far = alone(replace(state.view(), phase=CHARGE), ("A6", 36, 24.21, 0), ("B2", 36, 30, 180))
     refused = mech.contact(far, "A6", "B2")
     assert refused.forbidden
     assert any(
@@ -194,8 +211,7 @@ def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: B
     is legal, and once made the unit has 2 DPs, in the same step (undo takes them back);
     cavalry may not enter; velites go through untouched."""
     state = at(at(at(state, "A6", 36, 20, 0), "A5", 20, 20, 0), "A3", 31, 20, 0)
-    session = BattleSession(mech.ruleset, mech, state, seed=4)
-    session.do(StartBattle())
+    session = started(mech, state, MANOEUVRE)
     session.do(AddTerrain(terrain="woods", points=WOOD, name="Silva"))
     check = mech.check_move(session.state.view(), "A6", Path(parse_path("forward 8")))
     assert check.ok and check.cost == pytest.approx(8)
@@ -209,6 +225,9 @@ def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: B
     assert session.state.unit("A6").status.dps == 2
     cav = mech.check_move(session.state.view(), "A5", Path(parse_path("right 12; forward 6")))
     assert any("cannot enter the woods T1" in t for t in rules(cav, "Leg VI, Rough Terrain"))
+    session.do(NextPhase())  # velites move in the skirmish phase of turn 2
+    while session.state.phase != SKIRMISH:
+        session.do(NextPhase())
     session.do(MoveUnit(unit="A3", legs=parse_path("forward 8")))
     assert session.state.unit("A3").status.dps == 0
 
@@ -255,7 +274,11 @@ def test_shooting_and_command_reach(mech: LegVIMechanics, state: BattleState) ->
     assert reach is not None and (reach.range, reach.arc) == (4.0, None)
     assert reach.rule == "Leg VI, Shooting"
     assert mech.shooting_reach(view, "A6") is None
-    assert mech.command_reach(view, "A6") is None  # the general rides with the legion
+    # the general rides with the legion: he controls it alone, no radius beyond it
+    own = mech.command_reach(view, "A1")
+    assert own is not None and own.radius == 0 and own.rule == "Leg VI, Control"
+    assert own.centre == (view.unit("A1").x, view.unit("A1").y)
+    assert mech.command_reach(view, "A6") is None  # the side's only leader is attached
     (general,) = [ld for ld in view.leaders if ld.side == 0]
     loose = replace(general, attached_to=None, x=40.0, y=12.0)
     view = replace(view, leaders=(loose,))
@@ -267,8 +290,7 @@ def test_shooting_and_command_reach(mech: LegVIMechanics, state: BattleState) ->
 def test_plan_charge_through_the_core(mech: LegVIMechanics, state: BattleState) -> None:
     """A charge made with the core's command: contact, nothing forced."""
     state = at(at(state, "A6", 36, 25.71, 0), "B2", 36, 30, 180)
-    session = BattleSession(mech.ruleset, mech, state, seed=4)
-    session.do(StartBattle())
+    session = started(mech, state, CHARGE)
     charge = plan_charge(session.state, mech, "A6", "B2")
     step = session.do(charge)
     assert "contact front to front" in step.lines[0] and not charge.force
@@ -350,3 +372,171 @@ def test_a_shot_needs_range_and_sight_and_woods_are_cover(
     session.do(AddTerrain(terrain="woods", points=((30, 23.5), (42, 23.5), (42, 27), (30, 27))))
     step = session.do(Act(action="shoot", actor="A3", target="B4"))
     assert any("in cover" in line for line in step.lines), step.lines
+
+
+def test_each_troop_moves_in_its_phase(mech: LegVIMechanics, state: BattleState) -> None:
+    """Phase II: "Light troops ... may: move"; Phase III: "Non-light troops ... may be
+    moved"; Phase IV: "Declare charges and make charge and charge response moves". Velites
+    move in the skirmish phase, not the manoeuvre phase; spearmen the other way round; a
+    charge waits for the charge phase; a rout goes when the rules send it."""
+    view = alone(state.view(), ("A3", 20, 10, 0), ("A6", 36, 10, 0), ("B2", 36, 15.5, 180))
+    step = Path(parse_path("forward 2"))
+    for phase, light_ok, formed_ok in ((SKIRMISH, True, False), (MANOEUVRE, False, True)):
+        v = replace(view, phase=phase)
+        light, formed = mech.check_move(v, "A3", step), mech.check_move(v, "A6", step)
+        assert (not rules(light, SEQ)) == light_ok
+        assert (not rules(formed, SEQ)) == formed_ok
+    (why,) = rules(mech.check_move(replace(view, phase=MANOEUVRE), "A3", step), SEQ)
+    assert why == (
+        "Velites (A3): light troops move in the skirmish phase (II), not in the manoeuvre phase"
+    )
+    (why,) = rules(mech.check_move(replace(view, phase=0), "A6", step), SEQ)
+    assert "troops other than light move in the manoeuvre phase (III), not in the command" in why
+    for phase, refused in ((MANOEUVRE, True), (CHARGE, False)):
+        charge = mech.contact(replace(view, phase=phase), "A6", "B2")
+        assert bool(rules(charge, SEQ)) == refused
+    assert (
+        "may charge only in the charge phase (IV)"
+        in rules(mech.contact(replace(view, phase=MANOEUVRE), "A6", "B2"), SEQ)[0]
+    )
+    rout = mech.check_move(replace(view, phase=AFTER_COMBAT), "A6", step, reason="rout")
+    assert not rules(rout, SEQ)
+
+
+def test_the_nearest_target_is_shot_and_engaged_units_are_not(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Leg VI, Shooting: "The nearest target must be shot at ... Enemy engaged bases in
+    combat are not eligible targets." Velites with caetrati 3" off and Gauls 2" off must
+    shoot the Gauls; once the Gauls are in combat with the spearmen, the caetrati are the
+    nearest eligible target and the Gauls may not be shot."""
+    state = at(at(state, "A3", 36, 20, 0), "B4", 36, 23.79, 180)
+    state = at(state, "B5", 40.5, 22.79, 180)
+    session = started(mech, state, SKIRMISH)
+    with pytest.raises(CommandError, match=r"Gauls \(B5\) is nearer .* the nearest target must"):
+        session.do(Act(action="shoot", actor="A3", target="B4"))
+    step = session.do(Act(action="shoot", actor="A3", target="B5"))
+    assert any("shoots at Gauls" in line for line in step.lines)
+    session.undo()
+    # the spearmen (A6) in contact with the Gauls' rear
+    gauls, spear = state.unit("B5"), state.unit("A6")
+    engaged = at(state, "A6", 40.5, gauls.y + (gauls.depth + spear.depth) / 2, 180)
+    session = started(mech, engaged, SKIRMISH)
+    with pytest.raises(CommandError, match=r"Gauls is engaged in combat: engaged bases are not"):
+        session.do(Act(action="shoot", actor="A3", target="B5"))
+    step = session.do(Act(action="shoot", actor="A3", target="B4"))
+    assert any("shoots at Spanish caetrati" in line for line in step.lines)
+
+
+def test_a_pursuit_heads_for_the_enemy_it_pursues(mech: LegVIMechanics, state: BattleState) -> None:
+    """Leg VI, After Combat Moves: "Pursue. Make a full unformed move, in an attempt to
+    remain in contact with opponent who routed or retired." Spearmen pursuing the routing
+    Gauls 3" off may follow them, not turn away from them."""
+    view = alone(state.view(), ("A6", 36, 20, 0), ("B5", 36, 24.6, 0))
+    gauls = view.unit("B5")
+    gauls = replace(gauls, status=replace(gauls.status, markers=frozenset({"routing"})))
+    view = replace(view, units=(view.unit("A6"), gauls), phase=AFTER_COMBAT)
+    assert edge_distance(view.unit("A6").footprint, gauls.footprint) == pytest.approx(3.81, 0.01)
+    follow = mech.check_move(view, "A6", Path(parse_path("forward 3")), reason="pursuit")
+    assert not rules(follow, "Leg VI, After Combat Moves")
+    away = mech.check_move(view, "A6", Path(parse_path("back 3")), reason="pursuit")
+    (why,) = rules(away, "Leg VI, After Combat Moves")
+    assert why == (
+        'Italian or Greek allied spearmen (A6) would end 6.8" from Gauls (B5), 3.8" before: '
+        "a pursuit heads for the enemy it pursues"
+    )
+    assert away.forbidden
+
+
+def test_formed_units_step_sideways_or_back_only_as_a_side_step(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Leg VI, Manoeuvre: "Movement by formed units must be directly to the front ... To do
+    otherwise, requires units to manoeuvre"; "Side-step/step-back: Up to 2" taking a full
+    move. A-B Grade Infantry only." The B grade Roman legion side-steps 2" or steps back 1"
+    and aside 1"; not 2.5", not after a step forward; the C grade allied legion and the
+    equites may not; the velites (unformed) move freely."""
+    view = alone(
+        state.view(), ("A1", 20, 10, 0), ("A2", 36, 10, 0), ("A3", 50, 10, 0), ("A4", 60, 10, 0)
+    )
+
+    def why(unit_id: str, path: str) -> list[str]:
+        return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
+
+    assert why("A1", "right 2") == [] and why("A1", "back 1; left 1") == []
+    (too_far,) = why("A1", "right 2.5")
+    assert too_far == (
+        "Roman legion (A1) is formed: it moves directly to its front; a side-step or step "
+        'back goes 2" at most (asked: right 2.5)'
+    )
+    assert "takes the whole move" in why("A1", "forward 2; right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A2", "right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A4", "back 1")[0]
+    assert why("A3", "right 3; back 2") == []
+    assert mech.check_move(view, "A1", Path(parse_path("right 2"))).ok
+
+
+def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """Leg VI, Manoeuvre: "Wheel: ... One DP for HI within 8" of enemy. No penalty if in
+    column or for other troops"; "About Face: ... 1 DP for formed cavalry." The Libyan
+    spearmen (HI) wheeling 6" from the Gauls take 1 DP once made, undone with the move;
+    the same wheel 10" off costs nothing; the Spanish scutarii (MI) wheel free; the Gallic
+    cavalry facing about 6" from the enemy take 1 DP. (Within 8" of enemy a move is a dice
+    move: the umpire confirms its length.)"""
+
+    def confirmed(session: BattleSession, unit: str, path: str) -> Step:
+        check = mech.check_move(session.state.view(), unit, Path(parse_path(path)))
+        assert not check.forbidden, check.breaches
+        return session.do(MoveUnit(unit=unit, legs=parse_path(path), force=True))
+
+    state = at(at(state, "B2", 20, 30, 180), "A6", 20, 22.5, 0)
+    state = at(at(state, "B3", 40, 30, 180), "B6", 56, 30, 180)
+    state = at(at(state, "A1", 40, 21.5, 0), "A5", 56, 22.5, 0)
+    session = started(mech, state, MANOEUVRE)
+    view = session.state.view()
+    assert edge_distance(view.unit("B2").footprint, view.unit("A6").footprint) < 8
+    step = confirmed(session, "B2", "wheel 30 right")
+    assert session.state.unit("B2").status.dps == 1
+    assert any('wheeled within 8" of enemy: 1 DP' in line for line in step.lines), step.lines
+    session.undo()
+    assert session.state.unit("B2").status.dps == 0
+    confirmed(session, "B3", "wheel 30 right")
+    assert session.state.unit("B3").status.dps == 0
+    step = confirmed(session, "B6", "turn 180 right")
+    assert session.state.unit("B6").status.dps == 1
+    assert any('faced about within 8" of enemy: 1 DP' in line for line in step.lines)
+    far = started(mech, at(state, "A6", 20, 17, 0), MANOEUVRE)
+    confirmed(far, "B2", "wheel 30 right")
+    assert far.state.unit("B2").status.dps == 0
+
+
+def test_unformed_enemy_falling_back_stop_at_what_is_in_their_way(
+    mech: LegVIMechanics, state: BattleState
+) -> None:
+    """The caetrati fall back before the spearmen as in the example above, but the Gauls
+    stand 1.42" behind them: the core's checks of the fall-back (a forced move, facing kept)
+    stop them short of the Gauls (errata 'light-fall-back'); at the table's edge they stop
+    at the edge."""
+    state = at(at(state, "A6", 36, 14, 0), "B4", 36, 24.79, 180)
+    state = at(state, "B5", 36, 27, 180)
+    state = state.replace_unit(rolled_unit(state.unit("A6"), 8.0))
+    session = BattleSession(mech.ruleset, mech, state, seed=4)
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    caetrati, gauls = session.state.unit("B4"), session.state.unit("B5")
+    gap = edge_distance(caetrati.footprint, gauls.footprint)
+    assert 0 <= gap <= 0.02 and caetrati.y == pytest.approx(24.79 + 1.42, abs=1e-6)
+    assert any(
+        'fall back 1.42" before Italian or Greek allied spearmen (A6) and are stopped short '
+        'of 4" (Castra, table: would end on top of Gauls (B5))' in line
+        for line in step.lines
+    ), step.lines
+    edge = at(at(state, "A6", 36, 36.51, 0), "B4", 36, 47.3, 180)
+    kept = tuple(u for u in edge.units if u.id in ("A6", "B4"))
+    edge = replace(edge, units=kept, leaders=())
+    session = BattleSession(mech.ruleset, mech, edge, seed=4)
+    step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
+    caetrati = session.state.unit("B4")
+    assert 48 - 0.011 <= caetrati.y + caetrati.depth / 2 <= 48 + 1e-9
+    assert any('are stopped short of 4"' in line for line in step.lines), step.lines
