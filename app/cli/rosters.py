@@ -300,7 +300,9 @@ def cmd_add(args: argparse.Namespace) -> int:
         return changed
 
     try:
-        roster = update_roster(st, roster_id=rid, change=change)
+        roster = update_roster(
+            st, roster_id=rid, change=change, what=lambda: AddUnit(added[-1]).label
+        )
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
     unit = added[-1]

@@ -102,17 +102,19 @@ def update_roster(
     *,
     roster_id: int,
     change: Callable[[Roster], Roster],
-    what: str | None = None,
+    what: str | Callable[[], str | None] | None = None,
 ) -> Roster:
     """Read roster ``roster_id``, apply ``change`` and write the result, in one transaction
     holding the write lock: a writer elsewhere waits, and nothing it wrote is lost. Returns
-    the changed roster; an exception from ``change`` writes nothing."""
+    the changed roster; an exception from ``change`` writes nothing. ``what``: the change as
+    the roster's history names it, or a function giving it once ``change`` has run."""
     with store.session() as session:
         _get(session, roster_id)  # locks the roster on a server (SQLite: the write lock)
         current, version = roster_from_rows(reader_of(session), roster_id)
         changed = change(current)
         _check_ids(changed)
-        _write(session, changed, roster_id, version, current, what=what)
+        label = what() if callable(what) else what  # known once ``change`` has run
+        _write(session, changed, roster_id, version, current, what=label)
         return changed
 
 

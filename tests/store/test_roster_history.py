@@ -56,3 +56,26 @@ def test_a_refused_write_records_nothing(store: Store, full_roster: Roster) -> N
     with pytest.raises(StaleWrite):
         write_roster(store, roster=full_roster, roster_id=rid, expected_version=0, what="stale")
     assert [c.what for c in roster_history(store, roster_id=rid)] == ["created", "changed"]
+
+
+def test_command_line_edits_are_named_in_the_history(
+    db_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    monkeypatch.setenv("CASTRA_DB", str(db_path))
+    new = ["roster", "new", "--ruleset", "leg-vi-carthago", "--army", "roman", "--name", "L"]
+    assert main(new) == 0
+    assert main(["roster", "add", "L", "velites"]) == 0
+    assert main(["roster", "rename", "L", "Legio"]) == 0
+    capsys.readouterr()
+    assert main(["roster", "history", "Legio"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["version", "when", "(UTC)", "by", "what"]
+    assert [line.split(None, 4)[-1] for line in out[2:]] == [
+        "created",
+        "Add Velites",
+        "renamed to 'Legio'",
+    ]
+    assert main(["roster", "history", "nothing"]) == 1
+    assert "Traceback" not in capsys.readouterr().err
