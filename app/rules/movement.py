@@ -28,7 +28,7 @@ move whose length dice decide).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
 
@@ -92,7 +92,9 @@ GENERIC_TERRAIN: dict[TerrainKind, TerrainEffect] = {
 }
 #: A ford laid on a river or stream is where it is crossed: inside the ford, the river's
 #: effect gives way to the ford's.
-FORD_OVER = frozenset({"river", "stream"})
+FORD_OVER: frozenset[TerrainKind] = frozenset({"river", "stream"})
+#: The default of :meth:`MovementRules.terrain_laid_over`: a ford over a river or stream.
+LAID_OVER: Mapping[TerrainKind, frozenset[TerrainKind]] = {"ford": FORD_OVER}
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,12 @@ class MovementRules:
 
     # ------------------------------------------------------------------ terrain
 
+    def terrain_laid_over(self) -> Mapping[TerrainKind, frozenset[TerrainKind]]:
+        """Kinds of terrain laid over others, whose effect gives way to theirs where they
+        lie: kind -> the kinds it opens. Default: a ford over a river or stream (where it is
+        crossed). A ruleset adds its own (Quincunx: a road through a wood)."""
+        return LAID_OVER
+
     def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
         """What terrain of ``kind`` is to ``unit``. Default: :data:`GENERIC_TERRAIN`, the
         note naming the ruleset's own word for the kind
@@ -235,6 +243,7 @@ class MovementRules:
         if total <= 0:
             return []
         effects = {t.id: self.terrain_effect(unit, t.kind) for t in near}
+        laid = self.terrain_laid_over()
         found: dict[str, float] = {}
         for line in traced.tracks:
             for a, b in itertools.pairwise(line):
@@ -251,8 +260,9 @@ class MovementRules:
                     here = [
                         t for t in near if any(i0 <= mid <= i1 for i0, i1 in inside.get(t.id, ()))
                     ]
-                    if any(t.kind == "ford" for t in here):
-                        here = [t for t in here if t.kind not in FORD_OVER]
+                    opened = {k for t in here for k in laid.get(t.kind, ())}
+                    if opened:
+                        here = [t for t in here if t.kind not in opened]
                     if not here:
                         continue
                     worst = max(here, key=lambda t: _rank(effects[t.id]))
@@ -403,12 +413,15 @@ class MovementRules:
                 if s.effect.passable is not True and s.piece.id not in refused:
                     refused.add(s.piece.id)
                     breaches.append(_terrain_breach(who, s.piece, s.effect))
-        at_ford = any(p.kind == "ford" and p.overlaps(end) for p in table.terrain)
+        laid = self.terrain_laid_over()
+        opened = {
+            k for p in table.terrain if p.kind in laid and p.overlaps(end) for k in laid[p.kind]
+        }
         for piece in table.terrain:
             if piece.id in refused or not piece.overlaps(end):
                 continue
-            if at_ford and piece.kind in FORD_OVER:
-                continue  # standing at a ford: the river is crossed there
+            if piece.kind in opened:
+                continue  # standing at a ford (the river is crossed there), on a road, ...
             effect = self.terrain_effect(unit, piece.kind)
             if effect.passable is False:
                 refused.add(piece.id)

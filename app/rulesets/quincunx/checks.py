@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 from app.rules.dice import parse_dice
 from app.rules.errors import Problem
+from app.rules.table import TerrainKind
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -205,6 +206,20 @@ def check(rs: Ruleset) -> list[Problem]:
                     f"ranges {weapon.short_range}/{weapon.long_range} differ from the missile "
                     f"ranges table {rng.short_max}/{rng.long_max}",
                 )
+
+    errata = {e.id for e in rs.errata}
+    for kind in get_args(TerrainKind):
+        rule = t.terrain.kinds.get(kind)
+        if rule is None:
+            out.append(Problem("tables.toml", "terrain.kinds", f"no rule for terrain {kind!r}"))
+        elif rule.errata is not None and rule.errata not in errata:
+            out.append(
+                Problem(
+                    "tables.toml",
+                    f"terrain.kinds.{kind}.errata",
+                    f"no errata entry {rule.errata!r}",
+                )
+            )
 
     for path, ids in (
         ("elephants.escort_troops", t.elephants.escort_troops),

@@ -45,7 +45,6 @@ from typing import Any, TypeVar
 from app.rules.actions import Action, Throws
 from app.rules.mechanics import (
     Effects,
-    Mechanics,
     Outcome,
     Resolution,
     Side,
@@ -54,7 +53,8 @@ from app.rules.mechanics import (
     Victory,
 )
 from app.rules.ruleset import Ruleset
-from app.rulesets.quincunx.combat import CombatActions, sides
+from app.rulesets.quincunx.combat import sides
+from app.rulesets.quincunx.movement import QuincunxTable
 from app.rulesets.quincunx.options import (
     COMMAND_OPTIONS,
     EVADE_OPTIONS,
@@ -65,14 +65,14 @@ from app.rulesets.quincunx.options import (
 )
 from app.rulesets.quincunx.rules import MOVE_CLASS, MOVED, MOVING, OUT_OF_COMMAND, Plan
 from app.rulesets.quincunx.schema import Tables, tables
-from app.rulesets.quincunx.turn import TurnHooks
 
 X = TypeVar("X")
 
 
-class QuincunxMechanics(TurnHooks, CombatActions, Mechanics):
+class QuincunxMechanics(QuincunxTable):
     """Quincunx: initiative, missilery, pre-melee volleys, melee by rings, rest, attrition,
-    evasion, elephants and their rampage, leaders' bonus and risk, command range."""
+    evasion, elephants and their rampage, leaders' bonus and risk, command range, and the
+    table (:mod:`~app.rulesets.quincunx.movement`)."""
 
     engine = "quincunx"
     strength_unit = "figures"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
+from app.rules.table import TerrainKind
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -177,18 +178,46 @@ class EvasionTable(Strict):
 
 
 class WoodsRule(Strict):
+    """Woods; ``edge_inches``: how deep "at the edge" reaches (errata "woods-edge")."""
+
     entry: Text
     fighting_from_woods: Text
     missile_level_shift: Annotated[int, Field(strict=True, ge=-10, le=10)]
     melee_column_shift: Id
     melee_inside: Text
+    edge_inches: PositiveInches
 
 
 class StreamRule(Strict):
+    """The three-round crossing; ``bank_inches``: how near the water a unit stands "at the
+    edge" (errata "stream-crossing")."""
+
     crossing_rounds: AtLeastOneRound
     steps: tuple[Text, ...] = Field(min_length=1)
     missile_level_shift: Annotated[int, Field(strict=True, ge=-10, le=10)]
     melee_column_shift: Id
+    bank_inches: PositiveInches
+    crossing: Text
+
+
+#: Who may enter a kind of terrain: everyone; light troops (``enters_woods``; peltasts only
+#: unformed); by the streams' three-round crossing; only where a ford lies on it; nobody.
+TerrainEntry = Literal["all", "light_troops", "crossing", "at_ford", "none"]
+
+
+class TerrainKindRule(Strict):
+    """What one of Castra's terrain kinds is under Quincunx: who enters (``entry``), its
+    cost factor (1: the text slows no move), sight and cover, the kinds it opens where it
+    lies over them (a road through a wood, a ford on a river), a note for the log, and the
+    errata entry that decided it where the text names no such terrain."""
+
+    entry: TerrainEntry
+    cost_factor: Annotated[float, Field(strict=True, ge=1, le=10)] = 1.0
+    blocks_sight: bool = False
+    cover: bool = False
+    opens: tuple[TerrainKind, ...] = ()
+    note: Text
+    errata: Id | None = None
 
 
 class TerrainTable(Strict):
@@ -196,6 +225,7 @@ class TerrainTable(Strict):
     note: str | None = None
     woods: WoodsRule
     streams: StreamRule
+    kinds: dict[TerrainKind, TerrainKindRule] = Field(min_length=1)
 
 
 class MissileRange(Strict):
