@@ -294,7 +294,9 @@ def _edit(roster_key: str, make: Any) -> int:
         return changed
 
     try:
-        changed = update_roster(st, roster_id=rid, change=change)
+        changed = update_roster(
+            st, roster_id=rid, change=change, what=lambda: getattr(done[-1][0], "label", None)
+        )
     except _Unchanged:
         print(f"{done[-1][1].name}: nothing to change")
         return 0

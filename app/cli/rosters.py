@@ -70,6 +70,11 @@ def register(sub: Any) -> None:
     p.add_argument("--deleted", action="store_true", help="include deleted rosters")
     p.set_defaults(func=cmd_list)
 
+    p = rsub.add_parser("history", help="every recorded change of a roster: what, when, who")
+    p.add_argument("roster", metavar="ROSTER", help="roster id or name")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_history)
+
     p = rsub.add_parser("export", help="write a roster file (JSON)")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
@@ -295,7 +300,9 @@ def cmd_add(args: argparse.Namespace) -> int:
         return changed
 
     try:
-        roster = update_roster(st, roster_id=rid, change=change)
+        roster = update_roster(
+            st, roster_id=rid, change=change, what=lambda: AddUnit(added[-1]).label
+        )
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
     unit = added[-1]
@@ -365,6 +372,37 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(table(shown, heads))
         return 0
     print(table(rows, heads))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """A roster's history, oldest first: its version after each change, when, by whom (on a
+    club server) and what."""
+    from app.store.read import roster_history
+
+    st = store()
+    rid = find_stored(st, args.roster, include_deleted=True)
+    changes = roster_history(st, roster_id=rid)
+    if args.json:
+        print_json(
+            [
+                {
+                    "version": c.version,
+                    "at": c.made_at.isoformat(),
+                    "by": c.made_by,
+                    "what": c.what,
+                }
+                for c in changes
+            ]
+        )
+        return 0
+    if not changes:
+        print(f"roster {rid}: no change recorded (made before Castra kept roster history)")
+        return 0
+    rows = [
+        (c.version, f"{c.made_at:%Y-%m-%d %H:%M:%S}", c.made_by or "-", c.what) for c in changes
+    ]
+    print(table(rows, ("version", "when (UTC)", "by", "what")))
     return 0
 
 

@@ -35,6 +35,7 @@ class ActionKey(Enum):
     DUPLICATE_UNIT = auto()
     SPLIT_UNIT = auto()
     DELETE = auto()
+    ROSTER_HISTORY = auto()
     PRINT_CARDS = auto()
     PRINT_ROSTER = auto()
     PRINT_REFSHEET = auto()
@@ -148,6 +149,10 @@ SPECS: dict[ActionKey, ActionSpec] = {
         ("Del",),
         "trash-2",
         "Delete",
+    ),
+    ActionKey.ROSTER_HISTORY: ActionSpec(
+        "Roster &history…",
+        "Every recorded change of the open roster: what, when and who made it",
     ),
     ActionKey.PRINT_CARDS: ActionSpec(
         "Unit &cards…",

@@ -5,7 +5,9 @@ environment); File > Use local store switches back. A server that cannot be reac
 refuses is one line in a message box and the status bar, and the store in use stays as it
 was. While on a server, the window asks it every :data:`POLL_MS` for a cheap change mark
 (:func:`app.store.read.change_mark`) and, when another member changed something, reloads
-the library, and the open roster if it has no unsaved edit of ours.
+the library, the open roster if it has no unsaved edit of ours, each open battle another
+member moved on (unless a drag is under way on its map: the next look reloads it) and the
+campaign view's campaign.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class ClubLink(QObject):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
         self._mark: tuple[int, ...] | None = None
+        #: a battle window was passed over (a drag under way): look again at the next poll
+        self._pending = False
 
     @property
     def store(self) -> Store | None:
@@ -150,14 +154,20 @@ class ClubLink(QObject):
         except StoreError as exc:  # the server went away: say so, keep trying
             self.window.statusBar().showMessage(str(exc), POLL_MS * 2)
             return False
-        if mark == self._mark:
+        if mark == self._mark and not self._pending:
             return False
         first = self._mark is None
         self._mark = mark
         if first:
             return False
+        self._pending = False
         builder = self.window.builder
         builder.library.refresh()
+        self.window.battles.refresh()
+        self._pending = bool(self.window.battles.reload_changed())
+        view = getattr(self.window, "campaign_view", None)
+        if view is not None and view.store is store:
+            view.reload_if_changed()
         session = builder.session
         if session is not None and session.roster_id is not None and not session.dirty:
             try:

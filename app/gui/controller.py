@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QMenu
 
 from app.core.capabilities import has_chance_cards, uses_commands
 from app.core.edits import UpdateRoster
@@ -99,6 +99,7 @@ class Builder(QObject):
         a[ActionKey.DUPLICATE_UNIT].triggered.connect(self.editor.duplicate_selected)
         a[ActionKey.SPLIT_UNIT].triggered.connect(self.editor.split_selected)
         a[ActionKey.DELETE].triggered.connect(self.delete)
+        a[ActionKey.ROSTER_HISTORY].triggered.connect(self.show_history)
         self.library.open_requested.connect(self.open_roster)
         self.library.rename_requested.connect(self.rename_roster)
         self.library.roster_deleted.connect(self._roster_deleted)
@@ -118,9 +119,11 @@ class Builder(QObject):
         if self.store is None:
             return False
         from app.store import StoreError, load_roster_versioned
+        from app.store.read import roster_lock
 
         try:
             roster, version = load_roster_versioned(self.store, roster_id=roster_id)
+            lock = roster_lock(self.store, roster_id=roster_id)
         except StoreError as exc:  # damaged content, a busy or unreadable store
             dialogs.error(self.window, "Cannot open roster", str(exc))
             return False
@@ -133,11 +136,11 @@ class Builder(QObject):
             return False
         if not self.close_roster(forget=False):
             return False
-        self._start_session(roster, roster_id, version)
+        self._start_session(roster, roster_id, version, read_only=lock)
         self.settings.add_recent(roster_id)
         self.settings.set_last_roster(roster_id)
         self.library.select_roster(roster_id)
-        self.message.emit(f"Opened “{roster.name}”")
+        self.message.emit(f"Opened “{roster.name}”" + (f" ({lock})" if lock else ""))
         return True
 
     def _openable(self, roster: Roster) -> bool:
@@ -162,7 +165,12 @@ class Builder(QObject):
         return True
 
     def _start_session(
-        self, roster: Roster, roster_id: int | None, version: int | None = None
+        self,
+        roster: Roster,
+        roster_id: int | None,
+        version: int | None = None,
+        *,
+        read_only: str | None = None,
     ) -> None:
         session = RosterSession(
             ruleset=self.registry.get(roster.ruleset),
@@ -170,6 +178,7 @@ class Builder(QObject):
             store=self.store,
             roster_id=roster_id,
             version=version,
+            read_only=read_only,
             parent=self,
         )
         session.changed.connect(self._roster_changed)
@@ -342,6 +351,24 @@ class Builder(QObject):
         else:
             self.message.emit("Select units or a command in the roster, or a leader, to delete")
 
+    def show_history(self) -> QDialog | None:
+        """Edit > Roster history…: the open roster's recorded changes, with who made them."""
+        s = self.session
+        if s is None or s.roster_id is None or self.store is None:
+            self.message.emit("Open a stored roster to see its history")
+            return None
+        from app.gui.roster_history import show_history
+        from app.store import StoreError
+        from app.store.read import roster_history
+
+        try:
+            changes = roster_history(self.store, roster_id=s.roster_id)
+        except (StoreError, KeyError) as exc:
+            text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+            self.message.emit(f"No history: {text}")
+            return None
+        return show_history(self.window, s.roster.name, changes)
+
     def rename_roster(self, roster_id: int, name: str) -> None:
         if self.store is not None:
             from app.store import unique_name
@@ -488,8 +515,18 @@ class Builder(QObject):
             ActionKey.SPLIT_UNIT,
             ActionKey.PRINT_CARDS,
             ActionKey.PRINT_ROSTER,
+            ActionKey.ROSTER_HISTORY,
         ):
             a[key].setEnabled(have)
+        if s is not None and s.read_only is not None:  # another member's roster: look only
+            for key in (
+                ActionKey.ADD_UNIT,
+                ActionKey.ADD_COMMAND,
+                ActionKey.ADD_LEADER,
+                ActionKey.DUPLICATE_UNIT,
+                ActionKey.SPLIT_UNIT,
+            ):
+                a[key].setEnabled(False)
         # Only what applies: no "Add command" where the rules have no commands (D3, GSB,
         # MWAN #90), no chance cards for a roster of a ruleset without them, no Delete with
         # nothing to delete.
@@ -500,7 +537,7 @@ class Builder(QObject):
             else any(has_chance_cards(rs) for rs in self.registry)
         )
         a[ActionKey.DELETE].setEnabled(have or self.library.selected_roster() is not None)
-        status = s.status() if s is not None else None
+        status = s.status() if s is not None and s.read_only is None else None
         a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))
         a[ActionKey.REDO].setEnabled(bool(status and status.can_redo))
         # The menu and the tooltip say what would be undone; the toolbar keeps "Undo".

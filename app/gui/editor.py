@@ -163,10 +163,20 @@ class RosterEditor(QWidget):
         foot.setContentsMargins(8, 4, 8, 4)
         foot.addWidget(self.totals)
 
+        #: why the open roster cannot be changed here (another member's, on a club server)
+        self.read_only_banner = QLabel()
+        self.read_only_banner.setObjectName("readOnlyBanner")
+        self.read_only_banner.setWordWrap(True)
+        self.read_only_banner.setStyleSheet(
+            "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"
+        )
+        self.read_only_banner.hide()
+
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
+        layout.addWidget(self.read_only_banner)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(footer)
 
@@ -209,9 +219,19 @@ class RosterEditor(QWidget):
             self.fitter.schedule()  # again once laid out at full width
             self.stack.setCurrentIndex(1)
             self.refresh()
+        self._show_lock(session)
         if old_model is not None:
             old_model.session.changed.disconnect(old_model.refresh)
             old_model.deleteLater()
+
+    def _show_lock(self, session: RosterSession | None) -> None:
+        """A roster the store says this user may not change: the banner says why, and the
+        name, the scale and the cells are not editable (the session refuses edits too)."""
+        lock = session.read_only if session is not None else None
+        self.read_only_banner.setText(lock or "")
+        self.read_only_banner.setVisible(lock is not None)
+        self.name_edit.setReadOnly(lock is not None)
+        self.scale_combo.setEnabled(lock is None)
 
     def _setup_columns(self, session: RosterSession) -> None:
         header = self.tree.header()

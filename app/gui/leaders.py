@@ -127,7 +127,9 @@ class LeadersModel(QAbstractTableModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        return base | Qt.ItemFlag.ItemIsEditable if index.isValid() else base
+        if not index.isValid() or self.session.read_only is not None:
+            return base
+        return base | Qt.ItemFlag.ItemIsEditable
 
     def _leads(self, leader: Leader) -> list[str]:
         return [c.id for c in self.session.roster.commands if c.leader == leader.id]
@@ -306,8 +308,9 @@ class LeadersPanel(QWidget):
                 self.view.setColumnHidden(col, field not in fields)
             session.changed.connect(self.fitter.schedule)
             self.fitter.fit_now()
-        self.add_button.setEnabled(session is not None)
-        self.remove_button.setEnabled(session is not None)
+        editable = session is not None and session.read_only is None
+        self.add_button.setEnabled(editable)
+        self.remove_button.setEnabled(editable)
 
     def _fit_columns(self) -> None:
         """Each column as wide as its widest text (at most 320 px; the notes take the rest)."""

@@ -279,6 +279,8 @@ class MainWindow(QMainWindow):
             ActionKey.DUPLICATE_UNIT,
             ActionKey.SPLIT_UNIT,
             ActionKey.DELETE,
+            None,
+            ActionKey.ROSTER_HISTORY,
         ):
             if key is None:
                 edit_menu.addSeparator()

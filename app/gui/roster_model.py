@@ -333,6 +333,8 @@ class RosterTreeModel(QAbstractItemModel):
         if not index.isValid():
             return Qt.ItemFlag.ItemIsDropEnabled
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if self.session.read_only is not None:  # another member's roster: look, not touch
+            return base
         base |= Qt.ItemFlag.ItemIsDropEnabled
         unit = self.unit_at(index)
         col = index.column()

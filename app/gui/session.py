@@ -48,10 +48,12 @@ class RosterSession(QObject):
         store: Store | None,
         roster_id: int | None,
         version: int | None = None,
+        read_only: str | None = None,
         parent: QObject | None = None,
     ) -> None:
         """``version``: the stored roster's version when it was read (None: a roster not
-        yet in the store, or written without the check)."""
+        yet in the store, or written without the check). ``read_only``: why this roster
+        cannot be changed here (another member's roster on a club server), or None."""
         super().__init__(parent)
         self.ruleset = ruleset
         self.army: ArmyList = ruleset.army(roster.army)
@@ -62,6 +64,10 @@ class RosterSession(QObject):
         self._cache: tuple[Roster, RosterTotals, Report] | None = None
         self.save_error: str | None = None
         self.version = version
+        #: why the roster cannot be changed here (the store said so), or None
+        self.read_only = read_only
+        #: the change being saved, as the roster's history names it
+        self._what: str | None = None
         #: the roster as the store holds it (at ``version``): autosave writes only the rows
         #: that differ from it
         self._stored: Roster | None = roster if version is not None else None
@@ -102,7 +108,11 @@ class RosterSession(QObject):
 
     def apply(self, edit: Any) -> bool:
         """Apply ``edit`` (an ``app.core.edits`` command). A refused edit changes nothing and
-        emits :attr:`refused`."""
+        emits :attr:`refused`; so does every edit of a read-only roster."""
+        if self.read_only is not None:
+            self.refused.emit(f"{edit.label}: {self.read_only}")
+            return False
+        self._what = edit.label
         try:
             self.history.apply(edit)
         except (KeyError, ValueError, TypeError) as exc:
@@ -112,11 +122,15 @@ class RosterSession(QObject):
         return True
 
     def undo(self) -> None:
-        if self.history.status().can_undo:
+        status = self.history.status()
+        if status.can_undo:
+            self._what = f"Undo {status.undo_label}" if status.undo_label else "Undo"
             self.history.undo()
 
     def redo(self) -> None:
-        if self.history.status().can_redo:
+        status = self.history.status()
+        if status.can_redo:
+            self._what = f"Redo {status.redo_label}" if status.redo_label else "Redo"
             self.history.redo()
 
     def save(self) -> bool:
@@ -135,6 +149,7 @@ class RosterSession(QObject):
                 roster_id=self.roster_id,
                 expected_version=self.version,
                 base=self._stored,
+                what=self._what,
             )
         except StaleWrite as exc:
             self.save_error = str(exc)

@@ -26,6 +26,7 @@ from app.core.campaign.serialize import (
 )
 from app.core.campaign.session import CampaignSession, Done
 from app.store.engine import (
+    AccessRefused,
     Reader,
     StaleWrite,
     Store,
@@ -129,13 +130,23 @@ def _save(db: Session, campaign_id: int, session: CampaignSession) -> None:
     from app.store.models import CampaignStepRow
 
     row = _row(db, campaign_id, session.version)
-    if session.stored < len(session.done) or session.stored != _count(db, campaign_id):
-        db.exec(
+    count = _count(db, campaign_id)
+    if session.stored < len(session.done) or session.stored != count:
+        dropped = db.exec(
             delete(CampaignStepRow).where(
                 col(CampaignStepRow.campaign_id) == campaign_id,
                 col(CampaignStepRow.n) >= session.stored,
             )
         )
+        if dropped.rowcount < count - session.stored:
+            # a server's policies hide the steps this member may not drop (the umpire's
+            # undone steps, kept to redo): refused, rather than colliding with them
+            member = db.info.get("member") or "this member"
+            raise AccessRefused(
+                f"the club server refused this change: {member} may not drop steps another "
+                f"member made in campaign {campaign_id} (undone, kept to redo); nothing was "
+                "saved"
+            )
         for n in range(session.stored, len(session.done)):
             db.add(_step_row(campaign_id, n, session.done[n]))
     row.cursor = session.cursor

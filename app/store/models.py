@@ -56,6 +56,22 @@ class RosterRow(SQLModel, table=True):
     updated_by: str | None = None
 
 
+class RosterChangeRow(SQLModel, table=True):
+    """One write of a roster (schema 0008): what was done, the roster's version after it,
+    when and, on a club server, by whom. Written in the same transaction as the change;
+    insert-only on a club server."""
+
+    __tablename__ = "roster_change"
+
+    id: int | None = Field(default=None, primary_key=True)
+    roster_id: int = Field(foreign_key="roster.id", ondelete="CASCADE", index=True)
+    version: int
+    made_at: datetime
+    #: on a club server, the member who made the change; None locally
+    made_by: str | None = None
+    what: str
+
+
 class RosterUnitRow(SQLModel, table=True):
     """A roster line (core ``Unit``); ``lines`` is the per-line bases override as JSON."""
 
@@ -252,7 +268,7 @@ def _name_the_maker(session: Session, _context: Any, _instances: Any) -> None:
     for obj in session.new:
         if isinstance(obj, RosterRow) and obj.owner is None:
             obj.owner = member
-        if isinstance(obj, BattleStepRow | CampaignStepRow):
+        if isinstance(obj, BattleStepRow | CampaignStepRow | RosterChangeRow):
             obj.made_by = member
     for obj in (*session.new, *session.dirty):
         if isinstance(obj, RosterRow | BattleRow | CampaignRow):

@@ -404,13 +404,88 @@ def change_mark(store: Store) -> tuple[int, ...]:
 def roster_version(store: Store, *, roster_id: int) -> int | None:
     """The stored version of a roster (None if it is gone), to tell whether an open copy is
     still the stored one."""
-    from sqlalchemy import select
-    from sqlmodel import col
-
     from app.store.models import RosterRow
 
+    return _stored_version(store, RosterRow, roster_id)
+
+
+def battle_version(store: Store, *, battle_id: int) -> int | None:
+    """The stored version of a battle (None if it is gone): an open battle window reloads
+    when another member moved it on."""
+    from app.store.models import BattleRow
+
+    return _stored_version(store, BattleRow, battle_id)
+
+
+def campaign_version(store: Store, *, campaign_id: int) -> int | None:
+    """The stored version of a campaign (None if it is gone), as :func:`battle_version`."""
+    from app.store.models import CampaignRow
+
+    return _stored_version(store, CampaignRow, campaign_id)
+
+
+def _stored_version(store: Store, model: Any, ident: int) -> int | None:
+    from sqlalchemy import select
+
     with store.read_session() as session:
-        found = session.execute(
-            select(col(RosterRow.version)).where(col(RosterRow.id) == roster_id)
-        ).scalar()
+        found = session.execute(select(model.version).where(model.id == ident)).scalar()
     return None if found is None else int(found)
+
+
+def roster_lock(store: Store, *, roster_id: int) -> str | None:
+    """Why this member may not change roster ``roster_id``, in one line, or None when they
+    may (always on a local store). On a club server a player changes only the rosters they
+    own, an umpire any (the rule the database's policies enforce, migration 0007): the
+    window opens another member's roster read-only instead of refusing at save."""
+    if not store.on_server:
+        return None
+    with reading(store) as con:
+        row = con.execute(
+            "SELECT r.owner, (SELECT m.role FROM club_member m WHERE m.name = current_user), "
+            "current_user FROM roster r WHERE r.id = ?",
+            (roster_id,),
+        ).fetchone()
+    if row is None:
+        raise KeyError(f"no roster with id {roster_id}")
+    owner, role, member = (None if v is None else str(v) for v in row)
+    if role is None or role == "umpire" or owner == member:
+        # an umpire changes any roster; one who is no member at all is the club's admin,
+        # who owns the tables (the policies do not hold them)
+        return None
+    whose = f"{owner}'s roster" if owner else "a roster nobody owns"
+    return f"{whose}: read-only (you are {member}, a {role})"
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    """A line of a roster's history: one write (schema 0008)."""
+
+    #: the roster's version after this change
+    version: int
+    made_at: datetime
+    #: on a club server, the member who made it; None locally
+    made_by: str | None
+    what: str
+
+
+def roster_history(store: Store, *, roster_id: int) -> list[RosterChange]:
+    """Every recorded change of roster ``roster_id``, oldest first (``KeyError`` naming the
+    id if there is no such roster). Writes made before schema 0008 were not recorded."""
+    with reading(store) as con:
+        if con.execute("SELECT 1 FROM roster WHERE id = ?", (roster_id,)).fetchone() is None:
+            raise KeyError(f"no roster with id {roster_id}")
+        rows = con.execute(
+            "SELECT version, made_at, made_by, what FROM roster_change WHERE roster_id = ? "
+            "ORDER BY id",
+            (roster_id,),
+        ).fetchall()
+    where = f"roster {roster_id} history"
+    return [
+        RosterChange(
+            version=_int(version, f"{where} version"),
+            made_at=parse_time(made_at, f"{where} made_at"),
+            made_by=_opt_text(made_by, f"{where} made_by"),
+            what=_text(what, f"{where} what"),
+        )
+        for version, made_at, made_by, what in rows
+    ]

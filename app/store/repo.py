@@ -37,6 +37,7 @@ from app.core.roster import (
 from app.store.engine import StaleWrite, Store, get_for_update, reader_of
 from app.store.models import (
     AppMeta,
+    RosterChangeRow,
     RosterCommandRow,
     RosterLeaderRow,
     RosterRow,
@@ -66,13 +67,16 @@ def _now() -> datetime:
 # --------------------------------------------------------------------------- save
 
 
-def save_roster(store: Store, *, roster: Roster, roster_id: int | None = None) -> int:
+def save_roster(
+    store: Store, *, roster: Roster, roster_id: int | None = None, what: str | None = None
+) -> int:
     """Insert ``roster`` (``roster_id`` None) or replace roster ``roster_id`` with it, with
     all its units, leaders and commands, in one transaction. Returns the roster's id.
 
     Raises ``KeyError`` if ``roster_id`` does not exist and ``ValueError`` if two units,
-    leaders or commands share an id (the core ids are unique within a roster)."""
-    return write_roster(store, roster=roster, roster_id=roster_id).id
+    leaders or commands share an id (the core ids are unique within a roster). ``what``:
+    the change as the roster's history names it ("created", "changed" by default)."""
+    return write_roster(store, roster=roster, roster_id=roster_id, what=what).id
 
 
 def write_roster(
@@ -82,25 +86,35 @@ def write_roster(
     roster_id: int | None = None,
     expected_version: int | None = None,
     base: Roster | None = None,
+    what: str | None = None,
 ) -> Saved:
     """Write ``roster`` as :func:`save_roster` does, refusing (:class:`StaleWrite`) when
     ``expected_version`` is given and the stored roster is at another version. ``base``:
-    the roster as stored at ``expected_version``; only what differs from it is written."""
+    the roster as stored at ``expected_version``; only what differs from it is written.
+    ``what``: the change as the roster's history names it (an edit's label)."""
     _check_ids(roster)
     with store.session() as session:
-        return _write(session, roster, roster_id, expected_version, base)
+        return _write(session, roster, roster_id, expected_version, base, what=what)
 
 
-def update_roster(store: Store, *, roster_id: int, change: Callable[[Roster], Roster]) -> Roster:
+def update_roster(
+    store: Store,
+    *,
+    roster_id: int,
+    change: Callable[[Roster], Roster],
+    what: str | Callable[[], str | None] | None = None,
+) -> Roster:
     """Read roster ``roster_id``, apply ``change`` and write the result, in one transaction
     holding the write lock: a writer elsewhere waits, and nothing it wrote is lost. Returns
-    the changed roster; an exception from ``change`` writes nothing."""
+    the changed roster; an exception from ``change`` writes nothing. ``what``: the change as
+    the roster's history names it, or a function giving it once ``change`` has run."""
     with store.session() as session:
         _get(session, roster_id)  # locks the roster on a server (SQLite: the write lock)
         current, version = roster_from_rows(reader_of(session), roster_id)
         changed = change(current)
         _check_ids(changed)
-        _write(session, changed, roster_id, version, current)
+        label = what() if callable(what) else what  # known once ``change`` has run
+        _write(session, changed, roster_id, version, current, what=label)
         return changed
 
 
@@ -123,6 +137,8 @@ def _write(
     roster_id: int | None,
     expected_version: int | None = None,
     base: Roster | None = None,
+    *,
+    what: str | None = None,
 ) -> Saved:
     now = _now()
     if roster_id is None:
@@ -166,7 +182,18 @@ def _write(
         ),
     ):
         _sync(session, table, rid, rows, None if whole else old)
+    record_change(session, row, what or ("created" if roster_id is None else "changed"))
     return Saved(rid, row.version)
+
+
+def record_change(session: Session, row: RosterRow, what: str) -> None:
+    """Add the roster's history line for this write (in its transaction): what was done and
+    the version it made; on a club server the maker is named as every change's is."""
+    assert row.id is not None
+    session.add(
+        RosterChangeRow(roster_id=row.id, version=row.version, made_at=_now(), what=what[:200])
+    )
+    session.flush()
 
 
 def _head(roster: Roster) -> dict[str, Any]:
@@ -330,6 +357,8 @@ def rename_roster(store: Store, *, roster_id: int, name: str) -> None:
         row.name = name
         _touch(row)
         session.add(row)
+        session.flush()
+        record_change(session, row, f"renamed to {name!r}")
 
 
 def duplicate_roster(store: Store, *, roster_id: int, name: str | None = None) -> int:
@@ -344,7 +373,8 @@ def duplicate_roster(store: Store, *, roster_id: int, name: str | None = None) -
             while name.casefold() in taken:
                 name = f"{original.name} (copy {n})"
                 n += 1
-        return _write(session, replace(original, name=name), None).id
+        what = f"made as a copy of roster {roster_id} ({original.name!r})"
+        return _write(session, replace(original, name=name), None, what=what).id
 
 
 def delete_roster(store: Store, *, roster_id: int) -> None:
@@ -355,6 +385,8 @@ def delete_roster(store: Store, *, roster_id: int) -> None:
             row.deleted_at = _now()
             row.version += 1
             session.add(row)
+            session.flush()
+            record_change(session, row, "moved to the bin")
 
 
 def restore_roster(store: Store, *, roster_id: int) -> None:
@@ -365,6 +397,8 @@ def restore_roster(store: Store, *, roster_id: int) -> None:
             row.deleted_at = None
             row.version += 1
             session.add(row)
+            session.flush()
+            record_change(session, row, "taken out of the bin")
 
 
 def purge_roster(store: Store, *, roster_id: int) -> None:
@@ -402,7 +436,7 @@ def seed_samples(store: Store, *, registry: Registry) -> list[int]:
                 )
                 std = army.standard
                 roster = replace(roster, notes=f"Sample: {std.name}. Source: {std.source}.")
-                ids.append(_write(session, roster, None).id)
+                ids.append(_write(session, roster, None, what="created as a sample").id)
                 done.append(key)
         if ids:
             session.merge(AppMeta(key=SAMPLES_KEY, value=json.dumps(done)))

@@ -11,6 +11,7 @@ the steps keep the names of who made them where the source knew them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.store.engine import Store, StoreError
@@ -111,6 +112,8 @@ def copy_roster(source: Store, target: Store, *, roster_id: int) -> Copied:
     """Copy roster ``roster_id`` (units, leaders, commands, version, times) from ``source``
     to ``target`` under the same id. :class:`StoreError` (nothing written) when the id is
     taken there; ``KeyError`` when the source has no such roster."""
+    from app.store.models import RosterChangeRow
+
     roster = _table("roster")
     with source.read_session() as src:
         heads = _rows(src, roster, "id", roster_id)
@@ -126,6 +129,17 @@ def copy_roster(source: Store, target: Store, *, roster_id: int) -> Copied:
         _put(dst, roster, [_head(head, target, owned=True)])
         for name, rows in children.items():
             _put(dst, _table(name), [{k: v for k, v in r.items() if k != "id"} for r in rows])
+        # its history stays in the source (each line there names its own maker); here it
+        # begins with the copy
+        dst.add(
+            RosterChangeRow(
+                roster_id=roster_id,
+                version=int(head["version"]),
+                made_at=datetime.now(UTC),
+                what=f"copied from {source.where}",
+            )
+        )
+        dst.flush()
         _bump_ids(dst)
     return Copied(rosters=(roster_id,))
 

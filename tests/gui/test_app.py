@@ -41,10 +41,12 @@ def test_run_opens_a_sample_on_first_start(
     opened: list[str] = []
     real_start = Builder._start_session
 
-    def start(self: Builder, roster: Roster, roster_id: int | None, *rest: int | None) -> None:
+    def start(
+        self: Builder, roster: Roster, roster_id: int | None, *rest: int | None, **kw: str | None
+    ) -> None:
         assert self.window.isVisible()  # the window was shown before the store was opened
         opened.append(roster.name)
-        real_start(self, roster, roster_id, *rest)
+        real_start(self, roster, roster_id, *rest, **kw)
 
     monkeypatch.setattr(Builder, "_start_session", start)
     assert _run(qapp) == 0

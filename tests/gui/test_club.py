@@ -69,13 +69,18 @@ def test_connect_see_other_members_and_go_back(
     assert not window.library.model.index_of_roster(new).isValid()  # the local library
 
 
-def test_an_edit_of_another_members_roster_is_refused_and_the_stored_one_shown(
+def test_an_edit_the_server_refuses_is_undone_and_the_stored_roster_shown(
     make_window: Any,
     settings: Any,
     club: Club,
     registry: Registry,
     monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Ann opened Bob's roster as an umpire (editable); the admin made her a player
+    meanwhile: her edit is refused by the server at save, and the roster as stored is shown
+    again, now read-only."""
+    from app.cli import main
     from app.core.edits import AddUnit
     from app.core.roster import unit_from_entry
     from app.store import load_roster
@@ -83,13 +88,17 @@ def test_an_edit_of_another_members_roster_is_refused_and_the_stored_one_shown(
     rs = registry.get("leg-vi-carthago")
     bob = club.open("bob")
     rid = save_roster(bob, roster=new_roster(rs, "roman", name="Bob's legion"))
+    assert main(["server", "add-member", "ann", "--role", "umpire", "--url", club.admin_url]) == 0
     window: MainWindow = make_window()
     assert window.club.connect_to(club.url("ann"))
     assert window.builder.open_roster(rid)
     session = window.builder.session
-    assert session is not None
+    assert session is not None and session.read_only is None
+    assert main(["server", "add-member", "ann", "--role", "player", "--url", club.admin_url]) == 0
+    capsys.readouterr()
     session.apply(AddUnit(unit_from_entry(rs, "roman", "velites")))
     now = window.builder.session
     assert now is not None and now is not session and not now.dirty
     assert now.roster == load_roster(bob, roster_id=rid)  # nothing of ann's edit
+    assert now.read_only == "bob's roster: read-only (you are ann, a player)"
     assert "refused" in window.statusBar().currentMessage()

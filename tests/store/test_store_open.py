@@ -28,6 +28,7 @@ TABLES = {
     "alembic_version",
     "app_meta",
     "roster",
+    "roster_change",
     "roster_command",
     "roster_leader",
     "roster_unit",

@@ -17,6 +17,7 @@ from app.core.battle.state import BattleState
 
 if TYPE_CHECKING:
     from app.core.roster import Roster
+    from app.rules.registry import Registry
     from app.store import Store
 
 
@@ -145,6 +146,30 @@ class BattleController(QObject):
         except StoreError as exc:
             self.message.emit(f"Not saved: {exc}")
             return False
+        return True
+
+    def reload_if_changed(self, registry: Registry) -> bool:
+        """Load the battle again when the store holds another version of it (another member
+        advanced it on a club server): the present is shown, as stored. True when it was
+        reloaded; a store failure leaves the battle as shown."""
+        if self.store is None or self.battle_id is None:
+            return False
+        from app.store import StoreError
+        from app.store.battles import load_battle
+        from app.store.read import battle_version
+
+        try:
+            stored = battle_version(self.store, battle_id=self.battle_id)
+            if stored is None or stored == self.session.version:
+                return False
+            session = load_battle(self.store, battle_id=self.battle_id, registry=registry)
+        except (StoreError, KeyError, ValueError) as exc:
+            self.message.emit(f"Could not reload the battle: {exc}")
+            return False
+        self.session = session
+        self.return_to_present()
+        self.changed.emit()
+        self.message.emit("Reloaded: another member changed this battle")
         return True
 
     # ------------------------------------------------------------------ the past

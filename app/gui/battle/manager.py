@@ -252,6 +252,18 @@ class BattleManager(QObject):
         self.windows.pop(battle_id, None)
         self.refresh()
 
+    def reload_changed(self) -> list[int]:
+        """Reload each open battle another member changed in the store (a club server),
+        unless the user is dragging or drawing on its map. The ids of the battles passed
+        over for that (the caller asks again soon)."""
+        waiting = []
+        for battle_id, window in list(self.windows.items()):
+            if window.map.busy:
+                waiting.append(battle_id)
+            else:
+                window.controller.reload_if_changed(self.registry)
+        return waiting
+
     def close_all(self) -> None:
         for window in list(self.windows.values()):
             window.close()

@@ -214,6 +214,24 @@ class CampaignView(QMainWindow):
             self.picker.blockSignals(False)
         self._refresh(expand_new=True)
 
+    def reload_if_changed(self) -> bool:
+        """Load the open campaign again when the store holds another version of it (another
+        member made or undid a step on a club server). True when it was reloaded."""
+        from app.store.read import campaign_version
+
+        if self.session is None or self.campaign_id is None:
+            return False
+        try:
+            stored = campaign_version(self.store, campaign_id=self.campaign_id)
+        except StoreError as exc:
+            self._say(str(exc))
+            return False
+        if stored is None or stored == self.session.version:
+            return False
+        self.fill_picker(select=self.campaign_id)
+        self._say("Reloaded: another member changed this campaign")
+        return True
+
     # ------------------------------------------------------------------ showing
 
     def _say(self, text: str) -> None:

@@ -218,6 +218,19 @@ class BattleMap(QGraphicsView):
         painter.end()
         return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
 
+    @property
+    def busy(self) -> bool:
+        """Whether the user is in the middle of something on the map (a press, a drag or a
+        turn, a move being planned, a piece being drawn or edited): a reload waits."""
+        return (
+            self._press is not None
+            or self._dragging
+            or self._rotating
+            or self.move_tool is not None
+            or self.terrain_draw is not None
+            or self.terrain_edit is not None
+        )
+
     def cancel(self) -> None:
         """Drop whatever is under way (a pending move, a piece being drawn or edited)."""
         self.move_tool = None
