@@ -183,6 +183,21 @@ _FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12 and
 _FRACTION: Any = Fraction  # 3.11's constructor takes ``_normalize``, which typeshed omits
 
 
+def _takes_normalize() -> bool:
+    """Whether this Python's Fraction constructor takes ``_normalize`` (3.11 does); a
+    private hook, so a Python with neither it nor ``_from_coprime_ints`` falls back to
+    plain Fractions rather than failing."""
+    try:
+        _FRACTION(1, 2, _normalize=False)
+    except TypeError:
+        return False
+    return True
+
+
+#: Whether either private constructor is there (else the plain, slower Fractions).
+_FAST = _FROM_COPRIME is not None or _takes_normalize()
+
+
 def coprime_fraction(numerator: int, denominator: int) -> Fraction:
     """``Fraction(numerator, denominator)`` for two numbers the caller has already freed of
     every common factor (``denominator`` > 0): Python's Fraction would look for one again
@@ -191,6 +206,8 @@ def coprime_fraction(numerator: int, denominator: int) -> Fraction:
     Fraction arithmetic uses (3.11: ``_normalize``; 3.12 on: ``_from_coprime_ints``)."""
     if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
         return cast(Fraction, _FROM_COPRIME(numerator, denominator))
+    if not _FAST:  # pragma: no cover - a Python with neither private constructor
+        return Fraction(numerator, denominator)
     return cast(Fraction, _FRACTION(numerator, denominator, _normalize=False))
 
 
@@ -242,7 +259,7 @@ def product_fractions(
     numerator, over those they leave in the denominator (made once for each pair of
     exponents): in lowest terms by construction. Otherwise the plain Fractions."""
     fa, fb = _small_factors(den_a), _small_factors(den_b)
-    if fa is None or fb is None or den_a <= 0 or den_b <= 0:
+    if not _FAST or fa is None or fb is None or den_a <= 0 or den_b <= 0:
         den = den_a * den_b
         return [[Fraction(x * y, den) for y in b] for x in a]
     primes = sorted(set(fa) | set(fb))

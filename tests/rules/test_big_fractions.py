@@ -79,3 +79,17 @@ def test_two_big_binomials_paired() -> None:
     assert all(got[i][j] == ha[i] * hb[j] for i in range(0, 201, 7) for j in range(0, 61, 3))
     assert sum(sum(row, Fraction(0)) for row in got) == 1
     assert lowest_terms(got)
+
+
+def test_a_python_without_the_private_constructors_gets_plain_fractions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast path leans on a private hook of Python's Fraction; where a Python has
+    neither, the same chances come as plain Fractions instead of a failure."""
+    import app.rules.dice as dice
+
+    monkeypatch.setattr(dice, "_FROM_COPRIME", None)
+    monkeypatch.setattr(dice, "_FAST", False)
+    a, b = [1, 5, 15, 20, 15, 5, 1], [3, 0, 9, 36]
+    assert product_fractions(a, 64, b, 48) == plain(a, 64, b, 48)
+    assert coprime_fraction(7, 12) == Fraction(7, 12)
