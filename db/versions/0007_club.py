@@ -15,7 +15,7 @@ with a SQL client of their own meets the same refusals as the app.
   else made; recording and applying results is the umpire's; a campaign's start is never
   changed once made;
 - every change names its maker (``updated_by`` / ``made_by`` = ``current_user``);
-- ``club_member`` and ``alembic_version`` are read-only to members.
+- ``club_member``, ``app_meta`` and ``alembic_version`` are read-only to members.
 
 Revision ID: 0007
 Revises: 0006
@@ -155,7 +155,9 @@ def _policies() -> None:
     op.execute(f"GRANT USAGE ON SCHEMA public TO {MEMBER_ROLE}")
     op.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {MEMBER_ROLE}")
     op.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {MEMBER_ROLE}")
-    op.execute(f"GRANT INSERT, UPDATE, DELETE ON {', '.join(tables)}, app_meta TO {MEMBER_ROLE}")
+    # app_meta stays read-only to members: a club server seeds no samples, and a junk value
+    # there would stop every member's Castra from reading the store
+    op.execute(f"GRANT INSERT, UPDATE, DELETE ON {', '.join(tables)} TO {MEMBER_ROLE}")
     # a campaign's start never changes once made; the rest moves with its steps
     op.execute(f"REVOKE UPDATE ON campaign FROM {MEMBER_ROLE}")
     columns = "name, cursor, version, updated_at, updated_by"

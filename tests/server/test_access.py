@@ -77,6 +77,9 @@ def test_raw_sql_cannot_change_another_players_roster(club: Club) -> None:
             )
         with pytest.raises(psycopg.errors.InsufficientPrivilege):  # nor the member list
             con.execute("UPDATE club_member SET role = 'umpire' WHERE name = 'ann'")
+    # nor the store's own facts
+    with club.raw("ann") as con, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        con.execute("INSERT INTO app_meta (key, value) VALUES ('samples_seeded', 'junk')")
     assert load_roster(bob, roster_id=theirs) == before
 
 
