@@ -351,6 +351,11 @@ class ActingPanel(QWidget):
             self.summary.setText(f"{spec.label}: no odds to show for this action.")
             self.chart.clear()
             return
+        missing = _missing_choice(spec.targets, cmd)
+        if missing is not None:
+            self.summary.setText(f"{spec.label}: {missing} to see the odds.")
+            self.chart.clear()
+            return
         try:
             odds = c.session.mechanics.odds(spec.key, cmd.situation(c.state, c.session.mechanics))
         except (CommandError, NotImplementedRule, KeyError, ValueError) as exc:
@@ -369,3 +374,15 @@ class ActingPanel(QWidget):
             )
         )
         self.chart.show_odds(rows, expected)
+
+
+def _missing_choice(targets: str, cmd: Act) -> str | None:
+    """What the user has still to choose in the dock before the action has odds (the
+    dock's words, not the command line's), or None when nothing is missing."""
+    if targets in ("unit", "pair") and cmd.actor is None:
+        return "choose a unit"
+    if targets == "pair" and cmd.target is None:
+        return "choose a target"
+    if targets == "side" and cmd.actor is None and cmd.side is None:
+        return "choose a unit or a side"
+    return None
