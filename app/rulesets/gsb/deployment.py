@@ -22,7 +22,6 @@ from app.rules.mechanics import (
     Situation,
     TurnView,
 )
-from app.rulesets.gsb.base import BOTH
 from app.rulesets.gsb.movement import GSBMovement
 
 DEPLOY_RULE = "GSB, Deployment"
@@ -70,18 +69,6 @@ class GSBDeployment(GSBMovement):
         """The side allowed the swap (``tables.deployment.swap_army``: Carthage), found by
         army id, army name or side name; None when neither or both sides match."""
         return self._side_named(view, self.t.deployment.swap_army)
-
-    def _side_named(self, view: TurnView, key: str) -> Side | None:
-        names = {key.casefold()}
-        army = self.ruleset.armies.get(key)
-        if army is not None:
-            names |= {army.side.casefold(), army.name.casefold()}
-        hits: list[Side] = [
-            s
-            for s in BOTH
-            if view.armies[s].casefold() in names or view.side_names[s].casefold() in names
-        ]
-        return hits[0] if len(hits) == 1 else None
 
     def prepare_swap(self, sit: Situation) -> tuple[Footprint, Footprint]:
         """GSB, Deployment: the two units' new poses (each at the other's centre, keeping

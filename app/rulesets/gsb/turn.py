@@ -102,7 +102,11 @@ class TurnRules(GSBBase):
     def _ties_side(self, view: TurnView) -> Side | None:
         """The side that wins initiative ties (Carthage), found by army id, army name or
         side name; None when neither or both sides match."""
-        key = self.t.initiative.ties_to
+        return self._side_named(view, self.t.initiative.ties_to)
+
+    def _side_named(self, view: TurnView, key: str) -> Side | None:
+        """The side the data names by ``key`` (an army id, an army name or a side name, case
+        ignored); None when neither or both sides match."""
         names = {key.casefold()}
         army = self.ruleset.armies.get(key)
         if army is not None:
