@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -154,9 +154,6 @@ def power_capped(one: Dist, n: int, cap: int) -> Dist:
 
 # --------------------------------------------------------------------------- big exact odds
 
-#: The primes of every die up to a d20: the denominators of dice odds are made of them.
-SMALL_PRIMES: tuple[int, ...] = (2, 3, 5, 7, 11, 13, 17, 19)
-
 
 def valuation(n: int, p: int) -> int:
     """How many times the prime ``p`` divides ``n`` (not 0): a few divisions, each by a
@@ -181,6 +178,27 @@ def valuation(n: int, p: int) -> int:
 
 _FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12 and later
 _FRACTION: Any = Fraction  # 3.11's constructor takes ``_normalize``, which typeshed omits
+_NEW: Any = object.__new__
+
+
+def _by_slots(numerator: int, denominator: int) -> Fraction:
+    """A Fraction made by setting its two slots, as 3.12's ``_from_coprime_ints`` does: no
+    checks of the arguments' types, no greatest common divisor (a fifth of the time of
+    3.11's ``Fraction(n, d, _normalize=False)``)."""
+    made = _NEW(Fraction)
+    made._numerator = numerator
+    made._denominator = denominator
+    return cast(Fraction, made)
+
+
+def _slots_work() -> bool:
+    """Whether a Fraction made by :func:`_by_slots` is the Fraction Python makes (this
+    Python's Fraction keeps its terms in those two slots)."""
+    try:
+        made = _by_slots(6, 7)
+        return made == Fraction(6, 7) and made + Fraction(1, 7) == 1 and str(made) == "6/7"
+    except (AttributeError, TypeError):  # pragma: no cover - a Fraction without the slots
+        return False
 
 
 def _takes_normalize() -> bool:
@@ -194,57 +212,51 @@ def _takes_normalize() -> bool:
     return True
 
 
-#: Whether either private constructor is there (else the plain, slower Fractions).
-_FAST = _FROM_COPRIME is not None or _takes_normalize()
+#: The quickest way this Python has to make a Fraction of two coprime numbers (None: only
+#: the plain constructor, which looks for a common factor again).
+_MAKE: Callable[[int, int], Fraction] | None = (
+    _by_slots
+    if _slots_work()
+    else _FROM_COPRIME  # pragma: no cover - a Fraction without the two slots
+    if _FROM_COPRIME is not None
+    else (lambda n, d: cast(Fraction, _FRACTION(n, d, _normalize=False)))
+    if _takes_normalize()
+    else None
+)
+
+#: Whether a private constructor is there (else the plain, slower Fractions).
+_FAST = _MAKE is not None
 
 
 def coprime_fraction(numerator: int, denominator: int) -> Fraction:
     """``Fraction(numerator, denominator)`` for two numbers the caller has already freed of
     every common factor (``denominator`` > 0): Python's Fraction would look for one again
-    with a greatest common divisor of two numbers of hundreds of digits (about 30 us each,
-    most of the time of the exact odds of big units). Uses the constructors Python's own
-    Fraction arithmetic uses (3.11: ``_normalize``; 3.12 on: ``_from_coprime_ints``)."""
-    if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
-        return cast(Fraction, _FROM_COPRIME(numerator, denominator))
-    if not _FAST:  # pragma: no cover - a Python with neither private constructor
+    with a greatest common divisor of two numbers of hundreds of digits. Made the way
+    Python's own Fraction arithmetic makes its results (:data:`_MAKE`)."""
+    if not _FAST or _MAKE is None:
         return Fraction(numerator, denominator)
-    return cast(Fraction, _FRACTION(numerator, denominator, _normalize=False))
+    return _MAKE(numerator, denominator)
 
 
-def _small_factors(n: int) -> dict[int, int] | None:
-    """The exponents of :data:`SMALL_PRIMES` in ``n`` (> 0), or None when another prime
-    divides it."""
-    out: dict[int, int] = {}
-    for p in SMALL_PRIMES:
-        if n == 1:
-            break
-        v = valuation(n, p)
-        if v:
-            out[p] = v
-            n = n >> v if p == 2 else n // p**v
-    return out if n == 1 else None
-
-
-def _parts(
-    weights: Sequence[int], primes: Sequence[int], exps: Sequence[int]
-) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
-    """Each weight over a denominator of ``primes`` to ``exps`` as (its part free of those
-    primes, the index of its exponents), and the distinct exponents: each prime's exponent
-    in the weight less its exponent in the denominator (below 0: left in the denominator)."""
+def _lowest(weights: Sequence[int], den: int) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """Each weight over ``den`` in lowest terms as (numerator, index of its denominator),
+    and the distinct denominators with their indexes (a few: the weights of dice share
+    most of their factors)."""
     out: list[tuple[int, int]] = []
-    index: dict[tuple[int, ...], int] = {}
+    dens: dict[int, int] = {}
     for w in weights:
-        if w == 0:
-            out.append((0, -1))
-            continue
-        free, signed = w, []
-        for p, e in zip(primes, exps, strict=True):
-            v = valuation(w, p)
-            if v:
-                free = free >> v if p == 2 else free // p**v
-            signed.append(v - e)
-        out.append((free, index.setdefault(tuple(signed), len(index))))
-    return out, list(index)
+        g = math.gcd(w, den)
+        out.append((w // g, dens.setdefault(den // g, len(dens))))
+    return out, dens
+
+
+def _against(
+    terms: list[tuple[int, int]], dens: dict[int, int]
+) -> list[tuple[list[tuple[int, int]], int]]:
+    """For each numerator ``p`` of one side and each denominator ``q`` of the other, what
+    is left of them once their common factor ``gcd(p, q)`` is taken out: ``(p/g, q/g)``,
+    with the index of ``p``'s own denominator."""
+    return [([(p // (g := math.gcd(p, q)), q // g) for q in dens], k) for p, k in terms]
 
 
 def product_fractions(
@@ -253,72 +265,30 @@ def product_fractions(
     """``[[Fraction(x * y, den_a * den_b) for y in b] for x in a]``: the exact chances of two
     independent things, from each one's whole-number weights over its denominator, exactly
     equal to the plain Fractions but without a greatest common divisor of two big numbers
-    each. When both denominators are made of dice primes (:data:`SMALL_PRIMES`), each
-    weight is split once into a part free of those primes and their exponents; a product is
-    then the two free parts multiplied, times the primes its exponents leave in the
-    numerator, over those they leave in the denominator (made once for each pair of
-    exponents): in lowest terms by construction. Otherwise the plain Fractions."""
-    fa, fb = _small_factors(den_a), _small_factors(den_b)
-    if not _FAST or fa is None or fb is None or den_a <= 0 or den_b <= 0:
+    for each pair. Each side's chances are put in lowest terms once, ``pa/qa`` and
+    ``pb/qb``; then the only common factors of ``pa * pb`` and ``qa * qb`` are those of
+    ``pa`` with ``qb`` and of ``pb`` with ``qa`` (as in Python's own Fraction
+    multiplication), and since the chances of dice have only a few distinct denominators,
+    those are found once for each numerator and denominator of the other side, not once
+    per pair. A product is then two multiplications: in lowest terms by construction."""
+    if not _FAST or _MAKE is None or den_a <= 0 or den_b <= 0:
         den = den_a * den_b
         return [[Fraction(x * y, den) for y in b] for x in a]
-    primes = sorted(set(fa) | set(fb))
-    pa, ea = _parts(a, primes, [fa.get(p, 0) for p in primes])
-    pb, eb = _parts(b, primes, [fb.get(p, 0) for p in primes])
-    # (numerator factor, denominator) of every pair of exponents
-    powers: dict[tuple[int, int], int] = {}
-    table = [
-        [_split_power(primes, [i + j for i, j in zip(x, y, strict=True)], powers) for y in eb]
-        for x in ea
+    terms_a, dens_a = _lowest(a, den_a)
+    terms_b, dens_b = _lowest(b, den_b)
+    rows_a, rows_b = _against(terms_a, dens_b), _against(terms_b, dens_a)
+    # b's row by each of a's denominators: (what is left of b's numerator and of a's
+    # denominator, the index of b's own denominator)
+    cols = [[(*over[ka], kb) for over, kb in rows_b] for ka in range(len(dens_a))]
+    make = _MAKE
+    return [
+        [make(row[kb][0] * pb, row[kb][1] * qa) for pb, qa, kb in cols[ka]] for row, ka in rows_a
     ]
-    # rows where no pair leaves a prime in the numerator (most) skip multiplying by 1
-    bare = [[den for _, den in row] if all(n == 1 for n, _ in row) else None for row in table]
-    zero, make = Fraction(0), _FRACTION
-    rows: list[list[Fraction]] = []
-    for ux, kx in pa:
-        if ux == 0:
-            rows.append([zero] * len(pb))
-            continue
-        t, dens = table[kx], bare[kx]
-        if _FROM_COPRIME is not None:  # pragma: no cover - Python 3.12 and later
-            row = [coprime_fraction(ux * uy * t[ky][0], t[ky][1]) if uy else zero for uy, ky in pb]
-        elif dens is not None:
-            row = [make(ux * uy, dens[ky], _normalize=False) if uy else zero for uy, ky in pb]
-        else:
-            row = [
-                make(ux * uy * t[ky][0], t[ky][1], _normalize=False) if uy else zero
-                for uy, ky in pb
-            ]
-        rows.append(row)
-    return rows
-
-
-def _split_power(
-    primes: Sequence[int], exps: Sequence[int], powers: dict[tuple[int, int], int]
-) -> tuple[int, int]:
-    """The product of ``primes`` to ``exps`` as (numerator, denominator): the positive
-    exponents above, the negative below. Powers of 2 are shifts; others are kept in
-    ``powers``, as the same ones come back for many pairs."""
-    num = den = 1
-    num_twos = den_twos = 0
-    for p, e in zip(primes, exps, strict=True):
-        if p == 2:
-            num_twos, den_twos = max(e, 0), max(-e, 0)
-        elif e:
-            key = (p, abs(e))
-            power = powers.get(key)
-            if power is None:
-                power = powers[key] = p ** abs(e)
-            if e > 0:
-                num *= power
-            else:
-                den *= power
-    return num << num_twos, den << den_twos
 
 
 def fractions_over(weights: Sequence[int], den: int) -> list[Fraction]:
-    """``[Fraction(w, den) for w in weights]``, exactly, put in lowest terms from the
-    exponents of the dice primes when ``den`` is made of them (:func:`product_fractions`)."""
+    """``[Fraction(w, den) for w in weights]``, exactly, in lowest terms
+    (:func:`product_fractions`)."""
     return [row[0] for row in product_fractions(weights, den, [1], 1)]
 
 

@@ -12,6 +12,7 @@ from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
 from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
+from app.rules.values import paired_outcome
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
@@ -364,37 +365,45 @@ class CombatRules(MissilesOnTable):
             raise TooManyFaces(
                 f"{att.name} against {dfn.name}: {pairs:,} outcomes are too many to count exactly"
             )
-        said: dict[int, tuple[Effects, str]] = {}  # by identity: the effects stay alive in it
-
-        def words(e: Effects) -> str:
-            known = said.get(id(e))
-            if known is None:
-                known = said[id(e)] = (e, describe(e))
-            return known[1]
-
-        # as outcome_of gives them, each side's words found once; only a pair where one unit
-        # is gone and the other not (a bonus move) goes through outcome_of itself
-        label = _LABELS.get(plan.kind, _LABEL_BOTH)
+        # as outcome_of gives them: each side's words and hash found once per effect, each
+        # label put together from the template's pieces around the defender's words; only a
+        # pair where one unit is gone and the other not (a bonus move) goes through
+        # outcome_of itself
+        before, after = _LABELS.get(plan.kind, _LABEL_BOTH).split("{d}")
         melee = plan.kind == "melee"
-        said_a = [(ea, ea.eliminated, words(ea)) for ea in eff_a]
-        outcomes = []
-        for ed in eff_d:
-            gone, wd = ed.eliminated, words(ed)
-            outcomes += [
-                self.outcome_of(plan, ea, ed, words)
-                if melee and out != gone
-                else Outcome(ea, ed, label.format(a=wa, d=wd))
-                for ea, out, wa in said_a
-            ]
+        side_a = []
+        for ea in eff_a:
+            wa = describe(ea)
+            side_a.append((ea, ea.eliminated, before.format(a=wa), after.format(a=wa), hash(ea)))
         chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
-        odds = dict(zip(outcomes, (p for row in chances for p in row), strict=True))
-        if len(odds) == len(outcomes):  # each pair of effects its own outcome
+        odds: dict[Outcome, Fraction] = {}
+        for ed, row in zip(eff_d, chances, strict=True):
+            gone, wd, hd = ed.eliminated, describe(ed), hash(ed)
+            for (ea, out, head, tail, ha), p in zip(side_a, row, strict=True):
+                if melee and out != gone:
+                    odds[self.outcome_of(plan, ea, ed)] = p
+                else:
+                    odds[paired_outcome(ea, ed, head + wd + tail, ha, hd)] = p
+        if len(odds) == pairs:  # each pair of effects its own outcome
             return odds
+        return self._merged(plan, eff_a, den_a, eff_d, den_d)
+
+    def _merged(
+        self,
+        plan: Plan,
+        eff_a: dict[Effects, int],
+        den_a: int,
+        eff_d: dict[Effects, int],
+        den_d: int,
+    ) -> dict[Outcome, Fraction]:
+        """The odds when two pairs of effects give one outcome: the whole-number weights
+        added up first."""
+        merged: dict[Outcome, int] = {}
+        for ed, wd in eff_d.items():
+            for ea, wa in eff_a.items():
+                o = self.outcome_of(plan, ea, ed)
+                merged[o] = merged.get(o, 0) + wd * wa
         den = den_a * den_d
-        merged: dict[Outcome, int] = {}  # two pairs of effects gave one outcome
-        weights = [wd * wa for wd in eff_d.values() for wa in eff_a.values()]
-        for o, w in zip(outcomes, weights, strict=True):
-            merged[o] = merged.get(o, 0) + w
         return {o: Fraction(w, den) for o, w in merged.items()}
 
     def _weights(self, dice: int, need: int, cap: int, plan: Plan) -> tuple[dict[int, int], int]:
