@@ -188,7 +188,8 @@ def _by_slots(numerator: int, denominator: int) -> Fraction:
     made = _NEW(Fraction)
     made._numerator = numerator
     made._denominator = denominator
-    return cast(Fraction, made)
+    out: Fraction = made  # no cast(): a call, and this runs once per outcome
+    return out
 
 
 def _slots_work() -> bool:
@@ -238,25 +239,33 @@ def coprime_fraction(numerator: int, denominator: int) -> Fraction:
     return _MAKE(numerator, denominator)
 
 
-def _lowest(weights: Sequence[int], den: int) -> tuple[list[tuple[int, int]], dict[int, int]]:
-    """Each weight over ``den`` in lowest terms as (numerator, index of its denominator),
-    and the distinct denominators with their indexes (a few: the weights of dice share
-    most of their factors)."""
-    out: list[tuple[int, int]] = []
-    dens: dict[int, int] = {}
+def _odd_terms(
+    weights: Sequence[int], den: int
+) -> tuple[list[tuple[int, int, int]], dict[int, int]]:
+    """Each weight over ``den`` in lowest terms, split as ``m * 2**t / o`` with ``m`` and
+    ``o`` odd: (``m``, ``t``, the index of ``o``), and the distinct odd denominators ``o``
+    with their indexes. A zero weight is (0, 0, the index of 1). The odd parts of the
+    denominators of dice are few (for a d6, powers of 3 that differ only by the threes in a
+    binomial coefficient); their powers of two, often as many as the weights, are shifts."""
+    out: list[tuple[int, int, int]] = []
+    odd: dict[int, int] = {}
     for w in weights:
         g = math.gcd(w, den)
-        out.append((w // g, dens.setdefault(den // g, len(dens))))
-    return out, dens
+        p, q = w // g, den // g
+        s = (p & -p).bit_length() - 1 if p else 0
+        x = (q & -q).bit_length() - 1
+        out.append((p >> s, s - x, odd.setdefault(q >> x, len(odd))))
+    return out, odd
 
 
 def _against(
-    terms: list[tuple[int, int]], dens: dict[int, int]
-) -> list[tuple[list[tuple[int, int]], int]]:
-    """For each numerator ``p`` of one side and each denominator ``q`` of the other, what
-    is left of them once their common factor ``gcd(p, q)`` is taken out: ``(p/g, q/g)``,
-    with the index of ``p``'s own denominator."""
-    return [([(p // (g := math.gcd(p, q)), q // g) for q in dens], k) for p, k in terms]
+    terms: list[tuple[int, int, int]], odd: dict[int, int]
+) -> list[tuple[list[tuple[int, int]], int, int]]:
+    """For each odd numerator ``m`` of one side and each odd denominator ``o`` of the other,
+    what is left of them once their common factor ``g = gcd(m, o)`` is taken out:
+    ``(m/g, o/g)``; with the power of two and the index of the odd denominator of ``m``'s
+    own chance."""
+    return [([(m // (g := math.gcd(m, o)), o // g) for o in odd], t, k) for m, t, k in terms]
 
 
 def product_fractions(
@@ -265,25 +274,41 @@ def product_fractions(
     """``[[Fraction(x * y, den_a * den_b) for y in b] for x in a]``: the exact chances of two
     independent things, from each one's whole-number weights over its denominator, exactly
     equal to the plain Fractions but without a greatest common divisor of two big numbers
-    for each pair. Each side's chances are put in lowest terms once, ``pa/qa`` and
-    ``pb/qb``; then the only common factors of ``pa * pb`` and ``qa * qb`` are those of
-    ``pa`` with ``qb`` and of ``pb`` with ``qa`` (as in Python's own Fraction
-    multiplication), and since the chances of dice have only a few distinct denominators,
-    those are found once for each numerator and denominator of the other side, not once
-    per pair. A product is then two multiplications: in lowest terms by construction."""
+    for each pair. Each side's chances are put in lowest terms once, as ``m * 2**t / o``
+    with ``m`` and ``o`` odd. A product's odd part ``ma * mb / (oa * ob)`` can share only
+    the factors of ``ma`` with ``ob`` and of ``mb`` with ``oa`` (as in Python's own
+    Fraction multiplication); the chances of dice have only a few distinct odd
+    denominators, so those are found once for each odd numerator and odd denominator of
+    the other side, not once per pair. Its power of two ``2**(ta + tb)`` goes above or
+    below as a shift. A product is then two multiplications and a shift: in lowest terms
+    by construction."""
     if not _FAST or _MAKE is None or den_a <= 0 or den_b <= 0:
         den = den_a * den_b
         return [[Fraction(x * y, den) for y in b] for x in a]
-    terms_a, dens_a = _lowest(a, den_a)
-    terms_b, dens_b = _lowest(b, den_b)
-    rows_a, rows_b = _against(terms_a, dens_b), _against(terms_b, dens_a)
-    # b's row by each of a's denominators: (what is left of b's numerator and of a's
-    # denominator, the index of b's own denominator)
-    cols = [[(*over[ka], kb) for over, kb in rows_b] for ka in range(len(dens_a))]
+    terms_a, odd_a = _odd_terms(a, den_a)
+    terms_b, odd_b = _odd_terms(b, den_b)
+    rows_a, rows_b = _against(terms_a, odd_b), _against(terms_b, odd_a)
+    # b's chances by each of a's odd denominators: (what is left of b's odd numerator and
+    # of a's odd denominator, b's power of two, the index of b's own odd denominator)
+    cols = [[(*over[ka], tb, kb) for over, tb, kb in rows_b] for ka in range(len(odd_a))]
     make = _MAKE
-    return [
-        [make(row[kb][0] * pb, row[kb][1] * qa) for pb, qa, kb in cols[ka]] for row, ka in rows_a
+    rows = [
+        [
+            make((row[kb][0] * mb) << e, row[kb][1] * oa)
+            if (e := ta + tb) >= 0
+            else make(row[kb][0] * mb, (row[kb][1] * oa) << -e)
+            for mb, oa, tb, kb in cols[ka]
+        ]
+        for row, ta, ka in rows_a
     ]
+    # a zero chance times anything is 0 (the shifts above may have left it over 2**k)
+    zero = Fraction(0)
+    for i in (i for i, (m, _, _) in enumerate(terms_a) if not m):
+        rows[i] = [zero] * len(terms_b)
+    for j in [j for j, (m, _, _) in enumerate(terms_b) if not m]:
+        for row in rows:
+            row[j] = zero
+    return rows
 
 
 def fractions_over(weights: Sequence[int], den: int) -> list[Fraction]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
 from app.rules.dice import product_fractions
@@ -300,19 +301,28 @@ class CombatRules(MissilesOnTable):
         return ed
 
     def outcome_of(
-        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
+        self,
+        plan: Plan,
+        ea: Effects,
+        ed: Effects,
+        words: Callable[[Effects], str] = describe,
+        moved: Callable[[Effects], Effects] | None = None,
     ) -> Outcome:
         """The outcome from each side's effects. MWAN #90, Melee 6: a unit that routs its
         opponent (or destroys it) gets a 4" bonus move, and may use it to start another
-        melee. ``words`` describes an effect (the odds pass one that remembers)."""
+        melee. ``words`` describes an effect and ``moved`` gives one the bonus move (the
+        odds pass ones that remember)."""
         if plan.kind == "melee" and ea.eliminated != ed.eliminated:
-            text = self._bonus_move()
-            if ed.eliminated and not ea.eliminated:
-                ea = with_(ea, move=text)
-            if ea.eliminated and not ed.eliminated:
-                ed = with_(ed, move=text)
+            bonus = moved or self._with_bonus_move
+            if ed.eliminated:
+                ea = bonus(ea)
+            else:
+                ed = bonus(ed)
         label = _LABELS.get(plan.kind, _LABEL_BOTH).format(a=words(ea), d=words(ed))
         return Outcome(ea, ed, label)
+
+    def _with_bonus_move(self, e: Effects) -> Effects:
+        return with_(e, move=self._bonus_move())
 
     def _bonus_move(self) -> str:
         bonus = self.t.melee.post_melee_bonus_move
@@ -368,22 +378,25 @@ class CombatRules(MissilesOnTable):
         # as outcome_of gives them: each side's words and hash found once per effect, each
         # label put together from the template's pieces around the defender's words; only a
         # pair where one unit is gone and the other not (a bonus move) goes through
-        # outcome_of itself
+        # outcome_of itself, which then finds each effect's words and bonus move once too
         before, after = _LABELS.get(plan.kind, _LABEL_BOTH).split("{d}")
         melee = plan.kind == "melee"
-        side_a = []
-        for ea in eff_a:
-            wa = describe(ea)
-            side_a.append((ea, ea.eliminated, before.format(a=wa), after.format(a=wa), hash(ea)))
+        words, moved = cache(describe), cache(self._with_bonus_move)
+        side_a = [
+            (ea, ea.eliminated, before.format(a=words(ea)), after.format(a=words(ea)), hash(ea))
+            for ea in eff_a
+        ]
         chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
         odds: dict[Outcome, Fraction] = {}
         for ed, row in zip(eff_d, chances, strict=True):
-            gone, wd, hd = ed.eliminated, describe(ed), hash(ed)
-            for (ea, out, head, tail, ha), p in zip(side_a, row, strict=True):
-                if melee and out != gone:
-                    odds[self.outcome_of(plan, ea, ed)] = p
-                else:
-                    odds[paired_outcome(ea, ed, head + wd + tail, ha, hd)] = p
+            gone, wd, hd = ed.eliminated, words(ed), hash(ed)
+            outcomes = [
+                self.outcome_of(plan, ea, ed, words, moved)
+                if melee and out != gone
+                else paired_outcome(ea, ed, head + wd + tail, ha, hd)
+                for ea, out, head, tail, ha in side_a
+            ]
+            odds.update(zip(outcomes, row, strict=True))
         if len(odds) == pairs:  # each pair of effects its own outcome
             return odds
         return self._merged(plan, eff_a, den_a, eff_d, den_d)

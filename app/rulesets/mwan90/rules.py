@@ -8,7 +8,7 @@ typed tables (:mod:`app.rulesets.mwan90.schema`); nothing here imports the battl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -25,6 +25,7 @@ from app.rules.mechanics import (
     Side,
 )
 from app.rules.ruleset import Ruleset
+from app.rules.values import effects_with
 from app.rulesets.mwan90.schema import MoraleRow, Tables
 
 BOTH: tuple[Side, Side] = (0, 1)
@@ -154,7 +155,9 @@ def routed(e: Effects) -> bool:
 
 
 def with_(e: Effects, **changes: Any) -> Effects:
-    return replace(e, **changes)
+    """``e`` with ``changes`` (:func:`~app.rules.values.effects_with`: quick, as the odds
+    of big units make hundreds)."""
+    return effects_with(e, **changes)
 
 
 def describe(e: Effects) -> str:
