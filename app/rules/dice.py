@@ -292,15 +292,21 @@ def product_fractions(
     # of a's odd denominator, b's power of two, the index of b's own odd denominator)
     cols = [[(*over[ka], tb, kb) for over, tb, kb in rows_b] for ka in range(len(odd_a))]
     make = _MAKE
-    rows = [
-        [
-            make((row[kb][0] * mb) << e, row[kb][1] * oa)
-            if (e := ta + tb) >= 0
-            else make(row[kb][0] * mb, (row[kb][1] * oa) << -e)
-            for mb, oa, tb, kb in cols[ka]
-        ]
-        for row, ta, ka in rows_a
-    ]
+    rows: list[list[Fraction]] = []
+    # the chances of a throw against itself (two units alike, the same dice each way) are
+    # symmetric: each product below the diagonal is the one above it
+    mirrored = den_a == den_b and list(a) == list(b)
+    for i, (left, ta, ka) in enumerate(rows_a):
+        done = [rows[j][i] for j in range(i)] if mirrored else []
+        rows.append(
+            done
+            + [
+                make((left[kb][0] * mb) << e, left[kb][1] * oa)
+                if (e := ta + tb) >= 0
+                else make(left[kb][0] * mb, (left[kb][1] * oa) << -e)
+                for mb, oa, tb, kb in cols[ka][len(done) :]
+            ]
+        )
     # a zero chance times anything is 0 (the shifts above may have left it over 2**k)
     zero = Fraction(0)
     for i in (i for i, (m, _, _) in enumerate(terms_a) if not m):

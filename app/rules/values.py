@@ -417,8 +417,21 @@ class Resolution:
 Odds = dict[Outcome, Fraction]
 
 
+class CheckedOdds(dict[Outcome, Fraction]):
+    """Exact odds whose closed form has checked, in whole numbers before it made their
+    Fractions, that they sum to exactly one and hold no impossible outcome: for the odds
+    of big units, that each side's weights sum to its denominator, that every pair of the
+    sides' results is there, and that each chance is the product of its sides' (as
+    :func:`~app.rules.dice.product_fractions` makes it, which tests hold to the plain
+    Fractions). :func:`normalise` does not add up their thousands of Fractions of hundreds
+    of digits again (a sixth of their time)."""
+
+
 def normalise(odds: Odds) -> Odds:
-    """Check that ``odds`` sum to exactly one and drop impossible outcomes."""
+    """Check that ``odds`` sum to exactly one and drop impossible outcomes (odds a closed
+    form has checked, :class:`CheckedOdds`, are taken as they are)."""
+    if isinstance(odds, CheckedOdds):
+        return dict(odds)
     by_den, impossible = _by_denominator(odds.values())
     total = _total(by_den)
     if total != 1:

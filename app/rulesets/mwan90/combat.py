@@ -13,7 +13,7 @@ from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
 from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
-from app.rules.values import paired_outcome
+from app.rules.values import CheckedOdds, paired_outcome
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
@@ -301,25 +301,26 @@ class CombatRules(MissilesOnTable):
         return ed
 
     def outcome_of(
-        self,
-        plan: Plan,
-        ea: Effects,
-        ed: Effects,
-        words: Callable[[Effects], str] = describe,
-        moved: Callable[[Effects], Effects] | None = None,
+        self, plan: Plan, ea: Effects, ed: Effects, words: Callable[[Effects], str] = describe
     ) -> Outcome:
-        """The outcome from each side's effects. MWAN #90, Melee 6: a unit that routs its
-        opponent (or destroys it) gets a 4" bonus move, and may use it to start another
-        melee. ``words`` describes an effect and ``moved`` gives one the bonus move (the
-        odds pass ones that remember)."""
-        if plan.kind == "melee" and ea.eliminated != ed.eliminated:
-            bonus = moved or self._with_bonus_move
-            if ed.eliminated:
-                ea = bonus(ea)
-            else:
-                ed = bonus(ed)
+        """The outcome from each side's effects, with the bonus move of :meth:`_bonus_to`.
+        ``words`` describes an effect."""
+        to_a, to_d = self._bonus_to(plan, ea.eliminated, ed.eliminated)
+        if to_a:
+            ea = self._with_bonus_move(ea)
+        if to_d:
+            ed = self._with_bonus_move(ed)
         label = _LABELS.get(plan.kind, _LABEL_BOTH).format(a=words(ea), d=words(ed))
         return Outcome(ea, ed, label)
+
+    @staticmethod
+    def _bonus_to(plan: Plan, attacker_gone: bool, defender_gone: bool) -> tuple[bool, bool]:
+        """MWAN #90, Melee 6: a unit that routs its opponent (or destroys it) gets a 4" bonus
+        move, and may use it to start another melee. Whether the attacker, and whether the
+        defender, gets it, from whether each is gone (routed and removed, or destroyed)."""
+        if plan.kind != "melee" or attacker_gone == defender_gone:
+            return False, False
+        return defender_gone, attacker_gone
 
     def _with_bonus_move(self, e: Effects) -> Effects:
         return with_(e, move=self._bonus_move())
@@ -370,32 +371,52 @@ class CombatRules(MissilesOnTable):
         for h, w in on_a.items():
             e = self.losses(att, plan.form_a, h)
             eff_a[e] = eff_a.get(e, 0) + w
+        # the odds' total, checked here in whole numbers (CheckedOdds): each side's weights
+        # sum to its denominator, every pair is there and its chance is the product
+        for side, den in ((eff_d, den_d), (eff_a, den_a)):
+            if sum(side.values()) != den or min(side.values()) <= 0:
+                raise ArithmeticError(f"{plan.kind}: one side's chances do not sum to 1")
         pairs = len(eff_a) * len(eff_d)
         if pairs > RUN_LIMIT:
             raise TooManyFaces(
                 f"{att.name} against {dfn.name}: {pairs:,} outcomes are too many to count exactly"
             )
-        # as outcome_of gives them: each side's words and hash found once per effect, each
-        # label put together from the template's pieces around the defender's words; only a
-        # pair where one unit is gone and the other not (a bonus move) goes through
-        # outcome_of itself, which then finds each effect's words and bonus move once too
-        before, after = _LABELS.get(plan.kind, _LABEL_BOTH).split("{d}")
-        melee = plan.kind == "melee"
-        words, moved = cache(describe), cache(self._with_bonus_move)
-        side_a = [
-            (ea, ea.eliminated, before.format(a=words(ea)), after.format(a=words(ea)), hash(ea))
-            for ea in eff_a
-        ]
+        # as outcome_of gives them, each effect shown (with the bonus move or without it),
+        # its words and hash found once, not once per pair
+        label = _LABELS.get(plan.kind, _LABEL_BOTH)
+        before, after = label.split("{d}")  # the attacker's words go in these pieces
+
+        @cache
+        def shown(e: Effects, bonus: bool) -> tuple[Effects, str, int]:
+            e = self._with_bonus_move(e) if bonus else e
+            return e, describe(e), hash(e)
+
+        @cache
+        def columns(defender_gone: bool) -> tuple[list[tuple[Effects, str, str, int]], list[int]]:
+            """Each attacker's effects against a defender gone or not: as shown, the
+            label's pieces around the defender's words and its hash; and the columns where
+            the defender gets the bonus move."""
+            out, moved = [], []
+            for j, ea in enumerate(eff_a):
+                to_a, to_d = self._bonus_to(plan, ea.eliminated, defender_gone)
+                e, wa, ha = shown(ea, to_a)
+                out.append((e, before.format(a=wa), after.format(a=wa), ha))
+                if to_d:
+                    moved.append(j)
+            return out, moved
+
         chances = product_fractions(list(eff_d.values()), den_d, list(eff_a.values()), den_a)
-        odds: dict[Outcome, Fraction] = {}
+        odds = CheckedOdds()
         for ed, row in zip(eff_d, chances, strict=True):
-            gone, wd, hd = ed.eliminated, words(ed), hash(ed)
+            cols, moved = columns(ed.eliminated)
+            _, wd, hd = shown(ed, False)
             outcomes = [
-                self.outcome_of(plan, ea, ed, words, moved)
-                if melee and out != gone
-                else paired_outcome(ea, ed, head + wd + tail, ha, hd)
-                for ea, out, head, tail, ha in side_a
+                paired_outcome(ea, ed, head + wd + tail, ha, hd) for ea, head, tail, ha in cols
             ]
+            for j in moved:  # the attacker gone and the defender not: a few
+                ea, head, tail, ha = cols[j]
+                em, wm, hm = shown(ed, True)
+                outcomes[j] = paired_outcome(ea, em, head + wm + tail, ha, hm)
             odds.update(zip(outcomes, row, strict=True))
         if len(odds) == pairs:  # each pair of effects its own outcome
             return odds
