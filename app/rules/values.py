@@ -344,36 +344,36 @@ class Outcome:
 
     def __hash__(self) -> int:
         # from the effects' own hashes (each kept once made), and kept once made: the odds
-        # of big units hash thousands of outcomes (see :func:`paired_outcome`)
+        # of big units hash thousands of outcomes (:func:`paired_outcomes`). The label is
+        # left out: equal outcomes have equal effects, and the label follows from them.
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash((hash(self.attacker), hash(self.defender), self.result))
+            cached = hash((hash(self.attacker), hash(self.defender)))
             object.__setattr__(self, "_hash", cached)
         return cached
 
 
-def paired_outcome(
-    attacker: Effects,
-    defender: Effects,
-    result: str,
-    hash_a: int,
-    hash_d: int,
-    _new: Any = object.__new__,
-    _cls: type[Outcome] = Outcome,
-) -> Outcome:
-    """``Outcome(attacker, defender, result)`` for the exact odds of big units, which make
-    thousands of them from a few dozen effects each side: ``hash_a`` and ``hash_d`` are the
-    effects' hashes, found once per effect rather than once per outcome, and the frozen
-    dataclass's ``__init__`` (an ``object.__setattr__`` per field) is skipped: half the
-    time. Equal to the outcome made the plain way, with the same hash. (``_new`` and
-    ``_cls`` are bound once, as local names, for speed; callers leave them.)"""
-    made: Outcome = _new(_cls)
-    fields = made.__dict__
-    fields["attacker"] = attacker
-    fields["defender"] = defender
-    fields["result"] = result
-    fields["_hash"] = hash((hash_a, hash_d, result))
-    return made
+def paired_outcomes(
+    attackers: Iterable[tuple[Effects, str, str, int]], defender: Effects, words: str, hash_d: int
+) -> list[Outcome]:
+    """``[Outcome(a, defender, head + words + tail) for a, head, tail, _ in attackers]``, for
+    the exact odds of big units, which make thousands of outcomes from a few dozen effects
+    each side: each attacker's effects come with the pieces of the label around the
+    defender's ``words`` and with their hash (``hash_d`` the defender's), all found once
+    per effect rather than once per outcome, and the frozen dataclass's ``__init__`` (an
+    ``object.__setattr__`` per field) is skipped: half the time. Equal to the outcomes
+    made the plain way, with the same hashes."""
+    made_all: list[Outcome] = []
+    new, cls, add = _NEW, Outcome, made_all.append
+    for attacker, head, tail, hash_a in attackers:
+        made: Outcome = new(cls)
+        state = made.__dict__
+        state["attacker"] = attacker
+        state["defender"] = defender
+        state["result"] = head + words + tail
+        state["_hash"] = hash((hash_a, hash_d))
+        add(made)
+    return made_all
 
 
 @dataclass(frozen=True)

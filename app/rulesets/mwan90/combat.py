@@ -13,7 +13,7 @@ from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
 from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
-from app.rules.values import CheckedOdds, paired_outcome
+from app.rules.values import CheckedOdds, paired_outcomes
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
@@ -410,13 +410,10 @@ class CombatRules(MissilesOnTable):
         for ed, row in zip(eff_d, chances, strict=True):
             cols, moved = columns(ed.eliminated)
             _, wd, hd = shown(ed, False)
-            outcomes = [
-                paired_outcome(ea, ed, head + wd + tail, ha, hd) for ea, head, tail, ha in cols
-            ]
+            outcomes = paired_outcomes(cols, ed, wd, hd)
             for j in moved:  # the attacker gone and the defender not: a few
-                ea, head, tail, ha = cols[j]
                 em, wm, hm = shown(ed, True)
-                outcomes[j] = paired_outcome(ea, em, head + wm + tail, ha, hm)
+                outcomes[j] = paired_outcomes(cols[j : j + 1], em, wm, hm)[0]
             odds.update(zip(outcomes, row, strict=True))
         if len(odds) == pairs:  # each pair of effects its own outcome
             return odds
