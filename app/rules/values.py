@@ -344,11 +344,10 @@ class Outcome:
 
     def __hash__(self) -> int:
         # from the effects' own hashes (each kept once made), and kept once made: the odds
-        # of big units hash thousands of outcomes (:func:`paired_outcomes`). The label is
-        # left out: equal outcomes have equal effects, and the label follows from them.
+        # of big units hash thousands of outcomes (:func:`paired_outcomes`)
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash((hash(self.attacker), hash(self.defender)))
+            cached = hash((hash(self.attacker), hash(self.defender), self.result))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -370,8 +369,8 @@ def paired_outcomes(
         state = made.__dict__
         state["attacker"] = attacker
         state["defender"] = defender
-        state["result"] = head + words + tail
-        state["_hash"] = hash((hash_a, hash_d))
+        state["result"] = result = head + words + tail
+        state["_hash"] = hash((hash_a, hash_d, result))
         add(made)
     return made_all
 
