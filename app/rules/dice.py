@@ -249,12 +249,16 @@ def _odd_terms(
     binomial coefficient); their powers of two, often as many as the weights, are shifts."""
     out: list[tuple[int, int, int]] = []
     odd: dict[int, int] = {}
+    x = (den & -den).bit_length() - 1  # den = od * 2**x
+    od = den >> x
     for w in weights:
-        g = math.gcd(w, den)
-        p, q = w // g, den // g
-        s = (p & -p).bit_length() - 1 if p else 0
-        x = (q & -q).bit_length() - 1
-        out.append((p >> s, s - x, odd.setdefault(q >> x, len(odd))))
+        if not w:
+            out.append((0, 0, odd.setdefault(1, len(odd))))
+            continue
+        s = (w & -w).bit_length() - 1  # w = m * 2**s
+        m = w >> s
+        g = math.gcd(m, od)
+        out.append((m // g, s - x, odd.setdefault(od // g, len(odd))))
     return out, odd
 
 
@@ -264,8 +268,20 @@ def _against(
     """For each odd numerator ``m`` of one side and each odd denominator ``o`` of the other,
     what is left of them once their common factor ``g = gcd(m, o)`` is taken out:
     ``(m/g, o/g)``; with the power of two and the index of the odd denominator of ``m``'s
-    own chance."""
-    return [([(m // (g := math.gcd(m, o)), o // g) for o in odd], t, k) for m, t, k in terms]
+    own chance. One greatest common divisor of ``m`` with all of the ``o`` at once (their
+    least common multiple) finds the numerators that share nothing with any (most: a
+    chance in lowest terms keeps the dice's primes below), and only the others are divided
+    denominator by denominator."""
+    dens = list(odd)
+    every = math.lcm(*dens)
+    out: list[tuple[list[tuple[int, int]], int, int]] = []
+    for m, t, k in terms:
+        g = math.gcd(m, every)
+        if g == 1:
+            out.append(([(m, o) for o in dens], t, k))
+        else:  # gcd(m, o) is gcd(g, o), as o divides every
+            out.append(([(m // (h := math.gcd(g, o)), o // h) for o in dens], t, k))
+    return out
 
 
 def product_fractions(

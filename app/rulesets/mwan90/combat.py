@@ -322,8 +322,9 @@ class CombatRules(MissilesOnTable):
             return False, False
         return defender_gone, attacker_gone
 
-    def _with_bonus_move(self, e: Effects) -> Effects:
-        return with_(e, move=self._bonus_move())
+    def _with_bonus_move(self, e: Effects, text: str | None = None) -> Effects:
+        """``e`` with the bonus move (``text``, when given, is :meth:`_bonus_move`'s)."""
+        return with_(e, move=text or self._bonus_move())
 
     def _bonus_move(self) -> str:
         bonus = self.t.melee.post_melee_bonus_move
@@ -386,9 +387,11 @@ class CombatRules(MissilesOnTable):
         label = _LABELS.get(plan.kind, _LABEL_BOTH)
         before, after = label.split("{d}")  # the attacker's words go in these pieces
 
+        move = self._bonus_move()
+
         @cache
         def shown(e: Effects, bonus: bool) -> tuple[Effects, str, int]:
-            e = self._with_bonus_move(e) if bonus else e
+            e = self._with_bonus_move(e, move) if bonus else e
             return e, describe(e), hash(e)
 
         @cache
