@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from app.rules.geometry import Footprint
 from app.rules.table import DEFAULT_TABLE, Table
@@ -282,24 +282,28 @@ class Effects:
 
     def __hash__(self) -> int:
         # kept once made: an Effects is hashed again for every outcome it is part of (the
-        # odds of big units pair thousands of them); frozen, so the hash cannot go stale
+        # odds of big units pair thousands of them); frozen, so the hash cannot go stale.
+        # Hashed twice: a whole number's hash is itself, so a tuple holding this hash
+        # hashes as the same tuple holding these effects (see :func:`paired_outcomes`).
         cached = self.__dict__.get("_hash")
         if cached is not None:
             return int(cached)
         value = hash(
-            (
-                self.casualties,
-                self.hits,
-                self.dps,
-                self.rings,
-                self.markers_add,
-                self.markers_remove,
-                self.formation,
-                self.eliminated,
-                self.move,
-                self.shift,
-                tuple(sorted(self.extra.items())),
-                self.extra_remove,
+            hash(
+                (
+                    self.casualties,
+                    self.hits,
+                    self.dps,
+                    self.rings,
+                    self.markers_add,
+                    self.markers_remove,
+                    self.formation,
+                    self.eliminated,
+                    self.move,
+                    self.shift,
+                    tuple(sorted(self.extra.items())),
+                    self.extra_remove,
+                )
             )
         )
         object.__setattr__(self, "_hash", value)
@@ -342,14 +346,15 @@ class Outcome:
     defender: Effects = NO_EFFECT
     result: str = ""
 
+    #: the hash of an outcome made in bulk, found with it (:func:`paired_outcomes`); the
+    #: others find theirs when asked, as a dataclass would (most are hashed once)
+    _hash: ClassVar[int | None] = None
+
     def __hash__(self) -> int:
-        # from the effects' own hashes (each kept once made), and kept once made: the odds
-        # of big units hash thousands of outcomes (:func:`paired_outcomes`)
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash((hash(self.attacker), hash(self.defender), self.result))
-            object.__setattr__(self, "_hash", cached)
-        return cached
+        known = self._hash
+        if known is not None:
+            return known
+        return hash((self.attacker, self.defender, self.result))  # as a dataclass's own
 
 
 def paired_outcomes(
