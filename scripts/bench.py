@@ -14,6 +14,7 @@ Each section is its own function returning rows, so sections can be added or cha
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import math
@@ -730,14 +731,23 @@ def odds_search(
     every option variant too (the cost grows with the units, so the worst is there). The
     ``ODDS_TOP`` slowest of that one pass are measured again (median of ``RUNS`` each) and
     the slowest of those is the worst: many matchups cost nearly the same, and one run of
-    each would pick among them by the machine's noise. Returns (ms, matchup, options
-    changed from the defaults, matchups tried)."""
+    each would pick among them by the machine's noise. The one pass runs without Python's
+    cyclic garbage collector, whose full collections (a few ms in a process holding five
+    rulesets) would otherwise land on matchups at random; the runs measured again run with
+    it, as the app does. Returns (ms, matchup, options changed from the defaults, matchups
+    tried)."""
     defaults = action.defaults()
     tried: list[tuple[tuple[Troop, Troop], dict[str, Any], float]] = []
-    for f in sorted(factors):
-        pairs = [((x, sizes[x] * f), (y, sizes[y] * f)) for x in sizes for y in sizes]
-        options = odds_variants(action) if f == max(factors) else [defaults]
-        tried += [(p, v, _odds_ms(mech, action.key, p, v)) for v in options for p in pairs]
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for f in sorted(factors):
+            pairs = [((x, sizes[x] * f), (y, sizes[y] * f)) for x in sizes for y in sizes]
+            options = odds_variants(action) if f == max(factors) else [defaults]
+            tried += [(p, v, _odds_ms(mech, action.key, p, v)) for v in options for p in pairs]
+    finally:
+        if collecting:
+            gc.enable()
     top = sorted(tried, key=lambda t: t[2], reverse=True)[:ODDS_TOP]
     again = [(_odds_ms(mech, action.key, p, v, RUNS), p, v) for p, v, _ in top]
     value, pair, worst = max(again, key=lambda t: t[0])
