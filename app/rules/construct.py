@@ -1,22 +1,24 @@
-"""Rebuild pydantic models from their own JSON dump without validating again.
+"""Rebuild the schema's records from their own JSON dump without validating again.
 
-A ruleset folder is validated in full the first time it loads; :mod:`app.rules.cache` then
-keeps the validated models' dumps, and a later load rebuilds the same objects from them with
-``model_construct``, skipping pydantic's schema building and validation (most of the cost of
-loading a ruleset, and of ``castra odds`` as a whole process). The rebuild is typed field by
-field: a value of the wrong type, or a shape this module does not know, raises
-:class:`CacheMismatch` and the loader validates the TOML instead. The cache is written only
-when rebuilding its dump gives objects equal to the validated ones.
+A ruleset folder is validated in full the first time it loads (:mod:`app.rules.validate`);
+:mod:`app.rules.cache` then keeps the validated records' dumps, and a later load rebuilds
+the same records from them, with neither pydantic nor its validation (most of the cost of
+loading a ruleset, and of ``castra odds`` as a whole process). Validation itself ends with
+this rebuild of the validated dump, so a warm load and a validating one make the same
+records. The rebuild is typed field by field: a value of the wrong type, or a shape this
+module does not know, raises :class:`CacheMismatch` and the loader validates the TOML
+instead.
 """
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Mapping
 from enum import Enum
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel
+from app.rules.record import Record
 
 
 class CacheMismatch(ValueError):
@@ -52,8 +54,8 @@ def construct(tp: Any, value: Any) -> Any:
             raise CacheMismatch("a table must be an object")
         key_type, value_type = get_args(tp)
         return {construct(key_type, k): construct(value_type, v) for k, v in value.items()}
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return _model(tp, value)
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return _record(tp, value)
     if isinstance(tp, type) and issubclass(tp, Enum):
         try:
             return tp(value)
@@ -101,20 +103,55 @@ def _union(args: tuple[Any, ...], value: Any) -> Any:
     raise CacheMismatch(f"{value!r} fits none of {choices}")
 
 
-def _model(model: type[BaseModel], value: Any) -> BaseModel:
+_FIELD_TYPES: dict[type[Record], dict[str, Any]] = {}
+_EVALUATED: dict[tuple[str, str], Any] = {}
+_NOTHING = object()
+
+
+def _field_types(record: type[Record]) -> dict[str, Any]:
+    """A record class's fields and their types, its annotations evaluated once.
+
+    The schema's modules write annotations as strings (``from __future__ import
+    annotations``); each is evaluated in its class's module, the same text once per module.
+    That is several times faster than ``typing.get_type_hints``, which the few annotations
+    that are not plain strings are left to."""
+    found = _FIELD_TYPES.get(record)
+    if found is None:
+        found = {}
+        hints: dict[str, Any] | None = None
+        for klass in reversed(record.__mro__):
+            own = klass.__dict__.get("__annotations__", {})  # noqa: RUF063 - the class's own
+            module = sys.modules[klass.__module__].__dict__
+            for name, annotation in own.items():
+                if name not in record.__record_fields__:
+                    continue
+                if isinstance(annotation, str):
+                    key = (klass.__module__, annotation)
+                    tp = _EVALUATED.get(key, _NOTHING)
+                    if tp is _NOTHING:
+                        # the annotation text of our own schema module, never data
+                        tp = _EVALUATED[key] = eval(annotation, module)
+                else:
+                    hints = hints or get_type_hints(record, include_extras=True)
+                    tp = hints[name]
+                found[name] = tp
+        _FIELD_TYPES[record] = found
+    return found
+
+
+def _record(record: type[Record], value: Any) -> Record:
     if not isinstance(value, dict):
-        raise CacheMismatch(f"{model.__name__} must be an object")
-    fields = model.model_fields
+        raise CacheMismatch(f"{record.__name__} must be an object")
+    fields = _field_types(record)
     unknown = set(value) - set(fields)
     if unknown:
-        raise CacheMismatch(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
-    built = {
-        name: construct(info.annotation, value[name])
-        for name, info in fields.items()
-        if name in value
-    }
-    return model.model_construct(**built)
+        raise CacheMismatch(f"{record.__name__} has no field {sorted(unknown)[0]!r}")
+    built = {name: construct(tp, value[name]) for name, tp in fields.items() if name in value}
+    try:
+        return record.model_construct(**built)
+    except TypeError as exc:  # a required field missing
+        raise CacheMismatch(str(exc)) from None
 
 
-def dump(model: BaseModel) -> Any:
-    return model.model_dump(mode="json")
+def dump(record: Record) -> Any:
+    return record.model_dump(mode="json")
