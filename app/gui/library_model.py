@@ -31,7 +31,11 @@ BIN_TIP = "Deleted rosters: restore one, or delete it for good"
 #: computed once: combining Qt flags costs an enum call, thousands of times in a big library
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-_NAME_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemIsEditable
+#: a roster row has no children, and says so: laying out (and expanding) the tree then asks
+#: nothing more of a roster row than its index and flags, where it asked Python whether it had
+#: children, how many, and kept a persistent index for each expanded one
+_LEAF_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_NAME_FLAGS = _LEAF_FLAGS | Qt.ItemFlag.ItemIsEditable
 #: the roles as plain numbers: Qt asks ``data`` tens of thousands of times for a big library,
 #: and comparing the number it passes with an enum member costs a microsecond each
 _TEXT = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole)})
@@ -104,6 +108,12 @@ class LibraryModel(QAbstractItemModel):
         groups; the whole library when ``text`` is empty. Returns the Deleted group."""
         self._filter = text.lower()
         return self._rebuild()
+
+    def units_texts(self) -> set[str]:
+        """Every text the Units column can show (each roster's unit count, in the bin too,
+        whether the filter shows it or not): the column is sized from these, not by asking
+        Qt to measure its rows."""
+        return {str(s.units) for s in self._live} | {str(s.units) for s in self._dead}
 
     @property
     def filtering(self) -> bool:
@@ -191,6 +201,15 @@ class LibraryModel(QAbstractItemModel):
     def index_of_node(self, node: Node) -> QModelIndex:
         return self._index_of(node)
 
+    def group_indexes(self, *, deleted: bool) -> list[QModelIndex]:
+        """The rows of the ruleset and side groups (and of the Deleted group if ``deleted``),
+        the rows that hold rosters."""
+        return [
+            self._index_of(node)
+            for node in self._nodes
+            if node.summary is None and (deleted or not node.deleted)
+        ]
+
     def _node(self, index: Index) -> Node:
         return self._nodes[index.internalId()] if index.isValid() else self._root
 
@@ -234,9 +253,11 @@ class LibraryModel(QAbstractItemModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         node = self._nodes[index.internalId()]
-        if node.summary is not None and index.column() == 0 and not node.deleted:
+        if node.summary is None:
+            return _GROUP_FLAGS
+        if index.column() == 0 and not node.deleted:
             return _NAME_FLAGS
-        return _GROUP_FLAGS
+        return _LEAF_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
