@@ -21,6 +21,7 @@ Hidden switches (for timing and screenshots):
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -137,6 +138,8 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
         print(f"castra: could not start normally: {exc}", file=sys.stderr)
         window.attach(window.registry, None, f"Castra could not start normally: {exc}")
         dialogs.error(window, "Castra could not start normally", str(exc))
+    finally:
+        _collect_from_now()
     if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
         app.processEvents()
         print(
@@ -147,6 +150,16 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
     show = os.environ.get("CASTRA_SHOW")
     if show:
         QTimer.singleShot(200, lambda: _show(window, window.builder.store, show))
+
+
+def _collect_from_now() -> None:
+    """Turn the cyclic garbage collector back on once the roster is open (``castra`` turns it
+    off for the start, :func:`app.cli.main`). What start-up made (modules, classes, rulesets,
+    the window) lives as long as the process: it is frozen first, so that no later pass of the
+    collector walks it again."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _open_everything(window: MainWindow) -> None:
