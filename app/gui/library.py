@@ -8,15 +8,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QEvent,
     QItemSelectionModel,
     QModelIndex,
-    QObject,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QHelpEvent
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -25,7 +23,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QToolTip,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -79,6 +76,7 @@ class LibraryPanel(QWidget):
             self,
             name_of=self._ruleset_name,
             search_of=lambda s: self.describe(s, tooltip=False),
+            tooltip_of=lambda s: self.describe(s, tooltip=True),
             rename=self._rename,
         )
         self.search.textChanged.connect(self._filter)
@@ -93,9 +91,6 @@ class LibraryPanel(QWidget):
         self.view.activated.connect(self._activated)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
-        # A roster's tooltip is made when it is hovered, not for each of thousands of rows
-        # when the library is built (and it names rulesets loaded since).
-        self.view.viewport().installEventFilter(self)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -230,16 +225,6 @@ class LibraryPanel(QWidget):
             # After the editor has closed: the rename refreshes this model.
             QTimer.singleShot(0, lambda: self.rename_requested.emit(roster_id, name))
         return True
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and watched is self.view.viewport():
-            assert isinstance(event, QHelpEvent)
-            index = self.view.indexAt(event.pos()).siblingAtColumn(0)
-            summary = index.data(SUMMARY_ROLE) if index.isValid() else None
-            if summary is not None:
-                QToolTip.showText(event.globalPos(), self.describe(summary, tooltip=True))
-                return True
-        return super().eventFilter(watched, event)
 
     def describe(self, s: RosterSummary, *, tooltip: bool) -> str:
         """A roster row's tooltip, or its search text (name, army list, ruleset, side)."""

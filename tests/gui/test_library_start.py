@@ -1,7 +1,8 @@
 """The library at start-up with thousands of rosters (issue 14): every roster is in the view as
 soon as the view lays out (its groups open, the Deleted group closed), the Units column is as
 wide as its widest count without Qt measuring rows, and roster rows tell Qt they never have
-children (so laying out the tree asks nothing more of them)."""
+children (so laying out the tree asks nothing more of them). The editor measures the room its
+rows have without asking for its viewport."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from PySide6.QtWidgets import QHeaderView
 from pytestqt.qtbot import QtBot
 
 from app.gui.library import DELETED_ROLE, ROSTER_ROLE, LibraryPanel
+from app.gui.main_window import MainWindow
 from app.rules.registry import Registry
 from app.store import RosterSummary, Store
+from tests.gui.helpers import open_new
 
 WHEN = datetime(2026, 11, 26, tzinfo=UTC)
 
@@ -153,3 +156,22 @@ def _all_rows(model: object) -> list[QModelIndex]:
 
     walk(QModelIndex())
     return out
+
+
+def test_the_editor_measures_its_rows_width_as_the_viewport_has_it(
+    qtbot: QtBot, window: MainWindow, registry: Registry
+) -> None:
+    """The editor fits its columns to the room its rows have, without asking for the viewport
+    (which builds Qt classes the start does not need): the same width, scroll bar or not."""
+    from PySide6.QtCore import Qt
+
+    open_new(window, registry, "mwan90", "roman")
+    tree = window.editor.tree
+    bar = tree.verticalScrollBar()
+    for policy, shown in (
+        (Qt.ScrollBarPolicy.ScrollBarAlwaysOff, False),
+        (Qt.ScrollBarPolicy.ScrollBarAlwaysOn, True),
+    ):
+        tree.setVerticalScrollBarPolicy(policy)
+        qtbot.waitUntil(lambda shown=shown: bar.isVisible() == shown)  # type: ignore[misc]
+        assert window.editor.rows_width() == tree.viewport().width() > 0

@@ -8,6 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+from app.core.roster import Roster
+from app.store import Store, save_roster
 
 CODE = """
 import sys
@@ -28,3 +32,63 @@ def test_main_window_and_schema_import_nothing_heavy() -> None:
     assert out.returncode == 0, out.stderr
     assert "LOADED []" in out.stdout, out.stdout
     assert "VALIDATOR False" in out.stdout, out.stdout
+
+
+#: Qt classes the window's start does not need: PySide6 builds a class and its enums when it
+#: is first touched (asking Python for a view's viewport built the first eight as PySide6
+#: worked out the viewport's type); printing and its Qt module load when something is printed
+LATER = {
+    "PySide6.QtWidgets": (
+        "QFileDialog",
+        "QMessageBox",
+        "QWizard",
+        "QUndoView",
+        "QGraphicsView",
+        "QTimeEdit",
+        "QMdiArea",
+        "QSlider",
+        "QProgressDialog",
+    ),
+    "PySide6.QtGui": ("QGradient", "QDropEvent", "QDesktopServices"),
+}
+LATER_MODULES = ("app.gui.print_dialog", "app.gui.print_job", "PySide6.QtPrintSupport")
+
+START = """
+import sys
+from app.cli import _load_before_qt
+_load_before_qt()
+from app.gui.app import run
+run()
+from PySide6.QtWidgets import QApplication
+from app.gui.main_window import MainWindow
+window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+print("OPEN", window.statusBar().currentMessage(), window.library.status.text())
+built = [f"{m}.{name}" for m, names in LATER.items() for name in names
+         if name in vars(sys.modules[m])]
+print("BUILT", built + [m for m in LATER_MODULES if m in sys.modules])
+"""
+
+
+def test_the_start_builds_no_qt_class_it_does_not_need(
+    tmp_path: Path, db_path: Path, store: Store
+) -> None:
+    """A real start that reopens a roster (its window shown, the roster open and painted)
+    builds none of the Qt classes and loads none of the modules only used later."""
+    rid = save_roster(store, roster=Roster("Reopened", "quincunx", "roman", "Rome", "1:100"))
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.ini").write_text(f"[rosters]\nlast={rid}\n", encoding="utf-8")
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "CASTRA_HOME": str(home),
+        "CASTRA_DB": str(db_path),
+        "CASTRA_QUIT_AFTER_SHOW": "1",
+    }
+    code = f"LATER = {LATER!r}\nLATER_MODULES = {LATER_MODULES!r}\n" + START
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "OPEN Opened “Reopened” 1 roster" in out.stdout, out.stdout
+    assert "BUILT []" in out.stdout, out.stdout
