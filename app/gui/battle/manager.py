@@ -4,7 +4,6 @@ Each battle opens in its own :class:`~app.gui.battle.window.BattleWindow`."""
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
@@ -69,6 +68,8 @@ class BattleLibrary(QWidget):
         if store is None:
             self.status.setText("No store: battles are not kept")
             return
+        from html import escape  # here: html.entities is a millisecond of the start
+
         from app.store import StoreError
         from app.store.battle_list import list_battles
 
@@ -86,9 +87,7 @@ class BattleLibrary(QWidget):
             )
             item = QTreeWidgetItem([b.name, name, str(b.turn), result])
             item.setData(0, BATTLE_ROLE, b.id)
-            item.setToolTip(
-                0, html.escape(f"{b.sides[0]} against {b.sides[1]}: {b.steps} steps played")
-            )
+            item.setToolTip(0, escape(f"{b.sides[0]} against {b.sides[1]}: {b.steps} steps played"))
             self.view.addTopLevelItem(item)
         self.status.setText(f"{len(battles)} battle{'' if len(battles) == 1 else 's'}")
 
