@@ -92,3 +92,30 @@ def test_the_start_builds_no_qt_class_it_does_not_need(
     assert out.returncode == 0, out.stderr
     assert "OPEN Opened “Reopened” 1 roster" in out.stdout, out.stdout
     assert "BUILT []" in out.stdout, out.stdout
+
+
+SCAN = """
+import importlib, sys
+from app.cli import _load_before_qt
+_load_before_qt()
+import app.gui
+feature = importlib.import_module("PySide6.support.feature")
+scanned = []
+real = feature._mod_uses_pyside
+feature._mod_uses_pyside = lambda module: scanned.append(module.__name__) or real(module)
+import typing, logging, datetime, app.core.roster, app.store.read
+import html
+print("SCANNED", scanned)
+"""
+
+
+def test_pyside_reads_no_source_of_the_modules_loaded_before_it() -> None:
+    """PySide6 reads a module's source the first time an import statement names it after
+    PySide6 has loaded; the window's Qt-free modules (and the standard library's) loaded
+    before it are entered in its table first, so only new modules are read."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", SCAN], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "SCANNED ['html.entities', 'html']" in out.stdout, out.stdout  # new: read

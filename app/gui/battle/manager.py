@@ -68,8 +68,6 @@ class BattleLibrary(QWidget):
         if store is None:
             self.status.setText("No store: battles are not kept")
             return
-        from html import escape  # here: html.entities is a millisecond of the start
-
         from app.store import StoreError
         from app.store.battle_list import list_battles
 
@@ -78,6 +76,8 @@ class BattleLibrary(QWidget):
         except StoreError as exc:
             self.status.setText(str(exc))
             return
+        if battles:
+            from html import escape  # only here: html.entities is a millisecond of a start
         for b in battles:
             name = registry.get(b.ruleset).meta.short_name if b.ruleset in registry else b.ruleset
             result = (
