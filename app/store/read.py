@@ -148,6 +148,8 @@ def _one_of(value: str | None, allowed: object, where: str) -> None:
 # --------------------------------------------------------------------------- listing
 
 
+_new = object.__new__
+
 _LIST = """
 SELECT r.id, r.name, r.ruleset, r.army, r.side, r.scale, r.updated_at, r.deleted_at,
        coalesce(sum(u.count), 0), r.owner, r.updated_by
@@ -176,21 +178,24 @@ def list_rosters(store: Store, *, include_deleted: bool = False) -> list[RosterS
             _summary_checks(rid, name, ruleset, army, side, scale, units)  # raises
         if scale not in scales:
             scales[scale] = _opt_scale(scale, f"roster {rid} scale")
-        out.append(
-            RosterSummary(
-                id=rid,
-                name=name,
-                ruleset=ruleset,
-                army=army,
-                side=side,
-                scale=scales[scale],
-                units=units,
-                updated_at=_time_of(updated, rid),
-                deleted=deleted is not None,
-                owner=None if owner is None else str(owner),
-                updated_by=None if by is None else str(by),
-            )
+        # Made at once rather than through the frozen dataclass's __init__, which sets each
+        # field through object.__setattr__: a third of the time, for thousands of rows. Every
+        # field is given (tests/store/test_list_times.py holds it to RosterSummary(...)).
+        summary = _new(RosterSummary)
+        summary.__dict__.update(
+            id=rid,
+            name=name,
+            ruleset=ruleset,
+            army=army,
+            side=side,
+            scale=scales[scale],
+            units=units,
+            updated_at=_time_of(updated, rid),
+            deleted=deleted is not None,
+            owner=None if owner is None else str(owner),
+            updated_by=None if by is None else str(by),
         )
+        out.append(summary)
     out.sort(key=lambda s: (s.ruleset, s.side.casefold(), s.name.casefold(), s.id))
     return out
 
