@@ -55,16 +55,24 @@ class Node:
 
     __slots__ = ("children", "deleted", "key", "parent", "row", "ruleset", "summary", "text")
 
-    def __init__(self, key: int, parent: Node | None, text: str) -> None:
+    def __init__(
+        self,
+        key: int,
+        parent: Node | None,
+        row: int,
+        text: str,
+        summary: RosterSummary | None = None,
+        deleted: bool | None = None,
+    ) -> None:
         self.key = key
         self.parent = parent
-        self.row = 0
+        self.row = row
         self.text = text
         self.children: list[Node] = []
-        self.summary: RosterSummary | None = None
+        self.summary = summary
         self.ruleset: str | None = None
         #: None for a ruleset or side group (no such data), True for the Deleted group
-        self.deleted: bool | None = None
+        self.deleted = deleted
 
 
 class LibraryModel(QAbstractItemModel):
@@ -86,7 +94,7 @@ class LibraryModel(QAbstractItemModel):
         self._search_of = search_of
         self._tooltip_of = tooltip_of
         self._rename = rename
-        self._root = Node(-1, None, "")
+        self._root = Node(-1, None, 0, "")
         self._nodes: list[Node] = []
         self._by_roster: dict[int, Node] = {}
         self._search: dict[int, str] = {}
@@ -141,20 +149,18 @@ class LibraryModel(QAbstractItemModel):
 
     def _rebuild(self) -> Node | None:
         self.beginResetModel()
-        self._root = Node(-1, None, "")
+        self._root = Node(-1, None, 0, "")
         self._nodes = []
         self._by_roster = {}
         tops: dict[str, Node] = {}
         sides: dict[tuple[str, str], Node] = {}
-        for s in self._live:
-            if not self._shown(s):
-                continue
-            top = tops.get(s.ruleset)
-            if top is None:
-                top = tops[s.ruleset] = self._add(self._root, "")
-                top.ruleset = s.ruleset
+        for s in self._live if not self._filter else filter(self._shown, self._live):
             side = sides.get((s.ruleset, s.side))
             if side is None:
+                top = tops.get(s.ruleset)
+                if top is None:
+                    top = tops[s.ruleset] = self._add(self._root, "")
+                    top.ruleset = s.ruleset
                 side = sides[(s.ruleset, s.side)] = self._add(top, s.side)
             self._roster(side, s, deleted=False)
         bin_node = None
@@ -168,16 +174,17 @@ class LibraryModel(QAbstractItemModel):
         return bin_node
 
     def _add(self, parent: Node, text: str) -> Node:
-        node = Node(len(self._nodes), parent, text)
-        node.row = len(parent.children)
-        parent.children.append(node)
+        siblings = parent.children
+        node = Node(len(self._nodes), parent, len(siblings), text)
+        siblings.append(node)
         self._nodes.append(node)
         return node
 
     def _roster(self, parent: Node, s: RosterSummary, *, deleted: bool) -> None:
-        node = self._add(parent, s.name)
-        node.summary = s
-        node.deleted = deleted
+        siblings = parent.children
+        node = Node(len(self._nodes), parent, len(siblings), s.name, s, deleted)
+        siblings.append(node)
+        self._nodes.append(node)
         self._by_roster[s.id] = node
 
     def renamed(self) -> bool:
