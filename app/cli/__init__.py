@@ -84,8 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = out, err
 
 
-#: the Qt-free modules the window needs to show the reopened roster (with pydantic and the
-#: standard library modules they bring, about two hundred)
+#: the Qt-free modules the window needs to show the reopened roster (with the standard
+#: library modules they bring; pydantic only when a ruleset's files must be validated)
 _WINDOW_MODULES = (
     "app.rules.registry",
     "app.rulesets",

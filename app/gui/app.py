@@ -141,9 +141,10 @@ def _start_check() -> EarlyCheck | None:
 
 def _finish_start(app: QApplication, window: MainWindow, early: EarlyCheck | None = None) -> None:
     """Open the store, load the ruleset of the roster that reopens and open it; then load the
-    other rulesets (a few tenths of a second of TOML and pydantic) once the roster is in
-    view. On first start every ruleset loads at once, for the sample rosters. Whatever
-    fails is reported in the window, which never stays in its loading state."""
+    other rulesets (from their caches, or a few tenths of a second of TOML and pydantic
+    when their files changed) once the roster is in view. On first start every ruleset
+    loads at once, for the sample rosters. Whatever fails is reported in the window, which
+    never stays in its loading state."""
     app.processEvents()  # let the window paint first
     shown = process_age()
     try:
@@ -235,8 +236,8 @@ class _RulesetLoader(QObject):
 
     The thread is not a daemon: :meth:`stop` (connected to ``aboutToQuit``) asks it to stop
     between folders and joins it before Qt shuts down. A daemon thread still inside pydantic
-    while the interpreter finalised aborted the process now and then on quit ("FATAL:
-    exception not rethrown", exit 134)."""
+    (validating a changed ruleset) while the interpreter finalised aborted the process now
+    and then on quit ("FATAL: exception not rethrown", exit 134)."""
 
     loaded = Signal(object)
     failed = Signal(str)

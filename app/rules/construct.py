@@ -1,120 +1,234 @@
-"""Rebuild pydantic models from their own JSON dump without validating again.
+"""Rebuild the schema's records from their own JSON dump without validating again.
 
-A ruleset folder is validated in full the first time it loads; :mod:`app.rules.cache` then
-keeps the validated models' dumps, and a later load rebuilds the same objects from them with
-``model_construct``, skipping pydantic's schema building and validation (most of the cost of
-loading a ruleset, and of ``castra odds`` as a whole process). The rebuild is typed field by
-field: a value of the wrong type, or a shape this module does not know, raises
-:class:`CacheMismatch` and the loader validates the TOML instead. The cache is written only
-when rebuilding its dump gives objects equal to the validated ones.
+A ruleset folder is validated in full the first time it loads (:mod:`app.rules.validate`);
+:mod:`app.rules.cache` then keeps the validated records' dumps, and a later load rebuilds
+the same records from them, with neither pydantic nor its validation (most of the cost of
+loading a ruleset, and of ``castra odds`` as a whole process). Validation itself ends with
+this rebuild of the validated dump, so a warm load and a validating one make the same
+records. The rebuild is typed field by field: a value of the wrong type, or a shape this
+module does not know, raises :class:`CacheMismatch` and the loader validates the TOML
+instead.
 """
 
 from __future__ import annotations
 
+import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel
+from app.rules.record import Record
 
 
 class CacheMismatch(ValueError):
     """The cached dump does not fit the model: validate the files instead."""
 
 
+Convert = Callable[[Any], Any]
+
+
 def construct(tp: Any, value: Any) -> Any:
-    """``value`` (JSON data dumped from a model of type ``tp``) as that type again."""
+    """``value`` (JSON data dumped from a record of type ``tp``) as that type again."""
+    return converter(tp)(value)
+
+
+_CONVERTERS: dict[Any, Convert] = {}
+
+
+def converter(tp: Any) -> Convert:
+    """The function that rebuilds a value of type ``tp`` from its JSON dump (made once per
+    type: the type is read once, not for every value)."""
+    found = _CONVERTERS.get(tp)
+    if found is None:
+        found = _CONVERTERS[tp] = _make(tp)
+    return found
+
+
+def _make(tp: Any) -> Convert:
     origin = get_origin(tp)
     if origin is Annotated:
-        return construct(get_args(tp)[0], value)
+        return converter(get_args(tp)[0])
     if origin is Union or origin is types.UnionType:
-        return _union(get_args(tp), value)
+        return _union(get_args(tp))
     if origin is Literal:
-        if value not in get_args(tp):
-            raise CacheMismatch(f"{value!r} is not one of {get_args(tp)}")
-        return value
+        return _literal(get_args(tp))
     if origin is tuple:
-        args = get_args(tp)
-        if not isinstance(value, list):
-            raise CacheMismatch("a tuple must be a list")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(construct(args[0], v) for v in value)
-        if len(args) != len(value):
-            raise CacheMismatch("a tuple of the wrong length")
-        return tuple(construct(a, v) for a, v in zip(args, value, strict=True))
+        return _tuple(get_args(tp))
     if origin is list:
-        if not isinstance(value, list):
-            raise CacheMismatch("a list must be a list")
-        return [construct(get_args(tp)[0], v) for v in value]
+        return _list(converter(get_args(tp)[0]))
     if origin in (dict, Mapping):
-        if not isinstance(value, dict):
-            raise CacheMismatch("a table must be an object")
         key_type, value_type = get_args(tp)
-        return {construct(key_type, k): construct(value_type, v) for k, v in value.items()}
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return _model(tp, value)
+        return _dict(converter(key_type), converter(value_type))
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return _record(tp)
     if isinstance(tp, type) and issubclass(tp, Enum):
+        return _enum(tp)
+    return _scalar(tp)
+
+
+def _literal(allowed: tuple[Any, ...]) -> Convert:
+    def convert(value: Any) -> Any:
+        if value not in allowed:
+            raise CacheMismatch(f"{value!r} is not one of {allowed}")
+        return value
+
+    return convert
+
+
+def _tuple(args: tuple[Any, ...]) -> Convert:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = converter(args[0])
+
+        def convert(value: Any) -> Any:
+            if type(value) is not list:
+                raise CacheMismatch("a tuple must be a list")
+            return tuple([item(v) for v in value])
+
+        return convert
+    items = [converter(a) for a in args]
+
+    def convert_fixed(value: Any) -> Any:
+        if type(value) is not list:
+            raise CacheMismatch("a tuple must be a list")
+        if len(items) != len(value):
+            raise CacheMismatch("a tuple of the wrong length")
+        return tuple([c(v) for c, v in zip(items, value, strict=True)])
+
+    return convert_fixed
+
+
+def _list(item: Convert) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not list:
+            raise CacheMismatch("a list must be a list")
+        return [item(v) for v in value]
+
+    return convert
+
+
+def _dict(key: Convert, item: Convert) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not dict:
+            raise CacheMismatch("a table must be an object")
+        return {key(k): item(v) for k, v in value.items()}
+
+    return convert
+
+
+def _enum(tp: type[Enum]) -> Convert:
+    def convert(value: Any) -> Any:
         try:
             return tp(value)
         except ValueError:
             raise CacheMismatch(f"{value!r} is not a {tp.__name__}") from None
-    return _scalar(tp, value)
+
+    return convert
 
 
-def _scalar(tp: Any, value: Any) -> Any:
+def _scalar(tp: Any) -> Convert:
     if tp is Any:
-        return value
-    if tp is bool:
-        if isinstance(value, bool):
+        return lambda value: value
+    if tp is float:
+
+        def convert_float(value: Any) -> Any:
+            kind = type(value)
+            if kind is float:
+                return value
+            if kind is int:
+                return float(value)
+            raise CacheMismatch(f"{value!r} is not a float")
+
+        return convert_float
+    if tp in (bool, int, str, type(None)):
+        exact = tp  # by exact type: a bool is not an int here
+
+        def convert(value: Any) -> Any:
+            if type(value) is not exact:
+                raise CacheMismatch(f"{value!r} is not a {getattr(exact, '__name__', exact)}")
             return value
-    elif tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif tp is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    elif tp is str:
-        if isinstance(value, str):
-            return value
-    elif tp is type(None):
+
+        return convert
+    raise CacheMismatch(f"no rebuild for {tp!r}")
+
+
+def _union(args: tuple[Any, ...]) -> Convert:
+    optional = type(None) in args
+    choices = [converter(a) for a in args if a is not type(None)]
+    names = [a for a in args if a is not type(None)]
+
+    def convert(value: Any) -> Any:
         if value is None:
-            return None
-    else:
-        raise CacheMismatch(f"no rebuild for {tp!r}")
-    raise CacheMismatch(f"{value!r} is not a {getattr(tp, '__name__', tp)}")
+            if optional:
+                return None
+            raise CacheMismatch("None where a value belongs")
+        for choice in choices:  # the first that fits, in the order the union gives
+            try:
+                return choice(value)
+            except CacheMismatch:
+                continue
+        raise CacheMismatch(f"{value!r} fits none of {names}")
+
+    return convert
 
 
-def _union(args: tuple[Any, ...], value: Any) -> Any:
-    if value is None:
-        if type(None) in args:
-            return None
-        raise CacheMismatch("None where a value belongs")
-    choices = [a for a in args if a is not type(None)]
-    if len(choices) == 1:
-        return construct(choices[0], value)
-    for choice in choices:  # the first that fits, in the order the union gives (as pydantic)
+def _record(record: type[Record]) -> Convert:
+    fields: dict[str, Convert] = {}  # filled on first use: a record may contain its own type
+
+    def convert(value: Any) -> Any:
+        if type(value) is not dict:
+            raise CacheMismatch(f"{record.__name__} must be an object")
+        if not fields:
+            fields.update({name: converter(tp) for name, tp in _field_types(record).items()})
+        built = {}
+        for name, item in value.items():
+            convert_field = fields.get(name)
+            if convert_field is None:
+                raise CacheMismatch(f"{record.__name__} has no field {name!r}")
+            built[name] = convert_field(item)
         try:
-            return construct(choice, value)
-        except CacheMismatch:
-            continue
-    raise CacheMismatch(f"{value!r} fits none of {choices}")
+            return record.model_construct(**built)
+        except TypeError as exc:  # a required field missing
+            raise CacheMismatch(str(exc)) from None
+
+    return convert
 
 
-def _model(model: type[BaseModel], value: Any) -> BaseModel:
-    if not isinstance(value, dict):
-        raise CacheMismatch(f"{model.__name__} must be an object")
-    fields = model.model_fields
-    unknown = set(value) - set(fields)
-    if unknown:
-        raise CacheMismatch(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
-    built = {
-        name: construct(info.annotation, value[name])
-        for name, info in fields.items()
-        if name in value
-    }
-    return model.model_construct(**built)
+_FIELD_TYPES: dict[type[Record], dict[str, Any]] = {}
+_EVALUATED: dict[tuple[str, str], Any] = {}
+_NOTHING = object()
 
 
-def dump(model: BaseModel) -> Any:
-    return model.model_dump(mode="json")
+def _field_types(record: type[Record]) -> dict[str, Any]:
+    """A record class's fields and their types, its annotations evaluated once.
+
+    The schema's modules write annotations as strings (``from __future__ import
+    annotations``); each is evaluated in its class's module, the same text once per module.
+    That is several times faster than ``typing.get_type_hints``, which the few annotations
+    that are not plain strings are left to."""
+    found = _FIELD_TYPES.get(record)
+    if found is None:
+        found = {}
+        hints: dict[str, Any] | None = None
+        for klass in reversed(record.__mro__):
+            own = klass.__dict__.get("__annotations__", {})  # noqa: RUF063 - the class's own
+            module = sys.modules[klass.__module__].__dict__
+            for name, annotation in own.items():
+                if name not in record.__record_fields__:
+                    continue
+                if isinstance(annotation, str):
+                    key = (klass.__module__, annotation)
+                    tp = _EVALUATED.get(key, _NOTHING)
+                    if tp is _NOTHING:
+                        # the annotation text of our own schema module, never data
+                        tp = _EVALUATED[key] = eval(annotation, module)
+                else:
+                    hints = hints or get_type_hints(record, include_extras=True)
+                    tp = hints[name]
+                found[name] = tp
+        _FIELD_TYPES[record] = found
+    return found
+
+
+def dump(record: Record) -> Any:
+    return record.model_dump(mode="json")

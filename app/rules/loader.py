@@ -7,25 +7,23 @@ Reading is TOML only: nothing in a ruleset folder is executed (a ruleset's code 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError, create_model
 
 from app.rules.cache import fingerprint_of, read_cache, write_cache
 from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError, key_path
 from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
+from app.rules.record import Record
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
 
 FILES = ("ruleset.toml", "troops.toml", "tables.toml", "armies.toml", "errata.toml")
 MAX_FILE_BYTES = 1_000_000
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Record)
 
 
 def _read_toml(folder: Path, name: str, problems: list[Problem]) -> dict[str, Any] | None:
@@ -53,9 +51,14 @@ def _validate(
 ) -> M | None:
     """Validate in pydantic's strict JSON mode: a string is never taken for a number ("12"
     for 12) nor a number for a string, as roster files are read; TOML's arrays and strings
-    are JSON's, so strict loses nothing a ruleset can hold."""
+    are JSON's, so strict loses nothing a ruleset can hold. Pydantic is imported here, only
+    when files are validated (:mod:`app.rules.validate`)."""
+    from pydantic import ValidationError
+
+    from app.rules.validate import validate_json
+
     try:
-        return model.model_validate_json(json.dumps(data, ensure_ascii=False), strict=True)
+        return validate_json(model, data)
     except ValidationError as exc:
         for err in exc.errors():
             problems.append(
@@ -64,15 +67,26 @@ def _validate(
         return None
 
 
+_TROOPS_FILES: dict[type[TroopBase], type[Strict]] = {}
+
+
 def _troops_model(troop_model: type[TroopBase]) -> type[Strict]:
-    """``[troops.<id>]`` tables of the engine's own troop model. The model is made when the
-    engine is known, at load time, so no static type names it: the two ignores below (here
-    and where its ``troops`` are read) are for that."""
-    return create_model(
-        "TroopsFile",
-        __base__=Strict,
-        troops=(dict[str, troop_model], ...),  # type: ignore[valid-type]
-    )
+    """``[troops.<id>]`` tables of the engine's own troop model (a record class made once
+    per troop model, when the engine is known at load time)."""
+    made = _TROOPS_FILES.get(troop_model)
+    if made is None:
+        made = type(
+            "TroopsFile",
+            (Strict,),
+            {"__annotations__": {"troops": dict[str, troop_model]}},  # type: ignore[valid-type]
+        )
+        _TROOPS_FILES[troop_model] = made
+    return made
+
+
+def _troops(file: Strict) -> Mapping[str, TroopBase]:
+    troops: Mapping[str, TroopBase] = file.troops  # type: ignore[attr-defined]
+    return troops
 
 
 def _resolve(raw: Mapping[str, Mapping[str, Any]], dotted: str) -> bool:
@@ -205,7 +219,7 @@ def load_ruleset(
         leaders=head.leaders,
         organisation=head.organisation,
         campaign=head.campaign,
-        troops=troops.troops,  # type: ignore[attr-defined]
+        troops=_troops(troops),
         tables=tables,
         engine=engine,
         armies=armies.armies,
@@ -249,7 +263,7 @@ def _rebuild(
         leaders=head.leaders,
         organisation=head.organisation,
         campaign=head.campaign,
-        troops=troops.troops,
+        troops=_troops(troops),
         tables=construct(schema.tables_model, v["tables"]),
         engine=engine,
         armies=construct(ArmiesFile, v["armies"]).armies,

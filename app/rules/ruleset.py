@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from app.rules.engine import Engine
+from app.rules.record import Record
 from app.rules.scale import Scale
 from app.rules.schema import (
     ArmyEntry,
@@ -35,7 +34,7 @@ class Ruleset:
     organisation: Organisation
     campaign: CampaignRules
     troops: Mapping[str, TroopBase]
-    tables: BaseModel
+    tables: Record
     engine: Engine
     armies: Mapping[str, ArmyList]
     errata: tuple[Erratum, ...]

@@ -19,8 +19,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
-
+from app.rules.record import AfterValidator, Field, Record, model_validator
 from app.rules.scale import Scale
 
 # Bounds of ruleset data. A house-rules copy is data a user typed: a die of 99,999,999 faces
@@ -81,12 +80,10 @@ DiceExpr = Annotated[
 ]
 
 
-class Strict(BaseModel):
-    """Base of every schema model: unknown keys are errors (a typo must not pass silently)."""
-
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True
-    )
+class Strict(Record):
+    """Base of every schema model: a frozen record (:mod:`app.rules.record`), validated by
+    :mod:`app.rules.validate` with unknown keys as errors (a typo must not pass silently)
+    and strings stripped."""
 
 
 # --------------------------------------------------------------------------- troop types
@@ -465,9 +462,6 @@ class RulesetFile(Strict):
     ruleset: Meta
     turn: TurnSequence
     leaders: Leaders
-    # factories, not instances: an instance made here would build the models' validators as
-    # this module loads, which ``defer_build`` leaves to the first validation (a warm start
-    # rebuilds from the cache and never validates)
     organisation: Organisation = Field(default_factory=Organisation)
     campaign: CampaignRules = Field(default_factory=CampaignRules)
 

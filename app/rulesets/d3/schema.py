@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
-
+from app.rules.record import Field, model_validator
 from app.rules.ruleset import Ruleset
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
 

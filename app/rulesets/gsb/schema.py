@@ -13,9 +13,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, PlainValidator, ValidationInfo, field_validator
-from pydantic import Strict as Exact  # pydantic's strict mode; Strict is our base model
-
+from app.rules.record import (
+    AfterValidator,
+    Exact,
+    Field,
+    PlainValidator,
+    ValidationInfo,
+    field_validator,
+)
 from app.rules.ruleset import Ruleset
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
 from app.rules.table import TerrainKind

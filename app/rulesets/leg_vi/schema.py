@@ -9,8 +9,7 @@ cross-checks of the data in :mod:`app.rulesets.leg_vi.checks`.
 
 from __future__ import annotations
 
-from pydantic import Field
-
+from app.rules.record import Field
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Id, Text, TroopBase
 from app.rulesets.leg_vi.tables import (

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
-
 from app.rules.dice import parse_dice
+from app.rules.record import AfterValidator, Field
 from app.rules.schema import DiceExpr, Id, Strict, Text
 from app.rules.table import TerrainKind
 

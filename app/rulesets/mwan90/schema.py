@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
-
+from app.rules.record import Field, model_validator
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, DiceExpr, Id, Strict, Text, TroopBase
 from app.rules.table import TERRAIN_KINDS, TerrainKind

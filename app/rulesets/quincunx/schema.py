@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, Field
-
+from app.rules.record import AfterValidator, Field
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
 from app.rules.table import TerrainKind
 
