@@ -21,6 +21,7 @@ Hidden switches (for timing and screenshots):
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -40,6 +41,7 @@ from app.rulesets import find_engine
 
 if TYPE_CHECKING:
     from app.store import RosterSummary, Store
+    from app.store.engine import EarlyCheck
 
 _T0 = time.perf_counter()
 
@@ -68,13 +70,14 @@ def _settings() -> QSettings:
     return QSettings()
 
 
-def open_store_or_error() -> tuple[Store | None, str | None]:
-    """The store, or None and a message naming the file."""
+def open_store_or_error(early: EarlyCheck | None = None) -> tuple[Store | None, str | None]:
+    """The store, or None and a message naming the file; ``early``: its quick check, started
+    while the window was being built."""
     from app.store import StoreError, open_store
     from app.store.engine import default_location
 
     try:
-        return open_store(), None
+        return open_store(early=early), None
     except StoreError as exc:
         return None, str(exc)
     except Exception as exc:  # an unexpected failure must not stop the window opening
@@ -90,9 +93,10 @@ def run() -> int:
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
+    early = _start_check()  # the store's quick check runs while the window is built
     window = MainWindow(Registry(find_engine), None, _settings(), loading=True)
     window.show()
-    QTimer.singleShot(0, lambda: _finish_start(app, window))
+    QTimer.singleShot(0, lambda: _finish_start(app, window, early))
     quit_after = os.environ.get("CASTRA_QUIT_AFTER_MS", "")
     if quit_after.isdigit():
         QTimer.singleShot(int(quit_after), app.quit)
@@ -124,7 +128,18 @@ def _list(store: Store | None) -> tuple[list[RosterSummary], str | None]:
         return [], str(exc)
 
 
-def _finish_start(app: QApplication, window: MainWindow) -> None:
+def _start_check() -> EarlyCheck | None:
+    """The store's quick check on a thread, if opening it is due to make one (any failure to
+    start it is left to opening the store, which says what is wrong)."""
+    from app.store.engine import start_check
+
+    try:
+        return start_check()
+    except Exception:
+        return None
+
+
+def _finish_start(app: QApplication, window: MainWindow, early: EarlyCheck | None = None) -> None:
     """Open the store, load the ruleset of the roster that reopens and open it; then load the
     other rulesets (from their caches, or a few tenths of a second of TOML and pydantic
     when their files changed) once the roster is in view. On first start every ruleset
@@ -133,11 +148,13 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
     app.processEvents()  # let the window paint first
     shown = process_age()
     try:
-        _open_everything(window)
+        _open_everything(window, early)
     except Exception as exc:  # last resort: the window must leave its loading state
         print(f"castra: could not start normally: {exc}", file=sys.stderr)
         window.attach(window.registry, None, f"Castra could not start normally: {exc}")
         dialogs.error(window, "Castra could not start normally", str(exc))
+    finally:
+        _collect_from_now()
     if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
         app.processEvents()
         print(
@@ -150,8 +167,18 @@ def _finish_start(app: QApplication, window: MainWindow) -> None:
         QTimer.singleShot(200, lambda: _show(window, window.builder.store, show))
 
 
-def _open_everything(window: MainWindow) -> None:
-    store, store_error = open_store_or_error()
+def _collect_from_now() -> None:
+    """Turn the cyclic garbage collector back on once the roster is open (``castra`` turns it
+    off for the start, :func:`app.cli.main`). What start-up made (modules, classes, rulesets,
+    the window) lives as long as the process: it is frozen first, so that no later pass of the
+    collector walks it again."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+def _open_everything(window: MainWindow, early: EarlyCheck | None = None) -> None:
+    store, store_error = open_store_or_error(early)
     summaries, list_error = _list(store)
     store_error = store_error or list_error
     first = _first_ruleset(summaries, window)

@@ -1,30 +1,29 @@
 """Small dialogs used across the window, as functions (tests replace them with monkeypatch):
-a confirmation, file choosers, an error, and a list of problems (a roster file's key paths)."""
+a confirmation, file choosers, an error, and a list of problems (a roster file's key paths).
+
+The Qt classes only these dialogs use are imported where they are used: PySide6 builds a
+class (and its enums) when it is first touched, and the window's start needs none of these
+(the message box and file dialog alone were some 5 ms of it)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QHeaderView,
-    QLabel,
-    QMessageBox,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
 
 ROSTER_FILTER = "Castra roster files (*.json);;All files (*)"
 
 
 def confirm(parent: QWidget, title: str, text: str, ok: str) -> bool:
     """Ask before doing something; the safe choice (Cancel) is the default."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(
         QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.Cancel, parent
     )
@@ -36,6 +35,8 @@ def confirm(parent: QWidget, title: str, text: str, ok: str) -> bool:
 
 def error(parent: QWidget, title: str, text: str, detail: str | None = None) -> QMessageBox:
     """Show an error without blocking (window-modal); returns the box."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(
         QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Close, parent
     )
@@ -49,11 +50,15 @@ def error(parent: QWidget, title: str, text: str, detail: str | None = None) -> 
 
 
 def open_roster_file(parent: QWidget, folder: str) -> Path | None:
+    from PySide6.QtWidgets import QFileDialog
+
     path, _ = QFileDialog.getOpenFileName(parent, "Import roster file", folder, ROSTER_FILTER)
     return Path(path) if path else None
 
 
 def save_roster_file(parent: QWidget, suggested: str) -> Path | None:
+    from PySide6.QtWidgets import QFileDialog
+
     path, _ = QFileDialog.getSaveFileName(parent, "Export roster file", suggested, ROSTER_FILTER)
     if not path:
         return None
@@ -71,6 +76,8 @@ class ProblemsDialog(QDialog):
         intro: str,
         problems: Sequence[tuple[str, str]],
     ) -> None:
+        from PySide6.QtWidgets import QDialogButtonBox, QHeaderView, QTreeWidget, QTreeWidgetItem
+
         super().__init__(parent)
         self.setObjectName("problemsDialog")
         self.setWindowTitle(title)

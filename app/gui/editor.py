@@ -259,6 +259,14 @@ class RosterEditor(QWidget):
         for scale in rs.meta.scales:
             self.scale_combo.addItem(scale.value, scale.value)
 
+    def rows_width(self) -> int:
+        """The width of the tree's viewport (where the rows are), from the tree's own
+        geometry: asking Python for the viewport itself made PySide6 build some twenty widget
+        classes (message boxes, file dialogs, wizards: ~8 ms of the window's start) while it
+        worked out what kind of widget the viewport is."""
+        bar = self.tree.verticalScrollBar()
+        return self.tree.contentsRect().width() - (bar.width() if bar.isVisible() else 0)
+
     def _fit_columns(self) -> None:
         """Each column as wide as its contents; where the tree is too narrow for all of
         them, the long ones (name, troop type, leader) are cut to a limit first."""
@@ -278,7 +286,7 @@ class RosterEditor(QWidget):
                     groups += indent + icon
                 content = max(units, groups)
                 want[col] = max(header.sectionSizeHint(col), content + CELL_PADDING)
-        room = self.tree.viewport().width() - 100  # leave the notes some room
+        room = self.rows_width() - 100  # leave the notes some room
         if not self.tree.isVisible():
             room = 1000
         deficit = sum(want.values()) - room

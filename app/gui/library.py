@@ -8,15 +8,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QEvent,
     QItemSelectionModel,
     QModelIndex,
-    QObject,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QHelpEvent
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -25,13 +23,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QToolTip,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.gui import dialogs
+from app.gui.fit import CELL_PADDING, text_width
 from app.gui.library_model import (
     DELETED_GROUP,
     DELETED_ROLE,
@@ -78,6 +76,7 @@ class LibraryPanel(QWidget):
             self,
             name_of=self._ruleset_name,
             search_of=lambda s: self.describe(s, tooltip=False),
+            tooltip_of=lambda s: self.describe(s, tooltip=True),
             rename=self._rename,
         )
         self.search.textChanged.connect(self._filter)
@@ -92,9 +91,6 @@ class LibraryPanel(QWidget):
         self.view.activated.connect(self._activated)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
-        # A roster's tooltip is made when it is hovered, not for each of thousands of rows
-        # when the library is built (and it names rulesets loaded since).
-        self.view.viewport().installEventFilter(self)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -175,11 +171,9 @@ class LibraryPanel(QWidget):
         live = [s for s in summaries if not s.deleted]
         dead = [s for s in summaries if s.deleted]
         # One reset of the model (and of the view); rows are made when Qt asks for them.
-        bin_node = self.model.set_rosters(live, dead)
+        self.model.set_rosters(live, dead)
+        self._expand(deleted=False)
         self._header_modes()
-        self.view.expandAll()
-        if bin_node is not None:
-            self.view.collapse(self.model.index_of_node(bin_node))
         n = len(live)
         self.status.setText(
             f"{n} roster{'' if n == 1 else 's'}" + (f", {len(dead)} deleted" if dead else "")
@@ -188,11 +182,26 @@ class LibraryPanel(QWidget):
             self.select_roster(current)
         self._update_buttons()
 
+    def _expand(self, *, deleted: bool) -> None:
+        """Open every group (the Deleted group too if ``deleted``), just after the model was
+        rebuilt: the view then lays the tree out once, when it is next shown, asking only
+        the rows' indexes and flags. ``expandAll`` laid it out at once and marked each
+        roster row expanded too (a persistent index for each of thousands of rows)."""
+        for index in self.model.group_indexes(deleted=deleted):
+            self.view.expand(index)
+
     def _header_modes(self) -> None:
+        """The name column takes the room; the Units column is as wide as its widest count
+        (or its title), measured with the font's metrics. Qt's own fitting
+        (``ResizeToContents``) asked the model for up to a thousand rows, seven roles each,
+        every time the view was laid out: some 40,000 calls into Python at a start with 3,000
+        rosters."""
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        width = text_width(self.view.font(), self.model.units_texts()) + CELL_PADDING
+        header.resizeSection(1, max(width, header.sectionSizeHint(1)))
 
     def update_names(self) -> None:
         """Name the rulesets loaded since the library was built (the app loads the other
@@ -201,7 +210,7 @@ class LibraryPanel(QWidget):
         rows it shows are made again: other rosters may match now)."""
         current = self.selected_roster()
         if self.model.renamed():
-            self.view.expandAll()
+            self._expand(deleted=True)
             self._reselect(current)
 
     def _rename(self, roster_id: int, value: str) -> bool:
@@ -216,16 +225,6 @@ class LibraryPanel(QWidget):
             # After the editor has closed: the rename refreshes this model.
             QTimer.singleShot(0, lambda: self.rename_requested.emit(roster_id, name))
         return True
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and watched is self.view.viewport():
-            assert isinstance(event, QHelpEvent)
-            index = self.view.indexAt(event.pos()).siblingAtColumn(0)
-            summary = index.data(SUMMARY_ROLE) if index.isValid() else None
-            if summary is not None:
-                QToolTip.showText(event.globalPos(), self.describe(summary, tooltip=True))
-                return True
-        return super().eventFilter(watched, event)
 
     def describe(self, s: RosterSummary, *, tooltip: bool) -> str:
         """A roster row's tooltip, or its search text (name, army list, ruleset, side)."""
@@ -242,7 +241,7 @@ class LibraryPanel(QWidget):
         it is shown."""
         current = self.selected_roster()
         self.model.set_filter(text.strip())
-        self.view.expandAll()
+        self._expand(deleted=True)
         self._reselect(current)
 
     def _reselect(self, roster_id: int | None) -> None:

@@ -6,7 +6,9 @@ only for the rows it shows, so a store of 3,000 rosters costs no item objects an
 texts at start-up. The model filters itself (the search box): a proxy model in between
 would have Qt call back into Python for every row it maps, several times over, when the
 tree is expanded. A roster's search text (name, army list, ruleset, side) is made when the
-filter first asks for it and kept until the names change (:meth:`LibraryModel.renamed`)."""
+filter first asks for it and kept until the names change (:meth:`LibraryModel.renamed`). A
+roster's tooltip is made when Qt asks for it, as the row is hovered (so it names the rulesets
+loaded since the library was built)."""
 
 from __future__ import annotations
 
@@ -31,7 +33,11 @@ BIN_TIP = "Deleted rosters: restore one, or delete it for good"
 #: computed once: combining Qt flags costs an enum call, thousands of times in a big library
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-_NAME_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemIsEditable
+#: a roster row has no children, and says so: laying out (and expanding) the tree then asks
+#: nothing more of a roster row than its index and flags, where it asked Python whether it had
+#: children, how many, and kept a persistent index for each expanded one
+_LEAF_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_NAME_FLAGS = _LEAF_FLAGS | Qt.ItemFlag.ItemIsEditable
 #: the roles as plain numbers: Qt asks ``data`` tens of thousands of times for a big library,
 #: and comparing the number it passes with an enum member costs a microsecond each
 _TEXT = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole)})
@@ -49,22 +55,30 @@ class Node:
 
     __slots__ = ("children", "deleted", "key", "parent", "row", "ruleset", "summary", "text")
 
-    def __init__(self, key: int, parent: Node | None, text: str) -> None:
+    def __init__(
+        self,
+        key: int,
+        parent: Node | None,
+        row: int,
+        text: str,
+        summary: RosterSummary | None = None,
+        deleted: bool | None = None,
+    ) -> None:
         self.key = key
         self.parent = parent
-        self.row = 0
+        self.row = row
         self.text = text
         self.children: list[Node] = []
-        self.summary: RosterSummary | None = None
+        self.summary = summary
         self.ruleset: str | None = None
         #: None for a ruleset or side group (no such data), True for the Deleted group
-        self.deleted: bool | None = None
+        self.deleted = deleted
 
 
 class LibraryModel(QAbstractItemModel):
     """The tree; ``name_of`` gives a ruleset's shown name, ``search_of`` a roster's search
-    text. Renaming in place does not store the text: ``rename`` is called (the window renames
-    in the store or the open session, then refreshes)."""
+    text, ``tooltip_of`` its tooltip. Renaming in place does not store the text: ``rename``
+    is called (the window renames in the store or the open session, then refreshes)."""
 
     def __init__(
         self,
@@ -72,13 +86,15 @@ class LibraryModel(QAbstractItemModel):
         *,
         name_of: Callable[[str], str],
         search_of: Callable[[RosterSummary], str],
+        tooltip_of: Callable[[RosterSummary], str],
         rename: Callable[[int, str], bool],
     ) -> None:
         super().__init__(parent)
         self._name_of = name_of
         self._search_of = search_of
+        self._tooltip_of = tooltip_of
         self._rename = rename
-        self._root = Node(-1, None, "")
+        self._root = Node(-1, None, 0, "")
         self._nodes: list[Node] = []
         self._by_roster: dict[int, Node] = {}
         self._search: dict[int, str] = {}
@@ -87,7 +103,15 @@ class LibraryModel(QAbstractItemModel):
         self._filter = ""
         self._bold = QFont()
         self._bold.setBold(True)
-        self._grey = QBrush(QColor("#888888"))
+        self._grey_brush: QBrush | None = None
+
+    @property
+    def _grey(self) -> QBrush:
+        """The deleted rows' text colour, made when one is first shown (making a brush at
+        start builds PySide6's gradient and image classes, 2 ms)."""
+        if self._grey_brush is None:
+            self._grey_brush = QBrush(QColor("#888888"))
+        return self._grey_brush
 
     # ------------------------------------------------------------------ contents
 
@@ -105,6 +129,12 @@ class LibraryModel(QAbstractItemModel):
         self._filter = text.lower()
         return self._rebuild()
 
+    def units_texts(self) -> set[str]:
+        """Every text the Units column can show (each roster's unit count, in the bin too,
+        whether the filter shows it or not): the column is sized from these, not by asking
+        Qt to measure its rows."""
+        return {str(s.units) for s in self._live} | {str(s.units) for s in self._dead}
+
     @property
     def filtering(self) -> bool:
         return bool(self._filter)
@@ -119,20 +149,18 @@ class LibraryModel(QAbstractItemModel):
 
     def _rebuild(self) -> Node | None:
         self.beginResetModel()
-        self._root = Node(-1, None, "")
+        self._root = Node(-1, None, 0, "")
         self._nodes = []
         self._by_roster = {}
         tops: dict[str, Node] = {}
         sides: dict[tuple[str, str], Node] = {}
-        for s in self._live:
-            if not self._shown(s):
-                continue
-            top = tops.get(s.ruleset)
-            if top is None:
-                top = tops[s.ruleset] = self._add(self._root, "")
-                top.ruleset = s.ruleset
+        for s in self._live if not self._filter else filter(self._shown, self._live):
             side = sides.get((s.ruleset, s.side))
             if side is None:
+                top = tops.get(s.ruleset)
+                if top is None:
+                    top = tops[s.ruleset] = self._add(self._root, "")
+                    top.ruleset = s.ruleset
                 side = sides[(s.ruleset, s.side)] = self._add(top, s.side)
             self._roster(side, s, deleted=False)
         bin_node = None
@@ -146,16 +174,17 @@ class LibraryModel(QAbstractItemModel):
         return bin_node
 
     def _add(self, parent: Node, text: str) -> Node:
-        node = Node(len(self._nodes), parent, text)
-        node.row = len(parent.children)
-        parent.children.append(node)
+        siblings = parent.children
+        node = Node(len(self._nodes), parent, len(siblings), text)
+        siblings.append(node)
         self._nodes.append(node)
         return node
 
     def _roster(self, parent: Node, s: RosterSummary, *, deleted: bool) -> None:
-        node = self._add(parent, s.name)
-        node.summary = s
-        node.deleted = deleted
+        siblings = parent.children
+        node = Node(len(self._nodes), parent, len(siblings), s.name, s, deleted)
+        siblings.append(node)
+        self._nodes.append(node)
         self._by_roster[s.id] = node
 
     def renamed(self) -> bool:
@@ -190,6 +219,15 @@ class LibraryModel(QAbstractItemModel):
 
     def index_of_node(self, node: Node) -> QModelIndex:
         return self._index_of(node)
+
+    def group_indexes(self, *, deleted: bool) -> list[QModelIndex]:
+        """The rows of the ruleset and side groups (and of the Deleted group if ``deleted``),
+        the rows that hold rosters."""
+        return [
+            self._index_of(node)
+            for node in self._nodes
+            if node.summary is None and (deleted or not node.deleted)
+        ]
 
     def _node(self, index: Index) -> Node:
         return self._nodes[index.internalId()] if index.isValid() else self._root
@@ -234,9 +272,11 @@ class LibraryModel(QAbstractItemModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         node = self._nodes[index.internalId()]
-        if node.summary is not None and index.column() == 0 and not node.deleted:
+        if node.summary is None:
+            return _GROUP_FLAGS
+        if index.column() == 0 and not node.deleted:
             return _NAME_FLAGS
-        return _GROUP_FLAGS
+        return _LEAF_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -266,6 +306,8 @@ class LibraryModel(QAbstractItemModel):
             return s
         if role == _FOREGROUND and node.deleted:
             return self._grey
+        if role == _TOOLTIP:
+            return self._tooltip_of(s)
         return None
 
     def _units_cell(self, node: Node, s: RosterSummary, role: int) -> Any:
@@ -279,6 +321,8 @@ class LibraryModel(QAbstractItemModel):
             return node.deleted
         if role == _FOREGROUND and node.deleted:
             return self._grey
+        if role == _TOOLTIP:
+            return self._tooltip_of(s)
         return None
 
     def _group_cell(self, node: Node, role: int) -> Any:

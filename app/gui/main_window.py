@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -36,7 +36,9 @@ from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the event classes are built when the first such event comes
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+
     from app.store import RosterSummary, Store
 
 

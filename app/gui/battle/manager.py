@@ -4,7 +4,6 @@ Each battle opens in its own :class:`~app.gui.battle.window.BattleWindow`."""
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
@@ -77,6 +76,8 @@ class BattleLibrary(QWidget):
         except StoreError as exc:
             self.status.setText(str(exc))
             return
+        if battles:
+            from html import escape  # only here: html.entities is a millisecond of a start
         for b in battles:
             name = registry.get(b.ruleset).meta.short_name if b.ruleset in registry else b.ruleset
             result = (
@@ -86,9 +87,7 @@ class BattleLibrary(QWidget):
             )
             item = QTreeWidgetItem([b.name, name, str(b.turn), result])
             item.setData(0, BATTLE_ROLE, b.id)
-            item.setToolTip(
-                0, html.escape(f"{b.sides[0]} against {b.sides[1]}: {b.steps} steps played")
-            )
+            item.setToolTip(0, escape(f"{b.sides[0]} against {b.sides[1]}: {b.steps} steps played"))
             self.view.addTopLevelItem(item)
         self.status.setText(f"{len(battles)} battle{'' if len(battles) == 1 else 's'}")
 

@@ -1,13 +1,14 @@
 """The main window's Campaign menu: open the campaign view, start the Hannibal in Italy
 template, import a campaign file. Installed by the main window in one call, so the main
-window keeps only that line."""
+window keeps only that line. The dialogs' Qt classes are imported where they are used (the
+window's start needs none of them)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu
 
 from app.gui.actions import ActionKey
 
@@ -36,6 +37,8 @@ def install(window: MainWindow) -> QMenu:
 
 def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignView | None:
     """The campaign view (one per main window), showing ``campaign_id`` if given."""
+    from PySide6.QtWidgets import QMessageBox
+
     from app.gui.campaign.window import CampaignView
 
     store = window.builder.store
@@ -55,6 +58,8 @@ def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignVie
 
 
 def new_from_template(window: MainWindow) -> CampaignView | None:
+    from PySide6.QtWidgets import QMessageBox
+
     from app.core.campaign.model import CampaignError
     from app.core.campaign.template import hannibal_in_italy
     from app.store.campaigns import create_campaign
@@ -73,6 +78,8 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
 
 
 def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignView | None:
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
     from app.core.campaign.campaignfile import CampaignFileError, read_file
     from app.store.campaigns import create_campaign
 
