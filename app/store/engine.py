@@ -408,6 +408,10 @@ def open_store(
 def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) -> list[str] | None:
     """The file's Alembic revisions, or None when there is no database yet. Reads the file
     read-only; raises StoreError if it is unusable, read-only, or another program's."""
+    if early is not None and early.path == path:
+        # The early check's connection is not counted in _OPEN_HERE: let it end before the
+        # header is read below (closing that descriptor would drop its lock on the file).
+        early.join()
     try:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -508,6 +512,10 @@ class EarlyCheck:
             self._error = exc
         except Exception as exc:  # an unreadable file: said when the store is opened
             self._error = StoreError(f"cannot use {self.path} for the Castra database: {exc}")
+
+    def join(self) -> None:
+        """Wait for the check to end (its answer is given by :meth:`wait`)."""
+        self._thread.join()
 
     def wait(self) -> None:
         """Wait for the check; raises :class:`StoreError` when it found the file unusable."""

@@ -5,6 +5,7 @@ instead of checking again; a damaged file is refused in the same words, untouche
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,30 @@ def test_no_early_check_where_opening_makes_none(
     with open_store(db_path):  # this process has it open: no check when reopened
         monkeypatch.setattr(engine, "QUICK_CHECK_MAX_BYTES", 10**9)
         assert start_check(db_path) is None
+
+
+def test_opening_reads_the_file_only_once_the_early_check_has_ended(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The early check's connection is not one ``_OPEN_HERE`` counts: opening reads the
+    file's header (and closes that descriptor, which drops every lock the process holds on
+    the file) only after the check has ended, so a slow check keeps its lock to the end."""
+    _store_with_rosters(db_path, 3)
+    events: list[str] = []
+    real_check, real_refuse = engine._quick_check, engine._refuse_read_only
+
+    def slow_check(path: Path) -> None:
+        time.sleep(0.2)
+        real_check(path)
+        events.append("check ended")
+
+    def probe(path: Path, what: Path) -> None:
+        events.append("file read")
+        real_refuse(path, what)
+
+    monkeypatch.setattr(engine, "_quick_check", slow_check)
+    early = start_check(db_path)
+    assert early is not None
+    monkeypatch.setattr(engine, "_refuse_read_only", probe)
+    open_store(db_path, early=early).close()
+    assert events[0] == "check ended" and "file read" in events
