@@ -157,6 +157,9 @@ class Record:
                 for v in base.__record_validators__:
                     validators[v.name] = v
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - the class's own, as strings
+        for name in fields.keys() & cls.__dict__.keys() - own.keys():
+            # pydantic refused this; a record would silently keep the base's default
+            raise TypeError(f"{cls.__name__}.{name}: a field's new default needs its annotation")
         for name, annotation in own.items():
             if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
                 continue
