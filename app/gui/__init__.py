@@ -26,7 +26,11 @@ def _skip_feature_scan() -> None:
     if isinstance(table, dict):
         for name in list(sys.modules):
             table.setdefault(name, -1)
-        for name in _own_modules(__path__[0], __name__):
+        try:
+            own = _own_modules(__path__[0], __name__)
+        except OSError:  # not a folder of files (a zipped install): only a speed-up is lost
+            return
+        for name in own:
             table.setdefault(name, 0)
 
 

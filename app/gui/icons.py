@@ -4,6 +4,7 @@ and dark themes; the validation severities use Qt's standard message icons."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import zlib
 from pathlib import Path
@@ -52,12 +53,14 @@ def _tinted_file(name: str, svg: str) -> Path | None:
     target = data_dir() / "cache" / "icons" / f"{name}-{digest:08x}.svg"
     if target.is_file():
         return target
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        part = target.with_name(f"{target.name}.{os.getpid()}.part")
         part.write_text(svg, encoding="utf-8")
         part.replace(target)  # whole or not at all, even with two windows starting
     except OSError:
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
         return None
     return target
 
