@@ -18,6 +18,13 @@ ACTIVATED = "activated"
 GENERAL_MOVED = "general_moved"
 #: the unit disengaged from a melee this turn: no more shooting or melee (GSB, Disengaging)
 DISENGAGED = "disengaged"
+#: the unit has shot in its activation (GSB, Shooting: once an activation, errata shot-timing)
+SHOT = "shot"
+#: in a unit's status ``extra``: it had moved in its activation before it shot, so a light
+#: infantry unit's move is over (a move after the shot would put the shot in its middle)
+SHOT_AFTER_MOVING = "shot_after_moving"
+#: the core's marker on a unit that made a move or charge this turn (cleared as a turn ends)
+MOVED = "moved"
 
 
 def other_side(side: Side) -> Side:

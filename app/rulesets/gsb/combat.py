@@ -35,7 +35,7 @@ from app.rules.mechanics import (
     TurnView,
     UnitChange,
 )
-from app.rulesets.gsb.base import DISENGAGED, GENERAL_MOVED
+from app.rulesets.gsb.base import DISENGAGED, GENERAL_MOVED, MOVED, SHOT, SHOT_AFTER_MOVING
 from app.rulesets.gsb.rules import (
     ATTACKS,
     NO_DAMAGE,
@@ -47,11 +47,18 @@ from app.rulesets.gsb.rules import (
     effects_of,
     stars_and_fates,
 )
+from app.rulesets.gsb.schema import ShotTiming
 from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds, rampage_table
 from app.rulesets.gsb.turn import TurnRules
 
 SHOOT_RULE = "GSB, Shooting"
 DISENGAGE_RULE = "GSB, Disengaging"
+#: each timing of ``tables.shooting.rows`` in words, after the troop's name
+TIMING_WORDS: dict[ShotTiming, str] = {
+    "after_move": "shoot after moving, and move no more once they have shot",
+    "before_or_after_move": "shoot before or after moving, not in the middle of a move",
+    "before_during_or_after_move": "shoot before, during or after moving",
+}
 
 
 @dataclass(frozen=True)
@@ -220,6 +227,66 @@ class CombatRules(TurnRules):
                 )
         return None
 
+    # -- when a unit shoots ---------------------------------------------------------------
+
+    def shot_timing(self, unit: Combatant) -> ShotTiming | None:
+        """When the troop shoots in its activation (``tables.shooting.rows``: after its
+        move, before or after it, or also pausing during it); None for troops that do not
+        shoot."""
+        row = self.t.shooting.rows.get(unit.troop)
+        return None if row is None else row.timing
+
+    def _timing_words(self, unit: Combatant, timing: ShotTiming) -> str:
+        return f"{self.troop_name(unit.troop).lower()} {TIMING_WORDS[timing]}"
+
+    def shot_timing_problem(self, unit: Combatant) -> str | None:
+        """GSB, Shooting: why ``unit`` may not shoot now in its activation, or None. It
+        shoots once an activation, whatever its timing (errata shot-timing); where its move
+        stands when it shoots is checked on the moves after the shot
+        (:meth:`move_after_shot_problem`), since a shot before or after a move is the same
+        shot until the unit moves again."""
+        timing = self.shot_timing(unit)
+        if timing is None or not unit.status.has(SHOT):
+            return None
+        return (
+            f"{SHOOT_RULE}: {unit.name} ({unit.unit_id}) has already shot in this activation "
+            f"({self._timing_words(unit, timing)}; one shot an activation, errata shot-timing)"
+        )
+
+    def move_after_shot_problem(self, unit: Combatant) -> str | None:
+        """GSB, Shooting (the move check cites :data:`SHOOT_RULE` before it): why ``unit``,
+        having shot in its activation, may not move on, or None. Medium infantry shoot
+        after any move, so their shot ends their movement (errata mi-shooting-timing);
+        light infantry shoot before or after moving: one that moved and then shot has
+        finished its move (moving on would put the shot in the middle of it), one that shot
+        first moves as it likes; light cavalry may pause to shoot and then continue (errata
+        shot-timing)."""
+        timing = self.shot_timing(unit)
+        if timing is None or not unit.status.has(SHOT):
+            return None
+        who = f"{unit.name} ({unit.unit_id})"
+        if timing == "after_move":
+            return (
+                f"{who} has shot ({self._timing_words(unit, timing)}): it moves no more this "
+                "activation (errata mi-shooting-timing)"
+            )
+        if timing == "before_or_after_move" and unit.status.extra.get(SHOT_AFTER_MOVING):
+            return (
+                f"{who} moved, then shot ({self._timing_words(unit, timing)}): its move is "
+                "over this activation (errata shot-timing)"
+            )
+        return None
+
+    def shot_record(self, unit: Combatant) -> Effects:
+        """What a shot leaves on the shooter for the rest of its activation: the ``shot``
+        marker, and in its ``extra`` whether it had moved before (the core's ``moved``
+        marker: a unit acts once a turn, so a move this turn was one of its activation).
+        Cleared when the unit is next activated, or at the next initiative."""
+        moved = unit.status.has(MOVED)
+        return Effects(
+            markers_add=frozenset({SHOT}), extra={SHOT_AFTER_MOVING: True} if moved else {}
+        )
+
     # -- rampage --------------------------------------------------------------------------
 
     def rampage_bystanders(self, sit: Situation, elephant: Combatant) -> list[Combatant]:
@@ -280,9 +347,13 @@ class CombatRules(TurnRules):
     def prepare_shoot(self, sit: Situation) -> Attack:
         """GSB, Shooting: 2 dice, 6s hit; hits cost bases and morale as in melee, and a
         wounded elephant rampages (the shooter, within 1 UW, rolls too). Refused for a
-        unit that disengaged this turn and, when both units stand on the table, for a target
+        unit that disengaged this turn, for one that has already shot in its activation
+        (:meth:`shot_timing_problem`) and, when both units stand on the table, for a target
         out of the arc, out of range or out of sight (:meth:`shot_problem`)."""
         self._not_disengaged(sit.attacker, "shoot")
+        timing = self.shot_timing_problem(sit.attacker)
+        if timing is not None:
+            raise ValueError(timing)
         if sit.view is not None:
             problem = self.shot_problem(sit.view, sit.attacker, sit.defender)
             if problem is not None:
@@ -371,6 +442,8 @@ class CombatRules(TurnRules):
             for h in hurt[1:-1]
             if h.damage.taken
         )
+        if not plan.melee:  # the shooter has shot in this activation
+            others = (*others, UnitChange(att.unit_id, self.shot_record(att)))
         sides, events, more = stars_and_fates(self.t, sit.view, hurt)
         return Resolution(
             outcome=outcome,

@@ -253,6 +253,17 @@ class GSBMovement(CombatRules):
         activations only that side moves (deployment, before play, is open to both)."""
         return self._active_side(view)
 
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's rule, then GSB, Shooting: a unit that has shot in its activation moves
+        or charges on only as its troop's timing lets it (medium infantry not at all, light
+        infantry only if they shot before moving, light cavalry freely;
+        :meth:`move_after_shot_problem`)."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason not in CHOSEN:
+            return found
+        problem = self.move_after_shot_problem(view.unit(unit_id))
+        return None if problem is None else Breach(SHOOT_RULE, problem)
+
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """GSB, Movement: light troops pass through friends (with room to clear them: the
         core refuses a move ending on a unit), and only lights pass through lights."""

@@ -25,13 +25,29 @@ from app.rulesets.gsb.base import (
     BOTH,
     DISENGAGED,
     GENERAL_MOVED,
+    SHOT,
+    SHOT_AFTER_MOVING,
     GSBBase,
     other_side,
 )
 from app.rulesets.gsb.rules import read_from
 
 #: the markers a unit carries for one turn, cleared at the next initiative
-TURN_MARKERS = frozenset({ACTIVATED, GENERAL_MOVED, DISENGAGED})
+TURN_MARKERS = frozenset({ACTIVATED, GENERAL_MOVED, DISENGAGED, SHOT})
+#: what a unit did in its activation, cleared when it is activated (and at the initiative)
+ACTIVATION_MARKERS = frozenset({SHOT})
+ACTIVATION_EXTRA = frozenset({SHOT_AFTER_MOVING})
+
+
+def _did(unit: Combatant) -> bool:
+    """Whether ``unit`` carries a record of an activation (its shot)."""
+    return bool(ACTIVATION_MARKERS & unit.status.markers) or any(
+        k in unit.status.extra for k in ACTIVATION_EXTRA
+    )
+
+
+#: the change that clears a unit's record of its activation
+FORGET_ACTIVATION = Effects(markers_remove=ACTIVATION_MARKERS, extra_remove=ACTIVATION_EXTRA)
 
 
 class Ladder(NamedTuple):
@@ -142,9 +158,11 @@ class TurnRules(GSBBase):
         lines.append(f"{view.side_names[winner]} has the initiative and plays first")
         reset: dict[str, Scalar] = {"activations": 0, "passed": False}
         cleared = tuple(
-            UnitChange(u.unit_id, Effects(markers_remove=TURN_MARKERS))
+            UnitChange(
+                u.unit_id, Effects(markers_remove=TURN_MARKERS, extra_remove=ACTIVATION_EXTRA)
+            )
             for u in view.units
-            if TURN_MARKERS & u.status.markers
+            if TURN_MARKERS & u.status.markers or _did(u)
         )
         return Resolution(
             others=cleared,
@@ -223,8 +241,15 @@ class TurnRules(GSBBase):
             lines.append("play passes to the other player")
         sides: list[SideUpdate] = [None, None]
         sides[side] = update
+        # a new activation starts with nothing done (a unit acts once a turn, so this only
+        # matters when a unit shot before it was activated)
+        actor = sit.actor
+        fresh: tuple[UnitChange, ...] = ()
+        if actor is not None and ok and _did(actor):
+            fresh = (UnitChange(actor.unit_id, FORGET_ACTIVATION),)
         return Resolution(
             outcome=self._activation_outcome(sit, ok),
+            others=fresh,
             sides=(sides[0], sides[1]),
             explanation=tuple(lines),
         )

@@ -396,6 +396,7 @@ ERRATA = {
     "army-limits": "interpretation",
     "basing": "gap",
     "mi-shooting-timing": "gap",
+    "shot-timing": "interpretation",
     "activation-turn": "interpretation",
     "campaign-recovery": "gap",
     "campaign-general-fate": "interpretation",
