@@ -9,8 +9,10 @@ in :mod:`app.rulesets.gsb.combat`, their compound throws in :mod:`app.rulesets.g
 
 Side records (``TurnView.sides``): ``stars`` (victory stars won), ``units_at_start``,
 ``activations`` (successful activations this turn) and ``passed`` (a failed activation roll
-handed play over). Unit markers: ``activated`` (acted this turn) and ``general_moved`` (the
-general joined this unit this turn, so gives no bonus); both are cleared when a turn begins.
+handed play over). Unit markers: ``activated`` (acted this turn), ``general_moved`` (the
+general joined this unit this turn, so gives no bonus), ``disengaged`` (left a melee this
+turn) and ``shot`` (shot in its activation; ``shot_after_moving`` in its ``extra`` when it had
+moved first); all are cleared when a turn begins, ``shot`` also when the unit is activated.
 """
 
 from __future__ import annotations
