@@ -277,8 +277,10 @@ def shoot_options(t: Tables) -> tuple[OptionSpec, ...]:
 
 def shoot_help(t: Tables) -> str:
     s = t.shooting
+    when = ". ".join(row.label for row in s.rows.values())
     return (
-        f"Medium infantry and light troops: {s.dice} dice at {s.range} UW, hitting on {s.hit_on}."
+        f"Medium infantry and light troops: {s.dice} dice at {s.range} UW, hitting on {s.hit_on}, "
+        f"once an activation. {when}."
     )
 
 

@@ -110,7 +110,11 @@ def test_medium_infantry_may_shoot_without_moving_but_not_move_after(
 
 
 def test_a_unit_shoots_once_an_activation(mech: GSBMechanics) -> None:
-    """Every timing: a second shot is refused, and its odds with the same line."""
+    """Every timing: a second shot is refused, and its odds with the same line. The
+    action's help says so, with each troop's timing from the data."""
+    help_text = mech.action("shoot").help
+    assert "once an activation" in help_text
+    assert "Light infantry: before or after moving." in help_text
     s = session(
         mech,
         CARTHAGE,
