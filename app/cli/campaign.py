@@ -256,6 +256,12 @@ def cmd_new(args: argparse.Namespace) -> int:
             name, eq, roster_key = text.partition("=")
             if not eq or not name.strip():
                 raise CliError(f"--side {text}: give NAME=ROSTER")
+            same = next((s for s in sides if s.name.casefold() == name.strip().casefold()), None)
+            if same is not None:
+                raise CliError(
+                    f"--side {text}: there is already a side named {same.name!r} "
+                    "(sides are named by the campaign's commands: each name once)"
+                )
             roster = resolve_roster(roster_key)
             sides.append(CampaignSide(f"s{i + 1}", name.strip(), roster))
         rulesets = {s.army.ruleset for s in sides}
