@@ -251,7 +251,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     else:
         if len(args.side) < 2:
             raise CliError("a campaign needs two or more sides: --side NAME=ROSTER, twice")
-        sides = []
+        sides: list[CampaignSide] = []
         for i, text in enumerate(args.side):
             name, eq, roster_key = text.partition("=")
             if not eq or not name.strip():
