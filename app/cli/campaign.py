@@ -251,11 +251,17 @@ def cmd_new(args: argparse.Namespace) -> int:
     else:
         if len(args.side) < 2:
             raise CliError("a campaign needs two or more sides: --side NAME=ROSTER, twice")
-        sides = []
+        sides: list[CampaignSide] = []
         for i, text in enumerate(args.side):
             name, eq, roster_key = text.partition("=")
             if not eq or not name.strip():
                 raise CliError(f"--side {text}: give NAME=ROSTER")
+            same = next((s for s in sides if s.name.casefold() == name.strip().casefold()), None)
+            if same is not None:
+                raise CliError(
+                    f"--side {text}: there is already a side named {same.name!r} "
+                    "(sides are named by the campaign's commands: each name once)"
+                )
             roster = resolve_roster(roster_key)
             sides.append(CampaignSide(f"s{i + 1}", name.strip(), roster))
         rulesets = {s.army.ruleset for s in sides}

@@ -24,6 +24,7 @@ from app.gui import dialogs
 from app.gui.actions import SPECS, ActionKey, Actions, set_tip
 from app.gui.editor import RosterEditor
 from app.gui.entries import ArmyListPanel
+from app.gui.fit import short_name
 from app.gui.library import LibraryPanel
 from app.gui.new_roster import NewRosterDialog
 from app.gui.session import RosterSession
@@ -377,7 +378,7 @@ class Builder(QObject):
             if name != wanted:
                 self.message.emit(f"“{wanted}” is taken: renamed to “{name}”")
         if self.session is not None and self.session.roster_id == roster_id:
-            self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
+            self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {short_name(name)}"))
         elif self.store is not None:
             from app.store import StoreError, rename_roster
 

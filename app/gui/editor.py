@@ -39,7 +39,7 @@ from app.core.roster import Command, new_id
 from app.core.totals import strength_of
 from app.core.validation import Severity
 from app.gui.delegates import ChoiceDelegate
-from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
+from app.gui.fit import CELL_PADDING, ColumnFitter, short_name, text_width
 from app.gui.icons import bundled_icon, number
 from app.gui.leaders import LeadersPanel
 from app.gui.roster_model import ID_ROLE, KIND_ROLE, Col, RosterTreeModel
@@ -508,7 +508,7 @@ class RosterEditor(QWidget):
             self.message.emit("A roster needs a name; the old name is kept")
             return
         if name != s.roster.name:
-            s.apply(UpdateRoster({"name": name}, f"Rename roster to {name}"))
+            s.apply(UpdateRoster({"name": name}, f"Rename roster to {short_name(name)}"))
 
     def _scale_chosen(self, _i: int) -> None:
         s = self.session

@@ -72,3 +72,9 @@ class ColumnFitter(QObject):
         """Resize ``section`` unless the user sized it."""
         if section not in self.user_sized and self.header.sectionSize(section) != width:
             self.header.resizeSection(section, width)
+
+
+def short_name(name: str, most: int = 40) -> str:
+    """``name`` cut to ``most`` characters with an ellipsis, for a status line or a label
+    whose reason must still show after it."""
+    return name if len(name) <= most else name[: most - 1] + "…"

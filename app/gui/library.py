@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.roster import roster_name_problem
 from app.gui import dialogs
 from app.gui.fit import CELL_PADDING, text_width
 from app.gui.library_model import (
@@ -219,6 +220,10 @@ class LibraryPanel(QWidget):
         name = value.strip()
         if not name:
             self.message.emit("A roster needs a name; the old name is kept")
+            return False
+        problem = roster_name_problem(name)
+        if problem is not None:  # said here, before a long name fills the status bar
+            self.message.emit(f"Not renamed: {problem}; the old name is kept")
             return False
         index = self.model.index_of_roster(roster_id)
         if name != index.data(Qt.ItemDataRole.DisplayRole):

@@ -100,6 +100,12 @@ def test_campaign_from_rosters_steps_and_refusals(
         capsys, "campaign", "new", "Bad\x1b[31m", "--side", "A=Rome", "--side", "B=Carthage"
     )
     assert code == 1 and "control character" in err
+    # sides are named by the commands, so two of one name (in any case) are refused
+    code, _, err = run(
+        capsys, "campaign", "new", "Twins", "--side", "Rome=Rome", "--side", "rome=Carthage"
+    )
+    assert code == 1 and "already a side named 'Rome'" in err
+    assert len(err.strip().splitlines()) == 1
     ok(capsys, "campaign", "reinforce", "Punic", "Rome", "heavy_infantry", "--count", "2")
     shown = run_json(capsys, "campaign", "show", "Punic", "--json")
     assert shown["recovery"] == "all"

@@ -241,6 +241,13 @@ class Act(BattleCommand):
         return Executed(state, (head + ".", *lines, *more))
 
 
+#: the largest strength, hits, rings or DPs a unit can be set to by hand (no unit has more
+#: than 100,000 figures; the window's field goes as far)
+MAX_ADJUST = 100_000
+#: the longest marker name
+MAX_MARKER = 64
+
+
 @dataclass(frozen=True)
 class Adjust(BattleCommand):
     """Correct a unit's state by hand (the table is the authority): strength, hits, rings,
@@ -265,6 +272,11 @@ class Adjust(BattleCommand):
             if len(self.value) < 2 or self.value[0] not in "+-":
                 raise CommandError("a marker is given as +name or -name")
             name = self.value[1:]
+            bad = control_problem("a marker", name)
+            if bad is not None:
+                raise CommandError(bad)
+            if len(name) > MAX_MARKER:
+                raise CommandError(f"a marker is at most {MAX_MARKER} characters")
             markers = status.markers | {name} if self.value[0] == "+" else status.markers - {name}
             new = replace(status, markers=markers)
             text = f"{'adds' if self.value[0] == '+' else 'removes'} marker {name}"
@@ -275,6 +287,10 @@ class Adjust(BattleCommand):
                 raise CommandError(f"{self.field} must be a whole number") from None
             if number < 0:
                 raise CommandError(f"{self.field} cannot be negative")
+            if number > MAX_ADJUST:
+                raise CommandError(
+                    f"{self.field} {number:,} is out of range (at most {MAX_ADJUST:,})"
+                )
             old = getattr(status, self.field)
             changes: dict[str, Any] = {self.field: number}
             new = replace(status, **changes)

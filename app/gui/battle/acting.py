@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -113,9 +114,23 @@ class ActingPanel(QWidget):
         self.summary = QLabel()
         self.summary.setObjectName("oddsSummary")
         self.summary.setWordWrap(True)
-        layout.addWidget(self.summary)
         self.chart = OddsChart()
-        layout.addWidget(self.chart, 1)
+        # the summary and the chart (as tall as its rows) scroll in what the dock leaves them,
+        # so showing odds never makes the dock taller than the window allows at 1280x720 (it
+        # grew the window past 720 pixels, or the Log dock covered the buttons below)
+        odds = QWidget()
+        odds.setObjectName("oddsBox")
+        odds_layout = QVBoxLayout(odds)
+        odds_layout.setContentsMargins(0, 0, 0, 0)
+        odds_layout.addWidget(self.summary)
+        odds_layout.addWidget(self.chart, 1)
+        self.odds_scroll = QScrollArea()
+        self.odds_scroll.setObjectName("oddsScroll")
+        self.odds_scroll.setWidgetResizable(True)
+        self.odds_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.odds_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.odds_scroll.setWidget(odds)
+        layout.addWidget(self.odds_scroll, 1)
         row = QHBoxLayout()
         self.roll_button = QPushButton("Roll")
         self.roll_button.setObjectName("rollButton")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import Adjust
+from app.core.battle.commands import MAX_ADJUST
 from app.core.battle.state import BattleUnit
 from app.gui.battle.controller import BattleController
 
@@ -41,7 +42,7 @@ class UnitPanel(QWidget):
         self.field.addItems(FIELDS)
         self.value = QSpinBox()
         self.value.setObjectName("adjustValue")
-        self.value.setRange(0, 100_000)
+        self.value.setRange(0, MAX_ADJUST)
         self.set_button = QPushButton("Set")
         self.set_button.setObjectName("adjustButton")
         self.set_button.setToolTip("Correct the unit by hand (logged, undoable)")
@@ -80,7 +81,14 @@ class UnitPanel(QWidget):
     def _fill_value(self) -> None:
         unit = self._unit()
         if unit is not None:
-            self.value.setValue(int(getattr(unit.status, self.field.currentText())))
+            value = int(getattr(unit.status, self.field.currentText()))
+            fits = 0 <= value <= self.value.maximum()
+            # a value beyond the field (set before corrections were bounded) is shown in the
+            # unit's text; the field is not filled with another number that Set would write
+            self.value.setEnabled(fits and not self.controller.read_only)
+            self.set_button.setEnabled(fits and not self.controller.read_only)
+            if fits:
+                self.value.setValue(value)
 
     def refresh(self) -> None:
         unit = self._unit()

@@ -520,7 +520,8 @@ class BattleWindow(QMainWindow):
     def _default_docks(self) -> None:
         self.resizeDocks([self.turn_dock, self.actions_dock], [270, 330], Qt.Orientation.Horizontal)
         self.resizeDocks([self.turn_dock, self.unit_dock], [150, 450], Qt.Orientation.Vertical)
-        self.resizeDocks([self.actions_dock, self.log_dock], [420, 240], Qt.Orientation.Vertical)
+        # the odds get the room: the log shows its last steps and scrolls
+        self.resizeDocks([self.actions_dock, self.log_dock], [500, 150], Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         self.resize(1280, 720)

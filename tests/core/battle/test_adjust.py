@@ -113,3 +113,22 @@ def test_quincunx_rings_past_the_track_are_taken(registry: Registry) -> None:
     )
     s.do(Adjust(unit="A1", field="rings", value="9"))
     assert s.state.unit("A1").status.rings == 9
+
+
+@pytest.mark.parametrize("field", ["strength", "hits", "rings", "dps"])
+@pytest.mark.parametrize("value", ["100001", "99999999999999999999999"])
+def test_a_count_beyond_any_unit_is_refused(gsb: BattleSession, field: str, value: str) -> None:
+    """No unit has more than 100,000 figures, and the window's field goes as far: a bigger
+    number (the command line takes any digits) is refused, so no state holds a number the
+    window cannot show."""
+    _refused(gsb, Adjust(unit="A1", field=field, value=value), "out of range", "100,000")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("marker", "words"),
+    [("+sha\x1bken", ("control character",)), ("+" + "m" * 65, ("at most 64",))],
+)
+def test_a_marker_name_is_plain_text_of_a_sane_length(
+    gsb: BattleSession, marker: str, words: tuple[str, ...]
+) -> None:
+    _refused(gsb, Adjust(unit="A1", field="marker", value=marker), *words)
