@@ -137,6 +137,20 @@ def zone_holds(zone: Sequence[Point], corners: Sequence[Point], tolerance: float
     return True
 
 
+def not_in_contact(rule: str, unit: Combatant, enemy: Combatant) -> str | None:
+    """Why a melee between the two units is refused for want of contact (``"<rule>: X is
+    not in contact with Y"``), or None: when their bases touch (edges at most
+    :data:`TOUCH` apart), and when either unit has no footprint (odds outside a battle, a
+    unit not placed), where the player's word is taken."""
+    a, b = unit.footprint, enemy.footprint
+    if not (a.has_size and b.has_size) or edge_distance(a, b) <= TOUCH:
+        return None
+    return (
+        f"{rule}: {unit.name} ({unit.unit_id}) is not in contact with "
+        f"{enemy.name} ({enemy.unit_id})"
+    )
+
+
 @dataclass(frozen=True)
 class Contact:
     """How ``unit_id`` reaches ``target_id``: the ``path`` (None when there is none at

@@ -908,8 +908,10 @@ def test_gsb_battle_runs_to_victory_stars(cli: Cli) -> None:
             assert "needs 1+" in out
             assert battle.steps() == snap[0] + 1
             battle("undo")
-            odds = cli.json("battle", "odds", battle.id, "melee", "A1", "B1")
-            assert odds_total(odds["outcomes"]) == 1
+            # a melee's odds need the two units in contact (GSB, Melee)
+            me, foe = "AB"[first] + "1", "AB"[1 - first] + "1"
+            err = cli.fails("battle", "odds", battle.id, "melee", me, foe)
+            assert f"GSB, Melee: {battle.unit(me)['name']} ({me}) is not in contact" in err
             # odds of a side's action: the third activation needs 1+ on a d10 read 0-9
             third = cli.json(
                 "battle", "odds", battle.id, "activate", "--side", "ab"[first], "--set", "nth=3"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from app.rules.actions import Throws, exact_of
-from app.rules.contact import TOUCH
+from app.rules.contact import TOUCH, not_in_contact
 from app.rules.geometry import (
     Point,
     axes,
@@ -53,6 +53,7 @@ from app.rulesets.gsb.turn import TurnRules
 
 SHOOT_RULE = "GSB, Shooting"
 DISENGAGE_RULE = "GSB, Disengaging"
+MELEE_RULE = "GSB, Melee"
 #: each timing of ``tables.shooting.rows`` in words, after the troop's name
 TIMING_WORDS: dict[ShotTiming, str] = {
     "after_move": "shoot after moving, and move no more once they have shot",
@@ -340,8 +341,12 @@ class CombatRules(TurnRules):
 
     def prepare_melee(self, sit: Situation) -> Attack:
         """GSB, Melee: the active unit's strike; a target fighting an elephant loses a base
-        on morale on 4-6. Refused for a unit that disengaged this turn."""
+        on morale on 4-6. Refused for a unit that disengaged this turn and, when both units
+        stand on the table, for two units whose bases do not touch."""
         self._not_disengaged(sit.attacker, "fight in melee")
+        apart = not_in_contact(MELEE_RULE, sit.attacker, sit.defender)
+        if apart is not None:
+            raise ValueError(apart)
         return self._attack(sit, self.melee_strike(sit), True, self.is_elephant(sit.attacker))
 
     def prepare_shoot(self, sit: Situation) -> Attack:

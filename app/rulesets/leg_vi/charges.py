@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.actions import Count, Throws, Total
+from app.rules.contact import not_in_contact
 from app.rules.geometry import away_bearing
 from app.rules.mechanics import Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
@@ -25,6 +26,9 @@ from app.rulesets.leg_vi.units import (
     dp_words,
     take_dps,
 )
+
+#: the free hack falls on evaders caught by chargers and routers caught by pursuers
+HACK_RULE = "Leg VI, Charges and Pursue"
 
 
 @dataclass(frozen=True)
@@ -223,6 +227,11 @@ class ChargeRules(MovementRules):
         )
 
     def _hack_prepare(self, sit: Situation) -> HackPlan:
+        """The free hack's dice; refused when both units stand on the table and the hackers
+        do not touch their victims (they hack only at enemies they caught)."""
+        apart = not_in_contact(HACK_RULE, sit.attacker, sit.defender)
+        if apart is not None:
+            raise IllegalAction(apart)
         a, d = self.u(sit.attacker), self.u(sit.defender)
         fh = self.t.charges.free_hack
         bases = sit.number("engaged_bases", 0) or default_engaged_bases(self.t, a)

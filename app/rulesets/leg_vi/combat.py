@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.rules.actions import Throws
+from app.rules.contact import not_in_contact
 from app.rules.geometry import Aspect
 from app.rules.mechanics import (
     Effects,
@@ -46,6 +47,8 @@ from app.rulesets.leg_vi.units import (
 
 #: one side's effects and notes by (side, result, DPs inflicted, elephant fate, leader fate)
 SideCache = dict[tuple[str, SideResult, int, str, str], tuple[Effects, list[str]]]
+#: combat is fought by the bases in contact (the engaged bases)
+COMBAT_RULE = "Leg VI, Resolving combat"
 _ASPECTS: dict[str, Aspect] = {"front": "front", "flank": "flank", "rear": "rear"}
 
 
@@ -60,11 +63,16 @@ class CombatRules(LeaderRules):
         (``follow_up``) or pursued (``pursued``) into contact, where the charged unit was
         struck (``flank``), advantage of ground, supports (a three-line quincunx legion is
         supported by its triarii), engaged bases (0 = counted from the formation), an
-        average grade for several units, countercharged infantry and a later round."""
+        average grade for several units, countercharged infantry and a later round.
+        Refused when both units stand on the table and their bases do not touch (combat is
+        fought by the bases in contact: charge, or follow up, into contact first)."""
         a, d = self.u(sit.attacker), self.u(sit.defender)
         for x in (a, d):
             if x.routing or x.c.status.eliminated:
                 raise IllegalAction(f"{x.name} is routing or gone: it cannot fight a combat")
+        apart = not_in_contact(COMBAT_RULE, sit.attacker, sit.defender)
+        if apart is not None:
+            raise IllegalAction(apart)
         charge = sit.choice("charge", "attacker")
         follow = sit.choice("follow_up", "none")
         pursued = sit.choice("pursued", "none")

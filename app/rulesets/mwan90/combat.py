@@ -10,10 +10,12 @@ from fractions import Fraction
 from functools import cache
 
 from app.rules.actions import RUN_LIMIT, Throws, TooManyFaces
+from app.rules.contact import not_in_contact
 from app.rules.dice import product_fractions
 from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation
 from app.rules.schema import Category
 from app.rules.values import CheckedOdds, paired_outcomes
+from app.rulesets.mwan90.movement import MELEE_RULE
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     ATTACKS,
@@ -209,9 +211,13 @@ class CombatRules(MissilesOnTable):
         unit's own dice instead, the text as written). Elephants attacking cavalry disorder
         it. Hits by the target's class: heavy (elephants, an immobile shield wall) 6, light or
         medium 5-6, skirmish 4-6. Against cavalry supported by medium infantry the dice are
-        shared out."""
+        shared out. Refused when both units stand on the table and their bases do not
+        touch (a melee is between units in contact, Movement 1)."""
         t = self.t
         att, dfn = sit.attacker, sit.defender
+        apart = not_in_contact(MELEE_RULE, att, dfn)
+        if apart is not None:
+            raise ValueError(apart)
         fa = self.formation(att, sit.choice("a_formation", AS_UNIT))
         fd = self.formation(dfn, sit.choice("d_formation", AS_UNIT))
         if (fa == SKIRMISH) != (fd == SKIRMISH):

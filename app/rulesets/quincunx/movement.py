@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.rules.contact import TOUCH
+from app.rules.contact import TOUCH, not_in_contact
 from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector
 from app.rules.mechanics import Mechanics, Outcome
 from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
@@ -397,7 +397,10 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
     def _melee_setup(self, sit: Situation) -> Fight | Outcome:
         """The melee's checks, then the order of fights and leaving a melee: a unit facing
         two enemies fights the right-hand one first; a unit that left a melee this round
-        starts no other."""
+        starts no other. Refused when both units stand on the table and their bases do not
+        touch (a melee is fought by contacting the enemy's line); the ground's refusals (a
+        unit deep in a wood, which no unit outside it can touch) and leaving a melee are
+        told first, as they say more."""
         view = sit.view
         if view is not None:
             sit = self._melee_ground(view, sit)
@@ -410,6 +413,11 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
                 raise ValueError(
                     f"{a.name} left a melee this round and may not start another ({MELEE_RULE})"
                 )
+        apart = not_in_contact(MELEE_RULE, sit.attacker, sit.defender)
+        if apart is not None:
+            raise ValueError(apart)
+        if view is not None:
+            a, d = sit.attacker, sit.defender
             for me, other in ((a, d), (d, a)):
                 if all(u.unit_id != me.unit_id for u in view.units):
                     continue

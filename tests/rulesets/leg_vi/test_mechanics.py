@@ -1084,7 +1084,7 @@ def test_supports_share_dps_and_leader_loss_costs_morale(mech: LegVIMechanics) -
     a = placed(unit(mech, "mi", 4, uid="a", leader=general()), 0, 0)
     sup = placed(unit(mech, "mi", 4, uid="s"), 0, -1.5)
     far = placed(unit(mech, "mi", 4, uid="f"), 0, -20)
-    d = placed(unit(mech, "hi", 8, uid="d", side=1), 0, 1)
+    d = placed(unit(mech, "hi", 8, uid="d", side=1), 0, 0.8)  # in contact with a
     v = view(a, sup, far, d, turn=2, phase=COMBAT)
     # 0 hits + 1 for Scipio against 5: defeat; Scipio then dies (1, 1)
     dice = script(
@@ -1548,7 +1548,7 @@ def test_pass_through_and_retire_behind_the_triarii_are_made_on_the_table(
     ahead = mech.t.after_combat_moves.moves["pass_through"].distance
     assert ahead == 4.0
     cav = placed(unit(mech, "mc", 4), 0, 0, facing=90)
-    li = placed(unit(mech, "li", 4, side=1), 2, 0, facing=270)
+    li = placed(unit(mech, "li", 4, side=1), 0.8, 0, facing=270)  # in contact with cav
     o = fight(mech, cav, li, 1, 1)
     assert o.attacker.move == 'Pass through 4"' and o.attacker.shift == (90.0, ahead)
     assert o.defender.shift is None

@@ -1415,18 +1415,19 @@ def test_melee_loser_recoils_directly_away_from_the_victor() -> None:
     recoil = T.melee_resolution.recoil_move_factors * T.movement.inches_per_move_factor
     assert recoil == T.melee_resolution.recoil_inches == 12
     h = at(unit("roman_hastati", 12, 0), 10, 10)  # facing +y
-    c = at(unit("celtic_swordsmen", 16, 1), 13, 14, facing=180)  # 3" to the Hastati's right
+    # in contact with the Hastati's front, 1.5" to their right
+    c = at(unit("celtic_swordsmen", 16, 1), 11.5, 12, facing=180)
     sit = Situation(actor=c, target=h)
     res = run("melee", c, h, [("d12", (9,)), ("d10", (3,))])  # 10 v 3: the Hastati lose
     d = res.outcome.defender
     assert d.move == 'recoils 4 MF (12")' and d.shift is not None
-    assert d.shift == pytest.approx((bearing(13, 14, 10, 10), recoil))
+    assert d.shift == pytest.approx((bearing(11.5, 12, 10, 10), recoil))
     assert d.shift[0] == pytest.approx(180 + 36.8698976)  # back and to the left
     assert res.outcome.attacker.shift is None
     assert res.outcome in M.odds("melee", sit)
     res = run("melee", c, h, [("d12", (1,)), ("d10", (9,))])  # 2 v 9: the Celts lose
     assert res.outcome.defender.shift is None
-    assert res.outcome.attacker.shift == pytest.approx((bearing(10, 10, 13, 14), recoil))
+    assert res.outcome.attacker.shift == pytest.approx((bearing(10, 10, 11.5, 12), recoil))
     assert res.outcome in M.odds("melee", sit)
     # a drawn round: nobody moves
     res = run("melee", c, h, [("d12", (4,)), ("d10", (5,))])
@@ -1449,7 +1450,7 @@ def test_recoil_of_a_trampled_unit_and_no_recoil_when_destroyed_or_berserk() -> 
     celts = at(unit("celtic_swordsmen", 16, 1), 0, -2, facing=180)
     res = run("melee", celts, last, [("d12", (12,)), ("d8", (1,))])
     assert res.outcome.defender.eliminated and res.outcome.defender.shift is None
-    e = at(unit("elephants", 12, 1, strength=3), 0, 3, 2, 4, 180)
+    e = at(unit("elephants", 12, 1, strength=3), 0, -1, 2, 4, 180)  # touching h's front
     res = run("melee", h, e, [("d10", (10,)), ("d12", (1,))], elephant_round=4)
     assert res.outcome.defender.move == "goes berserk" and res.outcome.defender.shift is None
 
@@ -1521,7 +1522,7 @@ def test_frequencies_match_exact_odds_with_positions() -> None:
     depend on where everyone stands) the resolver's outcomes are still those of the
     exact odds."""
     h = at(unit("roman_hastati", 12, 0, uid="h", strength=6), 10, 10)
-    c = at(unit("celtic_swordsmen", 16, 1, uid="c"), 12, 13, facing=180)
+    c = at(unit("celtic_swordsmen", 16, 1, uid="c"), 12, 12, facing=180)  # touching h
     p = at(unit("roman_principes", 12, 0, uid="p"), 10, -8)
     sit = Situation(actor=c, target=h, view=view([h, c, p]))
     odds = assert_frequencies_match(M, "melee", sit, n=3000)
