@@ -1548,6 +1548,8 @@ def test_battle_odds_of_actions_without_odds_are_refused(cli: Cli) -> None:
     battle = Battle.new(cli, a, b, seed=1)
     assert "Rampage has no odds in Quincunx" in battle.refused("odds", "rampage", "B1")
     assert "has no action 'charge'" in battle.refused("odds", "charge", "B1", "A1")
+    assert "is not in contact with" in battle.refused("odds", "melee", "B1", "A1")
+    battle.move_to_contact("B1", "A1")  # a melee needs contact (Quincunx, Melee)
     text = battle("odds", "melee", "B1", "A1")
     assert "Expected: " in text and "recoils" in text
 

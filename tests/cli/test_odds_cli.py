@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from tests.cli.test_battle_cli import contact_point
 
 GSB_ODDS = (
     "odds",
@@ -115,6 +116,12 @@ def test_battle_adjust_refuses_hits_past_a_base(
     b1 = next(u for u in json.loads(out)["units"] if u["id"] == "B1")
     assert b1["status"]["hits"] == 0
     code, out, err = castra(capsys, "battle", "adjust", bid, "B1", "hits", "1")
+    assert code == 0, err
+    # a melee needs contact (GSB, Melee): A1 moves to touch B1's front
+    code, out, err = castra(capsys, "battle", "show", bid, "--json")
+    units = {u["id"]: u for u in json.loads(out)["units"]}
+    x, y = contact_point(units["A1"], units["B1"])
+    code, out, err = castra(capsys, "battle", "move", bid, "A1", repr(x), repr(y))
     assert code == 0, err
     code, out, err = castra(capsys, "battle", "melee", bid, "A1", "B1")
     assert code == 0, err

@@ -6,7 +6,7 @@ import io
 
 from pypdf import PdfReader
 
-from app.core.battle import Act, EndBattle, NextPhase
+from app.core.battle import Act, EndBattle, MoveUnit, NextPhase
 from app.core.battle.sample import sample_session
 from app.core.battle.summary import battle_summary
 from app.export.battle_report import render_battle_report
@@ -18,6 +18,10 @@ def test_report_has_the_result_and_every_roll(registry: Registry) -> None:
     rs = registry.get("grown-slightly-bald")
     session = sample_session(rs, mechanics_for(rs))
     session.do(NextPhase())
+    # a melee needs contact (GSB, Melee): A1 goes to touch B1's front, facing it
+    a1, b1 = session.state.unit("A1"), session.state.unit("B1")
+    assert b1.facing == 180.0
+    session.do(MoveUnit(unit="A1", x=b1.x, y=b1.y - (a1.depth + b1.depth) / 2, facing=0.0))
     step = session.do(Act(action="melee", actor="A1", target="B1"))
     session.do(EndBattle(winner=0, reason="Carthage withdrew"))
     result = battle_summary(session.state, session.mechanics)

@@ -171,6 +171,16 @@ def test_a_battle_stored_with_d3_keys_in_every_side_record_still_plays(
             replace(state.sides[1], record={**state.sides[1].record, **old}),
         ),
     )
+    # the melee needs the two units in contact: A1 front to front with B1
+    b1 = next(u for u in state.units if u.id == "B1")
+    state = replace(
+        state,
+        units=tuple(
+            replace(u, x=b1.x, y=b1.y - (b1.depth + u.depth) / 2, facing=0.0) if u.id == "A1" else u
+            for u in state.units
+        ),
+    )
+    assert b1.facing == 180.0
     session = BattleSession(rs, mech, state, seed=11, name="Old Quincunx")
     bid = create_battle(store, session=session, rosters=pair)
     for cmd in (StartBattle(), NextPhase(), NextPhase(), Act("melee", "A1", "B1"), NextPhase()):

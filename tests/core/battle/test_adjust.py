@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.battle import Act, Adjust, BattleSession, CommandError, StartBattle, new_battle
+from app.core.battle import (
+    Act,
+    Adjust,
+    BattleSession,
+    CommandError,
+    MoveUnit,
+    StartBattle,
+    new_battle,
+)
 from app.core.edits import AddUnit
 from app.core.roster import Roster, new_roster, unit_from_entry
 from app.rules.mechanics import mechanics_for
@@ -71,6 +79,10 @@ def test_gsb_hits_below_the_limit_are_set(gsb: BattleSession) -> None:
 def test_gsb_melee_after_a_refused_adjust(gsb: BattleSession) -> None:
     """The finding: ``adjust B hits 9`` used to be taken and the next melee went wrong."""
     _refused(gsb, Adjust(unit="B1", field="hits", value="9"))
+    # a melee needs contact (GSB, Melee): A1 goes to touch B1's front, facing it
+    a1, b1 = gsb.state.unit("A1"), gsb.state.unit("B1")
+    assert b1.facing == 180.0
+    gsb.do(MoveUnit(unit="A1", x=b1.x, y=b1.y - (a1.depth + b1.depth) / 2, facing=0.0))
     step = gsb.do(Act(action="melee", actor="A1", target="B1"))
     assert step.lines
     # the melee leaves both units in states GSB allows (hits below a base's hit points)

@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.rules.registry import Registry
 from tests.gui.battle.test_docks_fit import RULESETS, sample_window
+from tests.gui.battle.test_window import meet
 
 pytestmark = pytest.mark.gui
 
@@ -20,16 +21,12 @@ def _global(widget: QWidget) -> QRect:
     return QRect(widget.mapToGlobal(QPoint(0, 0)), widget.size())
 
 
-# D3's sample battle has no pair with odds before units meet (melee needs contact, its
-# first units do not shoot); the scroll area that holds the odds is the same for every ruleset
-WITH_ODDS = tuple(r for r in RULESETS if r != "d3-ancients")
-
-
-@pytest.mark.parametrize("rid", WITH_ODDS)
+@pytest.mark.parametrize("rid", RULESETS)
 def test_odds_shown_keep_the_window_and_the_buttons(
     qtbot: QtBot, registry: Registry, settings: QSettings, rid: str
 ) -> None:
     window = sample_window(qtbot, registry, settings, rid)
+    meet(window.controller.session, "A1", "B1")  # a melee needs contact
     acting = window.acting
     for _ in range(12):  # to a phase where some action of A1 on B1 has odds
         acting.set_pair("A1", "B1")

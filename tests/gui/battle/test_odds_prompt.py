@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from app.rules.registry import Registry
 from tests.gui.battle.test_docks_fit import sample_window
+from tests.gui.battle.test_window import meet
 
 pytestmark = pytest.mark.gui
 
@@ -23,6 +24,7 @@ def test_the_dock_asks_for_what_is_missing_then_shows_the_odds(
     qtbot: QtBot, registry: Registry, settings: QSettings
 ) -> None:
     window = sample_window(qtbot, registry, settings, "grown-slightly-bald")
+    meet(window.controller.session, "A1", "B1")  # a melee needs contact
     acting = window.acting
     acting.set_pair(None, None)
     _choose_action(window, "activate")

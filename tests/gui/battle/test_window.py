@@ -52,6 +52,14 @@ def gsb_session(registry: Registry, seed: int = 5) -> BattleSession:
     return s
 
 
+def meet(session: BattleSession, mover: str, target: str) -> None:
+    """Put ``mover`` front to front with ``target`` (a melee needs contact), the two facing
+    each other across the table: straight to the point, in the stored form of a move."""
+    a, b = session.state.unit(mover), session.state.unit(target)
+    assert (a.facing, b.facing) == (0.0, 180.0)
+    session.do(MoveUnit(unit=mover, x=b.x, y=b.y - (a.depth + b.depth) / 2, facing=0.0))
+
+
 def open_window(
     qtbot: QtBot,
     session: BattleSession,
@@ -201,6 +209,7 @@ def test_odds_before_rolling_equal_castra_odds(
         next(u for u in state.units if u.side == side and state.leader_of(u.id) is None)
         for side in (0, 1)
     )
+    meet(session, a.id, b.id)
     acting.set_pair(a.id, b.id)
     acting.choose_action("melee")
     acting.set_option("attack", "flank")
@@ -233,6 +242,7 @@ def test_roll_then_undo_and_redo_with_the_same_dice(
     qtbot: QtBot, registry: Registry, settings: QSettings
 ) -> None:
     session = gsb_session(registry)
+    meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
     to_phase(window, "First player's activations")
     window.acting.set_pair("A1", "B1")
@@ -261,6 +271,7 @@ def test_enter_dice_asks_each_throw_and_checks_the_faces(
     qtbot: QtBot, registry: Registry, settings: QSettings
 ) -> None:
     session = gsb_session(registry)
+    meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
     to_phase(window, "First player's activations")
     window.acting.set_pair("A1", "B1")
@@ -292,6 +303,7 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     qtbot: QtBot, registry: Registry, settings: QSettings
 ) -> None:
     session = gsb_session(registry)
+    meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
     to_phase(window, "First player's activations")
     window.acting.set_pair("A1", "B1")
@@ -300,7 +312,7 @@ def test_a_log_step_clicked_shows_the_past_read_only(
         window.acting.roll_button.click()
     # a move after the rolls, by a unit of the side in play (GSB: only the active player
     # moves): the past step shown has it where it stood before it
-    uid = "A1" if session.mechanics.side_in_play(session.state.view()) == 0 else "B1"
+    uid = "A2" if session.mechanics.side_in_play(session.state.view()) == 0 else "B2"
     a1 = session.state.unit(uid)
     step = window.controller.execute(MoveUnit(unit=uid, legs=(Leg.straight(0.5),)))
     assert step is not None, window.statusBar().currentMessage()
