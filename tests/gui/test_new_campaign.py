@@ -99,3 +99,16 @@ def test_the_menu_offers_it(window: MainWindow) -> None:
     assert campaign_menu is not None
     texts = [a.text() for a in campaign_menu.actions()]
     assert "&New campaign from rosters…" in texts
+
+
+def test_the_empty_campaign_view_says_how_to_start_one(
+    qtbot: QtBot, registry: Registry, store: Store
+) -> None:
+    from app.gui.campaign.window import NO_CAMPAIGN, CampaignView
+
+    view = CampaignView(registry, store)
+    qtbot.addWidget(view)
+    view.show()
+    view.fill_picker()
+    assert view.statusBar().currentMessage() == NO_CAMPAIGN
+    assert "New campaign from rosters" in NO_CAMPAIGN
