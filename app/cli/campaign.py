@@ -16,7 +16,7 @@ from typing import Any
 from app.cli.campaign_files import cmd_chronicle, cmd_export, cmd_import
 from app.cli.common import MAX_ID, CliError, number, print_json, registry, store, table
 from app.core.battle.result import FATES, ResultError, hand_result
-from app.core.campaign.model import RECOVERIES, Campaign, CampaignError, CampaignSide, Participant
+from app.core.campaign.model import RECOVERIES, Campaign, CampaignError, Participant
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import (
     AddBattle,
@@ -249,29 +249,22 @@ def cmd_new(args: argparse.Namespace) -> int:
         except CampaignError as exc:
             raise CliError(str(exc)) from None
     else:
+        from app.core.campaign.start import campaign_from_rosters
+
         if len(args.side) < 2:
             raise CliError("a campaign needs two or more sides: --side NAME=ROSTER, twice")
-        sides: list[CampaignSide] = []
-        for i, text in enumerate(args.side):
+        sides = []
+        for text in args.side:
             name, eq, roster_key = text.partition("=")
             if not eq or not name.strip():
                 raise CliError(f"--side {text}: give NAME=ROSTER")
-            same = next((s for s in sides if s.name.casefold() == name.strip().casefold()), None)
-            if same is not None:
-                raise CliError(
-                    f"--side {text}: there is already a side named {same.name!r} "
-                    "(sides are named by the campaign's commands: each name once)"
-                )
-            roster = resolve_roster(roster_key)
-            sides.append(CampaignSide(f"s{i + 1}", name.strip(), roster))
-        rulesets = {s.army.ruleset for s in sides}
+            sides.append((name, resolve_roster(roster_key)))
+        rulesets = {roster.ruleset for _, roster in sides}
         if len(rulesets) != 1:
             raise CliError(f"the rosters are for different rulesets: {', '.join(sorted(rulesets))}")
         rs = registry().get(rulesets.pop())
         try:
-            session = CampaignSession(
-                rs, Campaign(args.name, rs.id, tuple(sides), recovery=args.recovery)
-            )
+            session = campaign_from_rosters(rs, args.name, sides, recovery=args.recovery)
         except CampaignError as exc:
             raise CliError(str(exc)) from None
     cid = create_campaign(store(), session=session)

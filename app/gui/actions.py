@@ -46,6 +46,7 @@ class ActionKey(Enum):
     RULESET_PROBLEMS = auto()
     ABOUT = auto()
     CAMPAIGNS = auto()
+    NEW_CAMPAIGN = auto()
     NEW_CAMPAIGN_TEMPLATE = auto()
     IMPORT_CAMPAIGN = auto()
     # the campaign view's own actions (made by that window, not the main one)
@@ -199,6 +200,10 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "The campaign view: battles, armies, leaders' fates and the strength plot",
         (),
         "map",
+    ),
+    ActionKey.NEW_CAMPAIGN: ActionSpec(
+        "&New campaign from rosters…",
+        "A campaign of your own: two or more sides, each a roster that becomes its army",
     ),
     ActionKey.NEW_CAMPAIGN_TEMPLATE: ActionSpec(
         "New campaign: &Hannibal in Italy",

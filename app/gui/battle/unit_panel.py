@@ -113,7 +113,7 @@ class UnitPanel(QWidget):
             ("markers", ", ".join(sorted(s.markers)) or "-"),
             ("grade", s.grade or "-"),
             ("position", f"({unit.x:.1f}, {unit.y:.1f}) facing {unit.facing:.0f}°"),
-            ("moved this turn", f"{unit.moved:g}"),
+            ("moved this turn", f"{unit.moved:.1f}".removesuffix(".0")),
             ("leader", leader.name if leader else "-"),
         ]
         if s.eliminated:
@@ -133,7 +133,8 @@ class UnitPanel(QWidget):
             if u.id == unit.roster_unit:
                 out = [("roster", roster.name), ("entry", u.entry), ("size", str(u.size))]
                 if u.command:
-                    out.append(("command", u.command))
+                    command = next((c for c in roster.commands if c.id == u.command), None)
+                    out.append(("command", command.name if command else u.command))
                 if u.notes:
                     out.append(("notes", u.notes))
                 return out

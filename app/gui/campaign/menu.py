@@ -1,7 +1,7 @@
-"""The main window's Campaign menu: open the campaign view, start the Hannibal in Italy
-template, import a campaign file. Installed by the main window in one call, so the main
-window keeps only that line. The dialogs' Qt classes are imported where they are used (the
-window's start needs none of them)."""
+"""The main window's Campaign menu: open the campaign view, start a campaign from rosters or
+from the Hannibal in Italy template, import a campaign file. Installed by the main window in
+one call, so the main window keeps only that line. The dialogs' Qt classes are imported
+where they are used (the window's start needs none of them)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu
 from app.gui.actions import ActionKey
 
 if TYPE_CHECKING:
+    from app.core.campaign.session import CampaignSession
     from app.gui.campaign.window import CampaignView
     from app.gui.main_window import MainWindow
 
@@ -21,7 +22,12 @@ def install(window: MainWindow) -> QMenu:
     a = window.action_registry
     menu = QMenu("&Campaign", window)
     menu.setObjectName("campaignMenu")
-    for key in (ActionKey.CAMPAIGNS, ActionKey.NEW_CAMPAIGN_TEMPLATE, ActionKey.IMPORT_CAMPAIGN):
+    for key in (
+        ActionKey.CAMPAIGNS,
+        ActionKey.NEW_CAMPAIGN,
+        ActionKey.NEW_CAMPAIGN_TEMPLATE,
+        ActionKey.IMPORT_CAMPAIGN,
+    ):
         menu.addAction(a[key])
     help_menu = window.findChild(QMenu, "helpMenu")
     bar = window.menuBar()
@@ -30,6 +36,7 @@ def install(window: MainWindow) -> QMenu:
     else:
         bar.addMenu(menu)
     a[ActionKey.CAMPAIGNS].triggered.connect(lambda: open_view(window))
+    a[ActionKey.NEW_CAMPAIGN].triggered.connect(lambda: new_from_rosters(window))
     a[ActionKey.NEW_CAMPAIGN_TEMPLATE].triggered.connect(lambda: new_from_template(window))
     a[ActionKey.IMPORT_CAMPAIGN].triggered.connect(lambda: import_campaign(window))
     return menu
@@ -55,6 +62,32 @@ def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignVie
     view.show()
     view.activateWindow()
     return view
+
+
+def new_from_rosters(window: MainWindow) -> CampaignView | None:
+    """The New campaign dialog; the campaign it makes is stored and shown."""
+    from PySide6.QtWidgets import QDialog, QMessageBox
+
+    from app.gui.campaign.new_campaign import NewCampaignDialog
+
+    store = window.builder.store
+    if store is None:
+        QMessageBox.information(window, "Campaigns", "Campaigns need the store, which is not open.")
+        return None
+    dialog = NewCampaignDialog(window.registry, store, window)
+    if dialog.exec() != QDialog.DialogCode.Accepted or dialog.session is None:
+        return None
+    return start_campaign(window, dialog.session)
+
+
+def start_campaign(window: MainWindow, session: CampaignSession) -> CampaignView | None:
+    """Store a new campaign and show it in the campaign view."""
+    from app.store.campaigns import create_campaign
+
+    store = window.builder.store
+    if store is None:
+        return None
+    return open_view(window, create_campaign(store, session=session))
 
 
 def new_from_template(window: MainWindow) -> CampaignView | None:

@@ -77,6 +77,13 @@ def _confirm_dialog(parent: QWidget, title: str, lines: list[str]) -> bool:
     return dialog.exec() == QDialog.DialogCode.Accepted
 
 
+#: what the view says while the store holds no campaign
+NO_CAMPAIGN = (
+    "No campaign yet: start one in the main window with Campaign > New campaign from "
+    "rosters…, or the Hannibal in Italy template"
+)
+
+
 class CampaignView(QMainWindow):
     def __init__(self, registry: Registry, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -245,6 +252,8 @@ class CampaignView(QMainWindow):
         if s is None:
             self.timeline.clear()
             self.armies.clear()
+            self.picker.setPlaceholderText("no campaign yet")
+            self.statusBar().showMessage(NO_CAMPAIGN)
             return
         rs, c = s.ruleset, s.campaign
         self.timeline.rebuild(timeline_items(timeline(rs, c)), expand_new=expand_new)
