@@ -9,26 +9,15 @@ from collections.abc import Sequence
 
 from app.core.campaign.model import (
     MAX_SIDES,
-    MAX_TEXT,
     Campaign,
     CampaignError,
     CampaignSide,
     Recovery,
 )
 from app.core.campaign.session import CampaignSession
+from app.core.campaign.steps import check_text
 from app.core.roster import Roster, roster_name_problem
-from app.rules.inputs import control_problem
 from app.rules.ruleset import Ruleset
-
-
-def side_name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a campaign side (empty, a control character, too long)."""
-    if not name.strip():
-        return "a side needs a name"
-    problem = control_problem("a side's name", name)
-    if problem is None and len(name) > MAX_TEXT:
-        problem = f"a side's name is {len(name):,} characters long (at most {MAX_TEXT:,})"
-    return problem
 
 
 def campaign_from_rosters(
@@ -50,9 +39,9 @@ def campaign_from_rosters(
     made: list[CampaignSide] = []
     for i, (side_name, roster) in enumerate(sides):
         side_name = side_name.strip()
-        problem = side_name_problem(side_name)
-        if problem:
-            raise CampaignError(problem)
+        if not side_name:
+            raise CampaignError("a side needs a name")
+        check_text("a side's name", side_name)
         same = next((s for s in made if s.name.casefold() == side_name.casefold()), None)
         if same is not None:
             raise CampaignError(

@@ -40,7 +40,9 @@ from app.rules.inputs import control_problem
 from app.rules.ruleset import Ruleset
 
 
-def _text(what: str, value: str, high: int = MAX_TEXT) -> None:
+def check_text(what: str, value: str, high: int = MAX_TEXT) -> None:
+    """Refuse (:class:`CampaignError`) a text holding a control character or over ``high``
+    characters."""
     problem = control_problem(what, value)
     if problem is None and len(value) > high:
         problem = f"{what} is {len(value):,} characters long (at most {high:,})"
@@ -127,11 +129,11 @@ class AddBattle(Step):
         return f"Add battle {self.name}"
 
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
-        _text("the battle name", self.name)
+        check_text("the battle name", self.name)
         if not self.name.strip():
             raise CampaignError("the battle name cannot be empty")
-        _text("the date", self.date)
-        _text("the place", self.place)
+        check_text("the date", self.date)
+        check_text("the place", self.place)
         if len(campaign.battles) >= MAX_BATTLES:
             raise CampaignError(f"a campaign holds at most {MAX_BATTLES} battles")
         a, b = self.participants
@@ -218,9 +220,9 @@ class RecordResult(Step):
             battle_roster(campaign, battle.participants[0]),
             battle_roster(campaign, battle.participants[1]),
         )
-        _text("the reason", self.result.reason, 500)
+        check_text("the reason", self.result.reason, 500)
         for note in self.result.notes:
-            _text("a note", note, 2000)
+            check_text("a note", note, 2000)
         for k in (0, 1):
             army = went_in[k]
             units = {u.id: u for u in army.units}
@@ -371,7 +373,7 @@ class ReturnLeader(Step):
         return f"{self.how.capitalize()} {self.leader}"
 
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
-        _text("the terms", self.terms, 500)
+        check_text("the terms", self.terms, 500)
         pairs: list[tuple[str, str]] = [(self.side, self.leader)]
         if self.how == "exchange":
             if self.for_side is None or self.for_leader is None:
