@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.core.battle import AdjustLeader, AttachLeader
 from app.core.battle.leader_fate import FATE_WORDS, FATES
 from app.core.battle.summary import battle_summary
+from app.core.battle.who_moves import who_moves
 from app.core.roster import MAX_WOUNDS
 from app.gui.battle.controller import BattleController
 
@@ -63,19 +64,29 @@ class TurnPanel(QWidget):
         super().__init__()
         self.controller = controller
         self.setObjectName("turnPanel")
-        form = QFormLayout(self)
+        form = QFormLayout()
         self.turn = QLabel()
         self.phase = QLabel()
         self.phase.setWordWrap(True)
         self.initiative = QLabel()
+        # who moves now and what may move, from the ruleset's own answer
         self.in_play = QLabel()
+        self.in_play.setObjectName("whoMoves")
+        self.in_play.setWordWrap(True)
+        self.may_move = QLabel()
+        self.may_move.setObjectName("mayMove")
+        self.may_move.setWordWrap(True)
         form.addRow("Turn", self.turn)
         form.addRow("Phase", self.phase)
         form.addRow("Initiative", self.initiative)
-        form.addRow("In play", self.in_play)
+        form.addRow("Moves", self.in_play)
         self.next_button = QPushButton("Next phase")
         self.next_button.setObjectName("nextPhaseButton")
-        form.addRow(self.next_button)
+        column = QVBoxLayout(self)
+        column.addLayout(form)
+        column.addWidget(self.may_move)
+        column.addWidget(self.next_button)
+        column.addStretch(1)
 
     def refresh(self) -> None:
         c = self.controller
@@ -91,8 +102,12 @@ class TurnPanel(QWidget):
             self.phase.setText(c.phase_name(state))
         names = [s.name for s in state.sides]
         self.initiative.setText("-" if state.initiative is None else names[state.initiative])
-        side = mech.side_in_play(state.view()) if state.started else None
-        self.in_play.setText("both / as the rules say" if side is None else names[side])
+        said = who_moves(state, mech)
+        self.in_play.setText(f"<b>{html.escape(said.headline)}</b>")
+        self.may_move.setText(
+            "<br>".join(html.escape(s.words()) for s in said.sides) if said.sides else ""
+        )
+        self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
 
