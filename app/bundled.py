@@ -32,3 +32,5 @@ MIGRATIONS_DIR = DATA_ROOT / "db"
 FONTS_DIR = DATA_ROOT / "resources" / "fonts"
 #: the actions' icons (Lucide)
 ICONS_DIR = DATA_ROOT / "resources" / "icons"
+#: Castra's own icon: the windows' and the desktop menu entry's
+APP_ICON = DATA_ROOT / "resources" / "app" / "castra.svg"
