@@ -16,6 +16,7 @@ checkout) stays out of the fresh environment: the test checks where ``app`` come
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ import pytest
 from pypdf import PdfReader
 
 import app
+from app import bundled
 
 pytestmark = pytest.mark.slow
 
@@ -53,6 +55,31 @@ def _run(
     )
     assert out.returncode == 0, f"{args}: {out.returncode}\n{out.stdout}\n{out.stderr}"
     return out
+
+
+def _data_folders(path: Path) -> tuple[str, ...]:
+    """The ``DATA_FOLDERS = (...)`` a build file names (read, not run)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == [
+            "DATA_FOLDERS"
+        ]:
+            return tuple(ast.literal_eval(node.value))
+    raise AssertionError(f"{path} names no DATA_FOLDERS")
+
+
+def test_the_wheel_and_the_bundle_carry_the_folders_app_bundled_reads() -> None:
+    folders = _data_folders(ROOT / "setup.py")
+    assert _data_folders(ROOT / "castra.spec") == folders
+    for path in (
+        bundled.RULESETS_DIR,
+        bundled.MIGRATIONS_DIR,
+        bundled.FONTS_DIR,
+        bundled.ICONS_DIR,
+        bundled.APP_ICON,
+    ):
+        assert path.relative_to(bundled.DATA_ROOT).parts[0] in folders, path
+        assert path.exists(), path
 
 
 def build_wheel(tmp: Path) -> Path:
