@@ -34,3 +34,10 @@ FONTS_DIR = DATA_ROOT / "resources" / "fonts"
 ICONS_DIR = DATA_ROOT / "resources" / "icons"
 #: Castra's own icon: the windows' and the desktop menu entry's
 APP_ICON = DATA_ROOT / "resources" / "app" / "castra.svg"
+#: the sizes it is also drawn at, as PNGs beside it (for menus that take no SVG)
+APP_ICON_SIZES = (16, 32, 48, 256)
+
+
+def app_icon_png(size: int) -> Path:
+    """The icon drawn at ``size`` pixels (``scripts/app_icons.py`` makes them)."""
+    return APP_ICON.with_name(f"castra-{size}.png")

@@ -1,16 +1,17 @@
 """``castra --install-desktop`` and ``--remove-desktop``: Castra in the desktop's application
 menu on Linux and the BSDs (any freedesktop.org desktop: GNOME, KDE, Xfce, ...).
 
-It writes two files into the user's data folder (``$XDG_DATA_HOME``, else
+It writes these files into the user's data folder (``$XDG_DATA_HOME``, else
 ``~/.local/share``), and nothing anywhere else:
 
 - ``applications/castra.desktop``: the menu entry, starting this very Castra (the ``castra``
   script of the environment it runs in, or the bundle's executable), so it follows a pipx,
   pip or bundle install alike;
-- ``icons/hicolor/scalable/apps/castra.svg``: its icon.
+- ``icons/hicolor/scalable/apps/castra.svg`` and ``icons/hicolor/<size>/apps/castra.png``:
+  its icon, as an SVG and as PNGs at the sizes menus without SVG support look for.
 
-A file of either name that Castra did not write is left alone and the command refuses, naming
-it. Windows and macOS have no such menu files: the command says what to do there instead.
+A file of any of these names that Castra did not write is left alone and the command refuses,
+naming it. Windows and macOS have no such menu files: the command says what to do there instead.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from app.cli.common import CliError
 
 #: the entry's file name without ``.desktop``, and the icon's name (``app.gui.app.DESKTOP_ID``)
 DESKTOP_ID = "castra"
+#: the class of Castra's windows on X11 (WM_CLASS: Qt's "castra", "Castra"), which desktops
+#: match to the entry
+WM_CLASS = "Castra"
 #: a key of our own in every entry Castra writes: how it knows the file is its own
 MARK = "X-Castra-Installed=true"
 #: text only Castra's icon holds (its comment), for the same purpose
@@ -97,7 +101,7 @@ def desktop_entry(args: Sequence[str]) -> str:
             "Terminal=false",
             "Categories=Game;StrategyGame;",
             "Keywords=wargame;miniatures;army;roster;battle;campaign;Punic;Rome;Carthage;",
-            f"StartupWMClass={DESKTOP_ID}",
+            f"StartupWMClass={WM_CLASS}",
             f"X-Castra-Version={__version__}",
             MARK,
             "",
@@ -105,29 +109,52 @@ def desktop_entry(args: Sequence[str]) -> str:
     )
 
 
-def paths(home: Path) -> tuple[Path, Path]:
-    """Where the entry and the icon go under the data folder ``home``."""
-    return (
-        home / "applications" / f"{DESKTOP_ID}.desktop",
-        home / "icons" / "hicolor" / "scalable" / "apps" / f"{DESKTOP_ID}.svg",
-    )
+def entry_path(home: Path) -> Path:
+    """Where the menu entry goes under the data folder ``home``."""
+    return home / "applications" / f"{DESKTOP_ID}.desktop"
 
 
-def _ours(path: Path, mark: str) -> bool:
-    """Whether ``path`` is absent (then it is free) or a regular file Castra wrote."""
-    if not path.exists() and not path.is_symlink():
-        return True
+def icon_files(home: Path) -> dict[Path, Path]:
+    """Where each icon goes under ``home`` (the hicolor theme: the SVG as the scalable one,
+    the PNGs at their sizes, for menus that take no SVG), and the shipped file it copies."""
+    icons = home / "icons" / "hicolor"
+    files = {icons / "scalable" / "apps" / f"{DESKTOP_ID}.svg": bundled.APP_ICON}
+    for size in bundled.APP_ICON_SIZES:
+        files[icons / f"{size}x{size}" / "apps" / f"{DESKTOP_ID}.png"] = bundled.app_icon_png(size)
+    return files
+
+
+def _absent(path: Path) -> bool:
+    return not path.exists() and not path.is_symlink()
+
+
+def _castras(path: Path, mark: str | None = None, same_as: Path | None = None) -> bool:
+    """Whether ``path`` is a regular file Castra wrote: one holding ``mark``, or a copy of
+    ``same_as``."""
     if path.is_symlink() or not path.is_file():
         return False
     try:
-        return mark in path.read_text(encoding="utf-8", errors="replace")
+        data = path.read_bytes()
+        return (mark is not None and mark.encode() in data) or (
+            same_as is not None and data == same_as.read_bytes()
+        )
     except OSError:
         return False
 
 
-def _check_ours(entry: Path, icon: Path) -> None:
-    for path, mark in ((entry, MARK), (icon, ICON_MARK)):
-        if not _ours(path, mark):
+def _check_ours(home: Path) -> None:
+    """Refuse (naming the file) when a file of Castra's names is there that Castra did not
+    write: the entry holds :data:`MARK`; with it, the icons are the ones written with it; an
+    icon without it must be absent, the SVG with :data:`ICON_MARK`, or a copy of ours."""
+    entry = entry_path(home)
+    if not _absent(entry) and not _castras(entry, MARK):
+        raise CliError(f"{entry} is there and was not written by Castra: left as it is")
+    for path, source in icon_files(home).items():
+        if _absent(path):
+            continue
+        if path.is_symlink() or not path.is_file():
+            raise CliError(f"{path} is there and is not a regular file: left as it is")
+        if _absent(entry) and not _castras(path, ICON_MARK, source):
             raise CliError(f"{path} is there and was not written by Castra: left as it is")
 
 
@@ -148,28 +175,30 @@ def _refuse_elsewhere() -> None:
         raise CliError(f"the menu entry is for Linux and BSD desktops: {other}")
 
 
-def install(home: Path | None = None, args: Sequence[str] | None = None) -> tuple[Path, Path]:
-    """Write the menu entry and the icon under ``home`` (default :func:`data_home`); returns
-    their paths. Both are checked before either is written."""
+def install(home: Path | None = None, args: Sequence[str] | None = None) -> list[Path]:
+    """Write the icons and the menu entry under ``home`` (default :func:`data_home`); returns
+    their paths. Every file is checked before any is written; the entry is written last."""
     _refuse_elsewhere()
-    entry, icon = paths(data_home() if home is None else home)
-    _check_ours(entry, icon)
+    home = data_home() if home is None else home
+    _check_ours(home)
     text = desktop_entry(launcher() if args is None else args)
-    svg = bundled.APP_ICON.read_bytes()
-    _write(icon, svg)
-    _write(entry, text.encode("utf-8"))
-    return entry, icon
+    written = []
+    for path, source in icon_files(home).items():
+        _write(path, source.read_bytes())
+        written.append(path)
+    _write(entry_path(home), text.encode("utf-8"))
+    return [entry_path(home), *written]
 
 
 def remove(home: Path | None = None) -> list[Path]:
-    """Remove the menu entry and the icon that :func:`install` wrote; returns what was
-    removed (nothing when they were not there)."""
+    """Remove the menu entry and the icons that :func:`install` wrote; returns what was
+    removed (nothing when they were not there). The entry goes first."""
     _refuse_elsewhere()
-    entry, icon = paths(data_home() if home is None else home)
-    _check_ours(entry, icon)
+    home = data_home() if home is None else home
+    _check_ours(home)
     removed = []
-    for path in (entry, icon):
-        if path.exists():
+    for path in (entry_path(home), *icon_files(home)):
+        if not _absent(path):
             path.unlink()
             removed.append(path)
     return removed
@@ -178,12 +207,10 @@ def remove(home: Path | None = None) -> list[Path]:
 def run(install_it: bool) -> int:
     """The command line's ``--install-desktop`` / ``--remove-desktop``."""
     if install_it:
-        entry, icon = install()
-        print(f"wrote {entry}")
-        print(f"wrote {icon}")
+        for path in install():
+            print(f"wrote {path}")
         print(
-            "Castra is in the desktop's application menu (Games); it starts: "
-            + exec_line(launcher())
+            "Castra is in the desktop's application menu (Games); it runs " + exec_line(launcher())
         )
         return 0
     removed = remove()

@@ -95,20 +95,30 @@ def test_version_loads_no_command() -> None:
     assert out.stdout.splitlines()[-1] == "['app.cli.common']"
 
 
-def test_install_writes_the_entry_and_the_icon(
+ICONS = [
+    "icons/hicolor/scalable/apps/castra.svg",
+    "icons/hicolor/16x16/apps/castra.png",
+    "icons/hicolor/32x32/apps/castra.png",
+    "icons/hicolor/48x48/apps/castra.png",
+    "icons/hicolor/256x256/apps/castra.png",
+]
+
+
+def test_install_writes_the_entry_and_the_icons(
     capsys: pytest.CaptureFixture[str], home: Path
 ) -> None:
     code, out, err = run(capsys, "--install-desktop")
     assert (code, err) == (0, "")
     entry = home / "applications" / "castra.desktop"
-    icon = home / "icons" / "hicolor" / "scalable" / "apps" / "castra.svg"
-    assert f"wrote {entry}" in out and f"wrote {icon}" in out
-    assert icon.read_bytes() == bundled.APP_ICON.read_bytes()
+    assert out.splitlines()[:6] == [f"wrote {entry}"] + [f"wrote {home / i}" for i in ICONS]
+    assert (home / ICONS[0]).read_bytes() == bundled.APP_ICON.read_bytes()
+    for size, icon in zip(bundled.APP_ICON_SIZES, ICONS[1:], strict=True):
+        assert (home / icon).read_bytes() == bundled.app_icon_png(size).read_bytes()
     keys = entry_of(entry)
     assert keys["Type"] == "Application"
     assert keys["Name"] == "Castra"
     assert keys["Icon"] == "castra"
-    assert keys["StartupWMClass"] == "castra"
+    assert keys["StartupWMClass"] == "Castra"
     assert "Game" in keys["Categories"].split(";")
     assert exec_args(keys["Exec"]) == desktop.launcher()
     assert Path(exec_args(keys["Exec"])[0]).is_file()
@@ -127,6 +137,14 @@ def test_launcher_of_the_bundle_is_its_executable(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", "/opt/Castra/castra")
     assert desktop.launcher() == ["/opt/Castra/castra"]
+
+
+def test_launcher_without_a_castra_script_runs_the_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = tmp_path / "bin" / "python3"
+    monkeypatch.setattr(sys, "executable", str(python))
+    assert desktop.launcher() == [str(python), "-m", "app"]
 
 
 @pytest.mark.parametrize(
@@ -194,23 +212,45 @@ def test_a_file_castra_did_not_write_is_left_alone(
     assert entry.read_bytes() == before
 
 
-def test_a_foreign_icon_is_left_alone(capsys: pytest.CaptureFixture[str], home: Path) -> None:
-    icon = home / "icons" / "hicolor" / "scalable" / "apps" / "castra.svg"
-    icon.parent.mkdir(parents=True)
-    icon.write_text("<svg/>", encoding="utf-8")
+@pytest.mark.parametrize("icon", [ICONS[0], ICONS[3]])
+def test_a_foreign_icon_is_left_alone(
+    icon: str, capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    path = home / icon
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"someone else's icon")
     code, _, err = run(capsys, "--install-desktop")
-    assert code == 1 and err.startswith(f"castra: {icon} is there")
-    assert icon.read_text() == "<svg/>"
+    assert (
+        code == 1
+        and err == f"castra: {path} is there and was not written by Castra: left as it is\n"
+    )
+    assert path.read_bytes() == b"someone else's icon"
     assert not (home / "applications").exists()
+    assert run(capsys, "--remove-desktop")[0] == 1
+    assert path.read_bytes() == b"someone else's icon"
 
 
-def test_remove_takes_both_away(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+def test_icons_written_with_castras_entry_are_replaced(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    """An icon of an older Castra (the entry is Castra's) is replaced by this one's; a copy of
+    this one's icon without the entry (a half-removed install) is taken as Castra's."""
     assert run(capsys, "--install-desktop")[0] == 0
-    code, out, _ = run(capsys, "--remove-desktop")
-    assert code == 0 and out.count("removed ") == 2
-    assert not (home / "applications" / "castra.desktop").exists()
-    assert not (home / "icons" / "hicolor" / "scalable" / "apps" / "castra.svg").exists()
-    assert run(capsys, "--remove-desktop") == (0, "no menu entry of Castra's was there\n", "")
+    (home / ICONS[3]).write_bytes(b"an older Castra's icon")
+    assert run(capsys, "--install-desktop")[0] == 0
+    assert (home / ICONS[3]).read_bytes() == bundled.app_icon_png(48).read_bytes()
+    (home / "applications" / "castra.desktop").unlink()
+    assert run(capsys, "--install-desktop")[0] == 0
+
+
+def test_a_folder_in_an_icons_place_is_refused(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    (home / ICONS[2]).mkdir(parents=True)
+    code, _, err = run(capsys, "--install-desktop")
+    assert code == 1 and err.endswith(
+        "castra.png is there and is not a regular file: left as it is\n"
+    )
 
 
 def test_a_relative_xdg_data_home_is_ignored(
