@@ -21,7 +21,7 @@ def test_the_coordinate_form_refuses_what_the_path_form_refuses(cli: Cli, rulese
         battle("next")
     state = battle.state()
     steps = battle.steps()
-    refused = 0
+    refused: list[tuple[str, float, float]] = []
     for unit in state["units"]:
         # three table lengths straight ahead of the unit: too far for anyone, anywhere
         far = 3 * max(state["width"], state["height"])
@@ -33,7 +33,7 @@ def test_the_coordinate_form_refuses_what_the_path_form_refuses(cli: Cli, rulese
         code2, _, xy_err = cli.run("battle", "move", battle.id, unit["id"], x, y)
         assert code == code2
         if code != 0:
-            refused += 1
+            refused.append((unit["id"], x, y))
             assert xy_err == path_err and xy_err.count("\n") == 1
             assert "force it to" in xy_err
         else:
@@ -42,10 +42,7 @@ def test_the_coordinate_form_refuses_what_the_path_form_refuses(cli: Cli, rulese
     assert refused  # the probe found something the rules forbid
     assert battle.steps() == steps  # nothing changed
     # --force overrides and says so in the log
-    unit = next(u for u in state["units"])
-    far_y = round(state["height"] - 0.5 if unit["facing"] == 0 else 0.5, 3)
-    code, _, err = cli.run("battle", "move", battle.id, unit["id"], unit["x"], far_y)
-    if code != 0:
-        out = battle("move", unit["id"], unit["x"], far_y, "--force")
-        assert "forced" in out.lower() or "overrid" in out.lower(), out
-        assert battle.steps() == steps + 1
+    unit_id, x, y = refused[0]
+    out = battle("move", unit_id, x, y, "--force")
+    assert "forced" in out.lower() or "overrid" in out.lower(), out
+    assert battle.steps() == steps + 1
