@@ -104,9 +104,10 @@ class TurnPanel(QWidget):
         self.initiative.setText("-" if state.initiative is None else names[state.initiative])
         said = who_moves(state, mech)
         self.in_play.setText(f"<b>{html.escape(said.headline)}</b>")
-        self.may_move.setText(
-            "<br>".join(html.escape(s.words()) for s in said.sides) if said.sides else ""
-        )
+        lines = [html.escape(s.words()) for s in said.sides] if said.sides else []
+        if said.deploying:
+            lines.insert(0, "<i>Deployment is open: drag units within your zone.</i>")
+        self.may_move.setText("<br>".join(lines))
         self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
