@@ -119,7 +119,7 @@ class BattleController(QObject):
             return False
         self.done.emit(None, None)
         self.changed.emit()
-        self.message.emit(f"Undone: {step.command.label}")
+        self.message.emit(f"Undone: {step.command.title(self.session.state)}")
         return True
 
     def redo(self) -> bool:
@@ -136,7 +136,7 @@ class BattleController(QObject):
             return False
         self.done.emit(None, None)
         self.changed.emit()
-        self.message.emit(f"Redone with the same dice: {step.command.label}")
+        self.message.emit(f"Redone with the same dice: {step.command.title(self.session.state)}")
         return True
 
     def _save(self, *, step: bool) -> bool:

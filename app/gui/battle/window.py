@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.moves import plan_charge
+from app.core.battle.state import BattleState
 from app.core.battle.summary import battle_summary
 from app.gui import dialogs, help_windows
 from app.gui.battle.acting import ActingPanel
@@ -56,16 +57,18 @@ MAP_KEYS = (
 TITLE_CHARS = 60
 
 
-def step_title(step: Step) -> str:
+def step_title(step: Step, state: BattleState | None = None) -> str:
     """ "Melee: Hastati (A1) against Boii (B1)": the step's first log line when it says
-    what was done, else its command's label."""
+    what was done, else its command's title (units and leaders by name, from ``state``, any
+    state of the battle), else its label."""
     first = step.lines[0].rstrip(".") if step.lines else ""
     label = step.command.label
     if first.startswith(label.split(" ")[0]) and len(first) <= TITLE_CHARS:
         return first
     if first.startswith(label.split(" ")[0]):
         return first[: TITLE_CHARS - 1] + "…"
-    return label
+    title = step.command.title(state) if state is not None else label
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
 
 
 class BattleWindow(QMainWindow):
@@ -310,14 +313,16 @@ class BattleWindow(QMainWindow):
         undo = a[K.UNDO]
         undo.setEnabled(live and session.can_undo())
         undo.setText(
-            f"&Undo: {step_title(session.steps[session.cursor - 1])}"
+            f"&Undo: {step_title(session.steps[session.cursor - 1], session.state)}"
             if session.can_undo()
             else "&Undo"
         )
         redo = a[K.REDO]
         redo.setEnabled(live and session.can_redo())
         redo.setText(
-            f"&Redo: {step_title(session.steps[session.cursor])}" if session.can_redo() else "&Redo"
+            f"&Redo: {step_title(session.steps[session.cursor], session.state)}"
+            if session.can_redo()
+            else "&Redo"
         )
         a[K.NEXT_PHASE].setEnabled(live and session.state.started and not over)
         self.turn_panel.next_button.setEnabled(live and session.state.started and not over)

@@ -337,7 +337,7 @@ class CampaignView(QMainWindow):
         ok = self._save()
         self._refresh()
         if ok:
-            self._say(f"{step.label}: done")
+            self._say(f"{step.title(self.session.campaign)}: done")
         return ok
 
     def _next(self) -> CampaignBattle | None:
@@ -394,7 +394,7 @@ class CampaignView(QMainWindow):
             return
         step = self.session.undo()
         if self._save():
-            self._say(f"undone: {step.label}")
+            self._say(f"undone: {step.title(self.session.campaign)}")
         self._refresh()
 
     def redo(self) -> None:
@@ -402,7 +402,7 @@ class CampaignView(QMainWindow):
             return
         step = self.session.redo()
         if self._save():
-            self._say(f"redone: {step.label}")
+            self._say(f"redone: {step.title(self.session.campaign)}")
         self._refresh()
 
     # ------------------------------------------------------------------ battles
