@@ -118,7 +118,8 @@ def club(
 
     assert pg_cluster is not None
     for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
-        assert main(["server", "add-member", name, "--role", role, "--url", pg_url]) == 0
+        args = ["server", "add-member", name, "--role", role, "--url", pg_url]
+        assert main([*args, "--existing"]) == 0  # the roles are the whole cluster's
     capsys.readouterr()
     c = Club(pg_cluster, pg_url.rsplit("/", 1)[1], pg_url)
     yield c

@@ -190,12 +190,35 @@ def open_server(url: str) -> Store:
 # --------------------------------------------------------------------------- setting up
 
 
+def _lock_down(conn: Connection) -> list[str]:
+    """Take from PUBLIC (every role) what members must not have: connecting (members are
+    granted it one by one), temporary objects, which could shadow Castra's tables, and CREATE
+    in Castra's schema. Run at every ``init`` and ``add-member``: a database restored from a
+    dump, or made by an older PostgreSQL, may have them back. Returns what was taken."""
+    import sqlalchemy as sa
+
+    database, schema, temp, create = conn.execute(
+        sa.text(
+            "SELECT current_database(), current_schema(), "
+            "has_database_privilege('public', current_database(), 'TEMPORARY'), "
+            "has_schema_privilege('public', current_schema(), 'CREATE')"
+        )
+    ).one()
+    quote = conn.dialect.identifier_preparer.quote
+    conn.exec_driver_sql(
+        f"REVOKE CONNECT, TEMPORARY ON DATABASE {quote(str(database))} FROM PUBLIC"
+    )
+    conn.exec_driver_sql(f"REVOKE CREATE ON SCHEMA {quote(str(schema))} FROM PUBLIC")
+    taken = ["temporary tables"] if temp else []
+    return [*taken, f"CREATE in schema {schema}"] if create else taken
+
+
 def init_server(url: str) -> list[str]:
     """Set up an empty database as a club store: the schema (every migration, in one
     transaction), the members' group role and the access policies; connections to it are
-    then for members only. On a club store made by an older Castra, upgrade it. Returns
-    the lines saying what was done. Run as the database's owner (an admin role that may
-    create roles)."""
+    then for members only, and no member may make temporary objects or create in the
+    schema. On a club store made by an older Castra, upgrade it. Returns the lines saying
+    what was done. Run as the database's owner (an admin role that may create roles)."""
     from alembic import command
 
     done: list[str] = []
@@ -204,11 +227,14 @@ def init_server(url: str) -> list[str]:
 
         before = _revisions(conn)
         if before == [SCHEMA_HEAD]:
-            return [f"{shown(url)} is already a club store at schema {SCHEMA_HEAD}: nothing to do"]
+            taken = _lock_down(conn)
+            line = f"{shown(url)} is already a club store at schema {SCHEMA_HEAD}"
+            if taken:
+                return [f"{line}; took from everyone: {', '.join(taken)}"]
+            return [f"{line}: nothing to do"]
         command.upgrade(_alembic_config(conn), "head")
         database = conn.execute(sa.select(sa.func.current_database())).scalar_one()
-        quoted = conn.dialect.identifier_preparer.quote(str(database))
-        conn.exec_driver_sql(f"REVOKE CONNECT ON DATABASE {quoted} FROM PUBLIC")
+        _lock_down(conn)
         owner = conn.execute(sa.select(sa.func.current_user())).scalar_one()
         if before is None:
             done.append(f"created the club store in {database} (schema {SCHEMA_HEAD})")
@@ -221,17 +247,25 @@ def init_server(url: str) -> list[str]:
             "campaigns"
         )
         done.append(
-            f"only members may connect to {database} (its owner {owner} too); add them with "
+            f"only members may connect to {database} (its owner {owner} too); no member may "
+            "make temporary tables or create anything in its schema; add members with "
             "`castra server add-member NAME --role player|umpire`"
         )
     return done
 
 
-def add_member(url: str, *, name: str, role: Role, password: str | None = None) -> str:
+def add_member(
+    url: str, *, name: str, role: Role, password: str | None = None, existing: bool = False
+) -> str:
     """Add member ``name`` as a ``player`` or ``umpire``: their login role (created if the
     server has none of that name, with ``password`` stored by PostgreSQL as a SCRAM hash, or
     none: then they log in as the server's authentication allows), in the group role, allowed
-    to connect, and recorded in ``club_member``. Run by the club's admin. Returns one line."""
+    to connect, and recorded in ``club_member``. Run by the club's admin. Returns one line.
+
+    A login role the server already has that is not yet this club's member is taken over
+    only when ``existing`` says so (its password is then changed only if ``password`` is
+    given); never a superuser's role, nor the admin's own. A member already in the club
+    changes role."""
     import sqlalchemy as sa
 
     if role not in ROLES:
@@ -241,18 +275,32 @@ def add_member(url: str, *, name: str, role: Role, password: str | None = None) 
             f"{name!r} cannot be a member name: letters, digits, _ - . (at most 63 characters)"
         )
     members = sa.table("club_member", sa.column("name"), sa.column("role"))
+    roles = sa.table("pg_roles", sa.column("rolname"), sa.column("rolsuper"))
     with _connected(url) as conn:
         if _revisions(conn) != [SCHEMA_HEAD]:
             raise StoreError(
                 f"{shown(url)} is not a club store yet: run `castra server init` first"
             )
         quote = conn.dialect.identifier_preparer.quote
-        exists = conn.execute(
-            sa.select(sa.literal(1))
-            .select_from(sa.table("pg_roles", sa.column("rolname")))
-            .where(sa.column("rolname") == name)
-        ).first()
-        created = exists is None
+        admin = str(conn.execute(sa.select(sa.func.current_user())).scalar_one())
+        if name == admin:
+            raise StoreError(
+                f"{name} is the role running this command (the club's admin): it cannot be a "
+                "member; nothing was changed"
+            )
+        found = conn.execute(sa.select(roles.c.rolsuper).where(roles.c.rolname == name)).first()
+        if found is not None and found[0]:
+            raise StoreError(
+                f"{name} is a superuser role on this server: it cannot be a member; nothing "
+                "was changed"
+            )
+        had = conn.execute(sa.select(members.c.role).where(members.c.name == name)).first()
+        if found is not None and had is None and not existing:
+            raise StoreError(
+                f"the server already has a role {name} (not a member of this club): add "
+                "--existing to make that role a member; nothing was changed"
+            )
+        created = found is None
         if created:
             conn.exec_driver_sql(f"CREATE ROLE {quote(name)} LOGIN")
         if password is not None:
@@ -264,12 +312,17 @@ def add_member(url: str, *, name: str, role: Role, password: str | None = None) 
             ).decode()
             conn.exec_driver_sql(f"ALTER ROLE {quote(name)} PASSWORD '{hashed}'")
         conn.exec_driver_sql(f"GRANT {MEMBER_ROLE} TO {quote(name)}")
+        _lock_down(conn)
         database = conn.execute(sa.select(sa.func.current_database())).scalar_one()
         conn.exec_driver_sql(f"GRANT CONNECT ON DATABASE {quote(str(database))} TO {quote(name)}")
-        had = conn.execute(sa.select(members.c.role).where(members.c.name == name)).first()
         if had is None:
             conn.execute(sa.insert(members).values(name=name, role=role))
         else:
             conn.execute(sa.update(members).where(members.c.name == name).values(role=role))
-    what = "created the login role" if created else "the login role existed"
+    if created:
+        what = "created the login role"
+    elif had is None:
+        what = "took over the existing login role"
+    else:
+        what = f"was {had[0]}"
     return f"added {name} as {role} to {database} ({what}; member of {MEMBER_ROLE})"
