@@ -231,6 +231,12 @@ def new_battle(
                 },
             )
         )
+    off = [u.id for u in units if not table.holds(u.footprint.corners())]
+    if off:
+        raise ValueError(
+            f"{', '.join(off[:10])}{' ...' if len(off) > 10 else ''} do not fit on a "
+            f"{table.width:g} by {table.height:g} table; choose a larger one"
+        )
     return BattleState(
         ruleset=rs.id,
         sides=(sides[0], sides[1]),
