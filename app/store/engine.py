@@ -24,6 +24,7 @@ row-level security deciding what they may change (:mod:`app.store.server`). Noth
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -50,6 +51,8 @@ BUSY_TIMEOUT_MS = 5000
 #: costs milliseconds; a bigger one only after an unclean shutdown, before a migration, or on
 #: request (``castra store check``).
 QUICK_CHECK_MAX_BYTES = 8_000_000
+#: Below this much free space a store that SQLite cannot open is said to be on a full disk.
+DISK_FULL_BYTES = 1_000_000
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -459,10 +462,34 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
                 return []
             return [str(r[0]) for r in con.execute("SELECT version_num FROM alembic_version")]
     except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{path} cannot be read as a Castra database ({exc}); the file was not changed. "
+        raise _unreadable(path, exc) from None
+
+
+#: What SQLite says of a file whose content is damaged (only then is a backup advised).
+_DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "encrypted")
+
+
+def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    """The error for a file SQLite could not read: restoring a backup is advised only when
+    SQLite says the content is damaged; a full disk (SQLite cannot make the small files
+    beside the store that even a read needs) or a failing one is said as such."""
+    text = str(exc)
+    if any(word in text.lower() for word in _DAMAGE_WORDS):
+        return StoreError(
+            f"{path} cannot be read as a Castra database ({text}); the file was not changed. "
             "Restore a backup (castra.sqlite3.bak-*) or move it away."
-        ) from None
+        )
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    if "full" in text.lower() or (free is not None and free < DISK_FULL_BYTES):
+        shown = "" if free is None else f" ({free // 1024:,} KB free)"
+        return StoreError(
+            f"the disk holding {path} is full{shown}: Castra cannot open the store, even to "
+            "read it; free some space and try again. The store was not changed."
+        )
+    return StoreError(f"{describe_failure(path, exc)}; the store was not changed")
 
 
 def _refuse_read_only(target: Path, path: Path) -> None:
@@ -480,10 +507,7 @@ def _quick_check(path: Path) -> None:
         with closing(_reader(path)) as con:
             rows = con.execute("PRAGMA quick_check").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{path} cannot be read as a Castra database ({exc}); the file was not changed. "
-            "Restore a backup (castra.sqlite3.bak-*) or move it away."
-        ) from None
+        raise _unreadable(path, exc) from None
     if rows != [("ok",)]:
         detail = "; ".join(str(r[0]) for r in rows[:3])
         raise StoreError(

@@ -155,6 +155,43 @@ def test_a_full_tmpfs_is_a_message(tmpfs: Path, tmp_path: Path) -> None:
         assert names[0] == "Big 0" and "Kept" in names  # the writes before it are kept
 
 
+@pytest.mark.parametrize("free_kb", [0, 8, 24])
+def test_a_nearly_full_disk_is_said_full_not_damaged(
+    tmpfs: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    free_kb: int,
+) -> None:
+    """With a few KB free SQLite cannot make the files beside the store a read needs: every
+    command, reads included, says the disk is full, never that the store is damaged (the
+    restore it would advise loses recent work); with space again, everything is there."""
+    db = tmpfs / "castra.sqlite3"
+    with open_store(db) as st:
+        save_roster(st, roster=_roster("Kept", units=3))
+    before = db.read_bytes()
+    filler = tmpfs / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    if free_kb:
+        with filler.open("r+b") as fh:
+            fh.truncate(max(filler.stat().st_size - free_kb * 1024, 0))
+    monkeypatch.setenv("CASTRA_DB", str(db))
+    for args in (("roster", "list"), ("store", "check"), ("roster", "show", "1")):
+        code, err = _cli(capsys, *args)
+        assert code == 1 and err.count("\n") == 1, err
+        assert "is full" in err and "backup" not in err and "damaged" not in err, err
+    filler.unlink()
+    assert db.read_bytes() == before
+    code, err = _cli(capsys, "store", "check")
+    assert code == 0, err
+
+
 # --------------------------------------------------------------------------- a full disk
 
 FULL_DISK = """
