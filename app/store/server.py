@@ -48,7 +48,24 @@ def parse_url(url: str) -> URL:
         raise StoreError(f"{url!r} is not a PostgreSQL URL")
     if not parsed.database:
         raise StoreError(f"the URL {shown(url)} names no database (…/DATABASE at its end)")
+    carried = _query_password(parsed)
+    if carried:
+        raise StoreError(
+            f"the address {shown(url)} carries a password ({carried} in its query), which "
+            "Castra would show and keep: put it in ~/.pgpass (or PGPASSWORD) and give the "
+            "address without it"
+        )
     return parsed.set(drivername="postgresql+psycopg")
+
+
+def _query_password(parsed: URL) -> str | None:
+    """The query key that carries a password (``password=``, or any option naming one), or
+    None."""
+    for key, value in parsed.query.items():
+        values = value if isinstance(value, tuple) else (value,)
+        if "password" in key.lower() or any("password" in v.lower() for v in values):
+            return f"{key}=…"
+    return None
 
 
 def shown(url: str) -> str:
@@ -57,18 +74,31 @@ def shown(url: str) -> str:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url.strip()).render_as_string(hide_password=True)
+        parsed = make_url(url.strip())
     except ArgumentError:
         return "the URL given"
+    hidden = {
+        key: "***"
+        for key, value in parsed.query.items()
+        if "password" in key.lower()
+        or any("password" in v.lower() for v in (value if isinstance(value, tuple) else (value,)))
+    }
+    rendered = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return rendered.replace("%2A%2A%2A", "***")
 
 
 def has_password(url: str) -> bool:
-    """Whether a store URL carries a password (the window refuses to remember one: it
-    belongs in ``~/.pgpass`` or ``PGPASSWORD``)."""
+    """Whether a store URL carries a password, in its user part (``bob:pw@``) or its query
+    (``?password=``, an option naming one): the window refuses to remember one (it belongs in
+    ``~/.pgpass`` or ``PGPASSWORD``)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
-        return parse_url(url).password is not None
-    except StoreError:
+        parsed = make_url(url.strip())
+    except ArgumentError:
         return False
+    return parsed.password is not None or _query_password(parsed) is not None
 
 
 def server_engine(url: str) -> Engine:
