@@ -443,6 +443,34 @@ def _stored_version(store: Store, model: Any, ident: int) -> int | None:
     return None if found is None else int(found)
 
 
+def club_members(store: Store) -> dict[str, str]:
+    """The club's members and their roles (name -> ``player`` or ``umpire``), by name; empty
+    on a local store."""
+    if not store.on_server:
+        return {}
+    with reading(store) as con:
+        rows = con.execute("SELECT name, role FROM club_member ORDER BY name").fetchall()
+    return {str(name): str(role) for name, role in rows}
+
+
+def member_role(store: Store) -> str | None:
+    """This member's role on a club server (``player`` or ``umpire``), or None: a local
+    store, or the club's admin (who owns the tables: the policies do not hold them)."""
+    if not store.on_server:
+        return None
+    with reading(store) as con:
+        row = con.execute("SELECT m.role FROM club_member m WHERE m.name = current_user").fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def battle_lock(store: Store) -> str | None:
+    """Why this member may not change battles, in one line, or None when they may: on a
+    club server battles are the umpire's (the database's policies, migration 0007)."""
+    if member_role(store) != "player":
+        return None
+    return f"battles are the umpire's: read-only (you are {store.member}, a player)"
+
+
 def roster_lock(store: Store, *, roster_id: int) -> str | None:
     """Why this member may not change roster ``roster_id``, in one line, or None when they
     may (always on a local store). On a club server a player changes only the rosters they
