@@ -23,9 +23,12 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 from app.gui import dialogs
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QSocketNotifier
+
     from app.gui.main_window import MainWindow
     from app.store import Store
     from app.store.read import RosterSummary
+    from app.store.server import ChangeListener
 
 #: How often a window on a club server looks for other members' changes.
 POLL_MS = 2000
@@ -54,6 +57,9 @@ class ClubLink(QObject):
         self._pending = False
         #: what the last poll said when the server could not be reached (None: it answered)
         self.down: str | None = None
+        #: the server's own word of each change (a club server), and its socket's watcher
+        self.listener: ChangeListener | None = None
+        self.notifier: QSocketNotifier | None = None
 
     @property
     def store(self) -> Store | None:
@@ -180,12 +186,70 @@ class ClubLink(QObject):
         self.local_action.setEnabled(on_server)
         self._limit_library(store)
         self._mark = None
+        self.stop_listening()
         if store is not None and store.on_server:
             self.window.store_label.setText(f"Club: {store.where} ({store.member})")
-            self.timer.start()
+            if not self.listen(store):
+                self.timer.start()
             self.poll()
         else:
             self.timer.stop()
+
+    # ------------------------------------------------------------------ live refresh
+
+    def listen(self, store: Store) -> bool:
+        """Hear other members' changes from the server as they commit (PostgreSQL's
+        LISTEN/NOTIFY) rather than asking every :data:`POLL_MS`; False (the poll stays) when
+        the server cannot be listened to."""
+        from PySide6.QtCore import QSocketNotifier
+
+        from app.store import StoreError
+        from app.store.server import ChangeListener
+
+        try:
+            self.listener = ChangeListener(store)
+        except StoreError:
+            return False
+        self.notifier = QSocketNotifier(self.listener.fileno(), QSocketNotifier.Type.Read, self)
+        self.notifier.activated.connect(self._told)
+        self.timer.stop()
+        return True
+
+    def stop_listening(self) -> None:
+        if self.notifier is not None:
+            self.notifier.setEnabled(False)
+            self.notifier.deleteLater()
+            self.notifier = None
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    def _told(self) -> None:
+        """The server said something: what changed (reloaded at once), or that it went."""
+        from app.store import StoreError
+
+        store = self.store
+        if self.listener is None or store is None:
+            return
+        try:
+            tables = self.listener.drain()
+        except StoreError as exc:  # the server went away: say so, ask until it is back
+            self.stop_listening()
+            self.down = str(exc)
+            self.window.statusBar().showMessage(str(exc), POLL_MS * 2)
+            self.timer.start()
+            return
+        if "club_member" in tables:
+            self._limit_library(store)
+        view = getattr(self.window, "campaign_view", None)
+        if (
+            view is not None
+            and view.store is store
+            and {"campaign_side", "club_member"} & set(tables)
+        ):
+            view._refresh()
+        if tables:
+            self.poll()
 
     def poll(self) -> bool:
         """Look for other members' changes; reload what the window shows if there are any.
@@ -205,6 +269,8 @@ class ClubLink(QObject):
         if self.down is not None:
             self.down = None
             self._back(store)
+            if self.listener is None and self.listen(store):
+                self.timer.stop()
         if mark == self._mark and not self._pending:
             return False
         first = self._mark is None
@@ -216,6 +282,8 @@ class ClubLink(QObject):
         builder.library.refresh()
         self.window.battles.refresh()
         self._pending = bool(self.window.battles.reload_changed())
+        if self._pending and self.listener is not None:  # no poll to look again: ask soon
+            QTimer.singleShot(POLL_MS, self.poll)
         view = getattr(self.window, "campaign_view", None)
         if view is not None and view.store is store:
             view.reload_if_changed()

@@ -356,3 +356,54 @@ def add_member(
     else:
         what = f"was {had[0]}"
     return f"added {name} as {role} to {database} ({what}; member of {MEMBER_ROLE})"
+
+
+# --------------------------------------------------------------------------- live refresh
+
+#: The channel the server tells every change on (migration 0009's triggers).
+CHANGES_CHANNEL = "castra_changes"
+
+
+class ChangeListener:
+    """Another members' changes as the server tells them (``LISTEN castra_changes`` on a
+    connection of its own): a window watches :meth:`fileno` for reading and calls
+    :meth:`drain`, instead of asking for a change mark every few seconds."""
+
+    def __init__(self, store: Store) -> None:
+        import psycopg
+
+        engine = store.engine
+        args, params = engine.dialect.create_connect_args(engine.url)
+        params = {**params, "connect_timeout": CONNECT_TIMEOUT_S}
+        params["application_name"] = "castra-listen"
+        self._where = store.where
+        self._told: list[str] = []
+        try:
+            self._conn = psycopg.connect(*args, **params, autocommit=True)
+            self._conn.add_notify_handler(lambda n: self._told.append(n.payload))
+            self._conn.execute(f"LISTEN {CHANGES_CHANNEL}")
+        except psycopg.Error as exc:
+            raise StoreError(describe_server_failure(self._where, exc)) from None
+
+    def fileno(self) -> int:
+        return int(self._conn.fileno())
+
+    def drain(self) -> list[str]:
+        """The tables changed since the last call (each once, in order; empty when the
+        server said nothing). :class:`StoreError` when the connection was lost."""
+        import psycopg
+
+        try:
+            # reads what the server sent (its notifications go to the handler) and checks
+            # that it is still there: a connection lost makes the socket readable too
+            self._conn.execute("SELECT 1")
+        except psycopg.Error as exc:
+            raise StoreError(describe_server_failure(self._where, exc)) from None
+        told, self._told[:] = list(self._told), []
+        return list(dict.fromkeys(told))
+
+    def close(self) -> None:
+        import contextlib
+
+        with contextlib.suppress(Exception):
+            self._conn.close()

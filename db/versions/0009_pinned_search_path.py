@@ -13,6 +13,10 @@ PostgreSQL's documentation advises for functions that policies and triggers call
   PostgreSQL 15 every database gave it); only ``castra_member`` may run Castra's functions.
 
 The policies themselves hold their functions by identity, not by name: they need no change.
+
+Live refresh: a change to a roster, battle, campaign, side or member is told on the channel
+``castra_changes`` (``NOTIFY``, sent when the change commits), so a member's open window
+reloads within a second instead of asking every few seconds.
 On SQLite nothing changes (a local store has one user).
 
 Revision ID: 0009
@@ -40,7 +44,11 @@ FUNCTIONS = (
     "castra_ids_past_copies()",
     "castra_may_edit_roster(integer)",
     "castra_player_step_check()",
+    "castra_notify_change()",
 )
+#: The channel a change to these tables is told on (the window's live refresh).
+CHANNEL = "castra_changes"
+NOTIFYING = ("roster", "battle", "campaign", "campaign_side", "club_member")
 
 
 def functions(s: str) -> str:
@@ -140,6 +148,13 @@ BEGIN
     RETURN NEW;
 END
 $$;
+CREATE OR REPLACE FUNCTION {s}.castra_notify_change() RETURNS trigger LANGUAGE plpgsql
+{pin} AS $$
+BEGIN
+    PERFORM pg_catalog.pg_notify('{CHANNEL}', TG_TABLE_NAME);
+    RETURN NULL;
+END
+$$;
 """
 
 
@@ -176,10 +191,22 @@ def upgrade() -> None:
         return
     s = schema()
     op.execute(functions(s))
+    for table in NOTIFYING:
+        op.execute(
+            f"CREATE TRIGGER castra_changes AFTER INSERT OR UPDATE OR DELETE ON {s}.{table} "
+            f"FOR EACH STATEMENT EXECUTE FUNCTION {s}.castra_notify_change()"
+        )
     for statement in lock_down(s):
         op.execute(statement)
 
 
 def downgrade() -> None:
-    """Functions back to 0007's bodies are not restored: the pinned ones do the same work
-    (and the older bodies had the hole). The privileges taken stay taken."""
+    """The live-refresh triggers go. Functions back to 0007's bodies are not restored: the
+    pinned ones do the same work (and the older bodies had the hole). The privileges taken
+    stay taken."""
+    if op.get_bind().dialect.name != "postgresql":
+        return
+    s = schema()
+    for table in NOTIFYING:
+        op.execute(f"DROP TRIGGER IF EXISTS castra_changes ON {s}.{table}")
+    op.execute(f"DROP FUNCTION IF EXISTS {s}.castra_notify_change()")

@@ -239,3 +239,37 @@ def test_the_window_reconnects_after_an_outage_and_saves_the_edits_made_meanwhil
     assert "is back; saved the edits" in window.statusBar().currentMessage()
     stored = load_roster(club.open("uma"), roster_id=rid)
     assert [u.entry for u in stored.units] == ["velites"]
+
+
+def test_another_members_change_shows_within_a_second_without_polling(
+    make_window: Any, club: Club, registry: Registry, qtbot: QtBot
+) -> None:
+    """Two members' windows on one server: what one stores, the other shows within a
+    second, told by the server (LISTEN/NOTIFY), with no poll running."""
+    from app.core.edits import AddUnit
+
+    rs = registry.get("leg-vi-carthago")
+    ann_window: MainWindow = make_window()
+    uma_window: MainWindow = make_window()
+    assert ann_window.club.connect_to(club.url("ann"))
+    assert uma_window.club.connect_to(club.url("uma"))
+    for w in (ann_window, uma_window):
+        assert w.club.listener is not None and not w.club.timer.isActive()
+    uma = uma_window.builder.store
+    assert uma is not None
+    rid = save_roster(uma, roster=new_roster(rs, "roman", name="Uma's legion"))
+    qtbot.waitUntil(lambda: ann_window.library.model.index_of_roster(rid).isValid(), timeout=1000)
+    assert ann_window.builder.open_roster(rid)  # read-only for ann: uma's
+    assert uma_window.builder.open_roster(rid)
+    session = uma_window.builder.session
+    assert session is not None
+    session.apply(AddUnit(unit_from_entry(rs, "roman", "velites")))
+    assert not session.dirty
+    qtbot.waitUntil(
+        lambda: (
+            ann_window.builder.session is not None
+            and len(ann_window.builder.session.roster.units) == 1
+        ),
+        timeout=1000,
+    )
+    assert not ann_window.club.timer.isActive()
