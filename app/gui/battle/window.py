@@ -172,7 +172,8 @@ class BattleWindow(QMainWindow):
         bar.setObjectName("battleLockBar")
         bar.setMovable(False)
         bar.toggleViewAction().setVisible(False)
-        self.lock_banner = QLabel(self.controller.locked or "")
+        locked = self.controller.locked or ""
+        self.lock_banner = QLabel(locked[:1].upper() + locked[1:])
         self.lock_banner.setObjectName("readOnlyBanner")
         self.lock_banner.setStyleSheet(
             "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"

@@ -95,12 +95,12 @@ class SidesDialog(QDialog):
         self.setObjectName("sidesDialog")
         self.setWindowTitle("Sides and players")
         layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "Who plays each side: a player reinforces, promotes and returns the leaders "
-                "of the sides they play; the rest is the umpire's."
-            )
+        intro = QLabel(
+            "Who plays each side: a player reinforces, promotes and returns the leaders of "
+            "the sides they play; the rest is the umpire's."
         )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
         form = QFormLayout()
         self.combos: dict[str, QComboBox] = {}
         for side_id, name in sides:
@@ -120,6 +120,7 @@ class SidesDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.resize(460, self.sizeHint().height())
 
     def chosen(self) -> dict[str, str | None]:
         """Side id -> the member chosen (None: nobody)."""
@@ -249,7 +250,6 @@ class CampaignView(QMainWindow):
         self.lock_bar.toggleViewAction().setVisible(False)
         self.lock_banner = QLabel()
         self.lock_banner.setObjectName("readOnlyBanner")
-        self.lock_banner.setWordWrap(True)
         self.lock_banner.setStyleSheet(
             "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"
         )
@@ -396,8 +396,8 @@ class CampaignView(QMainWindow):
         played = [s.name for s in self.session.campaign.sides if sides.get(s.id) == me]
         if played:
             text = (
-                f"You play {', '.join(played)}: you reinforce, promote and return its leaders "
-                f"(castra campaign reinforce | promote | return); the rest is {umpires}"
+                f"You play {', '.join(played)}: you reinforce it, promote and return its "
+                f"leaders; the rest is {umpires}"
             )
         else:
             text = f"Read-only: you play no side of this campaign; it is {umpires}"
