@@ -404,9 +404,11 @@ def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
+            # the busy timeout first: making a new file WAL takes the write lock, which a
+            # command started at the same moment may hold (it waits, as for any writer)
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL").fetchall()
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()
 
@@ -767,16 +769,23 @@ def _upgrade(path: Path, current: str | None, backup: Path | None) -> None:
 
     engine = migration_engine(path)
     try:
-        with engine.begin() as conn:
+        # BEGIN IMMEDIATE: the write lock first, waiting for another Castra creating or
+        # upgrading the same file (commands started together on a store not made yet); once
+        # it is ours, Alembic reads the revision in this transaction and does only what is
+        # left (nothing, when the other made it)
+        with engine.connect() as conn, conn.execution_options(castra_write=True).begin():
             command.upgrade(_alembic_config(conn), "head")
             problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
             if problems:
                 raise StoreError(f"foreign key check failed after the upgrade: {problems[:3]}")
     except Exception as exc:
         where = f"; the file from before is saved as {backup}" if backup is not None else ""
+        # one line, never the SQL the driver puts in its message
+        text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        said = describe_failure(path, exc) if "locked" in str(exc) else (text or [repr(exc)])[0]
         raise StoreError(
             f"could not upgrade {path} from schema {current or 'empty'} to {SCHEMA_HEAD}: "
-            f"{exc}{where}"
+            f"{said}{where}"
         ) from exc
     finally:
         engine.dispose()
