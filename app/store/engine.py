@@ -207,13 +207,16 @@ class Store:
     url: str | None = None
     #: Who writes: the member's database role on a club server, None locally.
     member: str | None = None
+    #: A local file Castra may read but not write (a read-only file, folder or mount):
+    #: reads work, every write is refused in one line.
+    read_only: bool = False
     _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
     #: the pin and check of a local file's locks, shared with this process's other stores of it
     _guard: FileGuard | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.url is None:
+        if self.url is None and not self.read_only:  # nothing can change a read-only one
             self._guard = acquire(self.path)
             self._guard.add_reset(id(self), self._drop_engine)
             protect_store(self.path, on=True)
@@ -244,7 +247,7 @@ class Store:
 
                 self._engine = server_engine(self.url)
             else:
-                self._engine = make_engine(self.path)
+                self._engine = _make_engine(self.path, foreign_keys=True, read_only=self.read_only)
         return self._engine
 
     def reader(self, session: Session) -> Reader:
@@ -254,7 +257,13 @@ class Store:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One write transaction (``BEGIN IMMEDIATE``): committed when the block ends, rolled
-        back if it raises. A database failure raises :class:`StoreError`."""
+        back if it raises. A database failure raises :class:`StoreError`; so does a write
+        to a read-only store, before anything is done."""
+        if self.read_only:
+            raise StoreError(
+                f"the store {self.path} is read-only (the file or its folder cannot be "
+                "written): it opens for reading only; nothing was saved"
+            )
         with self._session(write=True) as session:
             yield session
 
@@ -391,11 +400,16 @@ class Store:
 # --------------------------------------------------------------------------- engines
 
 
-def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
+def _make_engine(path: Path, *, foreign_keys: bool, read_only: bool = False) -> Engine:
     from sqlalchemy import create_engine, event
     from sqlalchemy.engine import URL
 
-    engine = create_engine(URL.create("sqlite", database=str(path)))
+    if read_only:
+        engine = create_engine(
+            URL.create("sqlite", database=read_only_uri(path), query={"uri": "true"})
+        )
+    else:
+        engine = create_engine(URL.create("sqlite", database=str(path)))
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -407,7 +421,8 @@ def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
             # the busy timeout first: making a new file WAL takes the write lock, which a
             # command started at the same moment may hold (it waits, as for any writer)
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode=WAL").fetchall()
+            if not read_only:
+                cursor.execute("PRAGMA journal_mode=WAL").fetchall()
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         finally:
             cursor.close()
@@ -464,6 +479,10 @@ def open_store(
 
         return open_server(where)
     path = Path(where)
+    if is_read_only(path):
+        if early is not None and early.path == path:
+            early.join()  # its answer is not used: the read-only opening checks for itself
+        return _open_read_only(path, check=check)
     revisions = _probe(path, check=check, early=early)
     if revisions is not None and set(revisions) != {SCHEMA_HEAD}:
         _refuse_unknown(path, revisions)
@@ -565,6 +584,70 @@ def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     return StoreError(f"{describe_failure(path, exc)}; the store was not changed")
 
 
+def is_read_only(path: Path) -> bool:
+    """Whether ``path`` is a store file Castra may read but not write: the file, its folder
+    or the file system they are on is read-only."""
+    try:
+        return path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+    except OSError:
+        return False
+
+
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that reads a read-only store: ``mode=ro``, and ``immutable`` where its
+    folder cannot be written (a read-only mount: SQLite could not make the ``-shm`` file a
+    WAL read needs, and nothing can change the file there)."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"
+    return uri
+
+
+def _open_read_only(path: Path, *, check: bool) -> Store:
+    """A store that cannot be written, opened for reading: the same checks as a writable
+    one (an SQLite file, Castra's, healthy), and its schema must be this Castra's (it cannot
+    be upgraded)."""
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(len(_SQLITE_MAGIC))
+        size = path.stat().st_size
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
+    if header != _SQLITE_MAGIC:
+        raise StoreError(
+            f"{path} is not a Castra database (it is not an SQLite file); "
+            "the file was not changed. Move it away or set CASTRA_DB to another file."
+        )
+    try:
+        with closing(sqlite3.connect(read_only_uri(path), uri=True)) as con:
+            if check or size <= QUICK_CHECK_MAX_BYTES:
+                rows = con.execute("PRAGMA quick_check").fetchall()
+                if rows != [("ok",)]:
+                    detail = "; ".join(str(r[0]) for r in rows[:3])
+                    raise StoreError(
+                        f"{path} is damaged (SQLite integrity check: {detail}); the file was "
+                        "not changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
+                    )
+            names = {
+                str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            revisions = (
+                [str(r[0]) for r in con.execute("SELECT version_num FROM alembic_version")]
+                if "alembic_version" in names
+                else []
+            )
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(path, exc) from None
+    if revisions != [SCHEMA_HEAD]:
+        _refuse_unknown(path, revisions)
+        raise StoreError(
+            f"the store {path} is read-only and at schema {', '.join(revisions) or 'none'}; "
+            f"this Castra needs {SCHEMA_HEAD} and cannot upgrade a file it cannot write. "
+            "Make it writable once, or set CASTRA_DB to another file."
+        )
+    return Store(path=path, revision=SCHEMA_HEAD, read_only=True)
+
+
 def _refuse_read_only(target: Path, path: Path) -> None:
     if not os.access(target, os.W_OK):
         what = "folder" if target.is_dir() else "file"
@@ -647,7 +730,9 @@ def start_check(where: Path | str | None = None) -> EarlyCheck | None:
 def integrity_check(path: Path) -> list[str]:
     """``PRAGMA integrity_check`` of the store (``["ok"]`` when healthy), read-only: the full
     check, on request (``castra store check``) and in the reliability tests."""
-    with closing(_reader(path)) as con:
+    read_only = is_read_only(path)
+    con = sqlite3.connect(read_only_uri(path), uri=True) if read_only else _reader(path)
+    with closing(con):
         return [str(r[0]) for r in con.execute("PRAGMA integrity_check").fetchall()]
 
 

@@ -37,6 +37,7 @@ from app.store.engine import (
     StoreDamaged,
     StoreError,
     describe_failure,
+    read_only_uri,
 )
 
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ def reading(store: Store) -> Iterator[Reader]:
         return
     store.check_files()
     try:
-        con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        if store.read_only:
+            con = sqlite3.connect(read_only_uri(store.path), uri=True, isolation_level=None)
+        else:
+            con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
         raise StoreError(describe_failure(store.path, exc)) from None
     with closing(con):
