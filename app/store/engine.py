@@ -528,10 +528,7 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
     except OSError as exc:
         raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
     if header != _SQLITE_MAGIC:
-        raise StoreError(
-            f"{path} is not a Castra database (it is not an SQLite file); "
-            "the file was not changed. Move it away or set CASTRA_DB to another file."
-        )
+        raise _not_sqlite(path)
     if early is not None and early.path == path:
         early.wait()  # raises what the check found
     elif check or size <= QUICK_CHECK_MAX_BYTES or _unclean(path):
@@ -584,6 +581,21 @@ def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     return StoreError(f"{describe_failure(path, exc)}; the store was not changed")
 
 
+def _not_sqlite(path: Path) -> StoreError:
+    return StoreError(
+        f"{path} is not a Castra database (it is not an SQLite file); "
+        "the file was not changed. Move it away or set CASTRA_DB to another file."
+    )
+
+
+def _damaged(path: Path, rows: list[Any]) -> StoreError:
+    detail = "; ".join(str(r[0]) for r in rows[:3])
+    return StoreError(
+        f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
+        "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
+    )
+
+
 def is_read_only(path: Path) -> bool:
     """Whether ``path`` is a store file Castra may read but not write: the file, its folder
     or the file system they are on is read-only."""
@@ -614,20 +626,13 @@ def _open_read_only(path: Path, *, check: bool) -> Store:
     except OSError as exc:
         raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
     if header != _SQLITE_MAGIC:
-        raise StoreError(
-            f"{path} is not a Castra database (it is not an SQLite file); "
-            "the file was not changed. Move it away or set CASTRA_DB to another file."
-        )
+        raise _not_sqlite(path)
     try:
         with closing(sqlite3.connect(read_only_uri(path), uri=True)) as con:
             if check or size <= QUICK_CHECK_MAX_BYTES:
                 rows = con.execute("PRAGMA quick_check").fetchall()
                 if rows != [("ok",)]:
-                    detail = "; ".join(str(r[0]) for r in rows[:3])
-                    raise StoreError(
-                        f"{path} is damaged (SQLite integrity check: {detail}); the file was "
-                        "not changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
-                    )
+                    raise _damaged(path, rows)
             names = {
                 str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
             }
@@ -665,11 +670,7 @@ def _quick_check(path: Path) -> None:
     except sqlite3.DatabaseError as exc:
         raise _unreadable(path, exc) from None
     if rows != [("ok",)]:
-        detail = "; ".join(str(r[0]) for r in rows[:3])
-        raise StoreError(
-            f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
-            "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
-        )
+        raise _damaged(path, rows)
 
 
 class EarlyCheck:

@@ -23,7 +23,7 @@ from app.core.roster import Roster, Unit
 from app.rules.registry import Registry
 from app.store import load_roster, save_roster
 from app.store.campaigns import assign_side, create_campaign, load_campaign
-from tests.conftest import Club
+from tests.conftest import Club, add_members
 from tests.core.campaign.helpers import leg_vi_campaign
 from tests.pgcluster import Cluster
 
@@ -242,9 +242,7 @@ def old_default_club(
     with psycopg.connect(pg_empty, autocommit=True) as con:
         con.execute("GRANT CREATE ON SCHEMA public TO PUBLIC")
     assert main(["server", "init", pg_empty]) == 0
-    for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
-        args = ["server", "add-member", name, "--role", role, "--url", pg_empty]
-        assert main([*args, "--existing"]) == 0  # the roles are the whole cluster's
+    add_members(pg_empty)
     capsys.readouterr()
     c = Club(pg_cluster, pg_empty.rsplit("/", 1)[1], pg_empty)
     yield c
