@@ -372,7 +372,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     # transaction: a start that fails leaves no empty battle behind.
     try:
         table_ = tablecmd.new_table(rs, args.size, args.layout)
-        state = new_battle(rs, mech, rosters, records=records, table=table_)
+        state = new_battle(
+            rs, mech, rosters, records=records, table=table_, fit=args.size is not None
+        )
         session = BattleSession(rs, mech, state, seed=seed, name=name)
         step = session.do(StartBattle())
     except (CommandError, NotImplementedRule, ValueError) as exc:
