@@ -85,7 +85,7 @@ def register(sub: Any) -> None:
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
-    p = bsub.add_parser("move", help="move a unit along a path (or to X Y, unchecked)")
+    p = bsub.add_parser("move", help="move a unit along a path, or to X Y (the same checks)")
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
     p.add_argument("x", nargs="?", type=number("X", -MAX_COORD, MAX_COORD, whole=False))

@@ -157,7 +157,7 @@ def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path:
     acked = _writers(
         db,
         tmp_path / "home",
-        ["battle", "move", str(bid), "{unit}", "{x}", "10"],
+        ["battle", "move", str(bid), "{unit}", "{x}", "10", "--force"],
         WRITES,
         lambda tag, i: {"{unit}": "A1" if tag == "a" else "B1", "{x}": str(1 + i / 100)},
     )
@@ -165,7 +165,7 @@ def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path:
     with open_store(db) as st:
         session = load_battle(st, battle_id=bid, registry=reg)
     moves = {
-        (s.command.unit, round(s.command.x, 2))
+        (s.command.unit, round(s.command.legs[0].x or 0.0, 2))  # the path "to X,10"
         for s in session.steps
         if isinstance(s.command, MoveUnit)
     }
