@@ -104,6 +104,20 @@ def option_value_problem(key: str, value: object) -> str | None:
     return None
 
 
+#: Longest battle name.
+MAX_BATTLE_NAME = 200
+
+
+def battle_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a battle's name (empty, over :data:`MAX_BATTLE_NAME`
+    characters, a control, invisible or direction-changing character), or None."""
+    if not name.strip():
+        return "the battle name cannot be empty"
+    if len(name) > MAX_BATTLE_NAME:
+        return f"the battle name is {len(name):,} characters long (at most {MAX_BATTLE_NAME})"
+    return control_problem("the battle name", name)
+
+
 def ended(state: BattleState) -> None:
     if state.result is not None:
         raise CommandError(f"the battle is over ({state.result.reason}); undo to go back")

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
+    QLabel,
     QMainWindow,
     QMenu,
     QToolBar,
@@ -124,12 +125,14 @@ class BattleWindow(QMainWindow):
         self.unit_dock.raise_()
         self.layout_dialog: LayoutNameDialog | None = None
         self.toolbar = self._toolbar()
+        self.lock_bar = self._lock_bar()
         self._menus()
         self._connect()
         self._result_shown = controller.state.result is not None
         self.refresh()
         self.acting.refresh()
         self._restore_layout()
+        self.lock_bar.setVisible(controller.locked is not None)  # whatever the saved layout
 
     # ------------------------------------------------------------------ parts
 
@@ -167,6 +170,25 @@ class BattleWindow(QMainWindow):
                 bar.addAction(self.acts[key])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.acts.adopt(BattleKey.VIEW_TOOLBAR, bar.toggleViewAction())
+        return bar
+
+    def _lock_bar(self) -> QToolBar:
+        """The read-only banner, as the roster editor shows one: why this battle cannot be
+        changed here (a player's window on a club server), under the toolbar."""
+        bar = QToolBar("Read-only", self)
+        bar.setObjectName("battleLockBar")
+        bar.setMovable(False)
+        bar.toggleViewAction().setVisible(False)
+        locked = self.controller.locked or ""
+        self.lock_banner = QLabel(locked[:1].upper() + locked[1:])
+        self.lock_banner.setObjectName("readOnlyBanner")
+        self.lock_banner.setStyleSheet(
+            "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"
+        )
+        bar.addWidget(self.lock_banner)
+        self.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        bar.setVisible(self.controller.locked is not None)
         return bar
 
     def _menus(self) -> None:
@@ -331,10 +353,16 @@ class BattleWindow(QMainWindow):
         a[K.CHARGE].setEnabled(live and not over)
         a[K.ENTER_DICE].setEnabled(live and not over)
         a[K.END_BATTLE].setEnabled(live and session.state.started and not over)
-        a[K.PRESENT].setEnabled(c.read_only)
+        a[K.PRESENT].setEnabled(c.past is not None)
         title = f"{session.name} — Castra battle"
-        if c.read_only:
+        if c.past is not None:
             title += f" (step {c.past} of {session.cursor}, read-only)"
+        elif c.locked is not None:
+            title += " (read-only)"
+            for key in (K.UNDO, K.REDO, K.NEXT_PHASE, K.START, K.ROLL, K.CHARGE, K.ENTER_DICE):
+                a[key].setToolTip(f"Disabled: {c.locked}")
+            a[K.END_BATTLE].setToolTip(f"Disabled: {c.locked}")
+            self.turn_panel.next_button.setToolTip(f"Disabled: {c.locked}")
         self.setWindowTitle(title)
 
     def _terrain_menu(self, map_menu: QMenu) -> None:
