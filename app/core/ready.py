@@ -99,6 +99,9 @@ def find_ready(rulesets: Iterable[Ruleset], text: str) -> tuple[Ruleset, str] | 
         if want_rs not in (rs.id.casefold(), rs.meta.short_name.casefold()):
             continue
         for army_id, army in rs.armies.items():
-            if army.standard is not None and want_army in (army_id.casefold(), army.name.casefold()):
+            if army.standard is not None and want_army in (
+                army_id.casefold(),
+                army.name.casefold(),
+            ):
                 return rs, army_id
     return None
