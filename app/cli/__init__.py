@@ -80,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(args_list)
     finally:
+        common.close_stores()
         sys.stdout.flush()
         sys.stdout, sys.stderr = out, err
 

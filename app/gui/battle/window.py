@@ -14,7 +14,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
-    QFileDialog,
     QMainWindow,
     QMenu,
     QToolBar,
@@ -425,11 +424,13 @@ class BattleWindow(QMainWindow):
     # ------------------------------------------------------------------ export
 
     def export_report_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
+        from app.gui.files import save_file_name
+
+        path = save_file_name(
             self, "Battle report", f"{self.controller.session.name}.pdf", "PDF (*.pdf)"
         )
-        if path:
-            self.export_report(Path(path))
+        if path is not None:
+            self.export_report(path)
 
     def export_report(self, path: Path) -> bool:
         from app.export.battle_report import write_battle_report
@@ -452,10 +453,13 @@ class BattleWindow(QMainWindow):
         return True
 
     def export_png_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
+        from app.gui.files import save_file_name
+
+        chosen = save_file_name(
             self, "Map image", f"{self.controller.session.name}.png", "PNG (*.png)"
         )
-        if path:
+        if chosen is not None:
+            path = str(chosen)
             ok = self.map.export_png(path)
             self.statusBar().showMessage(
                 f"Map written to {path}" if ok else f"The map was not written to {path}", 8000
