@@ -174,3 +174,23 @@ def test_castra_armies_names_each_ready_army(cli: Cli) -> None:
         "origin": "source",
         "units": 41,
     }
+
+
+def test_a_roster_from_a_ready_army_says_where_it_comes_from(cli: Cli) -> None:
+    from app.store import find_roster, load_roster, open_store
+
+    cli.ok(
+        "roster",
+        "new",
+        "--ruleset",
+        "leg-vi-carthago",
+        "--army",
+        "roman",
+        "--name",
+        "Cannae",
+        "--standard",
+    )
+    with open_store() as st:
+        roster = load_roster(st, roster_id=find_roster(st, key="Cannae"))
+    assert roster.unit_count() == 8 and roster.leader("varro").rank == "general"
+    assert roster.notes.startswith("Ready army: Consular army, commanded as at Cannae. Built by")
