@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.campaign.model import CampaignError
 from app.core.campaign.template import LEADERS, hannibal_in_italy
 from app.core.ready import find_ready, ready_armies, ready_name, ready_notes, ready_roster
 from app.core.roster import Roster
@@ -169,3 +170,12 @@ def test_find_a_ready_army_by_ids_or_names(
 ) -> None:
     got = find_ready(registry, text)
     assert (None if got is None else (got[0].id, got[1])) == found
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90"]
+)
+def test_the_hannibal_in_italy_template_stays_quincunx_s(registry: Registry, ruleset: str) -> None:
+    """The other rulesets' ready armies are not the template's armies: refused, saying why."""
+    with pytest.raises(CampaignError, match="built on Quincunx's model armies"):
+        hannibal_in_italy(registry.get(ruleset))
