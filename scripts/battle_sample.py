@@ -1,8 +1,9 @@
 """Open the battle window on a sample battle of a ruleset, for a look or a screenshot:
 
 QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 1280x720]
-    [--play] [--act A1:B1:melee] [--roll] [--ready]
+    [--play N] [--act A1:B1:melee] [--meet] [--roll] [--ready]
 
+``--meet`` puts the unit front to front with its target first (a melee needs contact).
 ``--ready``: a new battle between the ruleset's Roman and Carthaginian ready armies
 (:mod:`app.core.ready`), as New battle starts it, instead of the sample battle.
 """
@@ -19,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from app.core.battle import BattleSession, NextPhase, StartBattle, new_battle
+from app.core.battle import BattleSession, MoveUnit, NextPhase, StartBattle, new_battle
 from app.core.battle.sample import sample_session
 from app.core.ready import ready_armies, ready_roster
 from app.gui.battle.controller import BattleController
@@ -35,6 +36,7 @@ def main() -> int:
     parser.add_argument("--play", type=int, default=0, help="phases to go on first")
     parser.add_argument("--act", help="UNIT:TARGET:ACTION chosen in the Actions dock")
     parser.add_argument("--roll", action="store_true")
+    parser.add_argument("--meet", action="store_true", help="the unit meets its target first")
     parser.add_argument("--ready", action="store_true", help="the ready armies' battle")
     args = parser.parse_args()
     app = QApplication(sys.argv)
@@ -49,6 +51,11 @@ def main() -> int:
         session = sample_session(rs, mech)
     for _ in range(args.play):
         session.do(NextPhase())
+    if args.act and args.meet:
+        unit, target, _ = args.act.split(":")
+        a, b = session.state.unit(unit), session.state.unit(target)
+        y = b.y - (a.depth + b.depth) / 2 if a.side == 0 else b.y + (a.depth + b.depth) / 2
+        session.do(MoveUnit(unit=unit, x=b.x, y=y, facing=a.facing))
     folder = tempfile.mkdtemp()
     settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
     window = BattleWindow(BattleController(session), settings)

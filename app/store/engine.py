@@ -33,6 +33,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app import bundled
 from app.paths import data_dir
 from app.store.guard import FileGuard, acquire, release, users
 from app.storefiles import protect_store
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
 SCHEMA_HEAD = "0008"
-#: The Alembic folder (``env.py``, ``versions/``), found from this file, not the current dir.
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "db"
+#: The Alembic folder (``env.py``, ``versions/``): the checkout's ``db/`` or the installed copy.
+MIGRATIONS_DIR = bundled.MIGRATIONS_DIR
 BUSY_TIMEOUT_MS = 5000
 #: A store at most this big is checked (``PRAGMA quick_check``) at every opening, which
 #: costs milliseconds; a bigger one only after an unclean shutdown, before a migration, or on

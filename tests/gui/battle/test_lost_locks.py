@@ -88,7 +88,8 @@ def posix_locks(*paths: Path) -> list[str]:
     inodes = {f":{p.stat().st_ino} " for p in paths if p.exists()}
     pid = f" {os.getpid()} "
     lines = Path("/proc/locks").read_text().splitlines()
-    return [ln for ln in lines if " POSIX " in ln and pid in ln and any(i in ln for i in inodes)]
+    mine = [ln for ln in lines if " POSIX " in ln and pid in ln and any(i in ln for i in inodes)]
+    return sorted(ln.split(":", 1)[1].strip() for ln in mine)  # without the list's ordinal
 
 
 def show_folder(qtbot: QtBot, dialog: QFileDialog, folder: Path) -> None:
