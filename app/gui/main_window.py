@@ -478,6 +478,7 @@ class MainWindow(QMainWindow):
         self.library_dock.raise_()
         self.toolbar.show()
         self._default_docks()
+        self.battles.reset_layouts()
         self.statusBar().showMessage("The panels are back where they started", 5000)
 
     def save_layout(self) -> None:
@@ -491,6 +492,9 @@ class MainWindow(QMainWindow):
             return
         self.save_layout()
         self.battles.close_all()
+        campaigns = getattr(self, "campaign_view", None)
+        if campaigns is not None:  # Quit ends Castra: no Campaigns window left running
+            campaigns.close()
         self.club.stop_listening()  # its connection to a club server goes with the window
         self.printer.shutdown()  # no print thread outlives the window
         event.accept()

@@ -579,12 +579,15 @@ class BattleWindow(QMainWindow):
             self.restoreState(state)
 
     def reset_layout(self) -> None:
+        """View > Reset layout: every dock back where it starts; kept at once, so a battle
+        window opened next opens so too (it read the layout saved before the reset)."""
         self.restoreState(self._default_state)
         for dock in self.findChildren(QDockWidget):
             dock.setFloating(False)
             dock.show()
         self.toolbar.show()
         self._default_docks()
+        self.save_layout()
 
     def save_layout(self) -> None:
         self.settings.setValue("battle/geometry", self.saveGeometry())

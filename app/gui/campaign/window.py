@@ -232,13 +232,16 @@ class CampaignView(QMainWindow):
             ActionKey.CV_CHRONICLE: self.chronicle,
             ActionKey.CV_EXPORT: self.export,
             ActionKey.CV_ASSIGN: self.assign_sides,
+            ActionKey.CV_CLOSE: self.close,
         }
         for key, handler in handlers.items():
             action = make_action(self, key)
             action.triggered.connect(lambda _=False, h=handler: h())
             self.actions_[key] = action
             menu.addAction(action)
-            if key not in (ActionKey.CV_EXPORT, ActionKey.CV_ASSIGN):
+            if key == ActionKey.CV_CLOSE:
+                menu.insertSeparator(action)
+            if key not in (ActionKey.CV_EXPORT, ActionKey.CV_ASSIGN, ActionKey.CV_CLOSE):
                 bar.addAction(action)
         self.actions_[ActionKey.CV_ASSIGN].setVisible(self.store.on_server)
         self.addToolBar(bar)
