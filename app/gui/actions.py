@@ -251,7 +251,7 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "&Sides and players…",
         "On a club server: which member plays each side (the umpire gives sides)",
     ),
-    ActionKey.CV_CLOSE: ActionSpec("&Close", "Close the Campaigns window", (Key.Close,), "x"),
+    ActionKey.CV_CLOSE: ActionSpec("&Close", "Close the Campaigns window", (Key.Close,)),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
     ),

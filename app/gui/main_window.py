@@ -336,9 +336,10 @@ class MainWindow(QMainWindow):
     # help_windows is imported when a help window is first opened, not at start-up
 
     def show_guide(self) -> QDialog:
-        from app.gui import help_windows
+        """Help > User guide (F1): the guide's contents page."""
+        from app.gui.guide import show_guide
 
-        return help_windows.show_text(self, "guideDialog", "Castra user guide", help_windows.GUIDE)
+        return show_guide(self)
 
     def show_shortcuts(self) -> QDialog:
         from app.gui import help_windows

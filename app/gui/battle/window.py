@@ -259,7 +259,7 @@ class BattleWindow(QMainWindow):
                 K.RESET_LAYOUT,
             ),
         )
-        fill("&Help", (K.SHORTCUTS,))
+        fill("&Help", (K.GUIDE, K.SHORTCUTS))
 
     def _connect(self) -> None:
         a, c, K = self.acts, self.controller, BattleKey
@@ -285,6 +285,7 @@ class BattleWindow(QMainWindow):
         a[K.CLOSE].triggered.connect(self.close)
         a[K.RESET_LAYOUT].triggered.connect(self.reset_layout)
         a[K.SHORTCUTS].triggered.connect(self.show_shortcuts)
+        a[K.GUIDE].triggered.connect(self.show_guide)
         a[K.FIT].triggered.connect(self.map.fit_table)
         a[K.GRID].toggled.connect(self.map.set_grid)
         a[K.ROTATE_LEFT].triggered.connect(lambda: self.map.rotate_selected(-15))
@@ -550,6 +551,12 @@ class BattleWindow(QMainWindow):
         return path
 
     # ------------------------------------------------------------------ help and layout
+
+    def show_guide(self) -> QDialog:
+        """Help > User guide (F1): the guide's page on battles."""
+        from app.gui.guide import show_guide
+
+        return show_guide(self, "battle.md")
 
     def show_shortcuts(self) -> QDialog:
         actions: list[QAction] = [act for _, act in self.acts.items()]
