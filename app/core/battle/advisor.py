@@ -192,7 +192,7 @@ def _combat(
     for enemy in enemies:
         them = state.combatant(enemy)
         gap = edge_distance(unit.footprint, enemy.footprint)
-        kinds = []
+        kinds: list[Kind] = []
         if gap <= TOUCH * unit.width:
             kinds.append("melee")
         if reach is not None and gap <= reach.range + 1e-6:
