@@ -998,6 +998,191 @@ def window_rows() -> list[Row]:
     ]
 
 
+# --------------------------------------------------------------------------- campaigns
+
+#: the campaign sizes measured: a season of a few battles, of twenty, of fifty
+CAMPAIGN_SIZES = (5, 20, 50)
+
+
+def _campaign(db: Path, battles: int) -> int:
+    """A Quincunx campaign of ``battles`` battles (the Hannibal in Italy template's three, then
+    more between the two whole armies), each recorded by hand with losses and a wounded
+    commander, and applied: three steps a battle. Stored; its id."""
+    from app.core.battle.result import hand_result
+    from app.core.campaign.fight import battle_rosters
+    from app.core.campaign.model import Participant
+    from app.core.campaign.steps import AddBattle, ApplyResult, RecordResult
+    from app.core.campaign.template import hannibal_in_italy
+    from app.paths import load_registry
+    from app.store import open_store
+    from app.store.campaigns import create_campaign
+
+    rs = load_registry(only={"quincunx"}).get("quincunx")
+    session = hannibal_in_italy(rs, name=f"Season of {battles}")
+    for k in range(3, battles):
+        both = (Participant("rome"), Participant("carthage"))
+        session.do(AddBattle(f"Battle {k + 1}", both, date=f"{216 - k // 4} BC", place="Italy"))
+    for k, b in enumerate(session.campaign.battles):
+        rosters = battle_rosters(session.campaign, b.id)
+        ends = {}
+        for side, roster in enumerate(rosters):
+            for j, u in enumerate(roster.units[(k % 3) :: 3]):
+                ends[(side, u.id, 0)] = max(u.size - 1 - (j + k) % 3, 0)
+        result = hand_result(
+            rosters, winner=k % 2, ends=ends, notes=[f"Battle {k + 1}: the line held."]
+        )
+        session.do(RecordResult(b.id, result))
+        session.do(ApplyResult(b.id))
+    with open_store(db) as st:
+        return create_campaign(st, session=session)
+
+
+def cpu_process(args: Sequence[str], env: dict[str, str] | None = None) -> float:
+    """Seconds of CPU time (user and system) of one whole process, start to exit."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        list(args),
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _cpu_ms(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1000
+
+
+def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]:
+    """The campaign figures of one campaign of ``n`` battles (see :func:`campaign_rows`)."""
+    from app.gui.campaign.window import CampaignView
+    from app.store import open_store
+
+    castra = [sys.executable, "-m", "app"]
+    got: dict[str, float] = {}
+    db = tmp / f"c{n}.sqlite3"
+    cid = _campaign(db, n)
+    env = {"CASTRA_DB": str(db), "CASTRA_HOME": str(tmp)}
+    show = [*castra, "campaign", "show", str(cid)]
+    cpu_process(show, env)  # the ruleset cache
+    got["show"] = median_of(RUNS, lambda: cpu_process(show, env))
+    pdf = [*castra, "campaign", "chronicle", str(cid), "--pdf", str(tmp / "c.pdf")]
+    got["pdf"] = median_of(RUNS, lambda: cpu_process(pdf, env))
+
+    def add() -> float:
+        work = tmp / "work.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(work) + suffix).unlink(missing_ok=True)
+        work.write_bytes(db.read_bytes())
+        wenv = {"CASTRA_DB": str(work), "CASTRA_HOME": str(tmp)}
+        return cpu_process(
+            [*castra, "campaign", "add-battle", str(cid), "Another", "rome", "carthage"], wenv
+        )
+
+    got["add"] = median_of(RUNS, add)
+    store = open_store(db)
+    view = CampaignView(reg, store)
+    view.resize(1280, 720)
+    view.show()
+    app.processEvents()
+
+    def open_once() -> None:
+        view.open_campaign(cid)
+        app.processEvents()
+
+    open_once()
+    got["open"] = statistics.median(_cpu_ms(open_once) for _ in range(RUNS))
+    view.close()
+    store.close()
+    con = sqlite3.connect(db)
+    cols = [r[1] for r in con.execute("PRAGMA table_info(campaign_step)")]
+    size = " + ".join(
+        f"coalesce(length({c}), 0)"
+        for c in cols
+        if c not in ("id", "campaign_id", "n", "side", "made_by")
+    )
+    per_step, steps = con.execute(
+        f"SELECT sum({size}) * 1.0 / count(*), count(*) FROM campaign_step"
+    ).fetchone()
+    con.close()
+    got["size"] = per_step / 1000
+    got["steps"] = steps
+    return got
+
+
+def campaign_rows() -> list[Row]:
+    """A campaign of 5, 20 and 50 battles: ``castra campaign show`` and the chronicle PDF
+    (whole process, CPU time), ``add-battle`` (whole process, on a copy of the store),
+    opening it in the Campaigns window (CPU time of the open, in this process) and the store
+    per step."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.paths import load_registry
+
+    app = QApplication.instance() or QApplication([])
+    reg = load_registry(only={"quincunx"})
+    got: dict[str, dict[int, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in CAMPAIGN_SIZES:
+            for key, value in _campaign_figures(Path(tmp), n, reg, app).items():
+                got.setdefault(key, {})[n] = value
+    small, big = CAMPAIGN_SIZES[0], CAMPAIGN_SIZES[-1]
+    for key, values in got.items():
+        print(f"  campaign {key}: " + ", ".join(f"{n}: {v:.3f}" for n, v in values.items()))
+    return [
+        Row(
+            f"campaign show, {big} battles (CPU s)",
+            got["show"][big],
+            got["show"][small],
+            1.5,
+            "s",
+            ratio=True,
+            note=f"whole process; baseline: {small} battles",
+        ),
+        Row(
+            f"campaign open in the window, {big} battles (CPU ms)",
+            got["open"][big],
+            got["open"][small],
+            1.5,
+            "ms",
+            ratio=True,
+            note=f"load, trees, plot; baseline: {small} battles",
+        ),
+        Row(
+            f"campaign add-battle, {big} battles (CPU s)",
+            got["add"][big],
+            got["add"][small],
+            1.5,
+            "s",
+            ratio=True,
+            note=f"whole process; baseline: {small} battles",
+        ),
+        Row(
+            f"campaign store per step, {big} battles (KB)",
+            got["size"][big],
+            got["size"][small],
+            20.0,
+            "KB",
+            note=f"baseline: {small} battles",
+        ),
+        Row(
+            f"chronicle PDF, {big} battles (CPU s)",
+            got["pdf"][big],
+            got["pdf"][small],
+            1.0,
+            "s",
+            note=f"whole process; baseline: {small} battles",
+        ),
+    ]
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -1018,7 +1203,9 @@ def main(argv: Sequence[str] = ()) -> int:
         sections = [map_rows]
     if "--window" in argv:
         sections = [window_rows]
-    if not quick and "--map" not in argv and "--window" not in argv:
+    if "--campaign" in argv:
+        sections = [campaign_rows]
+    if not quick and not {"--map", "--window", "--campaign"} & set(argv):
         sections.insert(2, battle_rows)
     rows: list[Row] = []
     for section in sections:
