@@ -1018,7 +1018,7 @@ def _campaign(db: Path, battles: int) -> int:
     from app.store.campaigns import create_campaign
 
     rs = load_registry(only={"quincunx"}).get("quincunx")
-    session = hannibal_in_italy(rs, name=f"Season of {battles}")
+    session = hannibal_in_italy(rs, name=f"Season of {battles}", recovery="all")
     for k in range(3, battles):
         both = (Participant("rome"), Participant("carthage"))
         session.do(AddBattle(f"Battle {k + 1}", both, date=f"{216 - k // 4} BC", place="Italy"))

@@ -136,6 +136,8 @@ def _apply(value: Any, what: Mapping[str, Any]) -> Any:
         items = list(value[:length])
         for index, c in what["items"].items():
             i = int(index)
+            if not 0 <= i <= len(items):
+                raise ValueError(f"a list change names item {i} of {len(items)}")
             if i == len(items):
                 items.append(_apply(None, c))
             else:
@@ -259,8 +261,14 @@ class Timeline(Generic[T]):
             for k in [k for k in cache if k > n]:
                 del cache[k]
 
-    def append(self, change: Mapping[str, Any], state: StateDict | None = None) -> None:
-        """Add the next step's change (and, when known, its state dict, to the cache)."""
+    def append(
+        self, change: Mapping[str, Any], state: StateDict | None = None, *, snapshot: bool = False
+    ) -> None:
+        """Add the next step's change (and, when known, its state dict, to the cache; with
+        ``snapshot``, as that step's snapshot too)."""
         self._deltas.append(change)
+        n = len(self._deltas)
         if state is not None:
-            self._remember(self._dicts, len(self._deltas), state)
+            self._remember(self._dicts, n, state)
+            if snapshot:
+                self._snapshots[n] = lambda: state

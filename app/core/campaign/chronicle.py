@@ -105,7 +105,7 @@ class Strength:
 def strength(rs: Ruleset, session: CampaignSession) -> Strength:
     points: list[tuple[str, Campaign]] = [("Start", session.start)]
     for d in session.done[: session.cursor]:
-        if isinstance(d.step, ApplyResult):
+        if d.kind == "apply" and isinstance(d.step, ApplyResult):
             points.append((d.campaign.battle(d.step.battle).name, d.campaign))
     sides = []
     troops = []

@@ -5,20 +5,64 @@ a redo checks that it does."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from app.core.campaign.model import Campaign, CampaignError
 from app.core.campaign.steps import Step
 from app.rules.ruleset import Ruleset
 
+if TYPE_CHECKING:
+    from app.core.timeline import Timeline
+
 #: steps one campaign may hold (undo history included)
 MAX_STEPS = 5_000
 
 
-@dataclass(frozen=True)
 class Done:
-    step: Step
-    campaign: Campaign
+    """A step done and the campaign it made. A stored campaign gives either as a function
+    that builds it: its step is decoded when first read (and kept; steps are small), its
+    campaign rebuilt from the store's changes each time it is read (the store's timeline
+    keeps a few), so loading a campaign decodes nothing but what is shown. ``kind`` and
+    ``label`` are known without decoding the step."""
+
+    __slots__ = ("_campaign", "_step", "kind", "label")
+
+    def __init__(
+        self,
+        step: Step | Callable[[], Step],
+        campaign: Campaign | Callable[[], Campaign],
+        *,
+        kind: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        self._step = step
+        self._campaign = campaign
+        if kind is None or label is None:
+            made = self.step
+            kind, label = made.kind, made.label
+        self.kind: str = kind
+        self.label: str = label
+
+    @property
+    def step(self) -> Step:
+        if not isinstance(self._step, Step):
+            self._step = self._step()
+        return self._step
+
+    @property
+    def campaign(self) -> Campaign:
+        c = self._campaign
+        return c if isinstance(c, Campaign) else c()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Done):
+            return NotImplemented
+        return self is other or (self.step, self.campaign) == (other.step, other.campaign)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Done({self.label!r})"
 
 
 class CampaignSession:
@@ -30,9 +74,11 @@ class CampaignSession:
         done: list[Done] | None = None,
         cursor: int | None = None,
         version: int | None = None,
+        timeline: Timeline[Any] | None = None,
     ) -> None:
         """``version``: the stored campaign's version when it was loaded (the store refuses
-        a write from a stale copy)."""
+        a write from a stale copy). ``timeline``: a stored campaign's recorded states (the
+        store writes a new step as its change from the state before, read from here)."""
         if start.ruleset != ruleset.id:
             raise CampaignError(f"the campaign is for {start.ruleset}, not {ruleset.id}")
         self.ruleset = ruleset
@@ -40,6 +86,7 @@ class CampaignSession:
         self.done: list[Done] = done or []
         self.cursor = len(self.done) if cursor is None else cursor
         self.version = version
+        self.timeline = timeline
         #: steps as the store has them (the first ``stored`` of ``done``); a step done after
         #: an undo drops the stored redo branch from there
         self.stored = len(self.done)
@@ -75,10 +122,10 @@ class CampaignSession:
         return self.cursor < len(self.done)
 
     def undo_label(self) -> str | None:
-        return self.done[self.cursor - 1].step.label if self.can_undo() else None
+        return self.done[self.cursor - 1].label if self.can_undo() else None
 
     def redo_label(self) -> str | None:
-        return self.done[self.cursor].step.label if self.can_redo() else None
+        return self.done[self.cursor].label if self.can_redo() else None
 
     def undo(self) -> Step:
         if not self.can_undo():

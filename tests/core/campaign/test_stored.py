@@ -1,0 +1,61 @@
+"""A stored campaign is built back exactly as it was written, without pydantic, and what
+is not what Castra writes is refused with where."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from app.core.campaign.serialize import campaign_from_dict, campaign_to_dict
+from app.core.campaign.stored import Builder, StoredDataError, campaign_from_stored
+from app.core.campaign.template import hannibal_in_italy
+from app.rules.registry import Registry
+from tests.core.campaign.helpers import fight, leg_vi_campaign
+
+
+def test_a_written_campaign_is_built_back_equal(registry: Registry) -> None:
+    session = leg_vi_campaign(registry)
+    fight(registry, session, "Trebia", ([("A1", 2)], [("A-paullus", "wounded", 1)], 1))
+    quincunx = hannibal_in_italy(registry.get("quincunx"))
+    for c in (session.start, session.campaign, quincunx.campaign):
+        d = campaign_to_dict(c)
+        assert campaign_from_stored(d) == c == campaign_from_dict(d, registry)
+
+
+def test_states_that_share_parts_build_them_once(registry: Registry) -> None:
+    session = leg_vi_campaign(registry)
+    a = campaign_to_dict(session.campaign)
+    b = {**a, "notes": "winter quarters"}  # the sides and battles are the same objects
+    builder = Builder()
+    first, second = builder.campaign(a), builder.campaign(b)
+    assert second.notes == "winter quarters"
+    assert second.sides[0] is first.sides[0] and second.battles[1] is first.battles[1]
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda d: d.update(name=3), "campaign.name"),
+        (lambda d: d["sides"][1]["army"]["units"][0].update(size="9"), "sides[1].army.units[0]"),
+        (lambda d: d["sides"][0]["army"]["leaders"][0].update(status="ill"), "status"),
+        (lambda d: d.update(recovery="most"), "recovery"),
+        (lambda d: d["battles"][0].update(participants=[]), "participants"),
+        (lambda d: d["sides"][0].pop("army"), "no army"),
+    ],
+)
+def test_what_castra_does_not_write_is_refused(registry: Registry, change, where) -> None:  # type: ignore[no-untyped-def]
+    d = campaign_to_dict(leg_vi_campaign(registry).campaign)
+    change(d)
+    with pytest.raises(StoredDataError, match=where.replace("[", r"\[").replace("]", r"\]")):
+        campaign_from_stored(d)
+
+
+def test_reading_a_stored_campaign_imports_no_pydantic() -> None:
+    code = (
+        "import sys; import app.store.campaigns, app.core.campaign.stored; "
+        "print('pydantic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
