@@ -28,6 +28,9 @@ from typing import Any, Generic, TypeVar
 
 #: Rebuilt states kept in memory per history (a replay or a redo walks a few neighbours).
 CACHE_SIZE = 6
+#: A state is rebuilt from one in memory at most this many steps before it rather than
+#: from a nearer snapshot.
+WALK = 20
 
 StateDict = dict[str, Any]
 T = TypeVar("T")
@@ -221,6 +224,11 @@ class Timeline(Generic[T]):
         start = max(
             [0, *(k for k in self._snapshots if k <= n), *(k for k in self._dicts if k <= n)]
         )
+        near = max((k for k in self._dicts if n - WALK <= k <= n), default=None)
+        if near is not None:
+            # walking on from a state in memory shares what the steps left alone (a
+            # snapshot is a new copy of everything) and reads no snapshot
+            start = near
         if start in self._dicts:
             current = self._dicts[start]
         elif start in self._snapshots:
