@@ -184,7 +184,10 @@ class Timeline(Generic[T]):
         *,
         cache_size: int = CACHE_SIZE,
         build: Callable[[int, StateDict], T] | None = None,
+        digests: Sequence[str] | None = None,
     ) -> None:
+        """``digests``: the recorded digest of the state after each step, when kept here
+        (:meth:`check`)."""
         self._initial = initial
         self._deltas = list(deltas)
         self._snapshots = dict(snapshots)
@@ -192,6 +195,7 @@ class Timeline(Generic[T]):
         self._states: OrderedDict[int, T] = OrderedDict()
         self._cache_size = cache_size
         self._build = build
+        self._digests = None if digests is None else list(digests)
 
     def __len__(self) -> int:
         return len(self._deltas)
@@ -262,19 +266,36 @@ class Timeline(Generic[T]):
         """The last step at or before ``n`` whose state is stored whole (0: the initial)."""
         return max([0, *(k for k in self._snapshots if k <= n)])
 
+    def check(self, n: int) -> None:
+        """Refuse (ValueError) the state after step ``n`` when it is not the one recorded
+        (its digest differs: the stored changes were damaged)."""
+        if n and self._digests is not None and digest(self.state_dict(n)) != self._digests[n - 1]:
+            raise ValueError(f"the state after step {n} does not match its digest")
+
     def truncate(self, n: int) -> None:
         """Forget the steps after ``n`` (a new step after an undo drops the redo branch)."""
         del self._deltas[n:]
+        if self._digests is not None:
+            del self._digests[n:]
         for cache in (self._snapshots, self._dicts, self._states):
             for k in [k for k in cache if k > n]:
                 del cache[k]
 
     def append(
-        self, change: Mapping[str, Any], state: StateDict | None = None, *, snapshot: bool = False
+        self,
+        change: Mapping[str, Any],
+        state: StateDict | None = None,
+        *,
+        snapshot: bool = False,
+        digest: str | None = None,
     ) -> None:
         """Add the next step's change (and, when known, its state dict, to the cache; with
-        ``snapshot``, as that step's snapshot too)."""
+        ``snapshot``, as that step's snapshot too; its ``digest``, when digests are kept)."""
         self._deltas.append(change)
+        if self._digests is not None:
+            if digest is None:
+                raise ValueError("this timeline keeps digests: give the step's")
+            self._digests.append(digest)
         n = len(self._deltas)
         if state is not None:
             self._remember(self._dicts, n, state)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.core.campaign.model import Campaign, CampaignError
+from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import Step
 from app.core.campaign.stored import SNAPSHOT_EVERY as SNAPSHOT_EVERY
@@ -67,7 +67,7 @@ def _dbapi(db: Session) -> Reader:
 
 
 def _step_row(
-    campaign_id: int, n: int, done: Done, before: StateDict, after: StateDict, snapshot: bool
+    campaign_id: int, n: int, done: Done, change: dict[str, Any], after: StateDict, snapshot: bool
 ) -> Any:
     from app.core.campaign.serialize import step_to_dict
     from app.store.models import CampaignStepRow
@@ -79,7 +79,7 @@ def _step_row(
         label=done.step.label,
         step=json.dumps(step_to_dict(done.step), ensure_ascii=False),
         digest=digest(after),
-        delta=json.dumps(diff(before, after), ensure_ascii=False),
+        delta=json.dumps(change, ensure_ascii=False),
         snapshot=pack_snapshot(after) if snapshot else None,
         side=_side_of(done),
     )
@@ -93,14 +93,20 @@ def _write_steps(
     from app.core.campaign.serialize import campaign_to_dict
 
     timeline.truncate(first)
+    try:
+        timeline.check(first)  # nothing is written on top of a damaged state
+    except ValueError as exc:
+        raise StoreDamaged(f"campaign {campaign_id} cannot be changed ({exc})") from None
     before = timeline.state_dict(first)
     last = timeline.nearest_snapshot(first)
     for n in range(first, len(session.done)):
         done = session.done[n]
         after = campaign_to_dict(done.campaign)
         snapshot = snapshot_due(n, last, done.kind)
-        db.add(_step_row(campaign_id, n, done, before, after, snapshot))
-        timeline.append(diff(before, after), after, snapshot=snapshot)
+        change = diff(before, after)
+        row = _step_row(campaign_id, n, done, change, after, snapshot)
+        db.add(row)
+        timeline.append(change, after, snapshot=snapshot, digest=row.digest)
         last = n + 1 if snapshot else last
         before = after
 
@@ -237,22 +243,16 @@ def _timeline(
     digests: list[str],
     *,
     builder: Builder | None = None,
-    verify: int | None = None,
-    where: str = "campaign",
 ) -> Timeline[Campaign]:
-    """The recorded campaigns of a stored campaign; the state after step ``verify`` is
-    checked against its digest when it is built (the one every command reads)."""
+    """The recorded campaigns of a stored campaign, each built without validating it again
+    (it was checked when it was made); :meth:`~app.core.timeline.Timeline.check` holds one
+    to its digest."""
     make = builder or Builder()
-    unchecked = {verify} if verify else set()
 
     def build(n: int, data: StateDict) -> Campaign:
-        if n in unchecked:
-            if digest(data) != digests[n - 1]:
-                raise StoredDataError(f"the campaign after step {n} does not match its digest")
-            unchecked.discard(n)
         return make.campaign(data, f"step {n}" if n else "start")
 
-    return Timeline(start, deltas, snapshots, build=build)
+    return Timeline(start, deltas, snapshots, build=build, digests=digests)
 
 
 def _memory_timeline(session: CampaignSession) -> Timeline[Campaign]:
@@ -296,9 +296,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         cursor = int(row[1])
         if not 0 <= cursor <= len(steps):
             raise ValueError(f"cursor {cursor} is not from 0 to {len(steps)}")
-        timeline = _timeline(
-            start_dict, deltas, snapshots, digests, builder=builder, verify=cursor, where=where
-        )
+        timeline = _timeline(start_dict, deltas, snapshots, digests, builder=builder)
         timeline.state(cursor)  # every command reads it: a damaged one is said here
     except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
         raise StoreDamaged(f"{where} cannot be read ({exc})") from None
@@ -311,9 +309,21 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         )
         for n, (kind, label, text) in enumerate(steps)
     ]
-    return CampaignSession(
+    session = CampaignSession(
         rs, start, done=done, cursor=cursor, version=int(row[2]), timeline=timeline
     )
+    session.read_sides = _sides_reader(timeline, builder, where)
+    return session
+
+
+def _sides_reader(timeline: Timeline[Campaign], builder: Builder, where: str) -> Any:
+    def read(n: int) -> tuple[CampaignSide, ...]:
+        try:
+            return builder.sides(timeline.state_dict(n), f"step {n}")
+        except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
+            raise StoreDamaged(f"{where} cannot be read at step {n} ({exc})") from None
+
+    return read
 
 
 def _lazy(read: Any, data: Any) -> Any:

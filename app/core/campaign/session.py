@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from app.core.campaign.model import Campaign, CampaignError
+from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.steps import Step
 from app.rules.ruleset import Ruleset
 
@@ -87,6 +87,8 @@ class CampaignSession:
         self.cursor = len(self.done) if cursor is None else cursor
         self.version = version
         self.timeline = timeline
+        #: the sides after a stored step, without the rest of the campaign (the store's)
+        self.read_sides: Callable[[int], tuple[CampaignSide, ...]] | None = None
         #: steps as the store has them (the first ``stored`` of ``done``); a step done after
         #: an undo drops the stored redo branch from there
         self.stored = len(self.done)
@@ -99,6 +101,13 @@ class CampaignSession:
     def at(self, n: int) -> Campaign:
         """The campaign after step ``n`` (0: as it started)."""
         return self.done[n - 1].campaign if n else self.start
+
+    def sides_at(self, n: int) -> tuple[CampaignSide, ...]:
+        """The sides after step ``n`` (what the strength chart reads of every past state):
+        for a stored step, read from the store's timeline without building its battles."""
+        if self.read_sides is not None and n <= self.stored:
+            return self.read_sides(n)
+        return self.at(n).sides
 
     def preview(self, step: Step) -> Campaign:
         """The campaign ``step`` would make, without doing it."""

@@ -174,6 +174,13 @@ class Builder:
 
         return self._once(d, make)
 
+    def sides(self, d: Mapping[str, Any], where: str = "campaign") -> tuple[CampaignSide, ...]:
+        """The sides of the campaign stored as ``d``, without building the rest of it."""
+        try:
+            return tuple(self.side(s, f"{where}.sides[{i}]") for i, s in enumerate(d["sides"]))
+        except (KeyError, TypeError) as exc:
+            raise _fail(where, exc) from None
+
     def campaign(self, d: Mapping[str, Any], where: str = "campaign") -> Campaign:
         """The campaign :func:`~app.core.campaign.serialize.campaign_to_dict` wrote as
         ``d``; :class:`StoredDataError` when ``d`` is not such an object."""

@@ -61,3 +61,19 @@ def test_reading_a_stored_campaign_imports_no_pydantic() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_strength_chart_counts_as_the_roster_totals_do(registry: Registry) -> None:
+    """The chart's one-pass count (each unit's strength looked up once a campaign) gives
+    the roster totals' men for every army, in every ruleset's sample campaign."""
+    from app.core.campaign.chronicle import _army_strength, men
+
+    session = leg_vi_campaign(registry)
+    fight(registry, session, "Trebia", ([("A1", 2)], [("A-paullus", "wounded", 1)], 1))
+    quincunx = hannibal_in_italy(registry.get("quincunx"))
+    for s in (session, quincunx):
+        known: dict[tuple[object, ...], object] = {}
+        for n in range(len(s.done) + 1):
+            for side in s.at(n).sides:
+                whole, _ = _army_strength(s.ruleset, side.army, known)  # type: ignore[arg-type]
+                assert whole == men(s.ruleset, side.army)
