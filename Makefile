@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.castra-installed
+DIST_STAMP := $(VENV)/.castra-dist-installed
 
-.PHONY: run test lint check bench clean
+.PHONY: run test lint check bench dist clean
 
 run: $(STAMP)
 	$(VENV)/bin/castra
@@ -20,6 +21,16 @@ test: $(STAMP)
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/bench.py
 
+# The stand-alone bundle (castra.spec): dist/castra/, then its smoke test (scripts/smoke_bundle.py).
+dist: $(DIST_STAMP)
+	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist \
+		--workpath build/pyinstaller castra.spec
+	$(PY) scripts/smoke_bundle.py dist/castra
+
+$(DIST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,dist]'
+	touch $(DIST_STAMP)
+
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -27,4 +38,4 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist

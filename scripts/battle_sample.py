@@ -1,7 +1,9 @@
 """Open the battle window on a sample battle of a ruleset, for a look or a screenshot:
 
 QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 1280x720]
-    [--play] [--act A1:B1:melee] [--roll]
+    [--play N] [--act A1:B1:melee] [--meet] [--roll]
+
+``--meet`` puts the unit front to front with its target first (a melee needs contact).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from app.core.battle import NextPhase
+from app.core.battle import MoveUnit, NextPhase
 from app.core.battle.sample import sample_session
 from app.gui.battle.controller import BattleController
 from app.gui.battle.window import BattleWindow
@@ -31,12 +33,18 @@ def main() -> int:
     parser.add_argument("--play", type=int, default=0, help="phases to go on first")
     parser.add_argument("--act", help="UNIT:TARGET:ACTION chosen in the Actions dock")
     parser.add_argument("--roll", action="store_true")
+    parser.add_argument("--meet", action="store_true", help="the unit meets its target first")
     args = parser.parse_args()
     app = QApplication(sys.argv)
     rs = load_registry(only={args.ruleset}).get(args.ruleset)
     session = sample_session(rs, mechanics_for(rs))
     for _ in range(args.play):
         session.do(NextPhase())
+    if args.act and args.meet:
+        unit, target, _ = args.act.split(":")
+        a, b = session.state.unit(unit), session.state.unit(target)
+        y = b.y - (a.depth + b.depth) / 2 if a.side == 0 else b.y + (a.depth + b.depth) / 2
+        session.do(MoveUnit(unit=unit, x=b.x, y=y, facing=a.facing))
     folder = tempfile.mkdtemp()
     settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
     window = BattleWindow(BattleController(session), settings)

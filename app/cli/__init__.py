@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from app import __version__
 from app.cli import common
 
 #: the module of each command, imported only when that command runs (``castra roster list``
@@ -28,8 +29,21 @@ MODULES = {
     "campaign": "campaign",
     "store": "storecmd",
     "server": "server",
+    "self-test": "selftest",
 }
-_ORDER = ("rulesets", "rosters", "printing", "odds", "battle", "campaign", "storecmd", "server")
+_ORDER = (
+    "rulesets",
+    "rosters",
+    "printing",
+    "odds",
+    "battle",
+    "campaign",
+    "storecmd",
+    "server",
+    "selftest",
+)
+#: options that run without any command (and so import none of the commands' modules)
+_ALONE = ("--version", "--install-desktop", "--remove-desktop")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -46,8 +60,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         help="the store to use: a SQLite file, or a club server postgresql://USER@HOST/DB "
         "(default: CASTRA_DB, else the local store)",
     )
+    parser.add_argument("--version", action="version", version=f"castra {__version__}")
+    desktop = parser.add_mutually_exclusive_group()
+    desktop.add_argument(
+        "--install-desktop",
+        action="store_true",
+        help="put Castra in the desktop's application menu (Linux, BSD: a freedesktop "
+        "entry and icon in the user's data folder) and exit",
+    )
+    desktop.add_argument(
+        "--remove-desktop",
+        action="store_true",
+        help="take that menu entry and icon away again and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    wanted = [MODULES[command]] if command in MODULES else list(_ORDER)
+    wanted = list(_ORDER)
+    if command in _ALONE:
+        wanted = []
+    elif command in MODULES:
+        wanted = [MODULES[command]]
     for name in wanted:
         importlib.import_module(f"app.cli.{name}").register(sub)
     return parser
@@ -80,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(args_list)
     finally:
+        common.close_stores()
         sys.stdout.flush()
         sys.stdout, sys.stderr = out, err
 
@@ -111,9 +143,18 @@ def _main(args_list: list[str]) -> int:
     # Pydantic looks for plugins in every installed package's metadata on first use (some
     # tens of milliseconds); Castra uses none.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    parser = build_parser(args_list[0])
+    command: str | None = args_list[0]
+    if command in _ALONE and len(args_list) > 1:
+        command = None  # every command, so that what follows is named in the error
+    parser = build_parser(command)
     try:
         args = parser.parse_args(args_list)
+        if args.install_desktop or args.remove_desktop:
+            if args.command is not None:
+                parser.error(f"{args_list[0]} takes no command: {args.command}")
+            from app.cli import desktop
+
+            return desktop.run(install_it=args.install_desktop)
         if args.command is None:
             parser.print_help()
             return 2

@@ -32,6 +32,7 @@ from app.cli.odds import odds_rows, parse_sets, print_odds
 from app.core.battle import (
     Act,
     Adjust,
+    AdjustLeader,
     AttachLeader,
     BattleCommand,
     BattleSession,
@@ -43,8 +44,10 @@ from app.core.battle import (
     new_battle,
 )
 from app.core.battle.given import parse_faces
+from app.core.battle.leader_fate import FATES
 from app.core.battle.serialize import rolls_to_list, state_to_dict
 from app.core.battle.state import BattleState
+from app.core.roster import MAX_WOUNDS, MIN_WOUNDS
 from app.core.validation import Severity, validate
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
@@ -143,6 +146,19 @@ def register(sub: Any) -> None:
     p.add_argument("leader", metavar="LEADER")
     p.add_argument("unit", metavar="UNIT", nargs="?")
     p.set_defaults(func=cmd_attach)
+
+    p = bsub.add_parser(
+        "leader", help="the umpire's call on a leader: wounded, killed, captured, escaped, fit"
+    )
+    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
+    p.add_argument("leader", metavar="LEADER", help="an id (A-scipio) or a name")
+    p.add_argument("fate", choices=FATES)
+    p.add_argument(
+        "--wounds",
+        type=number("--wounds", MIN_WOUNDS, MAX_WOUNDS),
+        help="his wounds in all (default: one more when wounded, else as they are)",
+    )
+    p.set_defaults(func=cmd_leader)
 
     p = bsub.add_parser("end", help="declare the result")
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
@@ -528,7 +544,21 @@ def cmd_adjust(args: argparse.Namespace) -> int:
 def cmd_attach(args: argparse.Namespace) -> int:
     return _run(
         args.battle,
-        lambda session: AttachLeader(leader=args.leader, unit=_unit(session, args.unit)),
+        lambda session: AttachLeader(
+            leader=tablecmd.resolve_leader(session.state, args.leader),
+            unit=_unit(session, args.unit),
+        ),
+    )
+
+
+def cmd_leader(args: argparse.Namespace) -> int:
+    return _run(
+        args.battle,
+        lambda session: AdjustLeader(
+            leader=tablecmd.resolve_leader(session.state, args.leader),
+            status=args.fate,
+            wounds=args.wounds,
+        ),
     )
 
 

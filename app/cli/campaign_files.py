@@ -29,12 +29,13 @@ def cmd_chronicle(args: argparse.Namespace) -> int:
     rs, c = session.ruleset, session.campaign
     if args.pdf:
         from app.export.chronicle import chronicle_pdf
+        from app.export.common import write_bytes
 
         data = chronicle_pdf(rs, session)
         if args.pdf == "-":
             sys.stdout.buffer.write(data)
         else:
-            Path(args.pdf).write_bytes(data)
+            write_bytes(Path(args.pdf), data)
             print(f"wrote {args.pdf}")
         return 0
     entries = timeline(rs, c)

@@ -113,14 +113,29 @@ def registry() -> Registry:
     return _registry
 
 
+#: the stores this command opened, closed when it ends (:func:`close_stores`)
+_OPENED: list[Any] = []
+
+
 def store() -> Any:
-    """Open the store (CASTRA_DB or the user data folder), migrating it if needed."""
+    """Open the store (CASTRA_DB or the user data folder), migrating it if needed; it is
+    closed when the command ends."""
     from app.store import StoreError, open_store
 
     try:
-        return open_store()
+        opened = open_store()
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    _OPENED.append(opened)
+    return opened
+
+
+def close_stores() -> None:
+    """Close the stores the command opened: SQLite then folds the ``-wal`` back into the
+    file and removes it, where no other process has the store open (a process that exits
+    with its connections open leaves the ``-wal`` for the next one to recover)."""
+    while _OPENED:
+        _OPENED.pop().close()
 
 
 def resolve_roster(text: str) -> Roster:

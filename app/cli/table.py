@@ -132,6 +132,27 @@ def resolve_unit(state: BattleState, text: str) -> str:
     raise CliError(f"no unit {text[:60]!r} in this battle (units: {known})")
 
 
+def resolve_leader(state: BattleState, text: str) -> str:
+    """The id of the leader ``text`` names: an id (``A-scipio``), a name or a unique part of a
+    name (case ignored); an ambiguous name is refused listing the ids."""
+    bad = control_problem("the leader", text)
+    if bad:
+        raise CliError(bad)
+    key = text.strip().casefold()
+    for ld in state.leaders:
+        if ld.id.casefold() == key:
+            return ld.id
+    for test in (lambda n: n == key, lambda n: key in n):
+        found = [ld for ld in state.leaders if test(ld.name.casefold())]
+        if len(found) == 1:
+            return found[0].id
+        if len(found) > 1:
+            listed = ", ".join(f"{ld.id} {ld.name}" for ld in found[:12])
+            raise CliError(f"leader {text[:60]!r} is ambiguous: {listed}; give an id")
+    known = ", ".join(f"{ld.id} {ld.name}" for ld in state.leaders[:16]) or "none"
+    raise CliError(f"no leader {text[:60]!r} in this battle (leaders: {known})")
+
+
 def _units(*texts: str | None) -> Callable[[BattleSession], tuple[str | None, ...]]:
     def ids(session: BattleSession) -> tuple[str | None, ...]:
         return tuple(None if t is None else resolve_unit(session.state, t) for t in texts)

@@ -57,6 +57,7 @@ from app.rules.inputs import (
     decode_utf8,
     loads_json,
     read_regular_file,
+    refuse_store_target,
 )
 from app.rules.registry import Registry
 from app.rules.scale import Scale
@@ -213,6 +214,7 @@ def export_file(roster: Roster, path: Path) -> None:
     """Write the roster file atomically (a partial file never replaces a good one). On any
     failure (no such folder, ``path`` a folder, a full disk) the temporary file is removed and
     the ``OSError`` raised."""
+    refuse_store_target(path)
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(dumps(roster), encoding="utf-8")

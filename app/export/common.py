@@ -29,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, Table, TableStyle
 
 from app.export.fonts import COND, COND_BOLD, SANS_BOLD, register_fonts
+from app.rules.inputs import refuse_store_target
 
 PageSizeName = Literal["a4", "letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -285,6 +286,7 @@ def write_bytes(target: Target, data: bytes) -> None:
     or to an open binary file."""
     if isinstance(target, str | Path):
         path = Path(target)
+        refuse_store_target(path)
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(data)
         tmp.replace(path)

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from app import bundled
+
 if TYPE_CHECKING:
     from app.core.roster import Roster
 
-FONTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+FONTS_DIR = bundled.FONTS_DIR
 
 #: Family names used in styles; ``<b>``/``<i>`` in paragraphs map through addMapping.
 SANS = "DejaVuSans"

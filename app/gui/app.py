@@ -26,12 +26,15 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from app import bundled
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
 from app.gui.printing import Document
@@ -47,6 +50,8 @@ _T0 = time.perf_counter()
 
 ORGANISATION = "Castra"
 APPLICATION = "Castra"
+#: the name of the desktop's menu entry (``castra.desktop``) and of the icon it shows
+DESKTOP_ID = "castra"
 
 
 def process_age() -> float:
@@ -84,19 +89,23 @@ def open_store_or_error(early: EarlyCheck | None = None) -> tuple[Store | None, 
         return None, f"cannot open the store {default_location()}: {exc}"
 
 
-def run() -> int:
+def run(after_start: Callable[[MainWindow], None] | None = None) -> int:
     """Show the window at once, then load the rulesets and open the store (SQLAlchemy and
-    sqlmodel take a third of a second to import) and open the roster."""
+    sqlmodel take a third of a second to import) and open the roster. ``after_start`` is
+    called once the start is over (``castra self-test`` drives the window from there)."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; saves a scan
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
+    # the menu entry ``castra --install-desktop`` writes (castra.desktop), and its icon
+    app.setDesktopFileName(DESKTOP_ID)
+    app.setWindowIcon(QIcon(str(bundled.APP_ICON)))
     early = _start_check()  # the store's quick check runs while the window is built
     window = MainWindow(Registry(find_engine), None, _settings(), loading=True)
     window.show()
-    QTimer.singleShot(0, lambda: _finish_start(app, window, early))
+    QTimer.singleShot(0, lambda: _finish_start(app, window, early, after_start))
     quit_after = os.environ.get("CASTRA_QUIT_AFTER_MS", "")
     if quit_after.isdigit():
         QTimer.singleShot(int(quit_after), app.quit)
@@ -139,7 +148,12 @@ def _start_check() -> EarlyCheck | None:
         return None
 
 
-def _finish_start(app: QApplication, window: MainWindow, early: EarlyCheck | None = None) -> None:
+def _finish_start(
+    app: QApplication,
+    window: MainWindow,
+    early: EarlyCheck | None = None,
+    after_start: Callable[[MainWindow], None] | None = None,
+) -> None:
     """Open the store, load the ruleset of the roster that reopens and open it; then load the
     other rulesets (from their caches, or a few tenths of a second of TOML and pydantic
     when their files changed) once the roster is in view. On first start every ruleset
@@ -165,6 +179,8 @@ def _finish_start(app: QApplication, window: MainWindow, early: EarlyCheck | Non
     show = os.environ.get("CASTRA_SHOW")
     if show:
         QTimer.singleShot(200, lambda: _show(window, window.builder.store, show))
+    if after_start is not None:
+        QTimer.singleShot(0, lambda: after_start(window))
 
 
 def _collect_from_now() -> None:

@@ -50,19 +50,17 @@ def error(parent: QWidget, title: str, text: str, detail: str | None = None) -> 
 
 
 def open_roster_file(parent: QWidget, folder: str) -> Path | None:
-    from PySide6.QtWidgets import QFileDialog
+    from app.gui.files import open_file_name
 
-    path, _ = QFileDialog.getOpenFileName(parent, "Import roster file", folder, ROSTER_FILTER)
-    return Path(path) if path else None
+    return open_file_name(parent, "Import roster file", folder, ROSTER_FILTER)
 
 
 def save_roster_file(parent: QWidget, suggested: str) -> Path | None:
-    from PySide6.QtWidgets import QFileDialog
+    from app.gui.files import save_file_name
 
-    path, _ = QFileDialog.getSaveFileName(parent, "Export roster file", suggested, ROSTER_FILTER)
-    if not path:
+    p = save_file_name(parent, "Export roster file", suggested, ROSTER_FILTER)
+    if p is None:
         return None
-    p = Path(path)
     return p if p.suffix else p.with_suffix(".json")
 
 

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from app import __version__
 from app.rules.registry import Registry
 
 GUIDE = """
@@ -62,12 +63,9 @@ LICENCES = (
 
 
 def castra_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("castra")
-    except PackageNotFoundError:
-        return "development copy"
+    """The version, from its one source (``app.__version__``, which the wheel's metadata is
+    built from): the same in a checkout, an installed wheel and the bundle."""
+    return __version__
 
 
 def about_html(registry: Registry) -> str:

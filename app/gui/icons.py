@@ -14,11 +14,12 @@ from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication, QStyle
 
+from app import bundled
 from app.core.validation import Severity
 
 _cache: dict[object, QIcon] = {}
 
-ICONS_DIR = Path(__file__).resolve().parents[2] / "resources" / "icons"
+ICONS_DIR = bundled.ICONS_DIR
 
 
 def bundled_icon(name: str) -> QIcon:

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -213,10 +212,11 @@ class PrintDialog(QDialog):
                 self.commander.setCurrentIndex(max(0, self.commander.findData(general.quality)))
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Write PDF", self.path.text(), "PDF documents (*.pdf)"
-        )
-        if path:
+        from app.gui.files import save_file_name
+
+        chosen = save_file_name(self, "Write PDF", self.path.text(), "PDF documents (*.pdf)")
+        if chosen is not None:
+            path = str(chosen)
             self.path.setText(path if path.lower().endswith(".pdf") else f"{path}.pdf")
             self._path_edited = True
 

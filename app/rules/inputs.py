@@ -27,6 +27,8 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
+from app.storefiles import is_store_file
+
 #: Deepest nesting of lists and tables a data file may have (ours need 6).
 MAX_DEPTH = 32
 #: Largest integer magnitude in a data file: far above any count or size we bound, far below
@@ -56,7 +58,11 @@ def read_regular_file(path: Path, limit: int, *, what: str = "file") -> bytes:
     :class:`InputError` saying why. The file is opened without blocking and its type checked
     on the open descriptor (so a FIFO swapped in after a check cannot hang us), and at most
     ``limit + 1`` bytes are read (a size from ``stat`` is 0 for devices and pipes). The
-    message does not repeat the path: the caller names the file."""
+    message does not repeat the path: the caller names the file.
+
+    The files of a store this process has open are refused before they are opened (closing
+    a descriptor of one would drop SQLite's locks on it: :func:`refuse_store_file`)."""
+    refuse_store_file(path, what)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)
     try:
@@ -84,6 +90,34 @@ def read_regular_file(path: Path, limit: int, *, what: str = "file") -> bytes:
     if total > limit:
         raise InputError(f"the {what} is more than {limit:,} bytes; it may be at most {limit:,}")
     return b"".join(chunks)
+
+
+def refuse_store_file(path: Path, what: str = "file") -> None:
+    """:class:`InputError` if ``path`` is a file of Castra's open store (the database or its
+    ``-wal``, ``-shm`` or ``-journal``): it is read and written by SQLite alone, never as a
+    roster, a layout or an export."""
+    if is_store_file(path):
+        raise InputError(
+            f"the {what} is Castra's own store ({Path(path).name}), which only Castra's database "
+            "may open; choose another file"
+        )
+
+
+class StoreTarget(OSError):
+    """A file to be written that is a file of Castra's open store: refused, nothing written
+    (an ``OSError``, as every other reason a file cannot be written)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def refuse_store_target(path: Path) -> None:
+    """:class:`StoreTarget` if writing ``path`` would replace a file of Castra's open store
+    (an export saved over ``castra.sqlite3`` would destroy it)."""
+    if is_store_file(path):
+        raise StoreTarget(
+            f"{Path(path).name} is Castra's own store; nothing was written: choose another file"
+        )
 
 
 def _kind(mode: int) -> str:

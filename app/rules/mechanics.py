@@ -302,6 +302,38 @@ class Mechanics(SightRules):
             )
         return normalise(declared.exact_odds(sit))
 
+    # -- leaders at the start ------------------------------------------------------------
+
+    def leader_post(
+        self,
+        leader: LeaderView,
+        command: Sequence[Combatant],
+        side: Sequence[Combatant],
+    ) -> str | None:
+        """The unit a leader stands with when a battle begins and his roster attaches him to
+        none, or None when he starts detached (behind the centre of his command). ``command``
+        holds the units of the command he leads (empty when he leads none), ``side`` all his
+        side's units, both as deployed. Where the rules put him with a unit (GSB's general;
+        D3's commander, on heavy foot or horse: ``leaders.attach_to``), or where Castra
+        decides it because the rules leave it to the players (``leaders.start_attached``:
+        Quincunx, errata "leaders-at-start"): the unit nearest the centre of his command (else
+        of his side) among those he may be attached to."""
+        rules = self.ruleset.leaders
+        general = rules.general_attached and leader.rank == "general"
+        if not (rules.start_attached or general or rules.attach_to):
+            return None
+        for group in (command, side):
+            able = [u for u in group if self._may_carry(u, rules.attach_to)]
+            if able:
+                return central(able).unit_id
+        return None
+
+    def _may_carry(self, unit: Combatant, categories: Sequence[str]) -> bool:
+        if not categories:
+            return True
+        troop = self.ruleset.troops.get(unit.troop)
+        return troop is not None and troop.category.value in categories
+
     # -- the end ------------------------------------------------------------------------
 
     def victory(self, view: TurnView) -> Victory | None:
@@ -312,6 +344,13 @@ class Mechanics(SightRules):
 
     def troop_name(self, troop: str) -> str:
         return self.ruleset.troop(troop).name
+
+
+def central(units: Sequence[Combatant]) -> Combatant:
+    """The unit nearest the centre of ``units`` (the first such, in their order)."""
+    cx = sum(u.x for u in units) / len(units)
+    cy = sum(u.y for u in units) / len(units)
+    return min(units, key=lambda u: math.hypot(u.x - cx, u.y - cy))
 
 
 # --------------------------------------------------------------------------- finding them

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, get_args
 
 from app.rules.geometry import (
     BBox,
@@ -198,6 +198,10 @@ def _unit_bbox(u: Combatant) -> BBox:
 class MovementRules:
     """The movement hooks of :class:`~app.rules.mechanics.Mechanics` (a mixin)."""
 
+    #: the ruleset's rule on whose move it is, cited when a unit of the side not moving is
+    #: refused ("Quincunx, Sequence"); the core's own words where a ruleset names none
+    sequence_rule: ClassVar[str] = TABLE_RULE
+
     if TYPE_CHECKING:
         ruleset: Ruleset
 
@@ -314,7 +318,7 @@ class MovementRules:
         side = self.side_to_move(view)
         if side is not None and unit.side != side and reason not in OUT_OF_TURN:
             return Breach(
-                TABLE_RULE,
+                self.sequence_rule,
                 f"it is {view.side_names[side]}'s move; {unit.name} ({unit.unit_id}) may "
                 f"move now only to {', '.join(sorted(OUT_OF_TURN))}",
             )

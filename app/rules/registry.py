@@ -6,12 +6,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app import bundled
 from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError
 from app.rules.loader import load_ruleset
 from app.rules.ruleset import Ruleset
 
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / "rulesets"
+BUILTIN_DIR = bundled.RULESETS_DIR
 
 
 def _has_head(folder: Path) -> bool:

@@ -395,6 +395,9 @@ class Leaders(Strict):
     generals: int | None = Field(default=None, ge=0, le=MAX_SMALL)
     #: the general must be attached to a unit (GSB)
     general_attached: bool = False
+    #: a leader the roster attaches to no unit starts the battle with the unit nearest the
+    #: centre of his command, where the rules leave it to the players (a decision: Quincunx)
+    start_attached: bool = False
     #: when set, every leader must be attached to a unit of one of these categories (D3:
     #: commanders on heavy infantry or heavy cavalry); empty means attaching is optional
     attach_to: tuple[

@@ -33,7 +33,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app import bundled
 from app.paths import data_dir
+from app.store.guard import FileGuard, acquire, release, users
+from app.storefiles import protect_store
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -43,8 +46,8 @@ if TYPE_CHECKING:
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
 SCHEMA_HEAD = "0008b"
-#: The Alembic folder (``env.py``, ``versions/``), found from this file, not the current dir.
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "db"
+#: The Alembic folder (``env.py``, ``versions/``): the checkout's ``db/`` or the installed copy.
+MIGRATIONS_DIR = bundled.MIGRATIONS_DIR
 BUSY_TIMEOUT_MS = 5000
 #: A store at most this big is checked (``PRAGMA quick_check``) at every opening, which
 #: costs milliseconds; a bigger one only after an unclean shutdown, before a migration, or on
@@ -76,10 +79,6 @@ class AccessRefused(StoreError):
 class StaleWrite(StoreError):
     """A write based on a copy that was changed elsewhere since it was read (another window,
     the command line): refused, nothing written; the caller reloads."""
-
-
-#: Stores this process has open (its own locks are invisible to it: see :func:`_unclean`).
-_OPEN_HERE: dict[Path, int] = {}
 
 
 def describe_failure(path: Path, exc: BaseException) -> str:
@@ -208,10 +207,21 @@ class Store:
     member: str | None = None
     _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
+    #: the pin and check of a local file's locks, shared with this process's other stores of it
+    _guard: FileGuard | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.url is None:
-            _OPEN_HERE[self.path.resolve()] = _OPEN_HERE.get(self.path.resolve(), 0) + 1
+            self._guard = acquire(self.path)
+            self._guard.add_reset(id(self), self._drop_engine)
+            protect_store(self.path, on=True)
+            self._guard.observe(files=False)
+
+    def pin_files(self) -> None:
+        """Pin the store's files while a short-lived reading connection has them open (only
+        the engine's lasting connections note the files for :meth:`check_files`)."""
+        if self._guard is not None:
+            self._guard.observe(files=True)
 
     @property
     def on_server(self) -> bool:
@@ -258,6 +268,7 @@ class Store:
         from sqlalchemy.orm.exc import StaleDataError
         from sqlmodel import Session
 
+        self.check_files()
         try:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(castra_write=write)
@@ -269,6 +280,8 @@ class Store:
                     except BaseException:
                         session.rollback()
                         raise
+                if self._guard is not None:
+                    self._guard.observe(files=True, note=True)
         except IntegrityError:
             raise  # a broken constraint is a bug in the caller, not the user's problem
         except StaleDataError:
@@ -287,6 +300,61 @@ class Store:
             raise
         except sqlite3.Error as exc:
             raise StoreError(describe_failure(self.path, exc)) from None
+        if write:
+            self._check_written()
+
+    def check_files(self) -> None:
+        """Before a transaction: the store's files at their paths are still those this process
+        opened (:mod:`app.store.guard`). A database file moved, replaced or deleted raises
+        :class:`StoreError` (nothing is written to a file the user no longer sees). A ``-wal``
+        or ``-shm`` deleted or replaced by another program resets this process's connections,
+        so that nothing is read from or written to a deleted file, where the store is pinned;
+        without the pin (a system without OFD locks) a reset could delete another process's
+        ``-wal`` by name, so the transaction is refused instead."""
+        guard = self._guard
+        if guard is None:
+            return
+        lost = guard.lost()
+        if lost is None:
+            return
+        if not self.path.exists() or lost.startswith(self.path.name + " "):
+            raise StoreError(
+                f"the store {self.path} was moved, replaced or deleted by another program "
+                "while Castra had it open; nothing was saved. Close this window and open the "
+                "store again"
+            )
+        if not guard.pinned:
+            raise StoreError(self._unpinned(lost, "nothing was saved"))
+        guard.reset()
+
+    def _check_written(self) -> None:
+        """After a write's commit: were the files lost *during* the transaction, the commit
+        went to a deleted ``-wal``. Say so (never a silent loss), after resetting."""
+        guard = self._guard
+        if guard is None:
+            return
+        lost = guard.lost()
+        if lost is None:
+            return
+        if not guard.pinned:
+            raise StoreError(self._unpinned(lost, "this change may not have been saved"))
+        guard.reset()
+        raise StoreError(
+            f"{lost} while this change was being written to {self.path.name}: it was not "
+            "saved; Castra reopened the store, try again"
+        )
+
+    def _unpinned(self, lost: str, outcome: str) -> str:
+        return (
+            f"{lost} while Castra had {self.path.name} open (another program in this process "
+            f"dropped Castra's locks on it); {outcome}. Close Castra and start it again"
+        )
+
+    def _drop_engine(self) -> None:
+        """Close this store's connections (a new engine is made on next use)."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
 
     def _refused(self, exc: BaseException | None = None) -> str:
         detail = ""
@@ -305,13 +373,17 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection (SQLite then folds the WAL back into the file)."""
-        if not self._closed:
+        if self._closed:
+            return
+        self._closed = True
+        guard = self._guard
+        if guard is None:
             if self._engine is not None:
                 self._engine.dispose()
-            self._closed = True
-            if self.url is None:
-                key = self.path.resolve()
-                _OPEN_HERE[key] = _OPEN_HERE.get(key, 1) - 1
+            return
+        guard.remove_reset(id(self))
+        protect_store(self.path, on=False)
+        release(guard, self._drop_engine)
 
 
 # --------------------------------------------------------------------------- engines
@@ -409,7 +481,7 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
     """The file's Alembic revisions, or None when there is no database yet. Reads the file
     read-only; raises StoreError if it is unusable, read-only, or another program's."""
     if early is not None and early.path == path:
-        # The early check's connection is not counted in _OPEN_HERE: let it end before the
+        # The early check's connection is not counted in users(): let it end before the
         # header is read below (closing that descriptor would drop its lock on the file).
         early.join()
     try:
@@ -425,7 +497,7 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
         if size == 0:
             return None
         header = _SQLITE_MAGIC
-        if _OPEN_HERE.get(path.resolve(), 0) == 0:
+        if users(path) == 0:
             # Closing any descriptor of a file drops every POSIX lock this process holds on
             # it, SQLite's included: read the header only when we have no connection open.
             with path.open("rb") as fh:
@@ -534,7 +606,7 @@ def start_check(where: Path | str | None = None) -> EarlyCheck | None:
         return None
     path = Path(where)
     try:
-        if not path.is_file() or _OPEN_HERE.get(path.resolve(), 0) > 0:
+        if not path.is_file() or users(path) > 0:
             return None
         size = path.stat().st_size
         with path.open("rb") as fh:
@@ -565,7 +637,7 @@ def _unclean(path: Path) -> bool:
             return False
     except OSError:
         return True
-    if _OPEN_HERE.get(path.resolve(), 0) > 0:  # POSIX locks do not show our own
+    if users(path) > 0:  # POSIX locks do not show our own
         return False
     shm = path.with_name(path.name + "-shm")
     try:
@@ -641,26 +713,22 @@ def backup_name(path: Path, revision: str | None, when: datetime | None = None) 
 
 
 def _backup(path: Path, revision: str | None) -> Path:
-    """Copy the whole database (WAL content included) to a backup file beside it."""
+    """Copy the whole database (WAL content included) to a backup file beside it, with
+    SQLite's own backup (never by reading the file: closing another descriptor of it would
+    drop the copying connection's locks, and a writer could change the file under the copy).
+    """
     target = backup_name(path, revision)
     partial = target.with_name(target.name + ".partial")
     try:
         with closing(sqlite3.connect(path, isolation_level=None, timeout=5)) as con:
-            # Fold any WAL content into the main file, then hold the write lock while copying
-            # so that nobody changes the file under the copy.
             busy = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                wal = path.with_name(path.name + "-wal")
-                if busy or (wal.exists() and wal.stat().st_size > 0):
-                    raise StoreError(
-                        f"{path} is in use by another program; close it and start Castra again"
-                    )
-                import shutil
-
-                shutil.copyfile(path, partial)
-            finally:
-                con.execute("ROLLBACK")
+            wal = path.with_name(path.name + "-wal")
+            if busy or (wal.exists() and wal.stat().st_size > 0):
+                raise StoreError(
+                    f"{path} is in use by another program; close it and start Castra again"
+                )
+            with closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+                con.backup(copy)
         partial.replace(target)
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)

@@ -71,6 +71,7 @@ def reading(store: Store) -> Iterator[Reader]:
             session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             yield store.reader(session)
         return
+    store.check_files()
     try:
         con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
@@ -81,6 +82,7 @@ def reading(store: Store) -> Iterator[Reader]:
             con.execute("BEGIN")
             yield con
             con.execute("COMMIT")
+            store.pin_files()
         except sqlite3.Error as exc:
             raise StoreError(describe_failure(store.path, exc)) from None
 

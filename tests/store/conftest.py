@@ -34,6 +34,22 @@ from app.rulesets import find_engine
 from app.store import Store, open_store
 
 
+def same_database(path: Path, original: bytes, scratch: Path) -> bool:
+    """Whether the database file ``path`` holds what the bytes ``original`` held: the same SQL
+    dump, page size and schema (a copy by SQLite's backup differs from the bytes it copied
+    only in the header's change counter)."""
+    import sqlite3
+    from contextlib import closing
+
+    scratch.write_bytes(original)
+
+    def dump(p: Path) -> tuple[list[str], int]:
+        with closing(sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            return list(con.iterdump()), int(con.execute("PRAGMA page_size").fetchone()[0])
+
+    return dump(path) == dump(scratch)
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "castra.sqlite3"

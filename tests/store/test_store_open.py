@@ -23,6 +23,7 @@ from app.store import (
     open_store,
     save_roster,
 )
+from tests.store.conftest import same_database
 
 TABLES = {
     "alembic_version",
@@ -194,7 +195,7 @@ def test_old_castra_file_is_backed_up_then_upgraded(db_path: Path) -> None:
     [backup] = backups(db_path)
     assert store.backup == backup
     assert backup.name.startswith("castra.sqlite3.bak-0003-")
-    assert backup.read_bytes() == original
+    assert same_database(backup, original, db_path.with_name("original"))
     assert revision(db_path) == [SCHEMA_HEAD]
     assert [s.name for s in list_rosters(store)] == ["keep me"]
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from app.core.battle.apply import apply_resolution
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.inputs import control_problem
-from app.rules.mechanics import Dice, Mechanics, Resolution
+from app.rules.mechanics import Dice, Mechanics, Outcome, Resolution
 from app.rules.ruleset import Ruleset
 
 
@@ -35,6 +35,8 @@ class Context:
 class Executed:
     state: BattleState
     lines: tuple[str, ...]
+    #: what a ruleset action did, as its exact odds count it (None for other commands)
+    outcome: Outcome | None = None
 
 
 class BattleCommand:

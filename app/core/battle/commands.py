@@ -238,7 +238,7 @@ class Act(BattleCommand):
             state, res, self.actor if sit.actor else None, self.target, mech
         )
         state, more = check_victory(state, mech)
-        return Executed(state, (head + ".", *lines, *more))
+        return Executed(state, (head + ".", *lines, *more), res.outcome)
 
 
 #: the largest strength, hits, rings or DPs a unit can be set to by hand (no unit has more

@@ -26,7 +26,7 @@ from app.core.battle.dice import RecordingDice, Roll, fresh_dice, replay_dice
 from app.core.battle.given import DiceRequest, DiceWanted, GivenDice
 from app.core.battle.state import BattleState
 from app.rules.fingerprint import fingerprint
-from app.rules.mechanics import Mechanics, Odds, Scalar, Side
+from app.rules.mechanics import Mechanics, Odds, Outcome, Scalar, Side
 from app.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ class Step:
         "_rolls",
         "_state",
         "_turn",
+        "outcome",
     )
 
     def __init__(
@@ -110,6 +111,9 @@ class Step:
         self._phase = phase
         self._state: BattleState | None = None
         self._load: Callable[[], BattleState] | None = None
+        #: what a ruleset action did, as its odds count it, when the step was just done
+        #: (not stored: a step read back from the store has None)
+        self.outcome: Outcome | None = None
         if isinstance(state, BattleState):
             self._state = state
         else:
@@ -305,6 +309,7 @@ class BattleSession:
         if given is not None and dice.rolls:
             lines += ("Dice thrown at the table, entered by hand.",)
         step = Step(command, tuple(dice.rolls), lines, state.turn, state.phase, done.state)
+        step.outcome = done.outcome
         self.serial += 1
         del self.steps[self.cursor :]
         self.steps.append(step)

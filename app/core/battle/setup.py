@@ -13,7 +13,7 @@ from app.core.roster import Roster
 from app.rules.contact import Zone, zone_holds
 from app.rules.geometry import bbox_of
 from app.rules.measure import MM_PER, mm_per_unit
-from app.rules.mechanics import LeaderView, Mechanics, Scalar, Side, TurnView
+from app.rules.mechanics import Combatant, LeaderView, Mechanics, Scalar, Side, TurnView
 from app.rules.ruleset import Ruleset
 from app.rules.schema import TableSize
 from app.rules.table import Table
@@ -139,6 +139,83 @@ def _deploy(
     return _in_zone(units, side, zone)
 
 
+def _place_leaders(
+    mech: Mechanics, roster: Roster, side: Side, mine: list[BattleUnit], table: Table
+) -> list[BattleLeader]:
+    """The side's fieldable leaders where they stand when the battle begins: with the unit
+    the roster attaches each to (the first of a line of identical units); else where his
+    ruleset puts him (:meth:`Mechanics.leader_post`: with the unit nearest the centre of his
+    command where the rules want him with a unit), else detached just behind the centre of
+    his command (or of his side, when he leads none)."""
+    first_of: dict[str | None, BattleUnit] = {}
+    for u in mine:
+        first_of.setdefault(u.roster_unit, u)
+    everyone = [_as_combatant(u) for u in mine]
+    placed: list[BattleLeader] = []
+    for ld in roster.leaders:
+        if not ld.status.can_field:
+            continue
+        led = {c.id for c in roster.commands if c.leader == ld.id}
+        command = [c for c, u in zip(everyone, mine, strict=True) if u.command in led]
+        host_line = next((u for u in roster.units if u.leader == ld.id), None)
+        host = first_of.get(host_line.id) if host_line is not None else None
+        if host is None:
+            view = LeaderView(ld.id, ld.name, ld.rank, wounds=ld.wounds, side=side)
+            post = mech.leader_post(view, command, everyone)
+            host = next((u for u in mine if u.id == post), None)
+        if host is not None:
+            x, y = host.x, host.y
+        else:
+            x, y = _behind(command or everyone, side, table)
+        placed.append(
+            BattleLeader(
+                id=f"{'AB'[side]}-{ld.id}",
+                side=side,
+                name=ld.name,
+                rank=ld.rank,
+                status=ld.status.value,
+                wounds=ld.wounds,
+                bonus=ld.bonus or 0,
+                exceptional=ld.exceptional,
+                quality=ld.quality,
+                attached_to=host.id if host is not None else None,
+                x=x,
+                y=y,
+            )
+        )
+    return placed
+
+
+def _as_combatant(u: BattleUnit) -> Combatant:
+    return Combatant(
+        unit_id=u.id,
+        name=u.name,
+        troop=u.troop,
+        side=u.side,
+        status=u.status,
+        x=u.x,
+        y=u.y,
+        facing=u.facing,
+        width=u.width,
+        depth=u.depth,
+    )
+
+
+def _behind(units: list[Combatant], side: Side, table: Table) -> tuple[float, float]:
+    """A point behind the centre of ``units`` (half a base's depth behind the rearmost of
+    them, towards the side's own table edge), on the table; the middle of the side's edge
+    when there are none."""
+    if not units:
+        return table.width / 2, (2.0 if side == 0 else table.height - 2.0)
+    x = sum(u.x for u in units) / len(units)
+    margin = max(u.depth for u in units) / 2
+    if side == 0:
+        y = min(u.y - u.depth / 2 for u in units) - margin
+    else:
+        y = max(u.y + u.depth / 2 for u in units) + margin
+    return x, min(max(y, 0.0), table.height)
+
+
 def new_battle(
     rs: Ruleset,
     mech: Mechanics,
@@ -180,32 +257,9 @@ def new_battle(
             mech.deployment_facing(side),
             table,
         )
-        first_of: dict[str | None, BattleUnit] = {}
-        for u in mine:
-            first_of.setdefault(u.roster_unit, u)
         units += mine
         general = next((ld for ld in roster.leaders if ld.rank == "general"), None)
-        for ld in roster.leaders:
-            if not ld.status.can_field:
-                continue
-            host = next((u for u in roster.units if u.leader == ld.id), None)
-            attached = first_of.get(host.id) if host is not None else None
-            leaders.append(
-                BattleLeader(
-                    id=f"{'AB'[side]}-{ld.id}",
-                    side=side,
-                    name=ld.name,
-                    rank=ld.rank,
-                    status=ld.status.value,
-                    wounds=ld.wounds,
-                    bonus=ld.bonus or 0,
-                    exceptional=ld.exceptional,
-                    quality=ld.quality,
-                    attached_to=attached.id if attached else None,
-                    x=attached.x if attached else table.width / 2,
-                    y=attached.y if attached else (2.0 if side == 0 else table.height - 2.0),
-                )
-            )
+        leaders += _place_leaders(mech, roster, side, mine, table)
         view = None
         if general is not None:
             view = LeaderView(

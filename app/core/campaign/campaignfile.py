@@ -23,7 +23,14 @@ from app.core.campaign.serialize import (
     step_to_dict,
 )
 from app.core.campaign.session import MAX_STEPS, CampaignSession, Done
-from app.rules.inputs import InputError, data_problems, decode_utf8, loads_json, read_regular_file
+from app.rules.inputs import (
+    InputError,
+    data_problems,
+    decode_utf8,
+    loads_json,
+    read_regular_file,
+    refuse_store_target,
+)
 from app.rules.registry import Registry
 
 FORMAT = "castra-campaign"
@@ -58,6 +65,7 @@ def dumps(session: CampaignSession) -> str:
 
 def export_file(session: CampaignSession, path: Path) -> None:
     """Write atomically: a partial file never replaces a good one."""
+    refuse_store_target(path)
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(dumps(session), encoding="utf-8")

@@ -9,6 +9,7 @@ the command, as ``--set`` does on the command line."""
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -27,11 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.battle import Act, CommandError
+from app.core.battle import Act, CommandError, Step
 from app.core.battle.odds_summary import OutcomeRow, expected_losses, outcome_rows
+from app.core.battle.result_card import ResultCard, result_card
+from app.core.battle.state import BattleState
 from app.gui.battle.controller import BattleController
 from app.gui.battle.odds_chart import OddsChart
-from app.rules.mechanics import ActionSpec, NotImplementedRule, OptionSpec, Scalar, Side
+from app.rules.mechanics import ActionSpec, NotImplementedRule, Odds, OptionSpec, Scalar, Side
 
 NONE = "(none)"
 #: most height the options take before they scroll, in pixels
@@ -82,9 +85,12 @@ class ActingPanel(QWidget):
         self._derived: dict[str, Scalar] = {}
         self._option_widgets: dict[str, QWidget] = {}
         self._filling = False
-        #: the odds shown last: every outcome row and the expected losses (exact)
+        #: the odds shown last: every outcome row and the expected losses (exact), the
+        #: distribution itself and the command they are for (a result card reads its chance)
         self.rows: list[OutcomeRow] = []
         self.expected: dict[str, Fraction] = {}
+        self.odds: Odds | None = None
+        self.odds_command: Act | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         form = QFormLayout()
@@ -111,6 +117,20 @@ class ActingPanel(QWidget):
         self.options_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.options_scroll.setWidget(self.options_box)
         layout.addWidget(self.options_scroll)
+        # the result of the last roll, kept until the next command (issue 23: it was only in
+        # a status line cut off at 1280 pixels)
+        self.card = QLabel()
+        self.card.setObjectName("resultCard")
+        self.card.setWordWrap(True)
+        self.card.setTextFormat(Qt.TextFormat.RichText)
+        self.card.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.card.setFrameShape(QFrame.Shape.StyledPanel)
+        self.card.setStyleSheet(
+            "QLabel#resultCard { background: #fff8e1; color: #2b2100; padding: 4px; }"
+        )
+        self.card.hide()
+        #: the card shown (None: none)
+        self.shown_card: ResultCard | None = None
         self.summary = QLabel()
         self.summary.setObjectName("oddsSummary")
         self.summary.setWordWrap(True)
@@ -122,6 +142,7 @@ class ActingPanel(QWidget):
         odds.setObjectName("oddsBox")
         odds_layout = QVBoxLayout(odds)
         odds_layout.setContentsMargins(0, 0, 0, 0)
+        odds_layout.addWidget(self.card)
         odds_layout.addWidget(self.summary)
         odds_layout.addWidget(self.chart, 1)
         self.odds_scroll = QScrollArea()
@@ -358,6 +379,7 @@ class ActingPanel(QWidget):
         self.charge_button.setEnabled(playable)
         cmd, spec = self.command(), self.spec()
         self.rows, self.expected = [], {}
+        self.odds, self.odds_command = None, None
         if cmd is None or spec is None:
             self.summary.setText("Choose an action.")
             self.chart.clear()
@@ -378,6 +400,7 @@ class ActingPanel(QWidget):
             self.summary.setText(f"No odds: {text}")
             self.chart.clear()
             return
+        self.odds, self.odds_command = odds, cmd
         rows = self.rows = outcome_rows(odds)
         expected = self.expected = expected_losses(odds)
         self.summary.setText(f"{spec.label}: {len(rows)} possible outcomes (exact).")
@@ -389,6 +412,63 @@ class ActingPanel(QWidget):
             )
         )
         self.chart.show_odds(rows, expected)
+
+    # ------------------------------------------------------------------ the result card
+
+    def show_step(self, step: Step | None, before: BattleState | None) -> None:
+        """The card of a step just done (its dice, what they meant, what changed, the chance
+        its outcome had when the odds were shown for it); a step without dice clears it, as
+        does an undo or a redo (``step`` None)."""
+        if step is None or before is None or (not step.rolls and step.outcome is None):
+            self.clear_card()
+            return
+        odds = self.odds if step.command == self.odds_command else None
+        unit_word = self.controller.session.mechanics.strength_unit
+        self.show_card(result_card(step, before, odds, unit_word))
+
+    def show_card(self, card: ResultCard) -> None:
+        self.shown_card = card
+        self.card.setText(card_html(card))
+        self.card.setToolTip(card_text(card))
+        self.card.show()
+
+    def clear_card(self) -> None:
+        self.shown_card = None
+        self.card.clear()
+        self.card.hide()
+
+
+def card_html(card: ResultCard) -> str:
+    """The card as the dock shows it: the outcome in bold, its chance, the dice, what
+    changed, and what the dice meant."""
+    e = html.escape
+    parts = [f"<b>{e(card.title)}</b>"]
+    if card.outcome is not None:
+        line = f"Result: <b>{e(card.outcome)}</b>"
+        if card.chance_words is not None:
+            line += f" &mdash; a {e(card.chance_words)} chance"
+        parts.append(line)
+    if card.dice:
+        parts.append("Dice: " + "; ".join(e(d) for d in card.dice))
+    if card.changes:
+        parts.append("<br>".join(e(c) for c in card.changes))
+    if card.lines:
+        parts.append(f"<span style='color:#5a4a1a'>{'<br>'.join(e(t) for t in card.lines)}</span>")
+    return "<br>".join(parts)
+
+
+def card_text(card: ResultCard) -> str:
+    """The card as plain text (its tooltip, and what tests read)."""
+    out = [card.title]
+    if card.outcome is not None:
+        out.append(
+            f"Result: {card.outcome}"
+            + (f" ({card.chance_words} chance)" if card.chance_words else "")
+        )
+    out += [f"Dice: {d}" for d in card.dice]
+    out += list(card.changes)
+    out += list(card.lines)
+    return "\n".join(out)
 
 
 def _missing_choice(targets: str, cmd: Act) -> str | None:

@@ -42,6 +42,9 @@ class BattleController(QObject):
     viewing = Signal(int)
     #: one line for the status bar
     message = Signal(str)
+    #: a command was just done: the step and the state before it (the result card's); both
+    #: None when an undo or redo leaves no step just done
+    done = Signal(object, object)
 
     def __init__(
         self,
@@ -88,6 +91,7 @@ class BattleController(QObject):
             return None
         session = self.session
         saved = (list(session.steps), session.cursor, session.serial)
+        before = session.state
         try:
             step = session.do(command, faces=faces)
         except CommandError as exc:
@@ -96,6 +100,7 @@ class BattleController(QObject):
         if not self._save(step=True):
             session.steps[:], session.cursor, session.serial = saved
             return None
+        self.done.emit(step, before)
         self.changed.emit()
         self.message.emit(one_line(step.lines))
         return step
@@ -112,6 +117,7 @@ class BattleController(QObject):
         if not self._save(step=False):
             self.session.cursor += 1
             return False
+        self.done.emit(None, None)
         self.changed.emit()
         self.message.emit(f"Undone: {step.command.label}")
         return True
@@ -128,6 +134,7 @@ class BattleController(QObject):
         if not self._save(step=False):
             self.session.cursor -= 1
             return False
+        self.done.emit(None, None)
         self.changed.emit()
         self.message.emit(f"Redone with the same dice: {step.command.label}")
         return True

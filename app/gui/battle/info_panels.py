@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -21,8 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.battle import AttachLeader
+from app.core.battle import AdjustLeader, AttachLeader
+from app.core.battle.leader_fate import FATE_WORDS, FATES
 from app.core.battle.summary import battle_summary
+from app.core.battle.who_moves import who_moves
+from app.core.roster import MAX_WOUNDS
 from app.gui.battle.controller import BattleController
 
 #: side-record keys shown by name (the rest are shown as they are kept)
@@ -60,19 +64,29 @@ class TurnPanel(QWidget):
         super().__init__()
         self.controller = controller
         self.setObjectName("turnPanel")
-        form = QFormLayout(self)
+        form = QFormLayout()
         self.turn = QLabel()
         self.phase = QLabel()
         self.phase.setWordWrap(True)
         self.initiative = QLabel()
+        # who moves now and what may move, from the ruleset's own answer
         self.in_play = QLabel()
+        self.in_play.setObjectName("whoMoves")
+        self.in_play.setWordWrap(True)
+        self.may_move = QLabel()
+        self.may_move.setObjectName("mayMove")
+        self.may_move.setWordWrap(True)
         form.addRow("Turn", self.turn)
         form.addRow("Phase", self.phase)
         form.addRow("Initiative", self.initiative)
-        form.addRow("In play", self.in_play)
+        form.addRow("Moves", self.in_play)
         self.next_button = QPushButton("Next phase")
         self.next_button.setObjectName("nextPhaseButton")
-        form.addRow(self.next_button)
+        column = QVBoxLayout(self)
+        column.addLayout(form)
+        column.addWidget(self.may_move)
+        column.addWidget(self.next_button)
+        column.addStretch(1)
 
     def refresh(self) -> None:
         c = self.controller
@@ -88,8 +102,12 @@ class TurnPanel(QWidget):
             self.phase.setText(c.phase_name(state))
         names = [s.name for s in state.sides]
         self.initiative.setText("-" if state.initiative is None else names[state.initiative])
-        side = mech.side_in_play(state.view()) if state.started else None
-        self.in_play.setText("both / as the rules say" if side is None else names[side])
+        said = who_moves(state, mech)
+        self.in_play.setText(f"<b>{html.escape(said.headline)}</b>")
+        self.may_move.setText(
+            "<br>".join(html.escape(s.words()) for s in said.sides) if said.sides else ""
+        )
+        self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
 
@@ -125,6 +143,28 @@ class LeadersPanel(QWidget):
         row.addWidget(self.unit_combo, 1)
         row.addWidget(self.attach_button)
         layout.addLayout(row)
+        # the umpire's call on the leader picked in the list (a step: undo takes it back)
+        fate_row = QHBoxLayout()
+        self.fate_combo = QComboBox()
+        self.fate_combo.setObjectName("fateCombo")
+        for fate in FATES:
+            self.fate_combo.addItem(FATE_WORDS[fate], fate)
+        self.wounds_spin = QSpinBox()
+        self.wounds_spin.setObjectName("fateWounds")
+        self.wounds_spin.setRange(-1, MAX_WOUNDS)
+        self.wounds_spin.setSpecialValueText("+1")
+        self.wounds_spin.setValue(-1)
+        self.wounds_spin.setToolTip(
+            "Wounds in all after the call (+1: one more when wounded, else as they are)"
+        )
+        self.fate_button = QPushButton("Set fate")
+        self.fate_button.setObjectName("fateButton")
+        self.fate_button.setToolTip("The umpire's call on the leader picked in the list")
+        self.fate_button.clicked.connect(self.set_fate)
+        fate_row.addWidget(self.fate_combo, 1)
+        fate_row.addWidget(self.wounds_spin)
+        fate_row.addWidget(self.fate_button)
+        layout.addLayout(fate_row)
 
     def refresh(self) -> None:
         state = self.controller.state
@@ -143,11 +183,26 @@ class LeadersPanel(QWidget):
             if not u.status.eliminated:
                 self.unit_combo.addItem(f"{u.id} {u.name}", u.id)
         self.attach_button.setEnabled(not self.controller.read_only)
+        self.fate_button.setEnabled(not self.controller.read_only)
 
     def selected_leader(self) -> str | None:
         row = self.table.currentRow()
         item = self.table.item(row, 0) if row >= 0 else None
         return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def set_fate(self) -> None:
+        leader = self.selected_leader()
+        if leader is None:
+            self.controller.message.emit("Pick a leader in the list first")
+            return
+        wounds = self.wounds_spin.value()
+        self.controller.execute(
+            AdjustLeader(
+                leader=leader,
+                status=self.fate_combo.currentData(),
+                wounds=None if wounds < 0 else wounds,
+            )
+        )
 
     def attach(self) -> None:
         leader = self.selected_leader()

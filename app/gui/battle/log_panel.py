@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -38,8 +39,13 @@ class LogPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("logTree")
         self.tree.setHeaderHidden(True)
+        # lines wrap to the dock's width (the column follows the viewport; a line never runs
+        # off to the right), and each says all of itself in its tooltip
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.tree.itemClicked.connect(self._clicked)
         layout.addWidget(self.banner)
         layout.addWidget(self.present_button)
@@ -65,9 +71,10 @@ class LogPanel(QWidget):
             head.setData(0, STEP_ROLE, n + 1)
             text = " ".join(step.lines)
             head.setToolTip(0, text)
-            QTreeWidgetItem(head, [text]).setData(0, STEP_ROLE, n + 1)
-            for roll in step.rolls:
-                QTreeWidgetItem(head, [f"🎲 {roll}"]).setData(0, STEP_ROLE, n + 1)
+            for line in (text, *(f"Dice: {roll}" for roll in step.rolls)):
+                child = QTreeWidgetItem(head, [line])
+                child.setData(0, STEP_ROLE, n + 1)
+                child.setToolTip(0, line)
             self.tree.addTopLevelItem(head)
             self._listed.append(step)
         grey = QBrush(QColor("#999"))

@@ -14,7 +14,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
-    QFileDialog,
     QMainWindow,
     QMenu,
     QToolBar,
@@ -35,6 +34,7 @@ from app.gui.battle.layout_dialog import LayoutNameDialog, layouts_dir
 from app.gui.battle.log_panel import LogPanel
 from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
+from app.gui.status import ElidingStatusBar
 from app.rules.layouts import LayoutError, layout_of, terrain_term
 from app.rules.measure import mm_per_unit
 from app.rules.table import TERRAIN_KINDS
@@ -91,6 +91,10 @@ class BattleWindow(QMainWindow):
             QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
         )
         self.acts = BattleActions(self)
+        # the status bar is there from the start: the docks never jump when the first
+        # message comes
+        self.setStatusBar(ElidingStatusBar(self))
+        self.statusBar().setObjectName("battleStatus")
         self.map = BattleMap(self)
         self.setCentralWidget(self.map)
         self.unit_panel = UnitPanel(controller)
@@ -234,9 +238,10 @@ class BattleWindow(QMainWindow):
 
     def _connect(self) -> None:
         a, c, K = self.acts, self.controller, BattleKey
+        c.done.connect(self.acting.show_step)
         c.changed.connect(self.refresh)
         c.viewing.connect(lambda _n: self.refresh())
-        c.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        c.message.connect(lambda text: self.say(text, 10000))
         a[K.UNDO].triggered.connect(c.undo)
         a[K.REDO].triggered.connect(c.redo)
         a[K.PRESENT].triggered.connect(c.return_to_present)
@@ -268,13 +273,18 @@ class BattleWindow(QMainWindow):
         self.map.targetRequested.connect(self.target_requested)
         self.map.chargeRequested.connect(self.charge_requested)
         self.map.commandRequested.connect(c.execute)
-        self.map.measured.connect(lambda m: self.statusBar().showMessage(str(m), 15000))
-        self.map.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.map.measured.connect(lambda m: self.say(str(m), 15000))
+        self.map.message.connect(lambda text: self.say(text, 10000))
         a[K.CHARGE].triggered.connect(self.charge)
         self.acting.charge_button.clicked.connect(self.charge)
         self.acting.actorChosen.connect(self._actor_chosen)
 
     # ------------------------------------------------------------------ showing
+
+    def say(self, text: str, ms: int = 10000) -> None:
+        """A message in the status bar (cut with an ellipsis where it is wider than the bar,
+        all of it in its tooltip: :class:`~app.gui.status.ElidingStatusBar`)."""
+        self.statusBar().showMessage(text, ms)
 
     def refresh(self) -> None:
         c = self.controller
@@ -381,12 +391,12 @@ class BattleWindow(QMainWindow):
         c = self.controller
         actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
         if actor is None or target is None:
-            self.statusBar().showMessage("Choose a unit and a target to charge", 5000)
+            self.say("Choose a unit and a target to charge", 5000)
             return None
         try:
             command = plan_charge(c.state, c.session.mechanics, str(actor), str(target))
         except CommandError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
+            self.say(str(exc), 10000)
             return None
         return c.execute(command)
 
@@ -397,7 +407,7 @@ class BattleWindow(QMainWindow):
         """Resolve the action chosen in the Actions dock with the battle's seeded dice."""
         cmd = self.acting.command()
         if cmd is None:
-            self.statusBar().showMessage("Choose an action first", 5000)
+            self.say("Choose an action first", 5000)
             return None
         return self.controller.execute(cmd)
 
@@ -406,7 +416,7 @@ class BattleWindow(QMainWindow):
         throw in turn."""
         cmd = self.acting.command()
         if cmd is None:
-            self.statusBar().showMessage("Choose an action first", 5000)
+            self.say("Choose an action first", 5000)
             return None
         dialog = DiceDialog(self.controller, cmd, self)
         if dialog.start() and dialog.step is None:
@@ -425,11 +435,13 @@ class BattleWindow(QMainWindow):
     # ------------------------------------------------------------------ export
 
     def export_report_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
+        from app.gui.files import save_file_name
+
+        path = save_file_name(
             self, "Battle report", f"{self.controller.session.name}.pdf", "PDF (*.pdf)"
         )
-        if path:
-            self.export_report(Path(path))
+        if path is not None:
+            self.export_report(path)
 
     def export_report(self, path: Path) -> bool:
         from app.export.battle_report import write_battle_report
@@ -446,20 +458,21 @@ class BattleWindow(QMainWindow):
                     image if has_image else None,
                 )
             except OSError as exc:
-                self.statusBar().showMessage(f"The report was not written: {exc}", 10000)
+                self.say(f"The report was not written: {exc}", 10000)
                 return False
-        self.statusBar().showMessage(f"Battle report written to {path}", 8000)
+        self.say(f"Battle report written to {path}", 8000)
         return True
 
     def export_png_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
+        from app.gui.files import save_file_name
+
+        chosen = save_file_name(
             self, "Map image", f"{self.controller.session.name}.png", "PNG (*.png)"
         )
-        if path:
+        if chosen is not None:
+            path = str(chosen)
             ok = self.map.export_png(path)
-            self.statusBar().showMessage(
-                f"Map written to {path}" if ok else f"The map was not written to {path}", 8000
-            )
+            self.say(f"Map written to {path}" if ok else f"The map was not written to {path}", 8000)
 
     # ------------------------------------------------------------------ saved layouts
 
@@ -482,7 +495,7 @@ class BattleWindow(QMainWindow):
         try:
             layout = layout_of(name, c.state.table, mm_per_unit(c.session.ruleset))
         except LayoutError as exc:
-            self.statusBar().showMessage(f"Not saved: {exc}", 10000)
+            self.say(f"Not saved: {exc}", 10000)
             return None
         saved, _problems = saved_layouts(folder)
         there = next((s.name for s in saved if s.name.casefold() == layout.name.casefold()), None)
@@ -492,17 +505,15 @@ class BattleWindow(QMainWindow):
             f"There is already a saved layout {there!r}. Replace it with this table?",
             "Replace",
         ):
-            self.statusBar().showMessage(f"Not saved: the layout {there!r} is kept", 10000)
+            self.say(f"Not saved: the layout {there!r} is kept", 10000)
             return None
         try:
             path = save_layout(folder, layout, replace=there is not None)
         except (LayoutError, OSError) as exc:
-            self.statusBar().showMessage(f"Not saved: {exc}", 10000)
+            self.say(f"Not saved: {exc}", 10000)
             return None
         n = len(layout.pieces)
-        self.statusBar().showMessage(
-            f"Saved layout {layout.name!r} ({n} piece{'' if n == 1 else 's'}): {path}", 10000
-        )
+        self.say(f"Saved layout {layout.name!r} ({n} piece{'' if n == 1 else 's'}): {path}", 10000)
         return path
 
     # ------------------------------------------------------------------ help and layout

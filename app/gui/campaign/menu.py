@@ -111,19 +111,20 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
 
 
 def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignView | None:
-    from PySide6.QtWidgets import QFileDialog, QMessageBox
+    from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.campaignfile import CampaignFileError, read_file
+    from app.gui.files import open_file_name
     from app.store.campaigns import create_campaign
 
     store = window.builder.store
     if store is None:
         return None
     if path is None:
-        name, _ = QFileDialog.getOpenFileName(window, "Import campaign", "", "JSON (*.json)")
-        if not name:
+        chosen = open_file_name(window, "Import campaign", "", "JSON (*.json)")
+        if chosen is None:
             return None
-        path = Path(name)
+        path = chosen
     try:
         session = read_file(path, window.registry)
     except CampaignFileError as exc:

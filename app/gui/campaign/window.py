@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -474,16 +473,18 @@ class CampaignView(QMainWindow):
 
     def chronicle(self, path: Path | None = None) -> Path | None:
         from app.export.chronicle import chronicle_pdf
+        from app.export.common import write_bytes
 
         if self.session is None:
             return None
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Chronicle PDF", "", "PDF (*.pdf)")
-            if not name:
+            from app.gui.files import save_file_name
+
+            path = save_file_name(self, "Chronicle PDF", "", "PDF (*.pdf)")
+            if path is None:
                 return None
-            path = Path(name)
         try:
-            path.write_bytes(chronicle_pdf(self.session.ruleset, self.session))
+            write_bytes(path, chronicle_pdf(self.session.ruleset, self.session))
         except OSError as exc:
             QMessageBox.warning(self, "Chronicle", f"{path}: {exc.strerror or exc}")
             return None
@@ -496,10 +497,11 @@ class CampaignView(QMainWindow):
         if self.session is None:
             return None
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Export campaign", "", "JSON (*.json)")
-            if not name:
+            from app.gui.files import save_file_name
+
+            path = save_file_name(self, "Export campaign", "", "JSON (*.json)")
+            if path is None:
                 return None
-            path = Path(name)
         try:
             export_file(self.session, path)
         except OSError as exc:

@@ -77,6 +77,7 @@ class D3Mechanics(D3Movement):
     """D3 Ancient Rules (One-Hour Wargames variant for the Second Punic War)."""
 
     engine = "d3"
+    sequence_rule = "D3, Sequence of play"
     strength_unit = "units"
     #: D3, Sequence of play: each player takes a turn; a game turn is both players' turns.
     rounds_per_turn = 2

@@ -38,6 +38,7 @@ class GSBMechanics(GSBDeployment):
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 
     engine: ClassVar[str] = "gsb"
+    sequence_rule = "GSB, Turn order"
     strength_unit: ClassVar[str] = "bases"
 
     def declare(self) -> tuple[Action[Any], ...]:

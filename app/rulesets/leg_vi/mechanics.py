@@ -63,6 +63,7 @@ class LegVIMechanics(
     elephant critical hits and rampage, redress and rally, the die of death."""
 
     engine: ClassVar[str] = "leg-vi"
+    sequence_rule = "Leg VI, Playing the Game"
     strength_unit: ClassVar[str] = "bases"
 
     def declare(self) -> Sequence[Action[Any]]:

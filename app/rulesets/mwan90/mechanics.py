@@ -61,6 +61,7 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
     table."""
 
     engine: ClassVar[str] = "mwan90"
+    sequence_rule = "MWAN #90, Turn sequence"
     strength_unit: ClassVar[str] = "figures"
 
     # -- actions --------------------------------------------------------------------------

@@ -75,6 +75,7 @@ class QuincunxMechanics(QuincunxTable):
     table (:mod:`~app.rulesets.quincunx.movement`)."""
 
     engine = "quincunx"
+    sequence_rule = "Quincunx, Sequence"
     strength_unit = "figures"
     #: Quincunx, Sequence: each turn is two rounds, move and counter-move.
     rounds_per_turn = 2

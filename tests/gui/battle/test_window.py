@@ -257,7 +257,7 @@ def test_roll_then_undo_and_redo_with_the_same_dice(
     assert step_title(step).startswith("Melee: Legionaries (heavy infantry) (A1) against ")
     item = window.log_panel.item_for_step(len(session.steps))
     rolls = [item.child(i).text(0) for i in range(item.childCount())]
-    assert any(r.startswith("🎲 ") and "->" in r for r in rolls)
+    assert any(r.startswith("Dice: ") and "->" in r for r in rolls)
     after = session.state
     undo.trigger()
     assert session.state == before

@@ -3,10 +3,13 @@ against, charge, measure, turn, terrain corners, fit, grid)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QMenu
+
+from app.core.battle.leader_fate import FATE_WORDS, FATES, AdjustLeader, Fate
 
 if TYPE_CHECKING:
     from app.gui.battle.map.view import BattleMap
@@ -42,6 +45,11 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
                 f"Act against {unit.unit.name}...", lambda: view.targetRequested.emit(sel, uid)
             )
             menu.addAction(f"Measure to {unit.unit.name}", lambda: view.measure_units(sel, uid))
+        leader = view.state.leader_of(uid) if view.state is not None else None
+        if leader is not None and not view.read_only:
+            fates = menu.addMenu(f"Leader {leader.name}")
+            for fate in FATES:
+                fates.addAction(FATE_WORDS[fate], _fate_call(view, leader.id, fate))
         if uid == sel and not view.read_only:
             menu.addAction("Turn 45 degrees left", lambda: view.rotate_selected(-45))
             menu.addAction("Turn 45 degrees right", lambda: view.rotate_selected(45))
@@ -60,3 +68,7 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
     grid.setChecked(view.map_scene.grid.isVisible())
     grid.toggled.connect(view.set_grid)
     return menu
+
+
+def _fate_call(view: BattleMap, leader: str, fate: Fate) -> Callable[[], None]:
+    return lambda: view.send(AdjustLeader(leader=leader, status=fate))

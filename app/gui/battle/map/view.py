@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
@@ -31,6 +32,7 @@ from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
+from app.storefiles import is_store_file
 
 #: Degrees a unit turns for Q / E, and for each notch of the wheel with a modifier.
 KEY_TURN = 15.0
@@ -203,7 +205,10 @@ class BattleMap(QGraphicsView):
         self._show_move(tool.refresh())
 
     def export_png(self, path: str) -> bool:
-        """Write the whole table (not just what is on screen) as a PNG."""
+        """Write the whole table (not just what is on screen) as a PNG; False when it cannot
+        be written (``path`` a file of the open store among the reasons)."""
+        if is_store_file(Path(path)):
+            return False
         rect = self.map_scene.table_rect.adjusted(-4, -4, 4, 4)
         if not rect.isValid():
             return False
