@@ -240,6 +240,7 @@ def club_rows() -> list[Row]:
     ``tests/pgcluster.py``) against the same read on a SQLite file holding the same 20
     rosters, each whole-process CPU time. No row without PostgreSQL's binaries."""
     from app.core.roster import Roster
+    from app.rules.scale import Scale
     from app.store import open_store, save_roster
     from app.store.server import init_server
     from tests.pgcluster import find_bin, running_cluster
@@ -255,7 +256,7 @@ def club_rows() -> list[Row]:
         for where in (url, str(Path(tmp) / "c.sqlite3")):
             with open_store(where) as store:
                 for i in range(20):
-                    roster = Roster(f"Legion {i}", "quincunx", "roman", "Rome", "1:100")
+                    roster = Roster(f"Legion {i}", "quincunx", "roman", "Rome", Scale("1:100"))
                     save_roster(store, roster=roster)
         server = {"CASTRA_DB": url, "CASTRA_HOME": tmp}
         local = {"CASTRA_DB": str(Path(tmp) / "c.sqlite3"), "CASTRA_HOME": tmp}
@@ -1160,12 +1161,15 @@ def _campaign(db: Path, battles: int) -> int:
         session.do(AddBattle(f"Battle {k + 1}", both, date=f"{216 - k // 4} BC", place="Italy"))
     for k, b in enumerate(session.campaign.battles):
         rosters = battle_rosters(session.campaign, b.id)
-        ends = {}
+        ends: dict[Any, int] = {}
         for side, roster in enumerate(rosters):
             for j, u in enumerate(roster.units[(k % 3) :: 3]):
                 ends[(side, u.id, 0)] = max(u.size - 1 - (j + k) % 3, 0)
         result = hand_result(
-            rosters, winner=k % 2, ends=ends, notes=[f"Battle {k + 1}: the line held."]
+            rosters,
+            winner=0 if k % 2 == 0 else 1,
+            ends=ends,
+            notes=[f"Battle {k + 1}: the line held."],
         )
         session.do(RecordResult(b.id, result))
         session.do(ApplyResult(b.id))
