@@ -508,7 +508,7 @@ def edits():
     window = next(w for w in qt.topLevelWidgets() if isinstance(w, MainWindow))
     worker = any(t.name == "castra-rulesets" for t in threading.enumerate())
     store = window.builder.store
-    if (worker or store is None or store._engine is None) and gapp.process_age() < 60:
+    if (worker or store is None or store._engine is None) and gapp.process_age() < 10:
         QTimer.singleShot(50, edits)  # as a user's first edit comes: after the start
         return
     session = window.builder.session
