@@ -43,6 +43,7 @@ from app.core.battle import (
     StartBattle,
     new_battle,
 )
+from app.core.battle.base import battle_name_problem
 from app.core.battle.given import parse_faces
 from app.core.battle.leader_fate import FATES
 from app.core.battle.serialize import rolls_to_list, state_to_dict
@@ -84,7 +85,7 @@ def register(sub: Any) -> None:
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
-    p = bsub.add_parser("move", help="move a unit along a path (or to X Y, unchecked)")
+    p = bsub.add_parser("move", help="move a unit along a path, or to X Y (the same checks)")
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
     p.add_argument("x", nargs="?", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
@@ -379,12 +380,17 @@ def cmd_new(args: argparse.Namespace) -> int:
         else ({}, {})
     )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    name = args.name or f"{rosters[0].name} vs {rosters[1].name}"
+    name = args.name if args.name is not None else f"{rosters[0].name} vs {rosters[1].name}"
+    bad = battle_name_problem(name)
+    if bad:
+        raise CliError(bad)
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
     try:
         table_ = tablecmd.new_table(rs, args.size, args.layout)
-        state = new_battle(rs, mech, rosters, records=records, table=table_)
+        state = new_battle(
+            rs, mech, rosters, records=records, table=table_, fit=args.size is not None
+        )
         session = BattleSession(rs, mech, state, seed=seed, name=name)
         step = session.do(StartBattle())
     except (CommandError, NotImplementedRule, ValueError) as exc:

@@ -27,7 +27,7 @@ from app.rules.inputs import control_problem
 from app.rules.layouts import Layout, LayoutError, find_layout, fit_layout, layout_of, ready_made
 from app.rules.measure import mm_per_unit
 from app.rules.movement import MOVE_REASONS
-from app.rules.paths import PathError, parse_path
+from app.rules.paths import Leg, PathError, parse_path
 from app.rules.ruleset import Ruleset
 from app.rules.table import (
     MAX_POINTS,
@@ -183,14 +183,20 @@ def cmd_move(args: argparse.Namespace) -> int:
         )
     if args.x is None or args.y is None:
         raise CliError('a move needs X Y, or --path "forward 6; wheel 45 left; ..."')
-    if args.force or args.reason != "move":
-        raise CliError("--force and --reason go with --path")
-    return _run(
-        args.battle,
-        lambda s: MoveUnit(
-            unit=resolve_unit(s.state, args.unit), x=args.x, y=args.y, facing=args.facing
-        ),
-    )
+    # X Y [--facing F] is the path "to X,Y facing F" (F: the unit's facing when not given):
+    # the same checks as any path and the map's drag, refused naming the rule unless --force
+    # (which the log records)
+
+    def build(s: BattleSession) -> BattleCommand:
+        unit = resolve_unit(s.state, args.unit)
+        facing = args.facing if args.facing is not None else s.state.unit(unit).facing
+        try:
+            to = Leg.to(args.x, args.y, facing)
+        except PathError as exc:
+            raise CliError(str(exc)) from None
+        return MoveUnit(unit=unit, legs=(to,), reason=args.reason, force=args.force)
+
+    return _run(args.battle, build)
 
 
 def cmd_charge(args: argparse.Namespace) -> int:

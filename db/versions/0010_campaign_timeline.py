@@ -11,10 +11,10 @@ On a club server (PostgreSQL) the check of a player's step reads the step's chan
 of its whole campaign: a player's step may change only the side they play (its army and
 losses, never its id), carries no whole campaign, and nothing else. The function is made
 as 0009 makes Castra's functions: every name qualified with Castra's schema, its search path
-pinned.
+pinned (the downgrade puts back 0009's).
 
-Revision ID: 0008b
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-20
 """
 
@@ -27,8 +27,8 @@ from alembic import op
 from app.core.campaign.stored import snapshot_due
 from app.core.timeline import apply_delta, diff, digest, pack_snapshot, unpack_snapshot
 
-revision: str = "0008b"
-down_revision: str | Sequence[str] | None = "0008"
+revision: str = "0010"
+down_revision: str | Sequence[str] | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -223,13 +223,18 @@ def new_battle(
     *,
     table: Table | None = None,
     records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
+    fit: bool = False,
 ) -> BattleState:
     """The battle before its first command: both rosters deployed, leaders with their units.
     Each side's record holds its ``army`` and ``side_name``, what the ruleset keeps there
     from the start (:meth:`Mechanics.side_record`), then ``records`` (e.g. D3
     ``supply_problems``). Each unit's footprint is the ruleset's
     (:meth:`Mechanics.footprint`), placed inside its side's deployment zone
-    (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain."""
+    (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain.
+    ``fit``: the table's size was chosen (``battle new --size``): a unit the deployment
+    leaves off it is refused (ValueError naming them), not started off the table. (On the
+    standard table an army too big for its deployment zone still starts, the units past the
+    zone beyond the edge, to be moved on.)"""
     for roster in rosters:
         if roster.ruleset != rs.id:
             raise ValueError(f"roster {roster.name!r} is for {roster.ruleset}, not {rs.id}")
@@ -284,6 +289,12 @@ def new_battle(
                     **records[side_index],
                 },
             )
+        )
+    off = [u.id for u in units if fit and not table.holds(u.footprint.corners())]
+    if off:
+        raise ValueError(
+            f"{', '.join(off[:10])}{' ...' if len(off) > 10 else ''} do not fit on a "
+            f"{table.width:g} by {table.height:g} table; choose a larger one"
         )
     return BattleState(
         ruleset=rs.id,

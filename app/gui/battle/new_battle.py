@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import BattleSession, CommandError, StartBattle, new_battle
+from app.core.battle.base import battle_name_problem
 from app.core.battle.setup import Table, default_table
 from app.core.roster import Roster
 from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
@@ -184,6 +185,9 @@ class NewBattleDialog(QDialog):
                 {"supply_problems": self.supply_b.isChecked()},
             )
         name = self.name.text().strip() or f"{rosters[0].name} vs {rosters[1].name}"
+        bad = battle_name_problem(name)
+        if bad:
+            raise ValueError(bad)
         try:
             mech = mechanics_for(rs)
             table = self.chosen_table(rs)
