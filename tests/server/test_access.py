@@ -233,3 +233,24 @@ def test_a_players_step_cannot_carry_changes_to_another_side(
             "SELECT made_by FROM campaign_step WHERE campaign_id = %s AND n = %s", (cid, n + 1)
         ).fetchall()
     assert made_by == "ann"
+
+
+def test_a_read_on_a_club_server_loads_no_orm(club: Club) -> None:
+    """``castra roster list`` on a club server reads through SQLAlchemy's core alone: no
+    ORM session, so neither sqlmodel nor pydantic is imported (a third of its time)."""
+    import os
+    import subprocess
+    import sys
+
+    uma = club.open("uma")
+    save_roster(uma, roster=_roster("Umpire's legion"))
+    code = (
+        "import sys\nfrom app.cli import main\ncode = main(['roster', 'list'])\n"
+        "print('LOADED', code, sorted(m for m in ('sqlmodel', 'pydantic') if m in sys.modules))"
+    )
+    env = {**os.environ, "CASTRA_DB": club.url("bob"), "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "Umpire's legion" in out.stdout, out.stdout + out.stderr
+    assert "LOADED 0 []" in out.stdout, out.stdout
