@@ -366,11 +366,15 @@ def cmd_table(args: argparse.Namespace) -> int:
     return code
 
 
-def new_table(rs: Ruleset, size: str | None, layout: str | None) -> Table | None:
-    """The table ``battle new --size --layout`` asks for (None: the ruleset's default)."""
+def new_table(
+    rs: Ruleset, size: str | None, layout: str | None, base: Table | None = None
+) -> Table | None:
+    """The table ``battle new --size --layout`` asks for (None: the ruleset's default, or the
+    larger table the armies need). A layout without ``--size`` is laid on ``base`` (that
+    table: :func:`app.core.battle.fitting_table`), else on the ruleset's default."""
     if size is None and layout is None:
         return None
-    table_ = default_table(rs)
+    table_ = base or default_table(rs)
     if size is not None:
         w, h = parse_size(size)
         table_ = Table(w, h)

@@ -1638,14 +1638,14 @@ def test_a_battle_whose_house_rules_changed_keeps_its_recorded_states(
     tables.write_text(text.replace(die, die.replace("d10", "d8")), encoding="utf-8")
     monkeypatch.setattr(common, "_registry", None)
 
-    warning = "castra: warning: this battle was recorded with house-q data 1.2.0 (fingerprint "
+    warning = "castra: warning: this battle was recorded with house-q data 1.3.0 (fingerprint "
     for args in (("show",), ("log",), ("log", "--json"), ("replay", "--step", "0")):
         code, _, err = cli.run("battle", args[0], battle.id, *args[1:])
         assert code == 0, err
         [line] = err.splitlines()
         assert line.startswith(warning) and line.endswith(
-            "the data has changed since (now 1.2.0, "
-            + line.split("(now 1.2.0, ")[1].split(")")[0]
+            "the data has changed since (now 1.3.0, "
+            + line.split("(now 1.3.0, ")[1].split(")")[0]
             + "): redo and replay use the recorded states"
         )
     # redo: the start casts a d8 now, but the d10 that was cast is what happened
