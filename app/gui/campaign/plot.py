@@ -74,7 +74,23 @@ class StrengthPlot(QWidget):
                 symbolSize=6,
                 symbolBrush=colour,
             )
-        self.plot.getAxis("bottom").setTicks([list(enumerate(self.data.labels))])
+        self.plot.getAxis("bottom").setTicks(ticks(self.data.labels))
         self.plot.setLabel("left", self.data.unit)
         self.plot.setXRange(-0.35, max(len(xs) - 1, 1) + 0.35, padding=0)
         self.plot.setYRange(0, max([1, *(max(v) for _, v in self.series())]) * 1.08)
+
+
+#: battle names the bottom axis shows at most (more overlap at the window's width)
+MAX_LABELS = 10
+
+
+def ticks(labels: tuple[str, ...]) -> list[list[tuple[int, str]]]:
+    """The bottom axis's ticks: every point named while there are few; in a long campaign
+    every k-th point and the last named, the others ticked without a name (fifty battles'
+    names ran into one another)."""
+    step = max(1, -(-len(labels) // MAX_LABELS))
+    named = [(i, text) for i, text in enumerate(labels) if i % step == 0 or i == len(labels) - 1]
+    if step > 1 and len(named) > 1 and named[-1][0] - named[-2][0] < step / 2:
+        del named[-2]  # the last point's name, not a neighbour's crowding it
+    shown = {i for i, _ in named}
+    return [named, [(i, "") for i in range(len(labels)) if i not in shown]]
