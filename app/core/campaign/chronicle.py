@@ -116,6 +116,17 @@ def _army_strength(rs: Ruleset, roster: Roster, known: _Known) -> tuple[int, dic
     return whole, out
 
 
+def named_points(count: int, most: int = 10) -> list[int]:
+    """Which of a chart's ``count`` points an axis names: all while there are at most
+    ``most``; else every k-th and the last (fifty battles' names ran into one another),
+    a name next to the last one's left out."""
+    step = max(1, -(-count // most))
+    named = [i for i in range(count) if i % step == 0 or i == count - 1]
+    if step > 1 and len(named) > 1 and named[-1] - named[-2] < step / 2:
+        del named[-2]
+    return named
+
+
 @dataclass(frozen=True)
 class Strength:
     """``labels``: "Start", then each applied battle; ``sides``: each side's name and its

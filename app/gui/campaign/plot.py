@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
-from app.core.campaign.chronicle import Strength
+from app.core.campaign.chronicle import Strength, named_points
 
 COLOURS = (
     "#8B1E1E", "#1F4E79", "#C77C0E", "#2E7D32", "#6A1B9A", "#00838F",
@@ -85,12 +85,10 @@ MAX_LABELS = 10
 
 
 def ticks(labels: tuple[str, ...]) -> list[list[tuple[int, str]]]:
-    """The bottom axis's ticks: every point named while there are few; in a long campaign
-    every k-th point and the last named, the others ticked without a name (fifty battles'
-    names ran into one another)."""
-    step = max(1, -(-len(labels) // MAX_LABELS))
-    named = [(i, text) for i, text in enumerate(labels) if i % step == 0 or i == len(labels) - 1]
-    if step > 1 and len(named) > 1 and named[-1][0] - named[-2][0] < step / 2:
-        del named[-2]  # the last point's name, not a neighbour's crowding it
-    shown = {i for i, _ in named}
-    return [named, [(i, "") for i in range(len(labels)) if i not in shown]]
+    """The bottom axis's ticks: the points :func:`~app.core.campaign.chronicle.named_points`
+    names with their names, the others ticked without one."""
+    shown = set(named_points(len(labels), MAX_LABELS))
+    return [
+        [(i, text) for i, text in enumerate(labels) if i in shown],
+        [(i, "") for i in range(len(labels)) if i not in shown],
+    ]
