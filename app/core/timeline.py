@@ -109,6 +109,9 @@ def _change(old: Any, new: Any) -> dict[str, Any] | None:
         if not items and len(old) == len(new):
             return None
         return {"items": items, "length": len(new)}
+    if isinstance(old, str) and isinstance(new, str):
+        # a str enum (a scale, a status) is its text in JSON
+        return None if old == new else {"whole": new}
     if type(old) is type(new) and old == new and (type(old) is not float or repr(old) == repr(new)):
         return None  # (0.0 and -0.0 are equal, but not in JSON: whole)
     return {"whole": new}
@@ -193,6 +196,7 @@ class Timeline(Generic[T]):
         self._snapshots = dict(snapshots)
         self._dicts: OrderedDict[int, StateDict] = OrderedDict()
         self._states: OrderedDict[int, T] = OrderedDict()
+        self._parts: dict[str, OrderedDict[int, Any]] = {}
         self._cache_size = cache_size
         self._build = build
         self._digests = None if digests is None else list(digests)
@@ -253,6 +257,35 @@ class Timeline(Generic[T]):
         self._remember(self._states, n, state)
         return state
 
+    def part(self, n: int, key: str, leaves: Callable[[int], bool]) -> Any:
+        """The top-level ``key`` of the state after step ``n``, rebuilt from that key's
+        changes alone: a step ``k`` for which ``leaves(k)`` (it leaves the key as it was)
+        is not read at all, its change not even decoded. Kept in the cache as states are."""
+        if not 0 <= n <= len(self._deltas):
+            raise IndexError(f"step {n} is outside 0-{len(self._deltas)}")
+        parts = self._parts.setdefault(key, OrderedDict())
+        if n in parts:
+            parts.move_to_end(n)
+            return parts[n]
+        near = [k for k in (*parts, *self._dicts) if n - WALK <= k <= n]
+        start = max(near) if near else max([0, *(k for k in self._snapshots if k <= n)])
+        if start in parts:
+            value = parts[start]
+        elif start in self._dicts:
+            value = self._dicts[start].get(key)
+        elif start in self._snapshots:
+            value = self._snapshots[start]().get(key)
+        else:
+            value = self._initial.get(key)
+        for k in range(start + 1, n + 1):
+            if leaves(k):
+                continue
+            change = self._delta(k).get(key)
+            if change is not None:
+                value = None if "gone" in change else _apply(value, change)
+        self._remember(parts, n, value)
+        return value
+
     def loader(self, n: int) -> Callable[[], T]:
         return lambda: self.state(n)
 
@@ -277,7 +310,8 @@ class Timeline(Generic[T]):
         del self._deltas[n:]
         if self._digests is not None:
             del self._digests[n:]
-        for cache in (self._snapshots, self._dicts, self._states):
+        caches: list[dict[int, Any]] = [self._snapshots, self._dicts, self._states]
+        for cache in [*caches, *self._parts.values()]:
             for k in [k for k in cache if k > n]:
                 del cache[k]
 

@@ -89,3 +89,43 @@ def test_a_timeline_builds_only_the_states_it_is_asked_for() -> None:
     assert len(timeline) == 10 and timeline.nearest_snapshot(25) == 0
     timeline.append(diff(states_[10], states_[11]), states_[11])
     assert timeline.state_dict(11) == states_[11]
+
+
+def test_a_text_enum_is_its_text() -> None:
+    """A scale or a status read back is plain text, written it is a str enum: the same JSON,
+    so no change (a campaign's first step after a load stored every army's scale again)."""
+    from app.rules.scale import Scale
+
+    assert diff({"scale": "1:10"}, {"scale": Scale("1:10")}) == {}
+    assert diff({"n": 1}, {"n": True}) == {"n": {"whole": True}}  # JSON tells these apart
+
+
+def test_one_part_of_a_state_reads_only_the_changes_that_may_touch_it() -> None:
+    """The strength chart reads each past state's sides: the changes of steps that leave
+    the sides alone (a battle's result, the largest changes of a campaign) are not even
+    decoded."""
+    states_ = [{"sides": [0], "battles": []}]
+    for k in range(1, 30):
+        last = states_[-1]
+        if k % 3:
+            states_.append({**last, "battles": [*last["battles"], k]})
+        else:
+            states_.append({**last, "sides": [last["sides"][0] + k]})
+    decoded: list[int] = []
+
+    def lazy(k: int) -> Any:
+        change = diff(states_[k - 1], states_[k])
+
+        def load() -> Any:
+            decoded.append(k)
+            return change
+
+        return load
+
+    timeline: Timeline[int] = Timeline(
+        states_[0], [lazy(k) for k in range(1, 30)], {}, build=lambda n, d: n
+    )
+    for n in range(30):
+        assert timeline.part(n, "sides", lambda k: k % 3 != 0) == states_[n]["sides"]
+    assert decoded and all(k % 3 == 0 for k in decoded)
+    assert timeline.state_dict(29) == states_[29]  # the whole state still reads
