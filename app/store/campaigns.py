@@ -38,6 +38,7 @@ from app.store.engine import (
     StaleWrite,
     Store,
     StoreDamaged,
+    StoreError,
     get_for_update,
     reader_of,
 )
@@ -106,7 +107,11 @@ def _write_steps(
         change = diff(before, after)
         beyond = set(change) - done.step.changes
         if beyond:  # the store reads past states by what each kind of step may change
-            raise CampaignError(f"{done.step.label} changed {', '.join(sorted(beyond))} (a bug)")
+            raise StoreError(
+                f"campaign {campaign_id}: {done.step.label} changed "
+                f"{', '.join(sorted(beyond))}, which a step of its kind never does; nothing "
+                "was saved (a bug in Castra: please report it)"
+            )
         row = _step_row(campaign_id, n, done, change, after, snapshot)
         db.add(row)
         timeline.append(change, after, snapshot=snapshot, digest=row.digest)

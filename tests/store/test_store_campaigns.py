@@ -222,3 +222,24 @@ def test_upgrade_to_0010_keeps_every_step_undo_and_redo(db_path: Path, registry:
         len(session.done)
     )
     store.close()
+
+
+def test_a_step_that_changes_more_than_its_kind_may_is_not_saved(
+    store: Store, registry: Registry
+) -> None:
+    """The store reads a past state's sides from the sides' changes alone, skipping steps
+    whose kind leaves them as they are: a step that broke that would make the chart wrong,
+    so it is refused in one line and nothing is written."""
+    from app.core.campaign.steps import Promote
+    from app.store.engine import StoreError
+
+    class Mislabelled(Promote):
+        changes = frozenset({"battles"})
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    with (
+        pytest.raises(StoreError, match="changed sides, which a step of its kind never does"),
+        campaign_for_update(store, campaign_id=cid, registry=registry) as s,
+    ):
+        s.do(Mislabelled("rome", "varro", "paullus"))
+    assert sql(store, "SELECT count(*) FROM campaign_step") == [(3,)]
