@@ -48,6 +48,7 @@ from app.rulesets.leg_vi.actions import declare_actions
 from app.rulesets.leg_vi.charges import ChargeRules
 from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.command import CommandRules
+from app.rulesets.leg_vi.decisions import LegVIDecisions
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
 from app.rulesets.leg_vi.table import TableRules
@@ -56,7 +57,14 @@ from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
-    TableRules, ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
+    LegVIDecisions,
+    TableRules,
+    ManoeuvreRules,
+    TurnRules,
+    CommandRules,
+    ShootingRules,
+    ChargeRules,
+    CombatRules,
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,

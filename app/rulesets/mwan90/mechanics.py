@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from app.rules.actions import Action, Throws, Total
 from app.rules.mechanics import NotImplementedRule, Outcome, Resolution, Situation
 from app.rulesets.mwan90.combat import CombatRules
+from app.rulesets.mwan90.decisions import MWANDecisions
 from app.rulesets.mwan90.movement import MWANMovement
 from app.rulesets.mwan90.rules import (
     DISPERSE_OPTIONS,
@@ -54,7 +55,7 @@ class MoralePlan:
     rows: tuple[MoraleRow, ...] = ()
 
 
-class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
+class MWAN90Mechanics(MWANDecisions, MWANMovement, TurnRules, CombatRules):
     """MWAN #90: initiative with its tie rule, simultaneous missiles, pre-melee javelins,
     melee by figures in contact with flank tripling, rout at 3 figures, bonus move,
     barbarian shield wall and wedge, dispersal of skirmishers, and the truncated morale
