@@ -19,8 +19,9 @@ from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveCheck, MoveReason
 from app.rules.paths import Corner, Leg, Path, PathError
 
-#: the shares of the longest distance tried, longest first
-SHARES = (1.0, 0.5, 0.25)
+#: the least share of the longest distance tried, and how many halvings find the most
+LEAST = 0.1
+HALVINGS = 5
 #: a point within this many degrees of straight ahead is reached by going straight on
 AHEAD = 15.0
 #: the largest wheel tried in one leg (degrees)
@@ -76,8 +77,6 @@ def _shapes(fp: Footprint, x: float, y: float, far: float) -> Iterator[tuple[Leg
 
 def _scaled(legs: tuple[Leg, ...], share: float, fp: Footprint) -> tuple[Leg, ...] | None:
     """``legs`` with their distances cut to ``share`` (turns kept)."""
-    if share == 1.0:
-        return legs
     out: list[Leg] = []
     for leg in legs:
         if leg.kind in ("straight", "sideways"):
@@ -124,19 +123,33 @@ def path_towards(
     *,
     reason: MoveReason = "move",
 ) -> Route | None:
-    """A legal route going up to ``far`` towards (x, y): the first of the shapes, each
-    tried at :data:`SHARES` of the distance, that ``check_move`` passes; None when none."""
+    """A legal route going up to ``far`` towards (x, y): the first of the shapes that
+    ``check_move`` passes at its full length; else the first that it passes at a tenth of
+    it, as long as it still passes (found by halving: the rules may stop a move short, as
+    Leg VI's 4" from formed enemy does); None when none passes at all."""
     if far <= 1e-3:
         return None
     fp = view.unit(unit_id).footprint
-    for share in SHARES:
-        for legs in _shapes(fp, x, y, far):
-            scaled = _scaled(legs, share, fp)
-            if scaled is None:
-                continue
-            found = legal(view, mech, unit_id, scaled, reason)
-            if found is not None:
-                return found
+    shapes = list(_shapes(fp, x, y, far))
+    for legs in shapes:
+        found = legal(view, mech, unit_id, legs, reason)
+        if found is not None:
+            return found
+    for legs in shapes:
+        lo_legs = _scaled(legs, LEAST, fp)
+        best = None if lo_legs is None else legal(view, mech, unit_id, lo_legs, reason)
+        if best is None:
+            continue
+        lo, hi = LEAST, 1.0
+        for _ in range(HALVINGS):
+            mid = (lo + hi) / 2
+            mid_legs = _scaled(legs, mid, fp)
+            found = None if mid_legs is None else legal(view, mech, unit_id, mid_legs, reason)
+            if found is None:
+                hi = mid
+            else:
+                lo, best = mid, found
+        return best
     return None
 
 
