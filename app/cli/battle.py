@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from app.cli import opponent
 from app.cli import table as tablecmd
 from app.cli.common import (
     MAX_COORD,
@@ -134,15 +135,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_odds)
 
-    p = bsub.add_parser(
-        "advise", help="what a unit (or a side) may do now, each with its odds, best first"
-    )
-    p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
-    p.add_argument("unit", metavar="UNIT", nargs="?", help="a unit (default: the side to move)")
-    p.add_argument("--side", choices=("0", "1", "a", "b"), help="every unit of this side")
-    p.add_argument("--limit", type=number("--limit", 1, 1000), default=12)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_advise)
+    opponent.register(bsub, BATTLE_ID)
 
     for name, text in (
         ("next", "end this phase, begin the next"),
@@ -528,52 +521,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print_json({"action": args.action, "outcomes": odds_rows(odds)})
     else:
         print_odds(odds)
-    return 0
-
-
-def cmd_advise(args: argparse.Namespace) -> int:
-    from app.core.battle.advisor import advise
-
-    _, session = _load(args.battle)
-    state = session.state
-    unit = _unit(session, args.unit)
-    side = _side(args.side)
-    if unit is None and side is None:
-        view = state.view()
-        side = session.mechanics.side_to_move(view)
-        if side is None:
-            side = session.mechanics.side_in_play(view)
-        if side is None:
-            raise CliError("say which unit, or which side (--side a|b): both may act now")
-    found = advise(state, session.ruleset, session.mechanics, unit=unit, side=side)
-    shown = found[: args.limit]
-    if args.json:
-        print_json(
-            [
-                {
-                    "kind": a.kind,
-                    "unit": a.unit,
-                    "target": a.target,
-                    "title": a.title,
-                    "command": a.command.to_dict(),
-                    "given": round(a.given, 4),
-                    "taken": round(a.taken, 4),
-                    "breaks": round(a.breaks, 4),
-                    "leader_risk": round(a.leader_risk, 4),
-                    "score": round(a.score, 4),
-                    "words": a.words,
-                }
-                for a in shown
-            ]
-        )
-        return 0
-    if not shown:
-        who = state.unit(unit).name if unit is not None else state.sides[side or 0].name
-        print(f"{who}: nothing the rules allow now")
-        return 0
-    for i, a in enumerate(shown, 1):
-        print(f"{i:2}. {state.unit(a.unit).name} ({a.unit}): {a.title}  [score {a.score:+.2f}]")
-        print(f"    {a.words}")
     return 0
 
 

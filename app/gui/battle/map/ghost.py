@@ -149,6 +149,10 @@ class Ghost(QGraphicsItem):
     def text(self) -> str:
         return "\n".join(self.label.lines)
 
+    @property
+    def colour(self) -> QColor:
+        return QColor(self._colour)
+
     def boundingRect(self) -> QRectF:
         return self._bounds
 
@@ -172,8 +176,15 @@ class Ghost(QGraphicsItem):
         painter.drawLine(*self._front)
 
 
-def ghost_lines(check: MoveCheck, symbol: str, colour: QColor) -> list[tuple[str, QColor]]:
-    """The ghost's label: path, cost against what is left, terrain, then each rule broken."""
+#: what the ghost of a move the Advisor dock proposes says to do with it
+ADVICE_HINT = "the advisor's move: Enter makes it; Esc drops it"
+
+
+def ghost_lines(
+    check: MoveCheck, symbol: str, colour: QColor, hint: str = "release to move; Esc cancels"
+) -> list[tuple[str, QColor]]:
+    """The ghost's label: path, cost against what is left, terrain, then each rule broken
+    (or, when none, ``hint``)."""
     ink = QColor("#202020")
     legs = [t.leg for t in check.traced]
     lines = [(path_text(legs) or "no move", ink)]
@@ -195,5 +206,5 @@ def ghost_lines(check: MoveCheck, symbol: str, colour: QColor) -> list[tuple[str
             (f"{mark}: {b}", style.GHOST_BAD if b.severity == "forbidden" else style.GHOST_ASK)
         )
     if not check.breaches:
-        lines.append(("release to move; Esc cancels", colour))
+        lines.append((hint, colour))
     return lines

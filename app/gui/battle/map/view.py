@@ -10,7 +10,7 @@ rule: every cost, limit and verdict comes from the mechanics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
-from app.gui.battle.map.ghost import Ghost
+from app.gui.battle.map.ghost import ADVICE_HINT, Ghost, ghost_lines
 from app.gui.battle.map.items import HANDLE_R
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
@@ -31,6 +31,7 @@ from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
+from app.rules.paths import Leg
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
 from app.storefiles import is_store_file
 
@@ -165,6 +166,25 @@ class BattleMap(QGraphicsView):
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
         self.unitSelected.emit(unit_id or "")
+
+    def propose_move(self, unit_id: str, legs: Sequence[Leg]) -> bool:
+        """Show ``legs`` as the pending move of ``unit_id`` (an entry of the Advisor dock):
+        its ghost, checked by the mechanics as a drag is; Enter makes the move, Esc drops
+        it. Nothing moves until then. False when the map cannot plan a move now."""
+        self.select_unit(unit_id)
+        self.setFocus()
+        tool = self._ensure_move_tool()
+        if tool is None or tool.deploy:
+            return False
+        tool.prefix = list(legs)
+        tool.target = None
+        verdict = tool.refresh()
+        self._show_move(verdict)
+        if tool.check is not None:
+            self.ghost.label.set_lines(
+                ghost_lines(tool.check, self._symbol, self.ghost.colour, hint=ADVICE_HINT)
+            )
+        return True
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
