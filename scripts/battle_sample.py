@@ -7,7 +7,7 @@ QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 128
 ``--ready``: a new battle between the ruleset's Roman and Carthaginian ready armies
 (:mod:`app.core.ready`), as New battle starts it, instead of the sample battle.
 ``--castra b`` (with ``--ready``): Castra plays side B (a, b or both), steady, seed 1;
-``--castra-steps N`` lets it play N commands first; ``--advise UNIT`` selects the unit and
+``--castra-steps N`` lets Castra play both sides for N commands first; ``--advise UNIT`` selects the unit and
 shows the Advisor dock (``--whole-side`` for its side).
 """
 
@@ -63,8 +63,15 @@ def main() -> int:
         session = sample_session(rs, mech)
     for _ in range(args.play):
         session.do(NextPhase())
-    if args.castra_steps:
-        autoplay(session, Table.from_battle(session.state), max_steps=args.castra_steps)
+    if args.castra_steps:  # both sides played by Castra to get somewhere, then on to a
+        # point where the side Castra plays in the window has something to do
+        both = Table.of({0: Player(0, seed=2), 1: Player(1, seed=1)})
+        autoplay(session, both, max_steps=args.castra_steps)
+        mine = Table.from_battle(session.state)
+        for _ in range(500):
+            if mine.next(session) is not None:
+                break
+            autoplay(session, both, max_steps=1)
     if args.act and args.meet:
         unit, target, _ = args.act.split(":")
         a, b = session.state.unit(unit), session.state.unit(target)

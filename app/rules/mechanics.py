@@ -371,6 +371,15 @@ class Mechanics(SightRules):
         share = effects.casualties / strength + 0.1 * (effects.hits + effects.dps + effects.rings)
         return max(0.0, min(1.0, share))
 
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """The chance that the leader attached to ``unit`` is killed, wounded or captured
+        when action ``action`` does ``effects`` to the unit, by the ruleset's risk to leaders
+        (Quincunx's 2d6 when the unit loses casualties, GSB's death test when it is hit, Leg
+        VI's die of death when it fights, D3's commander lost with his unit), for the
+        advisor's measure (issue 30). Default: 0 (no leader with it, or the rules put none at
+        risk)."""
+        return 0.0
+
     def unit_lost(self, unit: Combatant) -> bool:
         """Whether ``unit`` counts as lost to its side for a result: out of the battle, or
         carrying one of :attr:`lost_markers` (routed, berserk). Rulesets add their own

@@ -47,7 +47,6 @@ from app.rules.mechanics import (
     Mechanics,
     NotImplementedRule,
     Odds,
-    Outcome,
     TurnView,
 )
 from app.rules.paths import Leg
@@ -56,8 +55,6 @@ from app.rules.ruleset import Ruleset
 Kind = Literal["melee", "shoot", "charge", "move"]
 Aim = Literal["advance", "flank", "back", "command", "face", "standoff"]
 ALL_AIMS: frozenset[Aim] = frozenset(get_args(Aim))
-#: words in an outcome's result that say a leader was hit
-LEADER_WORDS = (" killed", " wounded", " captured")
 #: how close two bases stand to be in contact, as a share of the unit's width
 TOUCH = 0.05
 #: charges looked for: against the nearest enemies within this many times the charge move
@@ -147,8 +144,11 @@ def weigh(
     actor: Combatant,
     target: Combatant,
     measure: Measure = STEADY,
+    action: str = "melee",
 ) -> tuple[float, float, float, float, float]:
-    """(given, taken, breaks, leader risk, score) of an action with these exact odds."""
+    """(given, taken, breaks, leader risk, score) of ``action`` with these exact odds: the
+    leader risk is the chance its own leader is hit (the ruleset's
+    :meth:`~app.rules.mechanics.Mechanics.leader_risk` of what the action does to it)."""
     given = taken = breaks = leader = 0.0
     for outcome, chance in odds.items():
         p = float(chance)
@@ -156,8 +156,7 @@ def weigh(
         taken += p * effect_value(mech, outcome.attacker, actor)
         if _breaks(mech, outcome.defender, target):
             breaks += p
-        if _hits_leader(outcome, actor):
-            leader += p
+        leader += p * mech.leader_risk(actor, outcome.attacker, action)
     score = (
         given
         - measure.caution * taken
@@ -165,13 +164,6 @@ def weigh(
         - measure.leader_weight * leader
     )
     return given, taken, breaks, leader, score
-
-
-def _hits_leader(outcome: Outcome, actor: Combatant) -> bool:
-    if actor.leader is None:
-        return False
-    text = outcome.result.lower()
-    return actor.leader.name.lower() in text and any(w in text for w in LEADER_WORDS)
 
 
 # --------------------------------------------------------------------------- trying commands
@@ -243,7 +235,7 @@ class Advisor:
         except (CommandError, NotImplementedRule, KeyError, ValueError):
             return None
         me, them = self.state.combatant(unit), self.state.combatant(enemy)
-        given, taken, breaks, leader, score = weigh(self.mech, odds, me, them, self.measure)
+        given, taken, breaks, leader, score = weigh(self.mech, odds, me, them, self.measure, kind)
         verb = "Fight" if kind == "melee" else "Shoot at"
         return Advice(
             kind,

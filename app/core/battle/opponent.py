@@ -26,15 +26,17 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from app.core.battle.advisor import ALL_AIMS, Advice, Advisor, Aim, after, refusal
-from app.core.battle.base import BattleCommand, unit_words
+from app.core.battle.advisor import ALL_AIMS, Advice, Advisor, Aim, refusal
+from app.core.battle.base import BattleCommand, CommandError, Context, unit_words
 from app.core.battle.commands import Act, NextPhase, StartBattle
+from app.core.battle.dice import RecordingDice
 from app.core.battle.moves import Charge, MoveUnit
 from app.core.battle.nearby import nearest
 from app.core.battle.plan import AIMS, Role, SidePlan, choose_plan, measure_for
 from app.core.battle.players import THRESHOLDS, Player
 from app.core.battle.state import BattleState, BattleUnit
-from app.rules.mechanics import Mechanics, Side, SideDecision
+from app.rules.dice import parse_dice
+from app.rules.mechanics import Mechanics, Scalar, Side, SideDecision
 from app.rules.ruleset import Ruleset
 
 #: the most commands a side gives in one phase (a guard: a ruleset that lets a unit act
@@ -103,10 +105,10 @@ class PhaseLog:
         )
 
 
-def decision_command(d: SideDecision, options: Mapping[str, object] | None = None) -> Act:
+def decision_command(d: SideDecision, options: Mapping[str, Scalar] | None = None) -> Act:
     """The ``Act`` that takes decision ``d`` with ``options`` (default: its own)."""
     chosen = dict(d.options if options is None else options)
-    return Act(action=d.action, actor=d.unit, target=d.target, side=d.side, options=chosen)  # type: ignore[arg-type]
+    return Act(action=d.action, actor=d.unit, target=d.target, side=d.side, options=chosen)
 
 
 class MaxDice:
@@ -114,8 +116,6 @@ class MaxDice:
     way (an activation roll that succeeds)."""
 
     def roll(self, spec: str, purpose: str) -> tuple[int, ...]:
-        from app.rules.dice import parse_dice
-
         parsed = parse_dice(spec)
         return tuple(max(parsed.faces) for _ in range(parsed.count))
 
@@ -154,7 +154,7 @@ class SidePlayer:
     ) -> Advice | None:
         raise NotImplementedError
 
-    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, object] | None:
+    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, Scalar] | None:
         raise NotImplementedError
 
     def advisor(
@@ -335,7 +335,7 @@ class Castra(SidePlayer):
         best = [a for a in found if a.score >= top - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)
 
-    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, object] | None:
+    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, Scalar] | None:
         """The ruleset's default choice; an optional decision is taken (a card played)."""
         return dict(d.options)
 
@@ -379,7 +379,7 @@ class RandomPlayer(SidePlayer):
         i = rng.randrange(len(found) + 1)
         return None if i == len(found) else found[i]
 
-    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, object] | None:
+    def pick_choice(self, d: SideDecision, rng: random.Random) -> Mapping[str, Scalar] | None:
         choices = list(d.all_choices())
         if d.optional:
             i = rng.randrange(len(choices) + 1)
@@ -395,21 +395,12 @@ class RandomPlayer(SidePlayer):
 def after_with_max_dice(
     state: BattleState, rs: Ruleset, mech: Mechanics, command: BattleCommand
 ) -> BattleState:
-    """The state after ``command`` with every die at its highest face."""
-    from app.core.battle.base import CommandError, Context
-    from app.core.battle.dice import RecordingDice
-
+    """The state after ``command`` with every die at its highest face (ValueError when it
+    is refused)."""
     try:
         return command.execute(state, Context(rs, mech, RecordingDice(MaxDice()))).state
     except CommandError as exc:
         raise ValueError(str(exc)) from None
 
 
-__all__ = [
-    "Castra",
-    "Choice",
-    "PhaseLog",
-    "RandomPlayer",
-    "SidePlayer",
-    "after",
-]
+__all__ = ["Castra", "Choice", "PhaseLog", "RandomPlayer", "SidePlayer"]

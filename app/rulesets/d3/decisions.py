@@ -60,3 +60,7 @@ class D3Decisions(D3Movement):
             return 1.0
         left = self.t.elimination.eliminated_above_hits + 1 - unit.status.hits
         return max(0.0, min(1.0, effects.hits / max(1, left)))
+
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """D3, Commanders: the commander is lost when the unit he stands with is eliminated."""
+        return 1.0 if unit.leader is not None and effects.eliminated else 0.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.rules.dice import parse_dice
 from app.rules.mechanics import Combatant, Effects, Side, SideDecision, TurnView
 from app.rulesets.gsb.base import ACTIVATED
 from app.rulesets.gsb.deployment import GSBDeployment
@@ -45,3 +46,18 @@ class GSBDecisions(GSBDeployment):
         left = max(1, body.remaining)
         taken = effects.casualties * body.hp + effects.hits
         return max(0.0, min(1.0, taken / left))
+
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """GSB, The General: a general whose unit is hit (in melee only, where the data says
+        so) takes his death test: he dies when every die shows its face; killed with his
+        unit when it is destroyed."""
+        g = self.t.general
+        if unit.leader is None:
+            return 0.0
+        if effects.eliminated and g.killed_with_unit:
+            return 1.0
+        hit = effects.hits > 0 or effects.casualties > 0
+        if not hit or (g.test_when == "melee_hit" and action != "melee"):
+            return 0.0
+        dice = parse_dice(g.death_test)
+        return (1.0 / len(dice.faces)) ** len(g.dies_on)

@@ -5,8 +5,9 @@ result the text does not give.
 
 from __future__ import annotations
 
-from app.rules.mechanics import UmpireDefault
+from app.rules.mechanics import Combatant, Effects, UmpireDefault
 from app.rulesets.leg_vi.base import LegVIBase
+from app.rulesets.leg_vi.fates import leader_fate_dist
 
 
 class LegVIDecisions(LegVIBase):
@@ -17,3 +18,15 @@ class LegVIDecisions(LegVIBase):
     def umpire_default(self) -> UmpireDefault | None:
         """Errata umpire-default: Leg VI has no victory rule."""
         return self.t.umpire
+
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """Leg VI, Risk to Leader: the die of death is rolled for a leader whose unit fights,
+        or takes a DP from shooting; on its danger roll he may be wounded or killed."""
+        if unit.leader is None:
+            return 0.0
+        fights = action in ("melee", "free_hack")
+        shot = action == "shoot" and effects.dps > 0
+        if not (fights or shot):
+            return 0.0
+        fates = leader_fate_dist(self.t, unit.leader)
+        return float(1 - fates.get("ok", 0)) if "ok" in fates else 1.0

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules.mechanics import Combatant, Side, SideDecision, TurnView, UmpireDefault
+from app.rules.dice import parse_dice
+from app.rules.mechanics import (
+    Combatant,
+    Effects,
+    Side,
+    SideDecision,
+    TurnView,
+    UmpireDefault,
+)
 from app.rulesets.quincunx.movement import QuincunxTable
 from app.rulesets.quincunx.rules import STRAGGLER
 
@@ -46,3 +54,11 @@ class QuincunxDecisions(QuincunxTable):
     def umpire_default(self) -> UmpireDefault | None:
         """Errata umpire-default: Quincunx has no victory rule."""
         return self.t.umpire
+
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """Quincunx, Commanders: a leader whose unit loses casualties casts his pair of dice:
+        any double wounds or kills him."""
+        if unit.leader is None or effects.casualties <= 0:
+            return 0.0
+        dice = parse_dice(self.t.leaders.risk_dice)
+        return 1.0 / len(dice.faces)
