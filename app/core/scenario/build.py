@@ -149,6 +149,8 @@ def scenario_roster(sc: Scenario, rs: Ruleset, side_id: str, *, scale: str | Non
         notes.append(setting.notes)
     if army.notes:
         notes.append(army.notes)
+    if army.beyond_lists:
+        notes.append(f"Beyond the army list: {army.beyond_lists}")
     roster = Roster(
         name=f"{sc.name}: {side.name}"[:200],
         ruleset=rs.id,

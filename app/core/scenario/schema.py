@@ -220,6 +220,10 @@ class SideArmy(Strict):
     commands: tuple[ArmyCommand, ...] = Field(default=(), max_length=MAX_ITEMS)
     units: tuple[ArmyUnit, ...] = Field(min_length=1, max_length=MAX_ITEMS)
     notes: Note = ""
+    #: why the army takes more of some entry than its list allows (the source's forces are
+    #: larger than the list's model army); empty: it keeps within the list, and its roster
+    #: validates without error
+    beyond_lists: Note = ""
 
 
 class BattleSide(Strict):
