@@ -41,7 +41,12 @@ def register(sub: Any) -> None:
     p = cs.add_parser("new", help="a campaign from rosters (--side NAME=ROSTER) or a template")
     p.add_argument("name")
     p.add_argument("--side", action="append", default=[], metavar="NAME=ROSTER")
-    p.add_argument("--template", choices=("hannibal-italy",))
+    p.add_argument(
+        "--template",
+        choices=("hannibal-italy", "spain", "africa", "metaurus"),
+        help="a historical campaign: Hannibal in Italy (Quincunx), Scipio in Spain, Scipio "
+        "in Africa, the Metaurus (every ruleset; on the historical battles' fields)",
+    )
     p.add_argument("--ruleset", help="with --template (default quincunx)")
     p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
     p.set_defaults(func=cmd_new)
@@ -251,9 +256,27 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.template:
         from app.core.campaign.template import hannibal_in_italy
 
-        rs = registry().get(args.ruleset or "quincunx")
         try:
-            session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+            rs = registry().get(args.ruleset or "quincunx")
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
+        try:
+            if args.template == "hannibal-italy":
+                session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+            else:
+                from app.core.scenario.campaigns import (
+                    find_template,
+                    library_finder,
+                    template_campaign,
+                )
+                from app.paths import user_scenarios_dir
+
+                template = find_template(args.template)
+                assert template is not None  # the parser's choices
+                find = library_finder(rs, user_scenarios_dir())
+                session = template_campaign(
+                    template, rs, find, name=args.name, recovery=args.recovery
+                )
         except CampaignError as exc:
             raise CliError(str(exc)) from None
     else:
@@ -411,8 +434,15 @@ def cmd_fight(args: argparse.Namespace) -> int:
         raise CliError("every battle of the campaign has been applied: add one")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
+        from app.paths import user_scenarios_dir
+
         bs, rosters = start_battle(
-            session.ruleset, mechanics_for(session.ruleset), session.campaign, battle.id, seed=seed
+            session.ruleset,
+            mechanics_for(session.ruleset),
+            session.campaign,
+            battle.id,
+            seed=seed,
+            scenarios=user_scenarios_dir(),
         )
     except (CampaignError, ValueError) as exc:
         raise CliError(str(exc)) from None

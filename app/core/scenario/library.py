@@ -382,3 +382,33 @@ def load_library(
     for sc in sorted(loaded, key=lambda s: (-s.data.battle.year, s.name)):
         lib.scenarios[sc.id] = sc
     return lib
+
+
+def find_scenario(
+    scenario_id: str,
+    builtin: Path | None,
+    user: Path | None = None,
+    rulesets: Iterable[Ruleset] = (),
+) -> Scenario | None:
+    """The battle ``scenario_id`` without reading the whole library: the built-in file of
+    that name, else the user's file of that name, else the whole user folder (a club's
+    file may be named otherwise); None when none holds it or it does not load."""
+    for folder, is_builtin in ((builtin, True), (user, False)):
+        if folder is None:
+            continue
+        path = folder / f"{scenario_id}.toml"
+        try:
+            present = path.is_file()
+        except OSError:
+            present = False
+        if present:
+            try:
+                sc = read_scenario(path, rulesets)
+            except Exception:  # a bad file (named by the library): as if it were not there
+                continue
+            if sc.id == scenario_id:
+                return Scenario(sc.data, path, is_builtin)
+    if user is not None:
+        lib = load_library(None, user, rulesets)
+        return lib.scenarios.get(scenario_id)
+    return None

@@ -12,7 +12,7 @@ from app.core.battle import BattleSession, StartBattle
 from app.core.roster import Roster
 from app.core.scenario.build import scenario_rosters
 from app.core.scenario.deploy import scenario_battle
-from app.core.scenario.library import Scenario, ScenarioLibrary, load_library
+from app.core.scenario.library import Scenario, ScenarioLibrary, find_scenario, load_library
 from app.rules.mechanics import Mechanics, Scalar
 from app.rules.ruleset import Ruleset
 
@@ -21,6 +21,12 @@ def scenario_library(rulesets: Iterable[Ruleset], user: Path | None = None) -> S
     """The built-in battles and those in ``user`` (a club's own), checked against
     ``rulesets``."""
     return load_library(bundled.SCENARIOS_DIR, user, rulesets)
+
+
+def builtin_scenario(scenario_id: str, rs: Ruleset, user: Path | None = None) -> Scenario | None:
+    """One battle by id (the built-in files first, then ``user``'s), checked against
+    ``rs``; None when there is none."""
+    return find_scenario(scenario_id, bundled.SCENARIOS_DIR, user, (rs,))
 
 
 def battle_name(sc: Scenario, rs: Ruleset) -> str:

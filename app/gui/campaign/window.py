@@ -437,6 +437,7 @@ class CampaignView(QMainWindow):
             f"<i>{escape(entry.state)}</i>",
         ]
         parts += [escape(w) for w in entry.words]
+        parts += [f"<i>{escape(w)}</i>" for w in entry.history]
         if entry.notes:
             parts.append("<span style='color:#5A5A5A'>From the battle:</span>")
             parts += [f"<span style='color:#5A5A5A'>{escape(n)}</span>" for n in entry.notes]
