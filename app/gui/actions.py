@@ -65,6 +65,7 @@ class ActionKey(Enum):
     VIEW_TOOLBAR = auto()
     VIEW_BATTLES = auto()
     NEW_BATTLE = auto()
+    NEW_BATTLE_HISTORY = auto()
     RESUME_BATTLE = auto()
 
 
@@ -269,6 +270,11 @@ SPECS: dict[ActionKey, ActionSpec] = {
         ("Ctrl+Shift+N",),
         None,
         "Battle",
+    ),
+    ActionKey.NEW_BATTLE_HISTORY: ActionSpec(
+        "New battle from &history…",
+        "One of the war's great battles on its field, with the forces the sources give, in "
+        "any ruleset",
     ),
     ActionKey.RESUME_BATTLE: ActionSpec(
         "&Resume last battle", "The battle played last, where it stopped", ("Ctrl+Shift+B",)
