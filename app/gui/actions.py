@@ -48,6 +48,7 @@ class ActionKey(Enum):
     CAMPAIGNS = auto()
     NEW_CAMPAIGN = auto()
     NEW_CAMPAIGN_TEMPLATE = auto()
+    NEW_CAMPAIGN_HISTORY = auto()
     IMPORT_CAMPAIGN = auto()
     # the campaign view's own actions (made by that window, not the main one)
     CV_RECORD = auto()
@@ -211,6 +212,11 @@ SPECS: dict[ActionKey, ActionSpec] = {
     ActionKey.NEW_CAMPAIGN_TEMPLATE: ActionSpec(
         "New campaign: &Hannibal in Italy",
         "The Trebia, Lake Trasimene and Cannae with Quincunx's armies and named leaders",
+    ),
+    ActionKey.NEW_CAMPAIGN_HISTORY: ActionSpec(
+        "New campaign from &history…",
+        "Scipio in Spain, Scipio in Africa or the Metaurus, in any ruleset, fought on the "
+        "historical battles' fields",
     ),
     ActionKey.IMPORT_CAMPAIGN: ActionSpec(
         "&Import campaign…", "Read a campaign file (all armies, battles and steps)"

@@ -554,6 +554,7 @@ class CampaignView(QMainWindow):
 
     def fight(self) -> int | None:
         """Make the next battle from the campaign armies through the core; its id."""
+        from app.paths import user_scenarios_dir
         from app.rules.mechanics import mechanics_for
         from app.store.battles import create_battle
 
@@ -567,6 +568,7 @@ class CampaignView(QMainWindow):
                 self.session.campaign,
                 battle.id,
                 seed=random.SystemRandom().randrange(2**31),
+                scenarios=user_scenarios_dir(),
             )
         except (CampaignError, ValueError) as exc:
             self._say(str(exc))

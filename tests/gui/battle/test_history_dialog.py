@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from app.core.scenario.deploy import deployment_breaches
@@ -84,3 +84,28 @@ def test_rosters_to_edit_puts_both_armies_in_the_library(make_window: Any, store
     names = sorted(r.name for r in list_rosters(store))
     assert names == ["Zama: Carthage", "Zama: Rome"]
     assert list_battles(store) == []
+
+
+def test_a_campaign_from_history(make_window: Any, qtbot: QtBot) -> None:
+    """Campaign > New campaign from history: Scipio in Africa in D3; its first battle is
+    fought on the Great Plains' field."""
+    from app.gui.actions import ActionKey
+
+    main_window: MainWindow = make_window()
+    main_window.action_registry[ActionKey.NEW_CAMPAIGN_HISTORY].trigger()
+    dialog: Any = main_window.findChild(QDialog, "historyCampaignDialog")
+    assert dialog is not None
+    dialog.template.setCurrentIndex(dialog.template.findData("africa"))
+    dialog.ruleset.setCurrentIndex(dialog.ruleset.findData("d3-ancients"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    view: Any = main_window.campaign_view  # type: ignore[attr-defined]
+    qtbot.waitExposed(view)
+    campaign = view.session.campaign
+    assert campaign.template == "africa" and campaign.ruleset == "d3-ancients"
+    assert [b.scenario for b in campaign.battles] == ["great-plains", "zama"]
+    view.confirm = lambda title, lines: True
+    bid = view.fight()
+    battle_window = main_window.battles.windows[bid]
+    assert battle_window.controller.session.state.scenario == "great-plains"
+    battle_window.close()
+    view.close()
