@@ -69,6 +69,11 @@ def register(sub: Any) -> None:
     p.add_argument("--date", default="")
     p.add_argument("--place", default="")
     p.add_argument(
+        "--scenario",
+        metavar="NAME",
+        help="fight it on a historical battle's field in its battle order (castra scenario list)",
+    )
+    p.add_argument(
         "--detachment",
         action="append",
         default=[],
@@ -410,7 +415,22 @@ def cmd_add_battle(args: argparse.Namespace) -> int:
                 leaders = tuple(_leader_id(session, side.id, ld) for ld in leaders)
             parts.append(Participant(side.id, units, leaders))
         before = None if args.before is None else session.campaign.battle(args.before).id
-        return AddBattle(args.name, (parts[0], parts[1]), args.date, args.place, before=before)
+        scenario = None
+        if args.scenario is not None:
+            from app.cli.scenario import find
+
+            sc = find(args.scenario)
+            if session.ruleset.id not in sc.rulesets:
+                raise CliError(f"{sc.name} is not set for {session.ruleset.meta.short_name}")
+            scenario = sc.id
+        return AddBattle(
+            args.name,
+            (parts[0], parts[1]),
+            args.date,
+            args.place,
+            before=before,
+            scenario=scenario,
+        )
 
     return _do(args.campaign, make=make)
 

@@ -119,3 +119,21 @@ def test_spain_campaign_on_the_field_with_its_chronicle(
         "--ruleset", "grown-slightly-bald",
     )  # fmt: skip
     assert "campaign 2: Africa (Grown Slightly Bald)" in out
+
+
+def test_a_campaign_battle_on_a_field(capsys: pytest.CaptureFixture[str]) -> None:
+    """A campaign of the user's own rosters names Cannae's field for its battle."""
+    ok(capsys, "roster", "new", "--ruleset", "d3-ancients", "--army", "roman", "--name", "R",
+       "--standard")  # fmt: skip
+    ok(capsys, "roster", "new", "--ruleset", "d3-ancients", "--army", "carthaginian",
+       "--name", "C", "--standard")  # fmt: skip
+    ok(capsys, "campaign", "new", "Mine", "--side", "Rome=R", "--side", "Carthage=C")
+    assert "no historical battle" in refused(
+        capsys, "campaign", "add-battle", "Mine", "Clash", "Rome", "Carthage", "--scenario", "x"
+    )
+    ok(capsys, "campaign", "add-battle", "Mine", "Clash", "Rome", "Carthage",
+       "--scenario", "cannae")  # fmt: skip
+    ok(capsys, "campaign", "fight", "Mine", "--seed", "1")
+    state = run_json(capsys, "battle", "show", "1", "--json")
+    assert state["scenario"] == "cannae" and "zones" not in state
+    assert any(t["name"] == "Aufidus" for t in state["terrain"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from app.core.battle.state import BattleState, BattleUnit
 from app.core.roster import Roster
@@ -213,3 +214,26 @@ def compare(
         result.reason if result is not None else "",
         (reports[0], reports[1]),
     )
+
+
+def history_of(
+    rs: Ruleset,
+    state: BattleState,
+    rosters: tuple[Roster, Roster] | None,
+    lost_markers: Mapping[str, str],
+    user: Path | None = None,
+) -> list[str]:
+    """The comparison's lines for a battle set up from a historical battle (the built-in
+    file of its id, else ``user``'s); nothing for any other battle, or one whose file is
+    gone."""
+    if state.scenario is None or rosters is None:
+        return []
+    from app.core.scenario.start import builtin_scenario
+
+    sc = builtin_scenario(state.scenario, rs, user)
+    if sc is None or rs.id not in sc.rulesets:
+        return []
+    try:
+        return compare(sc, rs, state, rosters, lost_markers).lines()
+    except ValueError:  # rosters that cannot be told apart as the battle's sides
+        return []

@@ -464,7 +464,16 @@ class BattleWindow(QMainWindow):
 
     def show_result(self) -> QDialog:
         c = self.controller
-        return show_result(self, battle_summary(c.session.state, c.session.mechanics))
+        history: list[str] = []
+        if c.session.state.scenario is not None:
+            from app.core.scenario.history import history_of
+            from app.paths import user_scenarios_dir
+
+            s = c.session
+            history = history_of(
+                s.ruleset, s.state, c.rosters, s.mechanics.lost_markers, user_scenarios_dir()
+            )
+        return show_result(self, battle_summary(c.session.state, c.session.mechanics), history)
 
     # ------------------------------------------------------------------ export
 

@@ -73,6 +73,17 @@ def test_start_battle_opens_the_field_deployed(
     assert state.zones is not None  # Hannibal's ambush: the battle's own zones
     assert deployment_breaches(state, session.mechanics) == []
     assert [s.roster for s in state.sides] == ["Lake Trasimene: Rome", "Lake Trasimene: Carthage"]
+    # at the end the result stands beside what happened
+    from PySide6.QtWidgets import QTextBrowser
+
+    from app.core.battle import EndBattle
+
+    window.controller.execute(EndBattle(winner=1, reason="the mist"))
+    shown = window.show_result()
+    text = shown.findChild(QTextBrowser, "resultDialogText").toPlainText()
+    assert "Beside history" in text and "as in history" in text
+    assert "Polybius 3.84.7-3.85.2" in text
+    shown.close()
     window.close()
 
 
