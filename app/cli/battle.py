@@ -400,7 +400,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if bad:
         raise CliError(bad)
     if args.scenario is not None:
-        return _new_on_field(args, rs, mech, rosters, records, seed)
+        return _new_on_field(args, rs, rosters, records, seed)
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
     try:
@@ -437,45 +437,21 @@ def cmd_new(args: argparse.Namespace) -> int:
 def _new_on_field(
     args: argparse.Namespace,
     rs: Any,
-    mech: Any,
     rosters: tuple[Any, Any],
     records: tuple[dict[str, Any], dict[str, Any]],
     seed: int,
 ) -> int:
     """``battle new A B --scenario NAME``: the rosters on the historical battle's field, at
     its posts (the battle's own lines where the rosters are its, by kind of troops else)."""
-    from app.cli.scenario import find
-    from app.core.scenario.start import scenario_session
-    from app.store.battles import create_battle
+    from app.cli.scenario import create_on_field, find, print_new
 
     if args.size is not None or args.layout is not None:
         raise CliError("--scenario lays out its own field: leave out --size and --layout")
     sc = find(args.scenario)
     if rs.id not in sc.rulesets:
         raise CliError(f"{sc.name} is not set for {rs.meta.short_name}")
-    try:
-        session, rosters = scenario_session(
-            sc, rs, mech, seed=seed, rosters=rosters, records=records, name=args.name
-        )
-    except (CommandError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-    bid = create_battle(store(), session=session, rosters=rosters)
-    state = session.state
-    if args.json:
-        print_json(
-            {
-                "id": bid,
-                "name": session.name,
-                "scenario": sc.id,
-                "seed": seed,
-                "table": {"width": state.width, "height": state.height},
-                "log": list(session.log()[-1].lines),
-            }
-        )
-    else:
-        print(f"battle {bid}: {session.name} (seed {seed}), on the field of {sc.name}")
-        for line in session.log()[-1].lines:
-            print(line)
+    bid, session, _ = create_on_field(sc, rs, rosters, seed=seed, records=records, name=args.name)
+    print_new(bid, session, sc, seed, args.json)
     return 0
 
 

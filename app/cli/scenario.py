@@ -295,11 +295,61 @@ def cmd_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- new
 
 
-def cmd_new(args: argparse.Namespace) -> int:
+def create_on_field(
+    sc: Scenario,
+    rs: Any,
+    rosters: tuple[Any, Any],
+    *,
+    seed: int,
+    records: tuple[dict[str, Any], dict[str, Any]] = ({}, {}),
+    name: str | None = None,
+) -> tuple[int, Any, tuple[Any, Any]]:
+    """The battle started on ``sc``'s field with ``rosters`` and stored in one go (one
+    line, exit 1, nothing stored when it cannot be): its id, session and rosters. What
+    ``scenario new`` and ``battle new --scenario`` share."""
     from app.core.battle import CommandError
-    from app.core.scenario.build import scenario_rosters
     from app.core.scenario.start import scenario_session
     from app.rules.mechanics import NotImplementedRule, mechanics_for
+    from app.store.battles import create_battle
+
+    try:
+        mech = mechanics_for(rs)
+        session, rosters = scenario_session(
+            sc, rs, mech, seed=seed, rosters=rosters, records=records, name=name
+        )
+    except (CommandError, NotImplementedRule, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    return create_battle(store(), session=session, rosters=rosters), session, rosters
+
+
+def print_new(bid: int, session: Any, sc: Scenario, seed: int, as_json: bool) -> None:
+    """What both commands print of the battle they started."""
+    state = session.state
+    if as_json:
+        print_json(
+            {
+                "id": bid,
+                "name": session.name,
+                "scenario": sc.id,
+                "seed": seed,
+                "table": {"width": state.width, "height": state.height},
+                "sides": [side.roster for side in state.sides],
+                "log": list(session.log()[-1].lines),
+            }
+        )
+        return
+    u = session.mechanics.length_symbol()
+    print(f"battle {bid}: {session.name} (seed {seed}), on the field of {sc.name}")
+    print(f"Table {state.width:g} x {state.height:g}{u}: {sc.data.field.note}")
+    for k, side in enumerate(state.sides):
+        mine = sum(1 for x in state.units if x.side == k)
+        print(f"{'AB'[k]}: {side.roster}, {mine} units")
+    for line in session.log()[-1].lines:
+        print(line)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from app.core.scenario.build import scenario_rosters
 
     sc = find(args.name)
     rs = _ruleset(args.ruleset)
@@ -309,36 +359,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if args.rosters:
         return _save_rosters(rosters, args.json)
-    from app.store.battles import create_battle
-
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    try:
-        mech = mechanics_for(rs)
-        session, rosters = scenario_session(sc, rs, mech, seed=seed, rosters=rosters)
-    except (CommandError, NotImplementedRule, ValueError) as exc:
-        raise CliError(str(exc)) from None
-    bid = create_battle(store(), session=session, rosters=rosters)
-    state = session.state
-    if args.json:
-        print_json(
-            {
-                "id": bid,
-                "name": session.name,
-                "scenario": sc.id,
-                "seed": seed,
-                "table": {"width": state.width, "height": state.height},
-                "rosters": [r.name for r in rosters],
-            }
-        )
-        return 0
-    u = session.mechanics.length_symbol()
-    print(f"battle {bid}: {session.name} (seed {seed})")
-    print(f"Table {state.width:g} x {state.height:g}{u}: {sc.data.field.note}")
-    for k, roster in enumerate(rosters):
-        mine = sum(1 for x in state.units if x.side == k)
-        print(f"{'AB'[k]}: {roster.name}, {mine} units")
-    for line in session.log()[-1].lines:
-        print(line)
+    bid, session, _ = create_on_field(sc, rs, rosters, seed=seed)
+    print_new(bid, session, sc, seed, args.json)
     return 0
 
 
