@@ -17,7 +17,7 @@ from app.core.battle import AddTerrain, BattleSession, Deploy, MoveUnit, NextPha
 from app.core.battle.reach import RulerReading
 from app.core.battle.sample import sample_session
 from app.gui.battle.map import BattleMap
-from app.gui.battle.map.items import UnitItem
+from app.gui.battle.map.unit_item import UnitItem
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import mechanics_for
 from app.rules.paths import Leg

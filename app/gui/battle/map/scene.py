@@ -17,8 +17,8 @@ from app.gui.battle.map.items import (
     LeaderItem,
     TableItem,
     TerrainItem,
-    UnitItem,
 )
+from app.gui.battle.map.unit_item import UnitItem
 
 #: Margin of scene around the table, in scene units (room to pan and for labels).
 MARGIN = 60.0

@@ -22,12 +22,12 @@ from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
 from app.gui.battle.map.ghost import Ghost
-from app.gui.battle.map.items import HANDLE_R
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
 from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
 from app.gui.battle.map.scene import MapScene
 from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
+from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
