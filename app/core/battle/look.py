@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.ruleset import Ruleset
@@ -48,7 +49,7 @@ class UnitLabel:
     short: str
     code: str
 
-    @property
+    @cached_property
     def variants(self) -> tuple[str, ...]:
         """The labels to try, longest first, each once."""
         out: list[str] = []
@@ -230,6 +231,8 @@ class BattleLook:
     sides: tuple[SideLook, SideLook]
     labels: Mapping[str, UnitLabel]
     symbols: Mapping[str, Symbol | None]
+    #: each unit's troop type by its name in the ruleset (``Roman Hastati``)
+    troops: Mapping[str, str]
 
     def symbols_used(self) -> tuple[Symbol, ...]:
         """The symbols on the table, in :class:`Symbol`'s order (the legend's key)."""
@@ -250,13 +253,16 @@ def battle_look(state: BattleState, ruleset: Ruleset) -> BattleLook:
         for s, army, colour in zip(state.sides, armies, (a, b), strict=True)
     )
     symbols: dict[str, Symbol | None] = {}
+    troops: dict[str, str] = {}
     for u in state.units:
         troop = ruleset.troops.get(u.troop)
         symbols[u.id] = troop_symbol(troop) if troop is not None else None
+        troops[u.id] = troop.name if troop is not None else u.troop
     return BattleLook(
         sides=(sides[0], sides[1]),
         labels=unit_labels(state, ruleset),
         symbols=symbols,
+        troops=troops,
     )
 
 

@@ -67,6 +67,10 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
     grid.setCheckable(True)
     grid.setChecked(view.map_scene.grid.isVisible())
     grid.toggled.connect(view.set_grid)
+    legend = menu.addAction("Legend")
+    legend.setCheckable(True)
+    legend.setChecked(not view.legend.isHidden())
+    legend.toggled.connect(view.set_legend)
     return menu
 
 

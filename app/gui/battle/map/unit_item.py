@@ -1,59 +1,114 @@
-"""A unit on the map (see :mod:`app.gui.battle.map.items` for how items are kept and
-cached)."""
+"""A unit on the map: its real base footprint turned to its facing, in its army's colour, with
+its troop symbol, its label (inside the base, or on a tag beside it: the *plate* the scene
+lays out for the zoom, :mod:`app.gui.battle.map.plates`) and its state (strength lost,
+hits, rings, DPs, disorder, shaken, routed). Selected units have a yellow outline (the one
+the Unit dock shows also its rotation handle); the target of the action being prepared has
+red corner marks, so the two are never confused.
+
+Like every item it mirrors core values, is updated in place and caches its drawing
+(:mod:`app.gui.battle.map.items`): ``paint`` only draws what ``set_*`` prepared."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QStaticText,
+)
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from app.core.battle.look import UnitLabel
 from app.core.battle.state import BattleUnit
 from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
 from app.gui.battle.map.items import CACHE, Z_UNIT
+from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
+from app.gui.battle.map.symbols import WORDS, draw_fitted, fitted
+from app.rules.schema import Symbol
 
-#: Markers shown as a word on the unit (others are shown too, as they are named).
-SHORT = {
-    "disordered": "disord.",
-    "shaken": "shaken",
-    "routed": "ROUTED",
-    "routing": "ROUTING",
-    "engaged": "engaged",
-    "charging": "charging",
-    "evading": "evading",
+#: State markers shown on the map: (the word inside a large base, the short one on a tag).
+#: Other markers are bookkeeping of the rules (``moved``, ``activated``...): tooltip only.
+MARKERS: dict[str, tuple[str, str]] = {
+    "disordered": ("disordered", "Dis"),
+    "shaken": ("shaken", "Shk"),
+    "routed": ("ROUTED", "ROUT"),
+    "routing": ("ROUTING", "ROUT"),
+    "rampage": ("rampage", "Ramp"),
+    "evading": ("evading", "Evd"),
+    "pursuing": ("pursuing", "Pur"),
+    "retiring": ("retiring", "Ret"),
+    "looting": ("looting", "Loot"),
+    "charging": ("charging", "Chg"),
 }
-#: Bookkeeping markers not worth a word on the map.
-QUIET = frozenset({"moved", "turn_start"})
 #: Radius of the rotation handle, and how far ahead of the front edge its centre is (in
 #: radii), in scene units.
 HANDLE_R = style.SCENE_PER_INCH * 0.3
 HANDLE_AHEAD = 2.2
+#: Text smaller than this on the screen is not drawn (device pixels).
+UNREADABLE_PX = 3.5
+#: The target's corner marks: how far outside the base, and how long, in device pixels.
+TARGET_OUT, TARGET_LEN = 3.0, 8.0
+
+
+@dataclass(frozen=True)
+class UnitLook:
+    """How a unit is told apart: its army's colours, its labels and its symbol."""
+
+    fill: QColor
+    dark: QColor
+    label: UnitLabel
+    symbol: Symbol | None
+    #: the troop type's name and the side's, for the tooltip
+    troop: str = ""
+    side: str = ""
+
+
+def plain_look(unit: BattleUnit) -> UnitLook:
+    """The look of a unit before its battle's look is known: its side's default colour, its
+    name and id only."""
+    fill = QColor(("#a83232", "#27548a")[unit.side])
+    return UnitLook(fill, fill.darker(220), UnitLabel(unit.id, unit.name, unit.name, unit.id), None)
 
 
 class UnitItem(QGraphicsItem):
-    """A unit at its real base footprint, turned to its facing, in its side's colour, with a
-    mark on its front edge, its name and its state (strength left, hits, rings, DPs,
-    markers); routed units hatched, eliminated ones faded. Local coordinates: centre at
-    the origin, front edge up."""
+    """One unit (see the module's docstring). Local coordinates: centre at the origin,
+    front edge up."""
 
-    def __init__(self, unit: BattleUnit, frame: Frame, strength_unit: str) -> None:
+    def __init__(
+        self, unit: BattleUnit, frame: Frame, strength_unit: str, look: UnitLook | None = None
+    ) -> None:
         super().__init__()
         self.unit = unit
         self.strength_unit = strength_unit
+        self.look = look or plain_look(unit)
         self.selected = False
+        #: the selected unit the Unit dock shows: its rotation handle is drawn
+        self.primary = False
+        self.targeted = False
         self._body = QRectF()
-        self._font = QFont()
-        self._name = ""
-        self._state = ""
+        self._plate = NO_PLATE
+        self._static: dict[str, QStaticText] = {}
+        self._symbol: tuple[QPainterPath, QPainterPath] | None = None
         self._fraction = 1.0
         self._flip = False
+        self._bounds = QRectF()
+        self._words = ("", "")
+        #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
+        self.plate_memo: object = None
         self.setZValue(Z_UNIT)
         self.setCacheMode(CACHE)
         self.setAcceptHoverEvents(False)
         self._frame = frame
         self._apply(unit, frame, place=True)
+
+    # ------------------------------------------------------------------ what it shows
 
     @property
     def unit_id(self) -> str:
@@ -63,6 +118,36 @@ class UnitItem(QGraphicsItem):
     def body(self) -> QRectF:
         """The base, in local coordinates (front edge up)."""
         return self._body
+
+    @property
+    def label(self) -> UnitLabel:
+        return self.look.label
+
+    @property
+    def symbol(self) -> Symbol | None:
+        return self.look.symbol
+
+    @property
+    def plate(self) -> Plate:
+        return self._plate
+
+    @property
+    def flip(self) -> bool:
+        """Whether the unit's words are turned half round to read upright (its front faces
+        down the screen)."""
+        return self._flip
+
+    def front_band(self) -> float:
+        """Depth of the white band along the front edge (local units)."""
+        return min(self._body.height() * 0.12, style.SCENE_PER_INCH * 0.25)
+
+    def _notch(self) -> float:
+        b = self._body
+        return min(b.width(), b.height(), style.SCENE_PER_INCH) * 0.3
+
+    def notch_height(self) -> float:
+        """How far the notch at the middle of the front edge stands out (local units)."""
+        return self._notch() * 0.8
 
     def set_unit(self, unit: BattleUnit, frame: Frame) -> bool:
         """Show ``unit``; returns whether anything changed. Position and rotation are set
@@ -82,10 +167,48 @@ class UnitItem(QGraphicsItem):
         self._apply(unit, frame, place=place)
         return True
 
-    def set_selected(self, on: bool) -> None:
-        if on != self.selected:
-            self.selected = on
+    def set_look(self, look: UnitLook) -> bool:
+        if look == self.look:
+            return False
+        self.look = look
+        self.setToolTip(self.tooltip())
+        self._plate = NO_PLATE  # laid out again for the new labels and symbol
+        self._symbol = None
+        self.update()
+        return True
+
+    def set_selected(self, on: bool, primary: bool = False) -> None:
+        primary = primary and on
+        if (on, primary) != (self.selected, self.primary):
+            if primary != self.primary:
+                self.prepareGeometryChange()  # the rotation handle's room
+            self.selected, self.primary = on, primary
+            self._bounds = self._bounding()
             self.update()
+
+    def set_targeted(self, on: bool) -> None:
+        if on != self.targeted:
+            self.prepareGeometryChange()  # the corner marks' room
+            self.targeted = on
+            self._bounds = self._bounding()
+            self.update()
+
+    def set_plate(self, plate: Plate) -> bool:
+        """Show ``plate`` (laid out by the scene for the zoom); whether it changed."""
+        if plate == self._plate:
+            return False
+        if plate.tag or self._plate.tag:
+            self.prepareGeometryChange()
+        self._plate = plate
+        self._static = {t: self._static.get(t) or _static(t) for t, _ in plate.lines}
+        self._symbol = (
+            fitted(self.symbol, plate.symbol)
+            if plate.symbol is not None and self.symbol is not None
+            else None
+        )
+        self._bounds = self._bounding()
+        self.update()
+        return True
 
     def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool) -> None:
         size_changed = (unit.width, unit.depth) != (
@@ -102,36 +225,65 @@ class UnitItem(QGraphicsItem):
             self.setPos(frame.to_scene(unit.x, unit.y))
             self.setRotation(unit.facing % 360)
         self._flip = 90 < unit.facing % 360 < 270
-        self._font.setPointSizeF(max(1.0, min(d * 0.28, w * 0.14, style.SCENE_PER_INCH * 0.42)))
-        metrics = QFontMetricsF(self._font)
-        self._name = metrics.elidedText(unit.name, Qt.TextElideMode.ElideRight, w * 0.94)
-        self._state = metrics.elidedText(self.state_text(), Qt.TextElideMode.ElideRight, w * 0.94)
         st = unit.status
         self._fraction = float(st.fraction_left) if st.start_strength else 1.0
+        self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+        self._bounds = self._bounding()
         self.setToolTip(self.tooltip())
         self.setOpacity(0.35 if st.eliminated else 1.0)
         self.update()
 
+    # ------------------------------------------------------------------ words
+
     def state_text(self) -> str:
+        """The unit's state in words (strength left, hits, rings, DPs, markers)."""
         st = self.unit.status
         parts = [f"{st.strength}/{st.start_strength}"] if st.start_strength > 1 else []
-        if st.hits:
-            parts.append(f"{st.hits} hit{'s' if st.hits != 1 else ''}")
-        if st.rings:
-            parts.append(f"{st.rings} ring{'s' if st.rings != 1 else ''}")
-        if st.dps:
-            parts.append(f"{st.dps} DP")
-        parts += [SHORT.get(m, m) for m in sorted(st.markers) if m not in QUIET]
+        parts += self._counts(long=True)
+        parts += [
+            MARKERS.get(m, (m.replace("_", " "),))[0] for m in sorted(st.markers & set(MARKERS))
+        ]
         if st.eliminated:
             parts.append("out")
         return " · ".join(parts)
 
+    def _counts(self, *, long: bool) -> list[str]:
+        st = self.unit.status
+        out = []
+        for value, word, letter in ((st.hits, "hit", "h"), (st.rings, "ring", "r")):
+            if value:
+                out.append(
+                    f"{value} {word}{'s' if value != 1 else ''}" if long else f"{value}{letter}"
+                )
+        if st.dps:
+            out.append(f"{st.dps} DP" if long else f"{st.dps}DP")
+        return out
+
+    def state_words(self, *, long: bool) -> str:
+        """:meth:`words_of_state`, made once a state."""
+        return self._words[0 if long else 1]
+
+    def words_of_state(self, *, long: bool) -> str:
+        """What the base says of the unit's state: strength where some is lost, hits,
+        rings, DPs and the markers that change how it fights (:data:`MARKERS`); nothing for
+        a fresh unit. ``long``: in words, for a large base; else as short as can be read."""
+        st = self.unit.status
+        parts = []
+        if st.eliminated:
+            return "out"
+        if st.start_strength > 1 and st.strength < st.start_strength:
+            parts.append(f"{st.strength}/{st.start_strength}")
+        parts += self._counts(long=long)
+        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & set(MARKERS))]
+        return (" · " if long else " ").join(parts)
+
     def tooltip(self) -> str:
         u, st = self.unit, self.unit.status
-        lines = [
-            f"<b>{u.name}</b> ({u.id})",
-            f"{st.strength} of {st.start_strength} {self.strength_unit} left",
-        ]
+        lines = [f"<b>{u.name}</b> ({u.id})"]
+        kind = ", ".join(w for w in (self.look.side, self.look.troop) if w)
+        if kind:
+            lines.append(kind + (f" ({WORDS[self.symbol]})" if self.symbol else ""))
+        lines.append(f"{st.strength} of {st.start_strength} {self.strength_unit} left")
         for label, value in (("hits", st.hits), ("rings", st.rings), ("DPs", st.dps)):
             if value:
                 lines.append(f"{label}: {value}")
@@ -145,28 +297,53 @@ class UnitItem(QGraphicsItem):
             lines.append(f"moved {u.moved:.1f} this turn")
         return "<br>".join(lines)
 
+    # ------------------------------------------------------------------ geometry
+
+    def _bounding(self) -> QRectF:
+        """The base, with room for the notch, the tag, and, only when they are drawn, the
+        rotation handle and the target's marks (a smaller cache to draw at each zoom)."""
+        m = 2.5 * self._plate.px
+        r = self._body.adjusted(-m, -m - self.notch_height(), m, m)
+        if self.primary:
+            r.setTop(min(r.top(), self._body.top() - HANDLE_R * 3.5))
+        if self._plate.tag:
+            r = r.united(to_local(self, self._plate.box).adjusted(-1, -1, 1, 1))
+        if self.targeted:
+            t = (TARGET_OUT + 4) * self._plate.px
+            r = r.united(self._body.adjusted(-t, -t, t, t))
+        return r
+
     def boundingRect(self) -> QRectF:
-        extra = self._handle_r() * 3.5
-        return self._body.adjusted(-1.5, -1.5 - extra, 1.5, 1.5)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addRect(self._body)
+        if self._plate.tag:
+            path.addRect(to_local(self, self._plate.box))
         return path
+
+    def handle_centre(self) -> QPointF:
+        """Where the rotation handle of the selected unit is drawn (local coordinates)."""
+        return QPointF(0, self._body.top() - HANDLE_R * HANDLE_AHEAD)
+
+    # ------------------------------------------------------------------ painting
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         st = self.unit.status
-        side = self.unit.side
         body = self._body
+        look = self.look
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        outline = style.SELECTED if self.selected else style.SIDE_DARK[side]
-        pen = style.cosmetic(outline, 3.0 if self.selected else 1.0)
-        if "disordered" in st.markers:
-            pen.setStyle(Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.setBrush(style.SIDE_FILL[side])
+        painter.setPen(
+            style.cosmetic_pen(
+                style.SELECTED if self.selected else look.dark,
+                3.0 if self.selected else 1.0,
+                Qt.PenStyle.DashLine if "disordered" in st.markers else Qt.PenStyle.SolidLine,
+            )
+        )
+        painter.setBrush(look.fill)
         painter.drawRect(body)
         # strength left: a dark band along the rear, as long as what is lost
         if self._fraction < 1.0:
@@ -189,11 +366,10 @@ class UnitItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(body.adjusted(1, 1, -1, -1))
         # the front edge: a white band and a notch at its middle
-        edge = min(body.height() * 0.12, style.SCENE_PER_INCH * 0.25)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#ffffff"))
-        painter.drawRect(QRectF(body.left(), body.top(), body.width(), edge))
-        notch = min(body.width(), body.height(), style.SCENE_PER_INCH) * 0.3
+        painter.drawRect(QRectF(body.left(), body.top(), body.width(), self.front_band()))
+        notch = self._notch()
         painter.drawPolygon(
             QPolygonF(
                 [
@@ -203,38 +379,78 @@ class UnitItem(QGraphicsItem):
                 ]
             )
         )
-        if self.selected:
+        if self.targeted:
+            self._paint_target(painter)
+        if self.primary:
             self._paint_handle(painter, body)
-        # words, when large enough to read
-        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        if self._font.pointSizeF() * lod < 4.5:
+        self._paint_plate(painter)
+
+    def _paint_plate(self, painter: QPainter) -> None:
+        """The plate the scene laid out: a tag's card, the symbol, the lines of text (in
+        the reference font, scaled); turned half round for a unit facing down the screen,
+        as the plate was laid out, so its words read upright."""
+        plate = self._plate
+        if plate.where == "none":
             return
-        box = body.adjusted(1, edge, -1, -body.height() * 0.04)
         if self._flip:
             painter.rotate(180)
-            box = QRectF(-box.right(), -box.bottom(), box.width(), box.height())
-        painter.setFont(self._font)
+        if plate.tag:
+            painter.setPen(style.cosmetic_pen(self.look.dark, 1.0))
+            painter.setBrush(self.look.fill)
+            r = plate.box.height() * 0.25
+            painter.drawRoundedRect(plate.box, r, r)
+        if self._symbol is not None:
+            draw_fitted(painter, self._symbol, style.TEXT)
+        k = plate.font / REF_PX
+        wt = painter.worldTransform()
+        if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:
+            return  # zoomed far out in a gesture, before the labels are laid out again
+        painter.setFont(ref_font())
         painter.setPen(style.TEXT)
-        top = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
-        bottom = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
-        if self._state and box.height() > self._font.pointSizeF() * 2.4:
-            painter.drawText(box, top, self._name)
-            painter.drawText(box, bottom, self._state)
-        else:
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._name)
+        for text, at in plate.lines:
+            painter.save()
+            painter.translate(at)
+            painter.scale(k, k)
+            painter.drawStaticText(QPointF(0, 0), self._static[text])
+            painter.restore()
 
-    def handle_centre(self) -> QPointF:
-        """Where the rotation handle of the selected unit is drawn (local coordinates)."""
-        return QPointF(0, self._body.top() - HANDLE_R * HANDLE_AHEAD)
-
-    @staticmethod
-    def _handle_r() -> float:
-        return HANDLE_R
+    def _paint_target(self, painter: QPainter) -> None:
+        """Red corner marks outside the base, with a thin red outline: the target."""
+        px = self._plate.px
+        out, length = TARGET_OUT * px, TARGET_LEN * px
+        r = self._body.adjusted(-out, -out, out, out)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(style.cosmetic(style.TARGET, 1.0, Qt.PenStyle.DashLine))
+        painter.drawRect(self._body)
+        marks = QPainterPath()
+        for corner, dx, dy in (
+            (r.topLeft(), 1, 1),
+            (r.topRight(), -1, 1),
+            (r.bottomLeft(), 1, -1),
+            (r.bottomRight(), -1, -1),
+        ):
+            marks.moveTo(corner + QPointF(dx * length, 0))
+            marks.lineTo(corner)
+            marks.lineTo(corner + QPointF(0, dy * length))
+        for colour, width in ((QColor("#ffffff"), 5.0), (style.TARGET, 3.0)):
+            pen = QPen(colour, width)
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+            painter.setPen(pen)
+            painter.drawPath(marks)
 
     def _paint_handle(self, painter: QPainter, body: QRectF) -> None:
         c = self.handle_centre()
-        r = self._handle_r()
+        r = HANDLE_R
         painter.setPen(style.cosmetic(style.SELECTED, 2.0))
         painter.drawLine(QPointF(0, body.top()), QPointF(0, c.y() + r))
         painter.setBrush(style.SELECTED)
         painter.drawEllipse(c, r, r)
+
+
+def _static(text: str) -> QStaticText:
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=ref_font())
+    return static

@@ -14,14 +14,25 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
 
+from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
 from app.gui.battle.map.ghost import Ghost
+from app.gui.battle.map.legend import LegendWidget, legend_size, paint_legend
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
 from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
@@ -40,6 +51,11 @@ WHEEL_TURN = 5.0
 #: Pixels the pointer must travel before a press becomes a drag.
 DRAG_START = 4
 ZOOM_STEP = 1.15
+#: The exported image's longer side (pixels), and the width of the map view whose labels
+#: it shows, scaled up (labels about 2 mm high when the battle report prints it).
+EXPORT_LONG_SIDE, EXPORT_VIEW = 2400.0, 600.0
+#: How long the wheel must rest before the labels are laid out for the new zoom (ms).
+RELABEL_MS = 120
 #: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
 #: twentieth of a GSB unit width, half a centimetre).
 SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
@@ -102,6 +118,12 @@ class BattleMap(QGraphicsView):
         self._pan: QPoint | None = None
         self._space = False
         self._ruler_from: tuple[Point, str | None] | None = None
+        self._look: tuple[object, BattleLook] | None = None
+        self.legend = LegendWidget(self)
+        self._relabel = QTimer(self)
+        self._relabel.setSingleShot(True)
+        self._relabel.setInterval(RELABEL_MS)
+        self._relabel.timeout.connect(self._sync_zoom)
 
     # ------------------------------------------------------------------ public API
 
@@ -118,7 +140,10 @@ class BattleMap(QGraphicsView):
         self._symbol = mechanics.length_symbol()
         frame = Frame.for_table(self._mm, state.height)
         major = 6 if mechanics.ruleset.meta.unit_of_measure == "inch" else 5
-        self.map_scene.show_state(state, frame, mechanics.strength_unit, major)
+        self._sync_zoom()
+        look = self.look_of(state, mechanics)
+        self.map_scene.show_state(state, frame, mechanics.strength_unit, major, look)
+        self._place_legend(look)
         if self._selected is not None and self._selected not in self.map_scene.units:
             self._selected = None
         self._mark_selection()
@@ -126,6 +151,49 @@ class BattleMap(QGraphicsView):
         self._refresh_overlays()
         if first:
             self.fit_table()
+
+    def look_of(self, state: BattleState, mechanics: Mechanics) -> BattleLook:
+        """How the battle's units are told apart (colours, labels, symbols), made once a
+        battle: it changes only with the units' names, entries and troop types."""
+        key = (mechanics.ruleset.id, mechanics.ruleset.meta.data_version, look_key(state))
+        if self._look is None or self._look[0] != key:
+            self._look = (key, battle_look(state, mechanics.ruleset))
+        return self._look[1]
+
+    def _place_legend(self, look: BattleLook | None = None) -> None:
+        """The legend in the map's bottom left corner, its rows no wider than half the
+        map."""
+        legend = self.legend
+        area = self.viewport().geometry()
+        legend.set_look(look or legend.look, max(200, int(area.width() * 0.55)))
+        legend.move(area.left() + 6, area.bottom() - legend.height() - 5)
+        legend.raise_()
+
+    def set_legend(self, on: bool) -> None:
+        """Show or hide the legend (the map's context menu)."""
+        self.legend.setVisible(on)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_legend()
+
+    def _sync_zoom(self) -> None:
+        """Lay the labels out for the zoom now, if it changed."""
+        self._relabel.stop()
+        self.map_scene.set_zoom(self.transform().m11())
+
+    def _zoomed(self) -> None:
+        """The zoom changed in a gesture (the wheel): the labels keep their layout, scaled,
+        until the gesture has paused for :data:`RELABEL_MS`, then are laid out for it."""
+        if abs(self.transform().m11() - self.map_scene.ppu) > 1e-9:
+            self._relabel.start()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self.map_scene.ppu <= 0:
+            self._sync_zoom()  # the first drawing: labels for the zoom before it
+        else:
+            self._zoomed()  # a zoom set by any means: labels for it once it rests
+        super().paintEvent(event)
 
     @property
     def view_of_state(self) -> TurnView | None:
@@ -149,6 +217,7 @@ class BattleMap(QGraphicsView):
         if rect.isValid():
             pad = max(rect.width(), rect.height()) * 0.02
             self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
+            self._sync_zoom()
 
     def selected_unit(self) -> str | None:
         return self._selected
@@ -205,23 +274,44 @@ class BattleMap(QGraphicsView):
         self._show_move(tool.refresh())
 
     def export_png(self, path: str) -> bool:
-        """Write the whole table (not just what is on screen) as a PNG; False when it cannot
-        be written (``path`` a file of the open store among the reasons)."""
+        """Write the whole table (not just what is on screen) as a PNG, with the legend
+        under it; False when it cannot be written (``path`` a file of the open store among
+        the reasons). The labels are laid out for the image, as large beside the table as
+        on a map :data:`EXPORT_VIEW` pixels wide (so they stay readable printed in the
+        battle report), then again for the screen."""
         if is_store_file(Path(path)):
             return False
-        rect = self.map_scene.table_rect.adjusted(-4, -4, 4, 4)
+        image = self.map_image()
+        return image is not None and bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+
+    def map_image(self) -> QImage | None:
+        """The image :meth:`export_png` writes (None without a table)."""
+        scene = self.map_scene
+        rect = scene.table_rect.adjusted(-4, -4, 4, 4)
         if not rect.isValid():
-            return False
-        scale = max(1.0, 2400.0 / max(rect.width(), rect.height()))
-        image = QImage(
-            int(rect.width() * scale), int(rect.height() * scale), QImage.Format.Format_ARGB32
-        )
+            return None
+        scale = max(1.0, EXPORT_LONG_SIDE / max(rect.width(), rect.height()))
+        width, height = int(rect.width() * scale), int(rect.height() * scale)
+        text_scale = max(1.0, max(width, height) / EXPORT_VIEW)
+        look = scene.look
+        legend = legend_size(look, text_scale, width) if look is not None else None
+        extra = legend.height() + int(8 * text_scale) if legend is not None else 0
+        image = QImage(width, height + extra, QImage.Format.Format_ARGB32)
         image.fill(Qt.GlobalColor.white)
+        screen = (scene.ppu, scene.text_scale)
+        scene.ppu, scene.text_scale = scale, text_scale
+        scene.lay_out_labels()
         painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.map_scene.render(painter, QRectF(image.rect()), rect)
-        painter.end()
-        return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            scene.render(painter, QRectF(0, 0, width, height), rect)
+            if look is not None:
+                paint_legend(painter, QPointF(0, height + 4 * text_scale), look, text_scale, width)
+        finally:
+            painter.end()
+            scene.ppu, scene.text_scale = screen
+            scene.lay_out_labels()
+        return image
 
     @property
     def busy(self) -> bool:
@@ -482,6 +572,7 @@ class BattleMap(QGraphicsView):
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 200.0 / current))
         self.scale(factor, factor)
+        self._zoomed()
 
     # ------------------------------------------------------------------ keys
 
