@@ -83,7 +83,7 @@ def test_rome_keeps_its_colour_on_either_side(
 
     rs = registry.get("grown-slightly-bald")
     rome, carthage = (ready_roster(rs, ra.army) for ra in ready_armies(rs))
-    colours = {}
+    colours: dict[str, set[str]] = {}
     for rosters in ((rome, carthage), (carthage, rome)):
         window = open_window(
             qtbot, ready_session(registry, "grown-slightly-bald", rosters), settings
