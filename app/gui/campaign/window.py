@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.campaign.chronicle import entry as chronicle_entry
 from app.core.campaign.chronicle import strength, timeline
 from app.core.campaign.diff import diff, size_word
 from app.core.campaign.fight import battle_rosters, hand_back, start_battle
@@ -50,6 +51,7 @@ from app.gui.actions import SPECS, ActionKey, make_action, set_tip
 from app.gui.campaign.plot import StrengthPlot
 from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KeptTree, army_items, timeline_items
+from app.gui.guide import show_guide
 from app.rules.registry import Registry
 from app.store.engine import StaleWrite, Store, StoreError
 
@@ -232,13 +234,22 @@ class CampaignView(QMainWindow):
             ActionKey.CV_CHRONICLE: self.chronicle,
             ActionKey.CV_EXPORT: self.export,
             ActionKey.CV_ASSIGN: self.assign_sides,
+            ActionKey.CV_CLOSE: self.close,
+            ActionKey.GUIDE: lambda: show_guide(self, "campaigns.md"),
         }
         for key, handler in handlers.items():
             action = make_action(self, key)
             action.triggered.connect(lambda _=False, h=handler: h())
             self.actions_[key] = action
             menu.addAction(action)
-            if key not in (ActionKey.CV_EXPORT, ActionKey.CV_ASSIGN):
+            if key == ActionKey.CV_CLOSE:
+                menu.insertSeparator(action)
+            if key not in (
+                ActionKey.CV_EXPORT,
+                ActionKey.CV_ASSIGN,
+                ActionKey.CV_CLOSE,
+                ActionKey.GUIDE,
+            ):
                 bar.addAction(action)
         self.actions_[ActionKey.CV_ASSIGN].setVisible(self.store.on_server)
         self.addToolBar(bar)
@@ -413,17 +424,12 @@ class CampaignView(QMainWindow):
         while (up := top.parent()) is not None:
             top = up
         key = str(top.data(0, Qt.ItemDataRole.UserRole)).removeprefix("battle:")
-        entry = next(
-            (
-                e
-                for e in timeline(self.session.ruleset, self.session.campaign)
-                if e.battle.id == key
-            ),
-            None,
-        )
-        if entry is None:
+        c = self.session.campaign
+        battle = next((b for b in c.battles if b.id == key), None)
+        if battle is None:
             self.details.clear()
             return
+        entry = chronicle_entry(self.session.ruleset, c, battle)
         b = entry.battle
         where = ", ".join(x for x in (b.date, b.place) if x)
         parts = [
