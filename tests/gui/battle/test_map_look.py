@@ -186,3 +186,27 @@ def test_symbols_are_told_apart() -> None:
         )
         assert key not in seen, (symbol, seen.get(key))
         seen[key] = symbol
+
+
+def test_a_unit_moved_onto_a_label_moves_that_label(ready_window: BattleWindow) -> None:
+    """After a move only the labels in the way are laid out again, and none is left under
+    the unit that moved."""
+    view = ready_window.map
+    session = ready_window.controller.session
+    state = session.state
+    scene = view.map_scene
+    tagged = [it for it in units(ready_window) if it.plate.where in ("rear", "front")]
+    if not tagged:
+        pytest.skip("every label is inside its base at this zoom")
+    host = tagged[0]
+    tag = scene.layout.tags[host.unit_id] if scene.layout else None
+    assert tag is not None
+    # another unit of the same side, its centre put on the middle of that tag
+    mover = next(u for u in state.units if u.side == host.unit.side and u.id != host.unit_id)
+    x, y = scene.frame.to_table(tag.center())
+    moved = state.replace_unit(replace(mover, x=x, y=y))
+    view.show_state(moved, session.mechanics, read_only=True)
+    assert overlaps(units(ready_window)) == []
+    assert scene.layout is not None
+    after = scene.layout.tags.get(host.unit_id)
+    assert after != tag  # the host's label went elsewhere (another tag, or inside)

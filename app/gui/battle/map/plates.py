@@ -72,6 +72,11 @@ def advance(text: str) -> float:
     return _metrics().horizontalAdvance(text) / REF_PX
 
 
+#: Side of the cells overlaps are looked for in, in device pixels (about a tag's size).
+CELL_PX = 32.0
+#: A base smaller than this on the screen (its longer side, device pixels) carries no
+#: label: too small to tell which unit a label would be for (zoom in).
+TINY_PX = 7.0
 #: Height of a line of text, and of a tag, in font sizes.
 LINE, TAG_H = 1.15, 1.2
 
@@ -153,11 +158,12 @@ def _scene(item: UnitItem, r: QRectF) -> QRectF:
 
 
 class _Grid:
-    """Rectangles in scene units, bucketed by cell, to find overlaps fast."""
+    """Rectangles in scene units (bases and tags, each with its unit's id), bucketed by
+    cell, to find overlaps fast."""
 
     def __init__(self, cell: float) -> None:
         self.cell = max(cell, 1e-6)
-        self.cells: dict[tuple[int, int], list[tuple[QRectF, int]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[QRectF, str, bool]]] = {}
 
     def _keys(self, r: QRectF) -> Iterable[tuple[int, int]]:
         c = self.cell
@@ -165,22 +171,31 @@ class _Grid:
             for j in range(int(r.top() // c), int(r.bottom() // c) + 1):
                 yield i, j
 
-    def add(self, r: QRectF, owner: int) -> None:
+    def add(self, r: QRectF, owner: str, tag: bool = False) -> None:
         for k in self._keys(r):
-            self.cells.setdefault(k, []).append((r, owner))
+            self.cells.setdefault(k, []).append((r, owner, tag))
 
-    def remove(self, r: QRectF, owner: int) -> None:
+    def remove(self, r: QRectF, owner: str) -> None:
         for k in self._keys(r):
             cell = self.cells.get(k)
             if cell:
-                self.cells[k] = [(o, w) for o, w in cell if not (w == owner and o == r)]
+                self.cells[k] = [e for e in cell if not (e[1] == owner and e[0] == r)]
 
-    def hits(self, r: QRectF, owner: int) -> bool:
+    def hits(self, r: QRectF, owner: str) -> bool:
         for k in self._keys(r):
-            for other, who in self.cells.get(k, ()):
+            for other, who, _ in self.cells.get(k, ()):
                 if who != owner and other.intersects(r):
                     return True
         return False
+
+    def tags_over(self, r: QRectF) -> set[str]:
+        """The units whose tags cross ``r``."""
+        out = set()
+        for k in self._keys(r):
+            for other, who, tag in self.cells.get(k, ()):
+                if tag and other.intersects(r):
+                    out.add(who)
+        return out
 
 
 class _Room:
@@ -414,119 +429,176 @@ def _make_tag(
     return Plate(where, box, font * k, ((words, at),), symbol, k, text)
 
 
-def lay_out(
-    items: Sequence[UnitItem], ppu: float, scale: float = 1.0, *, keep: bool = False
-) -> int:
-    """Give every unit item its plate for a view showing ``ppu`` device pixels per scene
-    unit, with text and room ``scale`` times the screen's (a printed image's labels are
-    larger); returns how many plates changed. ``keep``: a unit whose tag, laid out at this
-    zoom, still crosses nothing where it now stands keeps it (after units moved: only the
-    tags in the way are placed again; a new zoom lays every tag out afresh).
+class Layout:
+    """The labels of a scene's units laid out for one zoom (``ppu`` device pixels per
+    scene unit) and text ``scale`` (a printed image's labels are larger): :meth:`full`
+    lays every label out; :meth:`update`, after some units changed, only theirs and those
+    of the units whose tags their new places cross.
 
-    Labels inside a base come first. Then tags, row by row across the table: first every
-    unit's abbreviation (or, where even that finds no room, its id) at the first place
-    (:data:`PLACES`) where it crosses no base and no tag already placed; then each tag
-    grows to the longest label that still crosses nothing. A unit with no room anywhere
-    shows its id inside its base, or, last, on a tag behind it."""
-    if ppu <= 0:
-        return 0
-    grid = _Grid(80.0 / ppu)
-    for n, item in enumerate(items):
-        if not item.unit.status.eliminated:
-            grid.add(item.mapRectToScene(item.body), n)
-            for child in item.childItems():
-                # a leader's marker on the base: drawn over its own unit's label, never
-                # to be covered by another's
-                grid.add(child.sceneBoundingRect(), n)
-    plates: dict[int, Plate] = {}
-    waiting: list[tuple[int, UnitItem]] = []
-    for n, item in enumerate(items):
-        inside = _inside(item, ppu, scale)
-        if inside is not None:
-            plates[n] = inside
-        elif item.unit.status.eliminated:
-            plates[n] = _inside(item, ppu, scale, ids=True) or NO_PLATE
-        else:
-            waiting.append((n, item))
-    if keep:
-        waiting = [w for w in waiting if not _kept(w[1], w[0], grid, ppu, scale, plates)]
-    waiting.sort(key=lambda w: (round(w[1].pos().y(), 1), w[1].pos().x()))
-    homeless: list[tuple[int, UnitItem]] = []
-    for n, item in waiting:
-        short = item.label.variants[-2:] if len(item.label.variants) > 1 else item.label.variants
-        plate = _first_fit(item, n, grid, ppu, scale, short)
-        if plate is None:
-            homeless.append((n, item))
-        else:
-            plates[n] = plate
-    for n, item in waiting:
-        plate = plates.get(n)
-        if plate is None or not plate.tag:
-            continue
-        longer = item.label.variants[: item.label.variants.index(plate.label)]
-        if not longer:
-            continue
-        grid.remove(_scene(item, plate.box), n)
-        plates[n] = _first_fit(item, n, grid, ppu, scale, longer, GROW) or plate
-        grid.add(_scene(item, plates[n].box), n)
-    for n, item in homeless:
-        inside = _inside(item, ppu, scale, ids=True)
-        if inside is None:
-            inside = _tag(item, item.label.id, item.state_words(long=False), ppu, scale, "rear")
-        plates[n] = inside
-    changed = 0
-    for n, item in enumerate(items):
-        plate = plates[n]
-        _memo(item, ppu, scale).placed = plate if plate.tag else None
-        if item.set_plate(plate):
-            changed += 1
-    return changed
+    Labels inside a base come first; a base too small to see (:data:`TINY_PX`) has none.
+    Then tags, row by row across the table: first every unit's abbreviation (or, where even
+    that finds no room, its id) at the first place (:data:`PLACES`) where it crosses no
+    base and no tag already placed; then each tag grows to the longest label that still
+    crosses nothing. A unit with no room anywhere shows its id inside its base, or, last,
+    on a tag behind it."""
+
+    def __init__(self, ppu: float, scale: float = 1.0) -> None:
+        self.ppu, self.scale = ppu, scale
+        self.grid = _Grid(CELL_PX / ppu)
+        #: what each unit put in the grid: its base and leader, and its tag
+        self.rects: dict[str, list[QRectF]] = {}
+        self.tags: dict[str, QRectF] = {}
+
+    def full(self, items: Sequence[UnitItem], *, keep: bool = False) -> int:
+        """Lay every label out; returns how many changed. ``keep``: a unit whose tag, laid
+        out at this zoom, still crosses nothing where it now stands keeps it."""
+        for item in items:
+            self._add_base(item)
+        return self._place(items, keep=keep)
+
+    def update(self, items: Sequence[UnitItem], changed: Sequence[UnitItem]) -> int:
+        """``changed`` moved or changed state (``items`` are all the units, the same as
+        when laid out): lay out theirs again, and the tags their new places cross."""
+        ids = {it.unit_id for it in changed}
+        for item in changed:
+            self._forget(item.unit_id)
+            self._add_base(item)
+        crossed: set[str] = set()
+        for item in changed:
+            for r in self.rects.get(item.unit_id, ()):
+                crossed |= self.grid.tags_over(r)
+        again = [it for it in items if it.unit_id in ids or it.unit_id in crossed]
+        for item in again:
+            tag = self.tags.pop(item.unit_id, None)
+            if tag is not None:
+                self.grid.remove(tag, item.unit_id)
+        return self._place(again, keep=False)
+
+    def _add_base(self, item: UnitItem) -> None:
+        uid = item.unit_id
+        if item.unit.status.eliminated:
+            self.rects[uid] = []
+            return
+        rects = [item.mapRectToScene(item.body)]
+        # a leader's marker on the base: drawn over its own unit's label, never to be
+        # covered by another's
+        rects += [child.sceneBoundingRect() for child in item.childItems()]
+        self.rects[uid] = rects
+        for r in rects:
+            self.grid.add(r, uid)
+
+    def _forget(self, uid: str) -> None:
+        for r in self.rects.pop(uid, ()):
+            self.grid.remove(r, uid)
+        tag = self.tags.pop(uid, None)
+        if tag is not None:
+            self.grid.remove(tag, uid)
+
+    def _add_tag(self, item: UnitItem, plate: Plate) -> None:
+        r = _scene(item, plate.box)
+        self.tags[item.unit_id] = r
+        self.grid.add(r, item.unit_id, tag=True)
+
+    def _place(self, items: Sequence[UnitItem], *, keep: bool) -> int:
+        ppu, scale = self.ppu, self.scale
+        plates: dict[str, Plate] = {}
+        waiting: list[UnitItem] = []
+        tiny = TINY_PX * scale / ppu
+        for item in items:
+            uid, body = item.unit_id, item.body
+            if max(body.width(), body.height()) < tiny:
+                plates[uid] = NO_PLATE
+                continue
+            inside = _inside(item, ppu, scale)
+            if inside is not None:
+                plates[uid] = inside
+            elif item.unit.status.eliminated:
+                plates[uid] = _inside(item, ppu, scale, ids=True) or NO_PLATE
+            else:
+                waiting.append(item)
+        if keep:
+            waiting = [it for it in waiting if not self._kept(it, plates)]
+        waiting.sort(key=lambda it: (round(it.pos().y(), 1), it.pos().x()))
+        homeless: list[UnitItem] = []
+        for item in waiting:
+            variants = item.label.variants
+            found = self._first_fit(item, variants[-2:] if len(variants) > 1 else variants)
+            if found is None:
+                homeless.append(item)
+            else:
+                plates[item.unit_id] = found
+        for item in waiting:
+            plate = plates.get(item.unit_id)
+            if plate is None or not plate.tag:
+                continue
+            longer = item.label.variants[: item.label.variants.index(plate.label)]
+            if not longer:
+                continue
+            self.grid.remove(self.tags.pop(item.unit_id), item.unit_id)
+            grown = self._first_fit(item, longer, GROW)
+            if grown is None:
+                self._add_tag(item, plate)
+            else:
+                plates[item.unit_id] = grown
+        for item in homeless:
+            plate = _inside(item, ppu, scale, ids=True) or _tag(
+                item, item.label.id, item.state_words(long=False), ppu, scale, "rear"
+            )
+            if plate.tag:
+                self._add_tag(item, plate)
+            plates[item.unit_id] = plate
+        changed = 0
+        for item in items:
+            plate = plates[item.unit_id]
+            _memo(item, ppu, scale).placed = plate if plate.tag else None
+            if item.set_plate(plate):
+                changed += 1
+        return changed
+
+    def _kept(self, item: UnitItem, plates: dict[str, Plate]) -> bool:
+        """Whether ``item`` keeps the tag it has (laid out at this zoom for the state it
+        is in, and still crossing nothing)."""
+        plate = _memo(item, self.ppu, self.scale).placed
+        if plate is None or plate is not item.plate:
+            return False
+        if self.grid.hits(_scene(item, plate.box), item.unit_id):
+            return False
+        self._add_tag(item, plate)
+        plates[item.unit_id] = plate
+        return True
+
+    def _first_fit(
+        self,
+        item: UnitItem,
+        labels: Sequence[str],
+        places: Sequence[tuple[Where, int]] = PLACES,
+    ) -> Plate | None:
+        """The first tag with one of ``labels`` (in order) at one of ``places`` that
+        crosses nothing, added to the grid; None where none does."""
+        ppu, scale = self.ppu, self.scale
+        state = item.state_words(long=False)
+        cap = max(item.body.width() * ppu * 1.6, 34.0 * scale) + 2 * PAD * scale
+        for text in labels:
+            for where, align in places:
+                plate = _tag(item, text, state, ppu, scale, where, align)
+                if plate.box.width() * ppu > cap and text != item.label.id:
+                    break
+                if not self.grid.hits(_scene(item, plate.box), item.unit_id):
+                    self._add_tag(item, plate)
+                    return plate
+        return None
 
 
-def _kept(
-    item: UnitItem, n: int, grid: _Grid, ppu: float, scale: float, plates: dict[int, Plate]
-) -> bool:
-    """Whether ``item`` keeps the tag it has (laid out at this zoom for the state it is
-    in, and still crossing nothing): then it is added to ``grid`` and ``plates``."""
-    plate = _memo(item, ppu, scale).placed
-    if plate is None or plate is not item.plate:
-        return False
-    r = _scene(item, plate.box)
-    if grid.hits(r, n):
-        return False
-    grid.add(r, n)
-    plates[n] = plate
-    return True
-
-
-def _first_fit(
-    item: UnitItem,
-    n: int,
-    grid: _Grid,
-    ppu: float,
-    scale: float,
-    labels: Sequence[str],
-    places: Sequence[tuple[Where, int]] = PLACES,
-) -> Plate | None:
-    """The first tag with one of ``labels`` (in order) at one of ``places`` that crosses
-    nothing in ``grid``, added to it; None where none does."""
-    state = item.state_words(long=False)
-    cap = max(item.body.width() * ppu * 1.6, 34.0 * scale) + 2 * PAD * scale
-    for text in labels:
-        for where, align in places:
-            plate = _tag(item, text, state, ppu, scale, where, align)
-            if plate.box.width() * ppu > cap and text != item.label.id:
-                break
-            r = _scene(item, plate.box)
-            if not grid.hits(r, n):
-                grid.add(r, n)
-                return plate
-    return None
+def lay_out(items: Sequence[UnitItem], ppu: float, scale: float = 1.0) -> Layout:
+    """A fresh :class:`Layout` of ``items`` at ``ppu`` and ``scale``."""
+    layout = Layout(ppu, scale)
+    layout.full(items)
+    return layout
 
 
 def overlaps(items: Sequence[UnitItem]) -> list[tuple[str, str]]:
     """Pairs of units whose labels (tags, or labels inside bases) cross another unit's
-    base or label: what :func:`lay_out` avoids; for the tests."""
+    base or label: what :class:`Layout` avoids; for the tests."""
     rects: list[tuple[str, QRectF, bool]] = []
     for item in items:
         if item.unit.status.eliminated:

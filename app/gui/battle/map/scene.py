@@ -21,7 +21,7 @@ from app.gui.battle.map.items import (
     TableItem,
     TerrainItem,
 )
-from app.gui.battle.map.plates import lay_out
+from app.gui.battle.map.plates import Layout
 from app.gui.battle.map.unit_item import UnitItem, UnitLook, plain_look
 
 #: Margin of scene around the table, in scene units (room to pan and for labels).
@@ -51,6 +51,10 @@ class MapScene(QGraphicsScene):
         self.ppu = 0.0
         #: text and room of the labels, times the screen's (an exported image's are larger)
         self.text_scale = 1.0
+        #: the labels as laid out for the zoom (None before one)
+        self.layout: Layout | None = None
+        self._touched: set[str] = set()
+        self._restructured = False
 
     @property
     def table_rect(self) -> QRectF:
@@ -85,11 +89,12 @@ class MapScene(QGraphicsScene):
             self.setSceneRect(self.table_rect.adjusted(-m, -m, m, m))
             changed += 1
         changed += self._sync_terrain(state, frame)
-        moved = self._sync_units(state, frame, strength_unit, relook)
-        changed += moved
+        self._touched = set()
+        self._restructured = False
+        changed += self._sync_units(state, frame, strength_unit, relook)
         changed += self._sync_leaders(state, frame)
-        if moved:
-            self.lay_out_labels(keep=not relook)
+        if self._touched or self._restructured:
+            self._relabel(fresh=relook)
         return changed
 
     def unit_look(self, unit: BattleUnit) -> UnitLook:
@@ -112,12 +117,33 @@ class MapScene(QGraphicsScene):
             self.ppu = ppu
             self.lay_out_labels()
 
-    def lay_out_labels(self, *, keep: bool = False) -> int:
-        """Lay out every unit's label for the zoom (nothing before a view sets one);
-        ``keep``: the tags still clear where they stand stay (:func:`lay_out`)."""
+    def lay_out_labels(self) -> int:
+        """Lay out every unit's label afresh for the zoom and text scale (nothing before a
+        view sets a zoom); returns how many changed."""
         if self.ppu <= 0:
             return 0
-        return lay_out(list(self.units.values()), self.ppu, self.text_scale, keep=keep)
+        self.layout = Layout(self.ppu, self.text_scale)
+        return self.layout.full(list(self.units.values()))
+
+    def _relabel(self, *, fresh: bool) -> int:
+        """Labels after a new state: afresh for new labels (``fresh``); else the tags still
+        clear stay, and where few units changed only theirs and those in their way are
+        laid out again."""
+        if self.ppu <= 0:
+            return 0
+        items = list(self.units.values())
+        layout = self.layout
+        if fresh:
+            return self.lay_out_labels()
+        if (
+            layout is None
+            or self._restructured
+            or (layout.ppu, layout.scale) != (self.ppu, self.text_scale)
+            or len(self._touched) * 4 > len(items)
+        ):
+            self.layout = Layout(self.ppu, self.text_scale)
+            return self.layout.full(items, keep=True)
+        return layout.update(items, [self.units[uid] for uid in self._touched if uid in self.units])
 
     def _sync_terrain(self, state: BattleState, frame: Frame) -> int:
         changed = 0
@@ -150,14 +176,18 @@ class MapScene(QGraphicsScene):
                 item = UnitItem(unit, frame, strength_unit, self.unit_look(unit))
                 self.units[unit.id] = item
                 self.addItem(item)
+                self._restructured = True
                 changed += 1
                 continue
             if item.set_unit(unit, frame):
+                self._touched.add(unit.id)
                 changed += 1
             if relook and item.set_look(self.unit_look(unit)):
+                self._touched.add(unit.id)
                 changed += 1
         for gone in set(self.units) - seen:
             self.removeItem(self.units.pop(gone))
+            self._restructured = True
             changed += 1
         return changed
 
@@ -178,12 +208,20 @@ class MapScene(QGraphicsScene):
                 item.set_leader(leader, frame, host)
                 changed += 1
             elif item.leader != leader or item.parentItem() is not host or host is not None:
+                if item.leader != leader or item.parentItem() is not host:
+                    # the marker moved on or off a base: that unit's labels are looked at again
+                    for unit in (item.parentItem(), host):
+                        if isinstance(unit, UnitItem):
+                            self._touched.add(unit.unit_id)
                 if item.scene() is None and host is None:
                     self.addItem(item)
                 item.set_leader(leader, frame, host)
                 changed += 1
         for gone in set(self.leaders) - seen:
             item = self.leaders.pop(gone)
+            parent = item.parentItem()
+            if isinstance(parent, UnitItem):
+                self._touched.add(parent.unit_id)
             if item.scene() is not None:
                 item.scene().removeItem(item)
             changed += 1

@@ -140,7 +140,6 @@ class BattleMap(QGraphicsView):
         self._symbol = mechanics.length_symbol()
         frame = Frame.for_table(self._mm, state.height)
         major = 6 if mechanics.ruleset.meta.unit_of_measure == "inch" else 5
-        self._sync_zoom()
         look = self.look_of(state, mechanics)
         self.map_scene.show_state(state, frame, mechanics.strength_unit, major, look)
         self._place_legend(look)
