@@ -48,7 +48,7 @@ def to_a_move(session: BattleSession, want: int = 3) -> tuple[int, list[str]]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_group_moves_in_one_step_and_one_undo(registry: Registry, ruleset: str) -> None:
     session = ready_session(registry, ruleset)
-    side, units = to_a_move(session)
+    _side, units = to_a_move(session)
     before = session.state
     steps = session.cursor
     step = session.do(GroupMove(moves=tuple(same_path(before, units, FORWARD))))
@@ -111,7 +111,7 @@ def test_the_leading_unit_moves_first(registry: Registry) -> None:
     """GSB: heavy infantry may not pass through friends. A unit just behind another may
     not move forward alone, but the two as a group may: the one in front goes first."""
     session = ready_session(registry, "grown-slightly-bald")
-    side, (front_id, rear_id, _) = to_a_move(session)
+    _side, (front_id, rear_id, _) = to_a_move(session)
     state = session.state
     front, rear = state.unit(front_id), state.unit(rear_id)
     # the rear unit straight behind the front one, a tenth of a unit width back
