@@ -25,7 +25,8 @@ from app.core.battle.base import (
 from app.core.battle.moves import MoveUnit
 from app.core.battle.state import BattleState
 from app.rules.mechanics import Mechanics
-from app.rules.paths import Leg, end_pose
+from app.rules.movement import MoveCheck
+from app.rules.paths import Leg, Path, PathError, end_pose
 from app.rules.ruleset import Ruleset
 
 #: Most units one group move holds (a roster's units: ``app.core.roster.MAX_UNITS``).
@@ -140,6 +141,8 @@ class Member:
     move: MoveUnit
     refusal: str | None = None
     confirm: bool = False
+    #: the mechanics' check of the move where it would be made (the map draws it)
+    check: MoveCheck | None = None
 
     @property
     def unit(self) -> str:
@@ -217,13 +220,21 @@ def plan_group(
     ctx = Context(ruleset, mechanics, _NoDice())
     members = []
     for move in in_order(state, moves):
+        check = None
         try:
+            check = mechanics.check_move(
+                state.view(), move.unit, Path(move.legs), reason=move.reason
+            )
             state = move.execute(state, ctx).state
-        except CommandError as exc:
-            why = str(exc)
-            members.append(Member(move, why, confirm="the umpire must confirm" in why))
+        except (CommandError, PathError) as exc:
+            why = (
+                str(exc)
+                if isinstance(exc, CommandError)
+                else f"{unit_words(state, move.unit)}: {exc}"
+            )
+            members.append(Member(move, why, "the umpire must confirm" in why, check))
             continue
-        members.append(Member(move))
+        members.append(Member(move, check=check))
     return GroupPlan(tuple(members))
 
 

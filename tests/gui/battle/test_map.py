@@ -163,17 +163,33 @@ def test_state_at_a_glance(battle_map: BattleMap, session: BattleSession) -> Non
 # --------------------------------------------------------------------------- selecting, acting
 
 
-def test_click_selects_and_a_click_on_an_enemy_asks_for_a_target(
+def test_click_selects_a_unit_of_either_side_never_a_target(
     battle_map: BattleMap, qtbot: QtBot, session: BattleSession
 ) -> None:
+    """Issue 24: a click on the other side's unit while one is selected selects it; the
+    target is chosen by the action (right-click > Charge or Act against, the Actions dock)
+    and marked unlike the selection."""
     a1, b1 = session.state.unit("A1"), session.state.unit("B1")
     with qtbot.waitSignal(battle_map.unitSelected) as sig:
         click(battle_map, a1.x, a1.y)
     assert sig.args == ["A1"] and battle_map.selected_unit() == "A1"
     assert battle_map.map_scene.units["A1"].selected
-    with qtbot.waitSignal(battle_map.targetRequested) as target:
+    targets: list[tuple[str, str]] = []
+    battle_map.targetRequested.connect(lambda a, b: targets.append((a, b)))
+    with qtbot.waitSignal(battle_map.unitSelected) as sig:
         click(battle_map, b1.x, b1.y)
-    assert target.args == ["A1", "B1"] and battle_map.selected_unit() == "A1"
+    assert sig.args == ["B1"] and battle_map.selected_unit() == "B1"
+    assert targets == []
+    assert not battle_map.map_scene.units["A1"].selected
+    # the target the action chose: red corner marks, not the selection's yellow outline
+    battle_map.set_target("A1")
+    a1_item = battle_map.map_scene.units["A1"]
+    assert a1_item.targeted and not a1_item.selected
+    assert (
+        battle_map.map_scene.units["B1"].selected and not battle_map.map_scene.units["B1"].targeted
+    )
+    battle_map.set_target(None)
+    assert not a1_item.targeted
     click(battle_map, 70, 30)  # empty ground
     assert battle_map.selected_unit() is None
 

@@ -10,11 +10,11 @@ rule: every cost, limit and verdict comes from the mechanics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QImage,
@@ -25,13 +25,15 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
+from PySide6.QtWidgets import QGraphicsView, QInputDialog, QMessageBox, QRubberBand, QWidget
 
+from app.core.battle.group import GroupPlan
 from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
 from app.gui.battle.map.ghost import Ghost
+from app.gui.battle.map.group_tool import GroupDrag, GroupGhost, group_question, refusal_lines
 from app.gui.battle.map.legend import LegendWidget, legend_size, paint_legend
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
@@ -42,6 +44,7 @@ from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
+from app.rules.paths import PathError, parse_path
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
 from app.storefiles import is_store_file
 
@@ -65,7 +68,8 @@ TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KI
 class BattleMap(QGraphicsView):
     """The central widget of the battle window (see the module's docstring).
 
-    Signals: ``unitSelected(unit id or "")``; ``targetRequested(unit, target)``;
+    Signals: ``unitSelected(unit id or "")`` (the selected unit, or with several selected
+    the one the Unit dock shows); ``targetRequested(unit, target)``;
     ``commandRequested(command)``; ``measured(RulerReading)``; ``message(text)`` (a line
     for the status bar: why a move was refused, what a tool does)."""
 
@@ -97,6 +101,9 @@ class BattleMap(QGraphicsView):
         self.confirm: Callable[[str, str], bool] = self._ask
         self._view: TurnView | None = None
         self._selected: str | None = None
+        #: the units selected together (the selected unit among them), or () for one
+        self._group: tuple[str, ...] = ()
+        self._target: str | None = None
         self._tool = "select"
         self._symbol = '"'
         self._mm = 25.4
@@ -109,6 +116,15 @@ class BattleMap(QGraphicsView):
         self.outline.setVisible(False)
         self.map_scene.addItem(self.outline)
         self.move_tool: MoveTool | None = None
+        self.group_tool: GroupDrag | None = None
+        self.group_ghost = GroupGhost()
+        self.group_ghost.setVisible(False)
+        self.map_scene.addItem(self.group_ghost)
+        self._band = QRubberBand(QRubberBand.Shape.Rectangle, self.viewport())
+        self._band_from: QPoint | None = None
+        self._band_add = False
+        #: a unit Shift+clicked: added to or taken from the group on release, unless dragged
+        self._toggle: str | None = None
         self.terrain_draw: TerrainDraw | None = None
         self.terrain_edit: TerrainEdit | None = None
         self._press: QPoint | None = None
@@ -145,6 +161,11 @@ class BattleMap(QGraphicsView):
         self._place_legend(look)
         if self._selected is not None and self._selected not in self.map_scene.units:
             self._selected = None
+        self._group = tuple(u for u in self._group if u in self.map_scene.units)
+        if len(self._group) < 2 or self._selected not in self._group:
+            self._group = ()
+        if self._target is not None and self._target not in self.map_scene.units:
+            self._target = None
         self._mark_selection()
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
@@ -221,18 +242,107 @@ class BattleMap(QGraphicsView):
     def selected_unit(self) -> str | None:
         return self._selected
 
+    def selected_units(self) -> tuple[str, ...]:
+        """Every unit selected: the group, or the one unit, or none."""
+        if self._group:
+            return self._group
+        return (self._selected,) if self._selected else ()
+
     def select_unit(self, unit_id: str | None) -> None:
+        """Select one unit (None: none), of either side."""
         unit_id = unit_id or None
         if unit_id is not None and unit_id not in self.map_scene.units:
             raise KeyError(f"no unit {unit_id!r} on the map")
-        if unit_id == self._selected:
+        if unit_id == self._selected and not self._group:
             return
         self.cancel()
+        self._group = ()
+        self._set_primary(unit_id)
+
+    def select_units(self, unit_ids: Sequence[str], primary: str | None = None) -> None:
+        """Select several units of one side together: ``primary``'s (the first's by
+        default), the Unit dock showing it; one unit is :meth:`select_unit`."""
+        units = self.map_scene.units
+        ids = [u for u in dict.fromkeys(unit_ids) if u in units]
+        if primary not in ids:
+            primary = ids[0] if ids else None
+        if primary is not None:
+            side = units[primary].unit.side
+            ids = [u for u in ids if units[u].unit.side == side]
+        if len(ids) < 2:
+            self.select_unit(primary)
+            return
+        self.cancel()
+        self._group = tuple(ids)
+        self._set_primary(primary)
+        self.message.emit(
+            f"{len(ids)} units selected: drag one to move them together, or right-click > "
+            "Move the group by a path."
+        )
+
+    def toggle_unit(self, unit_id: str) -> None:
+        """Shift+click: add ``unit_id`` to the units selected, or take it out; a unit of
+        the other side is selected alone."""
+        sel = list(self.selected_units())
+        units = self.map_scene.units
+        if not sel or units[sel[0]].unit.side != units[unit_id].unit.side:
+            self.select_unit(unit_id)
+        elif unit_id in sel:
+            sel.remove(unit_id)
+            self.select_units(sel, self._selected if self._selected in sel else None)
+        else:
+            self.select_units([*sel, unit_id], self._selected)
+
+    def _set_primary(self, unit_id: str | None) -> None:
+        changed = unit_id != self._selected
         self._selected = unit_id
         self._mark_selection()
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
-        self.unitSelected.emit(unit_id or "")
+        if changed or not self._group:
+            self.unitSelected.emit(unit_id or "")
+
+    def set_target(self, unit_id: str | None) -> None:
+        """Mark ``unit_id`` as the target of the action being prepared (the Actions dock's
+        choice; None: no target): red corner marks, never the selection's yellow."""
+        unit_id = unit_id if unit_id in self.map_scene.units else None
+        if unit_id == self._target:
+            return
+        for uid in (self._target, unit_id):
+            if uid is not None:
+                self.map_scene.units[uid].set_targeted(uid == unit_id)
+        self._target = unit_id
+
+    @property
+    def target(self) -> str | None:
+        return self._target
+
+    def units_in(self, rect: QRectF) -> list[str]:
+        """The units (in the battle) whose bases a scene rectangle crosses."""
+        out = []
+        for uid, item in self.map_scene.units.items():
+            if item.unit.status.eliminated:
+                continue
+            if item.mapToScene(item.body).boundingRect().intersects(rect):
+                out.append(uid)
+        return out
+
+    def command_of(self, unit_id: str) -> list[str]:
+        """The units of ``unit_id``'s command or battlegroup, itself first (only itself
+        where it has none)."""
+        units = self.map_scene.units
+        unit = units[unit_id].unit
+        if unit.command is None:
+            return [unit_id]
+        same = [
+            uid
+            for uid, it in units.items()
+            if it.unit.side == unit.side
+            and it.unit.command == unit.command
+            and not it.unit.status.eliminated
+            and uid != unit_id
+        ]
+        return [unit_id, *same]
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
@@ -321,6 +431,7 @@ class BattleMap(QGraphicsView):
             or self._dragging
             or self._rotating
             or self.move_tool is not None
+            or self.group_tool is not None
             or self.terrain_draw is not None
             or self.terrain_edit is not None
         )
@@ -328,8 +439,13 @@ class BattleMap(QGraphicsView):
     def cancel(self) -> None:
         """Drop whatever is under way (a pending move, a piece being drawn or edited)."""
         self.move_tool = None
+        self.group_tool = None
         self._dragging = self._rotating = False
         self.ghost.setVisible(False)
+        self.group_ghost.setVisible(False)
+        self._band.hide()
+        self._band_from = None
+        self._toggle = None
         if self.terrain_draw is not None:
             self.terrain_draw = None
         if self.terrain_edit is not None:
@@ -345,8 +461,10 @@ class BattleMap(QGraphicsView):
         return tuple(mech.deployment_zones(view))
 
     def _mark_selection(self) -> None:
+        chosen = set(self.selected_units())
         for uid, item in self.map_scene.units.items():
-            item.set_selected(uid == self._selected)
+            # the rotation handle turns one unit: shown only when one is selected
+            item.set_selected(uid in chosen, primary=uid == self._selected and not self._group)
 
     def _refresh_overlays(self) -> None:
         self.overlays.refresh(
@@ -421,6 +539,122 @@ class BattleMap(QGraphicsView):
         self.commandRequested.emit(command)
         return True
 
+    # ------------------------------------------------------------------ groups
+
+    def _release_band(self, pos: QPoint) -> None:
+        """The box drawn on the ground: its units selected (those of the side most of them
+        are, the selected unit's where as many are of each), added to the group with
+        Shift; a click without a box selects nothing."""
+        start, self._band_from = self._band_from, None
+        shown = self._band.isVisible()
+        self._band.hide()
+        if start is None:
+            return
+        if not shown:
+            if not self._band_add:
+                self.select_unit(None)
+            return
+        rect = QRectF(self.mapToScene(start), self.mapToScene(pos)).normalized()
+        found = self.units_in(rect)
+        if self._band_add:
+            found = [*self.selected_units(), *found]
+        if not found:
+            self.select_unit(None)
+            return
+        units = self.map_scene.units
+        sides: list[int] = [units[u].unit.side for u in found]
+        side = max((0, 1), key=lambda s: (sides.count(s), self._side_of_selection() == s))
+        chosen = [u for u in found if units[u].unit.side == side]
+        primary = self._selected if self._selected in chosen else chosen[0]
+        self.select_units(chosen, primary)
+
+    def _side_of_selection(self) -> int | None:
+        sel = self._selected
+        return self.map_scene.units[sel].unit.side if sel in self.map_scene.units else None
+
+    def _ensure_group_tool(self) -> GroupDrag | None:
+        if self.read_only or len(self.selected_units()) < 2 or self.mechanics is None:
+            return None
+        if self.state is None:
+            return None
+        if self.group_tool is None or self.group_tool.units != self.selected_units():
+            self.group_tool = GroupDrag(
+                self.mechanics,
+                self.state,
+                self.selected_units(),
+                reason=self.move_reason,
+                step=SNAP.get(self.mechanics.ruleset.meta.unit_of_measure, 0.1),
+            )
+        return self.group_tool
+
+    def drag_group_to(self, pointer: Point) -> None:
+        """Push the selected units' ghosts by the pointer's travel from where the drag
+        began (``pointer`` in table units), every member checked by the core."""
+        tool = self._ensure_group_tool()
+        if tool is None or self.state is None:
+            return
+        dx, dy = pointer[0] - self._press_table[0], pointer[1] - self._press_table[1]
+        self._show_group(tool.refresh(tool.moves_by(dx, dy)))
+
+    def _show_group(self, plan: GroupPlan | None) -> None:
+        if plan is None or self.state is None:
+            self.group_ghost.setVisible(False)
+            return
+        self.group_ghost.show_plan(self.state, plan, self.map_scene.frame, self._symbol)
+        self.group_ghost.setVisible(True)
+
+    def commit_group(self) -> bool:
+        """Send the group's pending move: all of it when every member may move; else, when
+        the umpire agrees, the members that may (those whose move the umpire must confirm
+        among them, logged as overrides); never one the rules forbid. Whether a command was
+        sent."""
+        tool = self.group_tool
+        plan = tool.plan if tool is not None else None
+        state = self.state
+        self.cancel()
+        if plan is None or state is None:
+            return False
+        if not plan.refused and not plan.to_confirm:
+            command = plan.command()
+        elif not plan.free and not plan.to_confirm:
+            self.message.emit("Not moved: " + "; ".join(refusal_lines(state, plan)))
+            return False
+        elif self.confirm("Move the group", group_question(state, plan)):
+            command = plan.command(confirmed=True)
+        else:
+            self.message.emit("Group move cancelled.")
+            return False
+        if command is None:
+            return False
+        self.commandRequested.emit(command)
+        return True
+
+    def move_group_by(self, path: str) -> bool:
+        """Move every selected unit along the same path (``forward 4``: each four ahead of
+        where it faces), checked and sent as a drag's group move is; whether it was sent."""
+        try:
+            legs = parse_path(path)
+        except PathError as exc:
+            self.message.emit(f"Not moved: {exc}")
+            return False
+        tool = self._ensure_group_tool()
+        if tool is None:
+            self.message.emit("Select two or more units of a side to move them together.")
+            return False
+        self._show_group(tool.refresh(tool.moves_along(legs)))
+        return self.commit_group()
+
+    def ask_group_path(self) -> None:
+        """Ask for the path the selected units take together (the context menu)."""
+        text, ok = QInputDialog.getText(
+            self,
+            "Move the group",
+            f"The path each of the {len(self.selected_units())} units takes "
+            "(e.g. forward 4; wheel 45 left):",
+        )
+        if ok and text.strip():
+            self.move_group_by(text)
+
     # ------------------------------------------------------------------ mouse
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -446,24 +680,23 @@ class BattleMap(QGraphicsView):
             self._terrain_press(scene_pos, event)
             return
         unit = self.map_scene.unit_at(scene_pos)
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if unit is None:
             if self._on_handle(scene_pos):
                 self._rotating = True
                 return
-            self.select_unit(None)
+            # a click on the ground selects nothing; a drag there draws a box to select in
+            self._band_from, self._band_add = pos, shift
             return
-        sel = self._selected
-        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        enemy = (
-            self.state is not None
-            and sel is not None
-            and self.state.unit(sel).side != unit.unit.side
-        )
-        if sel is not None and unit.unit_id != sel and not ctrl and enemy:
-            self.targetRequested.emit(sel, unit.unit_id)
-            self._press = None
+        uid = unit.unit_id
+        if shift and self.selected_units() and uid != self._selected:
+            self._toggle = uid  # on release, unless the press becomes a drag
             return
-        self.select_unit(unit.unit_id)
+        if uid in self._group and not self.deploying:
+            self._set_primary(uid)  # the group stays: a drag moves it
+            return
+        # a unit of either side is selected: the target is chosen by the action
+        self.select_unit(uid)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
@@ -482,6 +715,15 @@ class BattleMap(QGraphicsView):
             return
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
             return
+        if self._band_from is not None:
+            if self._band.isVisible() or (pos - self._band_from).manhattanLength() >= DRAG_START:
+                self._band.setGeometry(QRect(self._band_from, pos).normalized())
+                self._band.show()
+            return
+        if self._toggle is not None:
+            if (pos - self._press).manhattanLength() < DRAG_START:
+                return
+            self._toggle = None  # a Shift+drag: the units selected move
         if self._tool == "ruler" and self._ruler_from is not None:
             self._measure(here, self.mapToScene(pos), final=False)
             return
@@ -494,6 +736,10 @@ class BattleMap(QGraphicsView):
                 self._show_move(tool.refresh())
             return
         if not self._dragging and (pos - self._press).manhattanLength() < DRAG_START:
+            return
+        if self._group:
+            self._dragging = True
+            self.drag_group_to(here)
             return
         tool = self._ensure_move_tool()
         if tool is None:
@@ -533,6 +779,17 @@ class BattleMap(QGraphicsView):
             return
         if self.terrain_edit is not None and self.terrain_edit.grab is not None:
             self.send(self.terrain_edit.release())
+            return
+        if self._band_from is not None:
+            self._release_band(event.position().toPoint())
+            return
+        if self._toggle is not None:
+            uid, self._toggle = self._toggle, None
+            self.toggle_unit(uid)
+            return
+        if self._dragging and self.group_tool is not None:
+            self._dragging = False
+            self.commit_group()
             return
         if self._dragging or self._rotating:
             self._dragging = self._rotating = False
