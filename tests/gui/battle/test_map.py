@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.core.battle import AddTerrain, BattleSession, Deploy, MoveUnit, NextPhase
@@ -485,3 +485,31 @@ def test_export_png_writes_an_image(battle_map: BattleMap, tmp_path: Path) -> No
     image = QImage(str(out))
     assert not image.isNull() and image.width() > 1000
     assert out.stat().st_size > 10_000
+
+
+def card_rect(view: BattleMap, label: QGraphicsItem) -> QRectF:
+    """Where a label's card is drawn on the map's viewport (its size is in pixels)."""
+    anchor = QPointF(view.mapFromScene(label.scenePos()))
+    return label.boundingRect().translated(anchor)
+
+
+def test_a_drag_near_the_right_edge_keeps_its_card_on_the_map(
+    qtbot: QtBot, battle_map: BattleMap, session: BattleSession
+) -> None:
+    """Issue 24: at 1280 px a drag's card ran off the right edge of the window."""
+    battle_map.resize(560, 500)
+    battle_map.fit_table()
+    right = max(session.state.units, key=lambda u: u.x)
+    battle_map.select_unit(right.id)
+    drag(battle_map, (right.x, right.y), (right.x + 1.5, right.y + 2), release=False)
+    assert battle_map.ghost.isVisible()
+    area = QRectF(battle_map.viewport().rect())
+    card = card_rect(battle_map, battle_map.ghost.label)
+    assert area.contains(card), (card, area)
+    assert battle_map.ghost.label.offset.x() < 0  # drawn to the left of its anchor
+    key(battle_map, Qt.Key.Key_Escape)
+    # the ruler's card too
+    battle_map.set_tool("ruler")
+    left = min(session.state.units, key=lambda u: u.x)
+    drag(battle_map, (left.x, left.y), (right.x + 2, right.y))
+    assert area.contains(card_rect(battle_map, battle_map.ruler.label))

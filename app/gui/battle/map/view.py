@@ -32,7 +32,7 @@ from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
-from app.gui.battle.map.ghost import Ghost
+from app.gui.battle.map.ghost import Ghost, Label
 from app.gui.battle.map.group_tool import GroupDrag, GroupGhost, group_question, refusal_lines
 from app.gui.battle.map.legend import LegendWidget, legend_size, paint_legend
 from app.gui.battle.map.menu import HINTS, map_menu
@@ -503,6 +503,7 @@ class BattleMap(QGraphicsView):
         if tool is None:
             return
         frame = self.map_scene.frame
+        self.ghost.label.max_width = self._label_width()
         if tool.deploy:
             self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
         elif tool.check is not None:
@@ -511,6 +512,7 @@ class BattleMap(QGraphicsView):
             self.ghost.setVisible(False)
             return
         self.ghost.setVisible(True)
+        self.keep_in_view(self.ghost.label)
 
     def commit_move(self, *, force: bool = False) -> bool:
         """Send the pending move (or deployment) if the mechanics allow it. Forbidden: refused
@@ -600,8 +602,34 @@ class BattleMap(QGraphicsView):
         if plan is None or self.state is None:
             self.group_ghost.setVisible(False)
             return
+        self.group_ghost.label.max_width = self._label_width()
         self.group_ghost.show_plan(self.state, plan, self.map_scene.frame, self._symbol)
         self.group_ghost.setVisible(True)
+        self.keep_in_view(self.group_ghost.label)
+
+    def _label_width(self) -> float:
+        """Widest a card on the map may be: most of the map's width."""
+        return max(220.0, self.viewport().width() * 0.7)
+
+    def keep_in_view(self, label: Label) -> None:
+        """Move ``label``'s card so that it stays inside the map's visible part: to the left
+        of its anchor where it would run off the right edge (a drag near the right of the
+        table at 1280 px ran its card off the window), up where it would run off the
+        bottom."""
+        label.set_offset(QPointF(0, 0))
+        area = QRectF(self.viewport().rect()).adjusted(4, 4, -4, -4)
+        anchor = QPointF(self.mapFromScene(label.scenePos()))
+        size = label.boundingRect().size()
+        dx = dy = 0.0
+        if anchor.x() + size.width() > area.right():
+            dx = max(area.right() - size.width(), area.left()) - anchor.x()
+        if anchor.y() + size.height() > area.bottom():
+            dy = max(area.bottom() - size.height(), area.top()) - anchor.y()
+        if anchor.x() + dx < area.left():
+            dx = area.left() - anchor.x()
+        if anchor.y() + dy < area.top():
+            dy = area.top() - anchor.y()
+        label.set_offset(QPointF(dx, dy))
 
     def commit_group(self) -> bool:
         """Send the group's pending move: all of it when every member may move; else, when
@@ -933,6 +961,7 @@ class BattleMap(QGraphicsView):
         to_unit = target.unit_id if target else None
         reading = ruler(view, start, here, from_unit, to_unit, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        self.keep_in_view(self.ruler.label)
         if final:
             self.measured.emit(reading)
             self.message.emit(reading.text(self._symbol))
@@ -945,6 +974,7 @@ class BattleMap(QGraphicsView):
         ua, ub = view.unit(a), view.unit(b)
         reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        self.keep_in_view(self.ruler.label)
         self.measured.emit(reading)
         self.message.emit(reading.text(self._symbol))
 
