@@ -101,9 +101,15 @@ class BattleState:
     # ------------------------------------------------------------------ look-ups
 
     def unit(self, unit_id: str) -> BattleUnit:
-        for u in self.units:
-            if u.id == unit_id:
-                return u
+        index = self.__dict__.get("_units_by_id")
+        if index is None:  # made once a state (the state never changes)
+            index = {}
+            for u in self.units:
+                index.setdefault(u.id, u)
+            self.__dict__["_units_by_id"] = index
+        found = index.get(unit_id)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
         known = ", ".join(u.id for u in self.units[:12])
         raise KeyError(f"no unit {unit_id!r} in this battle (units: {known}, ...)")
 
@@ -121,6 +127,13 @@ class BattleState:
 
     def replace_unit(self, unit: BattleUnit) -> BattleState:
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def replace_units(self, changed: Mapping[str, BattleUnit]) -> BattleState:
+        """The state with the units in ``changed`` (by id) in place of their old selves, in
+        one pass (replacing them one at a time rebuilt the units once each)."""
+        if not changed:
+            return self
+        return replace(self, units=tuple(changed.get(u.id, u) for u in self.units))
 
     @property
     def table(self) -> Table:
