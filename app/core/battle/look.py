@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.ruleset import Ruleset
@@ -59,6 +59,7 @@ class UnitLabel:
         return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def split_name(name: str) -> tuple[str, tuple[str, ...], str]:
     """``Hastati (right) 1`` as its head, its qualifiers in brackets and its number:
     ``("Hastati", ("right",), "1")``."""
@@ -78,6 +79,7 @@ def _words(text: str) -> list[str]:
     return kept or words
 
 
+@lru_cache(maxsize=4096)
 def abbreviate(text: str, letters: int = 1) -> str:
     """A few letters for ``text``: the initials of its words (``Numidian light cavalry``:
     NLC; ``Liby-Phoenician Phalanx``: LPP), or, for one word, its first two letters
@@ -98,17 +100,56 @@ def _qualifier(text: str, letters: int) -> str:
     return "".join(w[:1].upper() for w in words)
 
 
-def _levels(base: str, qualifiers: Sequence[str], number: str, sep: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _qualifier_forms(qualifiers: tuple[str, ...]) -> tuple[str, str, str, str]:
+    """The qualifiers as initials, as two and three letters, and whole (``(right)``)."""
+    forms = ["".join(_qualifier(q, n) for q in qualifiers) for n in (1, 2, 3)]
+    return forms[0], forms[1], forms[2], " ".join(f"({q})" for q in qualifiers)
+
+
+#: A label at a level of detail, without its number: the text and what joins the number
+#: to it (``("Hastati R", "")`` gives ``Hastati R1``).
+Level = tuple[str, str]
+
+
+def _levels(base: str, qualifiers: tuple[str, ...], sep: str) -> list[Level]:
     """A label at each level of detail: the qualifiers left out, as initials, as two and
     three letters, then whole."""
-    out = [f"{base}{sep}{number}".strip() if number else base]
-    for letters in (1, 2, 3):
-        quals = "".join(_qualifier(q, letters) for q in qualifiers)
-        out.append((f"{base}{sep}{quals}{number}" if quals else out[0]).strip())
+    out: list[Level] = [(base, sep)]
     if qualifiers:
-        whole = " ".join(f"({q})" for q in qualifiers)
-        out.append(f"{base} {whole}{' ' + number if number else ''}".strip())
+        one, two, three, whole = _qualifier_forms(qualifiers)
+        out += [(f"{base}{sep}{q}", "") for q in (one, two, three)]
+        out.append((f"{base} {whole}", " "))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _stem_levels(
+    stem: str, entry_name: str | None, entry_short: str | None
+) -> tuple[tuple[Level, ...], tuple[Level, ...]]:
+    """The short and the code labels of a name without its number (``Hastati (right)``),
+    at every level of detail: made once per name (a battle's units share a few)."""
+    cut = len(entry_name) if entry_name else 0
+    if (
+        entry_name is not None
+        and stem.casefold().startswith(entry_name.casefold())
+        and (len(stem) == cut or stem[cut] in " (")
+    ):
+        # named after its entry ("Hastati (right) 1" of "Hastati"): the entry's short
+        head, entry_quals, entry_number = split_name(entry_name)
+        if entry_number:
+            head = f"{head} {entry_number}"
+        more = split_name(f"x {stem[cut:].strip()}")[1] if stem[cut:].strip() else ()
+        quals = (*entry_quals, *more)
+        abbr = entry_short or abbreviate(head)
+        code_quals = more if entry_short else quals
+    else:
+        head, quals, _ = split_name(stem)
+        abbr = abbreviate(head)
+        code_quals = quals
+    shorts = _levels(head, quals, " ")
+    codes = _levels(abbr, code_quals, "") + _levels(abbreviate(head, 2), code_quals, "")[1:4]
+    return tuple(shorts), tuple(codes)
 
 
 def _candidates(unit: BattleUnit, entry: ArmyEntry | None) -> tuple[list[str], list[str]]:
@@ -116,27 +157,17 @@ def _candidates(unit: BattleUnit, entry: ArmyEntry | None) -> tuple[list[str], l
     named after its entry (``Hastati (right) 1`` of ``Hastati``) is abbreviated by the
     entry's ``short`` where the data gives one; any other by its own words."""
     name = " ".join(unit.name.split())
-    rest = name[len(entry.name) :] if entry is not None else ""
-    if (
-        entry is not None
-        and name.casefold().startswith(entry.name.casefold())
-        and (not rest or rest[0] in " (")
-    ):
-        head, entry_quals, entry_number = split_name(entry.name)
-        if entry_number:
-            head = f"{head} {entry_number}"
-        _, more, number = split_name(f"x {rest.strip()}")
-        quals = (*entry_quals, *more)
-        abbr = entry.short or abbreviate(head)
-        code_quals = more if entry.short else quals
-    else:
-        head, quals, number = split_name(name)
-        abbr = abbreviate(head)
-        code_quals = quals
-    shorts = _levels(head, quals, number, " ")
-    codes = _levels(abbr, code_quals, number, "")
-    codes += _levels(abbreviate(head, 2), code_quals, number, "")
-    return shorts, codes
+    m = _NUMBER.match(name)
+    stem, number = (m[1], m[2]) if m else (name, "")
+    shorts, codes = _stem_levels(
+        stem, entry.name if entry is not None else None, entry.short if entry else None
+    )
+
+    def label(level: Level) -> str:
+        text, join = level
+        return f"{text}{join}{number}".strip() if number else text.strip()
+
+    return [label(lv) for lv in shorts], [label(lv) for lv in codes]
 
 
 def _settle(levels: Mapping[str, list[str]], names: Mapping[str, str]) -> dict[str, str]:

@@ -452,6 +452,10 @@ class Layout:
     def full(self, items: Sequence[UnitItem], *, keep: bool = False) -> int:
         """Lay every label out; returns how many changed. ``keep``: a unit whose tag, laid
         out at this zoom, still crosses nothing where it now stands keeps it."""
+        tiny = TINY_PX * self.scale / self.ppu
+        if all(max(it.body.width(), it.body.height()) < tiny for it in items):
+            # every base too small to label (a big battle seen whole): nothing to place
+            return sum(1 for it in items if it.set_plate(NO_PLATE))
         for item in items:
             self._add_base(item)
         return self._place(items, keep=keep)

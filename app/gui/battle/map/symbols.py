@@ -10,10 +10,10 @@ builds a path."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap, QTransform
 
 from app.rules.schema import Symbol
 
@@ -141,3 +141,16 @@ def draw_symbol(painter: QPainter, symbol: Symbol, rect: QRectF, colour: QColor)
     the scale."""
     if rect.width() > 0 and rect.height() > 0:
         draw_fitted(painter, fitted(symbol, rect), colour)
+
+
+@lru_cache(maxsize=512)
+def symbol_pixmap(symbol: Symbol, width: int, height: int, rgba: int) -> QPixmap:
+    """``symbol`` drawn once into a ``width`` by ``height`` pixmap (device pixels), in the
+    colour ``rgba``: every unit of that symbol and size on the map draws the same pixmap."""
+    pixmap = QPixmap(max(width, 1), max(height, 1))
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    draw_symbol(painter, symbol, QRectF(0.5, 0.5, width - 1.0, height - 1.0), QColor.fromRgba(rgba))
+    painter.end()
+    return pixmap

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QPolygonF,
     QStaticText,
 )
@@ -30,7 +31,7 @@ from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
 from app.gui.battle.map.items import CACHE, Z_UNIT
 from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
-from app.gui.battle.map.symbols import WORDS, draw_fitted, fitted
+from app.gui.battle.map.symbols import WORDS, symbol_pixmap
 from app.rules.schema import Symbol
 
 #: State markers shown on the map: (the word inside a large base, the short one on a tag).
@@ -95,7 +96,8 @@ class UnitItem(QGraphicsItem):
         self._body = QRectF()
         self._plate = NO_PLATE
         self._static: dict[str, QStaticText] = {}
-        self._symbol: tuple[QPainterPath, QPainterPath] | None = None
+        #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
+        self._symbol: QPixmap | None = None
         self._fraction = 1.0
         self._flip = False
         self._bounds = QRectF()
@@ -201,11 +203,10 @@ class UnitItem(QGraphicsItem):
             self.prepareGeometryChange()
         self._plate = plate
         self._static = {t: self._static.get(t) or _static(t) for t, _ in plate.lines}
-        self._symbol = (
-            fitted(self.symbol, plate.symbol)
-            if plate.symbol is not None and self.symbol is not None
-            else None
-        )
+        self._symbol = None
+        if plate.symbol is not None and self.symbol is not None:
+            w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
+            self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
         self._bounds = self._bounding()
         self.update()
         return True
@@ -335,7 +336,6 @@ class UnitItem(QGraphicsItem):
         st = self.unit.status
         body = self._body
         look = self.look
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(
             style.cosmetic_pen(
                 style.SELECTED if self.selected else look.dark,
@@ -399,8 +399,8 @@ class UnitItem(QGraphicsItem):
             painter.setBrush(self.look.fill)
             r = plate.box.height() * 0.25
             painter.drawRoundedRect(plate.box, r, r)
-        if self._symbol is not None:
-            draw_fitted(painter, self._symbol, style.TEXT)
+        if self._symbol is not None and plate.symbol is not None:
+            painter.drawPixmap(plate.symbol, self._symbol, QRectF(self._symbol.rect()))
         k = plate.font / REF_PX
         wt = painter.worldTransform()
         if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:

@@ -170,7 +170,9 @@ class BattleMap(QGraphicsView):
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
         if first:
-            self.fit_table()
+            # the labels wait for the first drawing: a window fits the table again once
+            # its docks have taken their room, and only that zoom needs them
+            self.fit_table(labels=False)
 
     def look_of(self, state: BattleState, mechanics: Mechanics) -> BattleLook:
         """How the battle's units are told apart (colours, labels, symbols), made once a
@@ -232,12 +234,15 @@ class BattleMap(QGraphicsView):
         probe = self._selected or view.units[0].unit_id
         return mech.may_deploy(view, probe) is None
 
-    def fit_table(self) -> None:
+    def fit_table(self, *, labels: bool = True) -> None:
+        """Show the whole table; ``labels``: lay the labels out for it now (else when the
+        map is next drawn)."""
         rect = self.map_scene.table_rect
         if rect.isValid():
             pad = max(rect.width(), rect.height()) * 0.02
             self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
-            self._sync_zoom()
+            if labels or self.map_scene.ppu > 0:
+                self._sync_zoom()
 
     def selected_unit(self) -> str | None:
         return self._selected
