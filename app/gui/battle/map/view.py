@@ -25,16 +25,17 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QInputDialog, QMessageBox, QRubberBand, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMessageBox, QRubberBand, QWidget
 
-from app.core.battle.group import GroupPlan
 from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
 from app.gui.battle.map.ghost import Ghost, Label
-from app.gui.battle.map.group_tool import GroupDrag, GroupGhost, group_question, refusal_lines
-from app.gui.battle.map.legend import LegendWidget, legend_size, paint_legend
+from app.gui.battle.map.group_tool import GroupDrag, GroupGhost
+from app.gui.battle.map.grouping import SNAP, GroupMoves
+from app.gui.battle.map.image import map_image
+from app.gui.battle.map.legend import LegendWidget
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
 from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
@@ -44,7 +45,6 @@ from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
-from app.rules.paths import PathError, parse_path
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
 from app.storefiles import is_store_file
 
@@ -54,14 +54,8 @@ WHEEL_TURN = 5.0
 #: Pixels the pointer must travel before a press becomes a drag.
 DRAG_START = 4
 ZOOM_STEP = 1.15
-#: The exported image's longer side (pixels), and the width of the map view whose labels
-#: it shows, scaled up (labels about 2 mm high when the battle report prints it).
-EXPORT_LONG_SIDE, EXPORT_VIEW = 2400.0, 600.0
 #: How long the wheel must rest before the labels are laid out for the new zoom (ms).
 RELABEL_MS = 120
-#: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
-#: twentieth of a GSB unit width, half a centimetre).
-SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
 TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KINDS))
 
 
@@ -117,6 +111,7 @@ class BattleMap(QGraphicsView):
         self.map_scene.addItem(self.outline)
         self.move_tool: MoveTool | None = None
         self.group_tool: GroupDrag | None = None
+        self.groups = GroupMoves(self)
         self.group_ghost = GroupGhost()
         self.group_ghost.setVisible(False)
         self.map_scene.addItem(self.group_ghost)
@@ -216,6 +211,11 @@ class BattleMap(QGraphicsView):
         else:
             self._zoomed()  # a zoom set by any means: labels for it once it rests
         super().paintEvent(event)
+
+    @property
+    def length_symbol(self) -> str:
+        """The ruleset's unit as written after a length (``"``, `` UW``, `` cm``)."""
+        return self._symbol
 
     @property
     def view_of_state(self) -> TurnView | None:
@@ -324,30 +324,27 @@ class BattleMap(QGraphicsView):
 
     def units_in(self, rect: QRectF) -> list[str]:
         """The units (in the battle) whose bases a scene rectangle crosses."""
-        out = []
-        for uid, item in self.map_scene.units.items():
-            if item.unit.status.eliminated:
-                continue
-            if item.mapToScene(item.body).boundingRect().intersects(rect):
-                out.append(uid)
-        return out
+        return self.groups.units_in(rect)
 
     def command_of(self, unit_id: str) -> list[str]:
-        """The units of ``unit_id``'s command or battlegroup, itself first (only itself
-        where it has none)."""
-        units = self.map_scene.units
-        unit = units[unit_id].unit
-        if unit.command is None:
-            return [unit_id]
-        same = [
-            uid
-            for uid, it in units.items()
-            if it.unit.side == unit.side
-            and it.unit.command == unit.command
-            and not it.unit.status.eliminated
-            and uid != unit_id
-        ]
-        return [unit_id, *same]
+        """The units of ``unit_id``'s command or battlegroup, itself first."""
+        return self.groups.command_of(unit_id)
+
+    def drag_group_to(self, pointer: Point) -> None:
+        """Push the selected units' ghosts by the pointer's travel from the press."""
+        x, y = self._press_table
+        self.groups.drag_group_by(pointer[0] - x, pointer[1] - y)
+
+    def commit_group(self) -> bool:
+        """Send the group's pending move (:meth:`GroupMoves.commit_group`)."""
+        return self.groups.commit_group()
+
+    def move_group_by(self, path: str) -> bool:
+        """Move every selected unit along the same path (``forward 4``)."""
+        return self.groups.move_group_by(path)
+
+    def ask_group_path(self) -> None:
+        self.groups.ask_group_path()
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
@@ -389,10 +386,8 @@ class BattleMap(QGraphicsView):
 
     def export_png(self, path: str) -> bool:
         """Write the whole table (not just what is on screen) as a PNG, with the legend
-        under it; False when it cannot be written (``path`` a file of the open store among
-        the reasons). The labels are laid out for the image, as large beside the table as
-        on a map :data:`EXPORT_VIEW` pixels wide (so they stay readable printed in the
-        battle report), then again for the screen."""
+        under it (:func:`~app.gui.battle.map.image.map_image`); False when it cannot be
+        written (``path`` a file of the open store among the reasons)."""
         if is_store_file(Path(path)):
             return False
         image = self.map_image()
@@ -400,32 +395,7 @@ class BattleMap(QGraphicsView):
 
     def map_image(self) -> QImage | None:
         """The image :meth:`export_png` writes (None without a table)."""
-        scene = self.map_scene
-        rect = scene.table_rect.adjusted(-4, -4, 4, 4)
-        if not rect.isValid():
-            return None
-        scale = max(1.0, EXPORT_LONG_SIDE / max(rect.width(), rect.height()))
-        width, height = int(rect.width() * scale), int(rect.height() * scale)
-        text_scale = max(1.0, max(width, height) / EXPORT_VIEW)
-        look = scene.look
-        legend = legend_size(look, text_scale, width) if look is not None else None
-        extra = legend.height() + int(8 * text_scale) if legend is not None else 0
-        image = QImage(width, height + extra, QImage.Format.Format_ARGB32)
-        image.fill(Qt.GlobalColor.white)
-        screen = (scene.ppu, scene.text_scale)
-        scene.ppu, scene.text_scale = scale, text_scale
-        scene.lay_out_labels()
-        painter = QPainter(image)
-        try:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            scene.render(painter, QRectF(0, 0, width, height), rect)
-            if look is not None:
-                paint_legend(painter, QPointF(0, height + 4 * text_scale), look, text_scale, width)
-        finally:
-            painter.end()
-            scene.ppu, scene.text_scale = screen
-            scene.lay_out_labels()
-        return image
+        return map_image(self.map_scene)
 
     @property
     def busy(self) -> bool:
@@ -508,7 +478,7 @@ class BattleMap(QGraphicsView):
         if tool is None:
             return
         frame = self.map_scene.frame
-        self.ghost.label.max_width = self._label_width()
+        self.ghost.label.max_width = self.label_width()
         if tool.deploy:
             self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
         elif tool.check is not None:
@@ -546,73 +516,7 @@ class BattleMap(QGraphicsView):
         self.commandRequested.emit(command)
         return True
 
-    # ------------------------------------------------------------------ groups
-
-    def _release_band(self, pos: QPoint) -> None:
-        """The box drawn on the ground: its units selected (those of the side most of them
-        are, the selected unit's where as many are of each), added to the group with
-        Shift; a click without a box selects nothing."""
-        start, self._band_from = self._band_from, None
-        shown = self._band.isVisible()
-        self._band.hide()
-        if start is None:
-            return
-        if not shown:
-            if not self._band_add:
-                self.select_unit(None)
-            return
-        rect = QRectF(self.mapToScene(start), self.mapToScene(pos)).normalized()
-        found = self.units_in(rect)
-        if self._band_add:
-            found = [*self.selected_units(), *found]
-        if not found:
-            self.select_unit(None)
-            return
-        units = self.map_scene.units
-        sides: list[int] = [units[u].unit.side for u in found]
-        side = max((0, 1), key=lambda s: (sides.count(s), self._side_of_selection() == s))
-        chosen = [u for u in found if units[u].unit.side == side]
-        primary = self._selected if self._selected in chosen else chosen[0]
-        self.select_units(chosen, primary)
-
-    def _side_of_selection(self) -> int | None:
-        sel = self._selected
-        return self.map_scene.units[sel].unit.side if sel in self.map_scene.units else None
-
-    def _ensure_group_tool(self) -> GroupDrag | None:
-        if self.read_only or len(self.selected_units()) < 2 or self.mechanics is None:
-            return None
-        if self.state is None:
-            return None
-        if self.group_tool is None or self.group_tool.units != self.selected_units():
-            self.group_tool = GroupDrag(
-                self.mechanics,
-                self.state,
-                self.selected_units(),
-                reason=self.move_reason,
-                step=SNAP.get(self.mechanics.ruleset.meta.unit_of_measure, 0.1),
-            )
-        return self.group_tool
-
-    def drag_group_to(self, pointer: Point) -> None:
-        """Push the selected units' ghosts by the pointer's travel from where the drag
-        began (``pointer`` in table units), every member checked by the core."""
-        tool = self._ensure_group_tool()
-        if tool is None or self.state is None:
-            return
-        dx, dy = pointer[0] - self._press_table[0], pointer[1] - self._press_table[1]
-        self._show_group(tool.refresh(tool.moves_by(dx, dy)))
-
-    def _show_group(self, plan: GroupPlan | None) -> None:
-        if plan is None or self.state is None:
-            self.group_ghost.setVisible(False)
-            return
-        self.group_ghost.label.max_width = self._label_width()
-        self.group_ghost.show_plan(self.state, plan, self.map_scene.frame, self._symbol)
-        self.group_ghost.setVisible(True)
-        self.keep_in_view(self.group_ghost.label)
-
-    def _label_width(self) -> float:
+    def label_width(self) -> float:
         """Widest a card on the map may be: most of the map's width."""
         return max(220.0, self.viewport().width() * 0.7)
 
@@ -635,58 +539,6 @@ class BattleMap(QGraphicsView):
         if anchor.y() + dy < area.top():
             dy = area.top() - anchor.y()
         label.set_offset(QPointF(dx, dy))
-
-    def commit_group(self) -> bool:
-        """Send the group's pending move: all of it when every member may move; else, when
-        the umpire agrees, the members that may (those whose move the umpire must confirm
-        among them, logged as overrides); never one the rules forbid. Whether a command was
-        sent."""
-        tool = self.group_tool
-        plan = tool.plan if tool is not None else None
-        state = self.state
-        self.cancel()
-        if plan is None or state is None:
-            return False
-        if not plan.refused and not plan.to_confirm:
-            command = plan.command()
-        elif not plan.free and not plan.to_confirm:
-            self.message.emit("Not moved: " + "; ".join(refusal_lines(state, plan)))
-            return False
-        elif self.confirm("Move the group", group_question(state, plan)):
-            command = plan.command(confirmed=True)
-        else:
-            self.message.emit("Group move cancelled.")
-            return False
-        if command is None:
-            return False
-        self.commandRequested.emit(command)
-        return True
-
-    def move_group_by(self, path: str) -> bool:
-        """Move every selected unit along the same path (``forward 4``: each four ahead of
-        where it faces), checked and sent as a drag's group move is; whether it was sent."""
-        try:
-            legs = parse_path(path)
-        except PathError as exc:
-            self.message.emit(f"Not moved: {exc}")
-            return False
-        tool = self._ensure_group_tool()
-        if tool is None:
-            self.message.emit("Select two or more units of a side to move them together.")
-            return False
-        self._show_group(tool.refresh(tool.moves_along(legs)))
-        return self.commit_group()
-
-    def ask_group_path(self) -> None:
-        """Ask for the path the selected units take together (the context menu)."""
-        text, ok = QInputDialog.getText(
-            self,
-            "Move the group",
-            f"The path each of the {len(self.selected_units())} units takes "
-            "(e.g. forward 4; wheel 45 left):",
-        )
-        if ok and text.strip():
-            self.move_group_by(text)
 
     # ------------------------------------------------------------------ mouse
 
@@ -814,7 +666,12 @@ class BattleMap(QGraphicsView):
             self.send(self.terrain_edit.release())
             return
         if self._band_from is not None:
-            self._release_band(event.position().toPoint())
+            start, self._band_from = self._band_from, None
+            drawn = self._band.isVisible()
+            self._band.hide()
+            self.groups.release_band(
+                start, event.position().toPoint(), drawn=drawn, add=self._band_add
+            )
             return
         if self._toggle is not None:
             uid, self._toggle = self._toggle, None
