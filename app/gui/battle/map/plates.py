@@ -128,22 +128,11 @@ class _Memo:
 
 
 def _memo(item: UnitItem, ppu: float, scale: float) -> _Memo:
-    body = item.body
-    key = (
-        ppu,
-        scale,
-        item.flip,
-        body.width(),
-        body.height(),
-        item.label,
-        item.symbol,
-        item.state_words(long=True),
-        item.state_words(long=False),
-    )
     memo = item.plate_memo
-    if not isinstance(memo, _Memo) or memo.key != key:
-        memo = _Memo(key)
-        item.plate_memo = memo
+    if isinstance(memo, _Memo) and memo.key == (ppu, scale, item.look_version):
+        return memo
+    memo = _Memo((ppu, scale, item.look_version))
+    item.plate_memo = memo
     return memo
 
 

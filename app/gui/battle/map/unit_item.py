@@ -104,6 +104,9 @@ class UnitItem(QGraphicsItem):
         self._words = ("", "")
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
+        #: counts the changes to what the plate shows (size, facing, label, symbol,
+        #: state): plates made for another count are made again
+        self.look_version = 0
         self.setZValue(Z_UNIT)
         self.setCacheMode(CACHE)
         self.setAcceptHoverEvents(False)
@@ -173,6 +176,7 @@ class UnitItem(QGraphicsItem):
         if look == self.look:
             return False
         self.look = look
+        self.look_version += 1
         self.setToolTip(self.tooltip())
         self._plate = NO_PLATE  # laid out again for the new labels and symbol
         self._symbol = None
@@ -229,6 +233,7 @@ class UnitItem(QGraphicsItem):
         st = unit.status
         self._fraction = float(st.fraction_left) if st.start_strength else 1.0
         self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+        self.look_version += 1
         self._bounds = self._bounding()
         self.setToolTip(self.tooltip())
         self.setOpacity(0.35 if st.eliminated else 1.0)
