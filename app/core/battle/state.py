@@ -50,6 +50,24 @@ class BattleUnit:
     def footprint(self) -> Footprint:
         return Footprint(self.x, self.y, self.facing, self.width, self.depth)
 
+    def as_combatant(self, leader: LeaderView | None = None, army: str | None = None) -> Combatant:
+        """The unit as the mechanics see it (with its leader and its army, where known)."""
+        return Combatant(
+            unit_id=self.id,
+            name=self.name,
+            troop=self.troop,
+            side=self.side,
+            status=self.status,
+            leader=leader,
+            army=army,
+            x=self.x,
+            y=self.y,
+            facing=self.facing,
+            width=self.width,
+            depth=self.depth,
+            moved=self.moved,
+        )
+
 
 @dataclass(frozen=True)
 class BattleLeader:
@@ -166,21 +184,7 @@ class BattleState:
     def combatant(self, unit: BattleUnit) -> Combatant:
         leader = self.leader_of(unit.id)
         view = None if leader is None else self.leader_view(leader)
-        return Combatant(
-            unit_id=unit.id,
-            name=unit.name,
-            troop=unit.troop,
-            side=unit.side,
-            status=unit.status,
-            leader=view,
-            army=self.sides[unit.side].army,
-            x=unit.x,
-            y=unit.y,
-            facing=unit.facing,
-            width=unit.width,
-            depth=unit.depth,
-            moved=unit.moved,
-        )
+        return unit.as_combatant(view, self.sides[unit.side].army)
 
     def view(self) -> TurnView:
         """What the mechanics see of this state: made once (the state never changes; a
