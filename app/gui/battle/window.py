@@ -51,6 +51,8 @@ MAP_KEYS = (
     ("On the map: zoom", "Mouse wheel"),
     ("On the map: turn the selected unit / wheel it", "Ctrl+wheel / Alt+wheel"),
     ("On the map: act against a unit, measure to it", "Right-click"),
+    ("On the map: select several units (to move them together)", "Shift+click / drag a box"),
+    ("On the map: move the selected units by one path", "Right-click > Move the group"),
     ("Terrain: remove the last corner drawn / delete the piece edited", "Backspace / Del"),
 )
 
@@ -304,6 +306,10 @@ class BattleWindow(QMainWindow):
         a[K.CHARGE].triggered.connect(self.charge)
         self.acting.charge_button.clicked.connect(self.charge)
         self.acting.actorChosen.connect(self._actor_chosen)
+        # the target the Actions dock holds is marked on the map (red corners)
+        self.acting.target.currentIndexChanged.connect(
+            lambda _i: self.map.set_target(self.acting.target.currentData())
+        )
 
     # ------------------------------------------------------------------ showing
 
