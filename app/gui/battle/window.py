@@ -55,6 +55,8 @@ MAP_KEYS = (
     ("On the map: zoom", "Mouse wheel"),
     ("On the map: turn the selected unit / wheel it", "Ctrl+wheel / Alt+wheel"),
     ("On the map: act against a unit, measure to it", "Right-click"),
+    ("On the map: select several units (to move them together)", "Shift+click / drag a box"),
+    ("On the map: move the selected units by one path", "Right-click > Move the group"),
     ("Terrain: remove the last corner drawn / delete the piece edited", "Backspace / Del"),
 )
 
@@ -331,6 +333,10 @@ class BattleWindow(QMainWindow):
         r.acted.connect(self._castra_acted)
         r.running.connect(lambda _on: self._update_actions())
         r.message.connect(lambda text: self.say(text, 10000))
+        # the target the Actions dock holds is marked on the map (red corners)
+        self.acting.target.currentIndexChanged.connect(
+            lambda _i: self.map.set_target(self.acting.target.currentData())
+        )
 
     # ------------------------------------------------------------------ showing
 
@@ -528,7 +534,16 @@ class BattleWindow(QMainWindow):
 
     def show_result(self) -> QDialog:
         c = self.controller
-        return show_result(self, battle_summary(c.session.state, c.session.mechanics))
+        history: list[str] = []
+        if c.session.state.scenario is not None:
+            from app.core.scenario.history import history_of
+            from app.paths import user_scenarios_dir
+
+            s = c.session
+            history = history_of(
+                s.ruleset, s.state, c.rosters, s.mechanics.lost_markers, user_scenarios_dir()
+            )
+        return show_result(self, battle_summary(c.session.state, c.session.mechanics), history)
 
     # ------------------------------------------------------------------ export
 
