@@ -380,6 +380,12 @@ class Mechanics(SightRules):
         risk)."""
         return 0.0
 
+    def commanded(self, view: TurnView, unit_id: str) -> bool | None:
+        """Whether the unit is in command (under control) where it stands, by the ruleset's
+        command rules, or None where it has none (the advisor weighs a move that would take
+        a unit out of command against it: issue 30). Default: None."""
+        return None
+
     def unit_lost(self, unit: Combatant) -> bool:
         """Whether ``unit`` counts as lost to its side for a result: out of the battle, or
         carrying one of :attr:`lost_markers` (routed, berserk). Rulesets add their own

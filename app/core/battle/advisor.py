@@ -60,6 +60,8 @@ TOUCH = 0.05
 #: charges looked for: against the nearest enemies within this many times the charge move
 CHARGE_REACH = 1.25
 CHARGES_TRIED = 3
+#: what a move that takes a unit out of its leader's command range costs its score
+COMMAND_LOSS = 0.2
 
 
 @dataclass(frozen=True)
@@ -169,20 +171,28 @@ def weigh(
 # --------------------------------------------------------------------------- trying commands
 
 
-def refusal(state: BattleState, rs: Ruleset, mech: Mechanics, command: BattleCommand) -> str | None:
-    """Why ``command`` cannot be given now (its one-line refusal), or None when the rules
-    allow it: it is carried out on the state as it stands up to its first throw of dice (the
-    state is a value: nothing changes)."""
+def attempt(
+    state: BattleState, rs: Ruleset, mech: Mechanics, command: BattleCommand
+) -> tuple[str | None, BattleState | None]:
+    """``command`` carried out on the state as it stands up to its first throw of dice (the
+    state is a value: nothing changes): (why it is refused, None), or (None, the state it
+    leads to when it throws no dice, else None)."""
     dice = RecordingDice(GivenDice((), ask=True))
     try:
-        command.execute(state, Context(rs, mech, dice))
+        done = command.execute(state, Context(rs, mech, dice))
     except DiceWanted:
-        return None
+        return None, None
     except CommandError as exc:
-        return str(exc)
+        return str(exc), None
     except (NotImplementedRule, KeyError, ValueError) as exc:
-        return str(exc.args[0]) if exc.args else str(exc)
-    return None
+        return (str(exc.args[0]) if exc.args else str(exc)), None
+    return None, done.state
+
+
+def refusal(state: BattleState, rs: Ruleset, mech: Mechanics, command: BattleCommand) -> str | None:
+    """Why ``command`` cannot be given now (its one-line refusal), or None when the rules
+    allow it (:func:`attempt`)."""
+    return attempt(state, rs, mech, command)[0]
 
 
 def after(state: BattleState, rs: Ruleset, mech: Mechanics, command: BattleCommand) -> BattleState:
@@ -412,10 +422,18 @@ class Advisor:
             if key in seen:
                 continue
             seen.add(key)
-            advice = self._move(unit, aim, title, route, before, nearest, enemies, left)
-            if refusal(self.state, self.rs, self.mech, advice.command) is None:
-                out.append(advice)
+            cmd = MoveUnit(unit=unit.id, legs=route.legs)
+            why, moved = attempt(self.state, self.rs, self.mech, cmd)
+            if why is None:
+                out.append(
+                    self._move(unit, aim, title, route, before, nearest, enemies, left, moved)
+                )
         return out
+
+    def in_command(self, state: BattleState, unit_id: str) -> bool:
+        """Whether the unit is in command in ``state`` by its ruleset's command rules
+        (:meth:`~app.rules.mechanics.Mechanics.commanded`; True where it has none)."""
+        return self.mech.commanded(state.view(), unit_id) is not False
 
     def may_step(self, unit: BattleUnit, left: float) -> bool:
         """Whether the unit may move at all now: a step straight on or back passes the
@@ -453,6 +471,7 @@ class Advisor:
         nearest: BattleUnit,
         enemies: Sequence[BattleUnit],
         left: float,
+        moved: BattleState | None,
     ) -> Advice:
         end = route.end
         scale = max(left, 1e-3)
@@ -477,6 +496,13 @@ class Advisor:
         words = f"costs {check.cost:.1f} of {left:.1f} left"
         if threat:
             words += f"; within reach of the enemy (risk {threat:.2f})"
+        if (
+            moved is not None
+            and self.in_command(self.state, unit.id)
+            and not self.in_command(moved, unit.id)
+        ):
+            score -= COMMAND_LOSS
+            words += "; ends out of its leader's command range"
         return Advice(
             "move", unit.id, nearest.id if aim != "command" else None, cmd, title,
             0.0, 0.0, 0.0, 0.0, score, None, words, end, aim, gain, threat,
