@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
-from app.core.battle.advice_paths import Route, legal, path_towards, relative, turn_to
+from app.core.battle.advice_paths import Route, path_towards, relative, turn_to
 from app.core.battle.base import BattleCommand, CommandError, Context, unit_words
 from app.core.battle.commands import Act
 from app.core.battle.dice import RecordingDice
@@ -49,7 +49,7 @@ from app.rules.mechanics import (
     Odds,
     TurnView,
 )
-from app.rules.paths import Leg
+from app.rules.paths import Leg, Path
 from app.rules.ruleset import Ruleset
 
 Kind = Literal["melee", "shoot", "charge", "move"]
@@ -61,7 +61,7 @@ TOUCH = 0.05
 CHARGE_REACH = 1.25
 CHARGES_TRIED = 3
 #: what a move that takes a unit out of its leader's command range costs its score
-COMMAND_LOSS = 0.2
+COMMAND_LOSS = 0.05
 
 
 @dataclass(frozen=True)
@@ -436,12 +436,14 @@ class Advisor:
         return self.mech.commanded(state.view(), unit_id) is not False
 
     def may_step(self, unit: BattleUnit, left: float) -> bool:
-        """Whether the unit may move at all now: a step straight on or back passes the
-        rules (a cheap test before the paths, in rulesets whose moves ``check_move`` alone
-        holds to their phase)."""
+        """Whether the unit may move at all now: a step straight on or back breaks no rule
+        outright (a cheap test before the paths, in rulesets whose moves ``check_move``
+        alone holds to their phase; a step short of a move that must be made in full only
+        asks the umpire)."""
         step = min(0.05, left)
+        view = self.view
         return any(
-            legal(self.view, self.mech, unit.id, (Leg.straight(d),)) is not None
+            not self.mech.check_move(view, unit.id, Path((Leg.straight(d),))).forbidden
             for d in (step, -step)
         )
 

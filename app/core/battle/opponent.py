@@ -342,7 +342,9 @@ class Castra(SidePlayer):
     def worth_a_decision(
         self, state: BattleState, rs: Ruleset, mech: Mechanics, d: SideDecision, rng: random.Random
     ) -> bool:
-        """Activate a unit only when it then has something worth doing."""
+        """Take a unit's decision (GSB's activation, Leg VI's dice move) only when the unit
+        then has something worth doing, better than what it may do without it (valued as if
+        the decision's dice went its way)."""
         if d.unit is None:
             return True
         try:
@@ -350,8 +352,12 @@ class Castra(SidePlayer):
         except (ValueError, KeyError):
             return False
         unit = probe.unit(d.unit)
-        found = self._allowed(probe, rs, mech, unit, PhaseLog())
-        return self.pick(probe, unit, found, rng) is not None
+        then = self.pick(probe, unit, self._allowed(probe, rs, mech, unit, PhaseLog()), rng)
+        if then is None:
+            return False
+        here = state.unit(d.unit)
+        now = self.pick(state, here, self._allowed(state, rs, mech, here, PhaseLog()), rng)
+        return now is None or then.score > now.score + 1e-9
 
 
 class RandomPlayer(SidePlayer):
