@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -138,8 +139,12 @@ class NewBattleDialog(QDialog):
         self.commands.setObjectName("castraCommands")
         self.commands.setHorizontalHeaderLabels(("Side", "Command", "Temperament"))
         self.commands.verticalHeader().setVisible(False)
-        self.commands.horizontalHeader().setStretchLastSection(True)
-        self.commands.setMaximumHeight(120)
+        self.commands.setWordWrap(False)
+        header = self.commands.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.commands.setMaximumHeight(130)
         self.commands.setToolTip(
             "Each command Castra plays may have its own temperament (bold: takes risks for "
             "gains; cautious: weighs losses heavily); by default the side's"
