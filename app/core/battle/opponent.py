@@ -141,6 +141,8 @@ class SidePlayer:
         self.player = player
         self.side: Side = player.side
         self._phase: _Phase | None = None
+        #: each unit's advice by state (the state kept with it, so its id is not reused)
+        self._advice: dict[tuple[int, str, bool], tuple[BattleState, list[Advice]]] = {}
 
     # -- what subclasses decide ------------------------------------------------------------
 
@@ -188,6 +190,7 @@ class SidePlayer:
             return None
         key = (state.turn, state.round, state.phase)
         if self._phase is None or self._phase.key != key:
+            self._advice.clear()
             units = [u for u in state.units if u.side == self.side and not u.status.eliminated]
             plan = choose_plan(state, mech, self.player) if units else None
             self._phase = _Phase(key, [], plan)
@@ -244,10 +247,18 @@ class SidePlayer:
     def _allowed(
         self, state: BattleState, rs: Ruleset, mech: Mechanics, unit: BattleUnit, log: PhaseLog
     ) -> list[Advice]:
-        """The advisor's entries for ``unit`` within a phase's limits."""
+        """The advisor's entries for ``unit`` within a phase's limits (worked out once for
+        a state: the states of a battle never change)."""
         did = log.done(unit.id)
         moves = "move" not in did
-        found = self.advisor(state, rs, mech, unit).unit(unit.id, moves=moves, aims=self.aims(unit))
+        key = (id(state), unit.id, moves)
+        kept = self._advice.get(key)
+        if kept is not None and kept[0] is state:
+            found = kept[1]
+        else:
+            advisor = self.advisor(state, rs, mech, unit)
+            found = advisor.unit(unit.id, moves=moves, aims=self.aims(unit))
+            self._advice[key] = (state, found)
         out = []
         for a in found:
             if a.kind in ("move", "charge") and "move" in did:
