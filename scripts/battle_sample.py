@@ -48,6 +48,7 @@ def main() -> int:
     parser.add_argument("--advise", help="the unit the Advisor dock shows")
     parser.add_argument("--whole-side", action="store_true")
     parser.add_argument("--play-turn", action="store_true", help="Castra plays its turn, shown")
+    parser.add_argument("--pace", default="fast", choices=("fast", "normal", "slow"))
     args = parser.parse_args()
     app = QApplication(sys.argv)
     rs = load_registry(only={args.ruleset}).get(args.ruleset)
@@ -68,8 +69,9 @@ def main() -> int:
         both = Table.of({0: Player(0, seed=2), 1: Player(1, seed=1)})
         autoplay(session, both, max_steps=args.castra_steps)
         mine = Table.from_battle(session.state)
-        for _ in range(500):
-            if mine.next(session) is not None:
+        for _ in range(500):  # on to a move of a unit of Castra's side in the window
+            ahead = mine.next(session)
+            if ahead is not None and isinstance(ahead.command, MoveUnit):
                 break
             autoplay(session, both, max_steps=1)
     if args.act and args.meet:
@@ -91,7 +93,7 @@ def main() -> int:
         if args.whole_side:
             window.advice_panel.side_button.setChecked(True)
     if args.play_turn:
-        window.castra.set_pace("fast")
+        window.castra.set_pace(args.pace)
         window.castra.play_turn()
     if args.act:
         unit, target, action = args.act.split(":")

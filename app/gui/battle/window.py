@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.advisor import Advice
-from app.core.battle.moves import MoveUnit, plan_charge
+from app.core.battle.moves import Charge, MoveUnit, plan_charge
 from app.core.battle.opponent import Choice
 from app.core.battle.state import BattleState
 from app.core.battle.summary import battle_summary
@@ -43,6 +43,7 @@ from app.gui.battle.unit_panel import UnitPanel
 from app.gui.status import ElidingStatusBar
 from app.rules.layouts import LayoutError, layout_of, terrain_term
 from app.rules.measure import mm_per_unit
+from app.rules.paths import Path as MovePath
 from app.rules.table import TERRAIN_KINDS
 
 #: keys the map itself reads (no menu action of their own), for Help's list
@@ -485,6 +486,16 @@ class BattleWindow(QMainWindow):
         unit = getattr(choice.command, "unit", None) or getattr(choice.command, "actor", None)
         if isinstance(unit, str) and unit in self.map.map_scene.units:
             self.map.select_unit(unit)
+        cmd = choice.command
+        session = self.controller.session
+        if isinstance(cmd, MoveUnit | Charge) and cmd.legs and session.cursor >= 1:
+            before = session.steps[session.cursor - 2].state if session.cursor >= 2 else None
+            before = before or session.initial
+            reason = cmd.reason if isinstance(cmd, MoveUnit) else "charge"
+            check = session.mechanics.check_move(
+                before.view(), cmd.unit, MovePath(cmd.legs), reason=reason
+            )
+            self.map.show_move_made(check, "Castra's move")
         self.say(choice.why, 15000)
 
     # ------------------------------------------------------------------ acting

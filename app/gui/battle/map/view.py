@@ -44,7 +44,7 @@ from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
 from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
-from app.rules.movement import MoveReason
+from app.rules.movement import MoveCheck, MoveReason
 from app.rules.paths import Leg
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
 from app.storefiles import is_store_file
@@ -365,6 +365,13 @@ class BattleMap(QGraphicsView):
                 ghost_lines(tool.check, self._symbol, self.ghost.colour, hint=ADVICE_HINT)
             )
         return True
+
+    def show_move_made(self, check: MoveCheck, hint: str) -> None:
+        """Draw a move just made (Castra's) as a ghost: its path and end pose, with ``hint``
+        under it, until the next change of the battle clears it."""
+        self.ghost.show_check(check, self.map_scene.frame, self._symbol)
+        self.ghost.label.set_lines(ghost_lines(check, self._symbol, self.ghost.colour, hint=hint))
+        self.ghost.setVisible(True)
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
