@@ -7,8 +7,9 @@ QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 128
 ``--ready``: a new battle between the ruleset's Roman and Carthaginian ready armies
 (:mod:`app.core.ready`), as New battle starts it, instead of the sample battle.
 ``--castra b`` (with ``--ready``): Castra plays side B (a, b or both), steady, seed 1;
-``--castra-steps N`` lets Castra play both sides for N commands first; ``--advise UNIT`` selects the unit and
-shows the Advisor dock (``--whole-side`` for its side).
+``--castra-steps N`` lets Castra play both sides for N commands first, then on to a move of
+Castra's side; ``--play-turn`` (with ``--pace``) lets Castra play its turn in the window;
+``--advise UNIT`` selects the unit and shows the Advisor dock (``--whole-side``: its side).
 """
 
 from __future__ import annotations
