@@ -380,6 +380,18 @@ class Mechanics(SightRules):
         risk)."""
         return 0.0
 
+    def charge_reach(self, view: TurnView, unit_id: str) -> float:
+        """How far the unit could charge from where it stands (base edge to base edge), for
+        the advisor's reckoning of the enemy's threat to a unit (issue 30). Default: its
+        allowance for a charge, else for a move (where dice decide: 0). Rulesets whose
+        charges are declared within a distance of their own (Leg VI: 4") say so."""
+        unit = view.unit(unit_id)
+        for reason in ("charge", "move"):
+            found = self.move_allowance_for(view, unit, reason)
+            if found is not None:
+                return found
+        return 0.0
+
     def commanded(self, view: TurnView, unit_id: str) -> bool | None:
         """Whether the unit is in command (under control) where it stands, by the ruleset's
         command rules, or None where it has none (the advisor weighs a move that would take

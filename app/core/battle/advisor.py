@@ -220,7 +220,7 @@ class Advisor:
     rs: Ruleset
     mech: Mechanics
     measure: Measure = STEADY
-    _reach: dict[str, float | None] = field(default_factory=dict)
+    _reach: dict[str, float] = field(default_factory=dict)
 
     @property
     def view(self) -> TurnView:
@@ -341,12 +341,11 @@ class Advisor:
     # -- moves ---------------------------------------------------------------------------
 
     def enemy_reach(self, enemy: BattleUnit) -> float:
-        """How far ``enemy`` could charge in its next move (its whole allowance)."""
+        """How far ``enemy`` could charge in its next move (the ruleset's
+        :meth:`~app.rules.mechanics.Mechanics.charge_reach`)."""
         if enemy.id not in self._reach:
-            full = self.mech.move_allowance_for(self.view, self.view.unit(enemy.id), "charge")
-            self._reach[enemy.id] = full
-        got = self._reach[enemy.id]
-        return 0.0 if got is None else got
+            self._reach[enemy.id] = self.mech.charge_reach(self.view, enemy.id)
+        return self._reach[enemy.id]
 
     def threat(self, unit: BattleUnit, end: Footprint, enemies: Sequence[BattleUnit]) -> float:
         """What ``unit`` standing at ``end`` risks: the share of its worth the enemy units

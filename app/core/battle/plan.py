@@ -2,8 +2,8 @@
 flank, keep or commit the reserve, keep the general safe; chosen from the situation and the
 side's temperament each time the side acts, and given to each unit as a role.
 
-The situation is read from the table alone: each side's worth (its units not lost, each by
-the share of its strength left), the enemy's weight on each wing of the side's front, which
+The situation is read from the table alone: each side's worth (the strength left in its
+units not lost), the enemy's weight on each wing of the side's front, which
 units stand behind a friend (the reserve) and whether any unit is already in contact.
 
 - **Advance** when the side's worth against the enemy's is at least the temperament's bar
@@ -64,14 +64,12 @@ class SidePlan:
 
 
 def worth(mech: Mechanics, units: Sequence[BattleUnit], state: BattleState) -> float:
-    """What a side's units are worth: each unit not lost counts the share of its strength
-    left."""
+    """What a side's units are worth: the strength left (figures or bases, as the ruleset
+    counts them; at least one a unit) of each unit not lost."""
     total = 0.0
     for u in units:
-        c = state.combatant(u)
-        if mech.unit_lost(c):
-            continue
-        total += float(u.status.fraction_left) if u.status.start_strength else 1.0
+        if not mech.unit_lost(state.combatant(u)):
+            total += max(1, u.status.strength)
     return total
 
 

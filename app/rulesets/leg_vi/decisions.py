@@ -5,7 +5,7 @@ result the text does not give.
 
 from __future__ import annotations
 
-from app.rules.mechanics import Combatant, Effects, UmpireDefault
+from app.rules.mechanics import Combatant, Effects, TurnView, UmpireDefault
 from app.rulesets.leg_vi.base import LegVIBase
 from app.rulesets.leg_vi.fates import leader_fate_dist
 
@@ -30,3 +30,7 @@ class LegVIDecisions(LegVIBase):
             return 0.0
         fates = leader_fate_dist(self.t, unit.leader)
         return float(1 - fates.get("ok", 0)) if "ok" in fates else 1.0
+
+    def charge_reach(self, view: TurnView, unit_id: str) -> float:
+        """Leg VI, Charges: a charge is declared only against enemy within 4"."""
+        return self.t.charges.range
