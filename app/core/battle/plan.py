@@ -7,9 +7,10 @@ units not lost), the enemy's weight on each wing of the side's front, which
 units stand behind a friend (the reserve) and whether any unit is already in contact.
 
 - **Advance** when the side's worth against the enemy's is at least the temperament's bar
-  (bold 0.5, steady 0.9, cautious 1.3), or when the umpire's last turns come and the side
-  has lost more; else **hold the line**: units stay out of the enemy's charge reach, shoot
-  and take only the fights that pay.
+  (bold 0.5, steady 0.9, cautious 1.3), from turn 4 (steady) or 6 (cautious) whatever the
+  odds (a line the enemy does not attack wins nothing), or when the umpire's last turns
+  come and the side has lost more; else **hold the line**: units stay out of the enemy's
+  charge reach, shoot and take only the fights that pay.
 - **Refuse a flank** (steady and cautious, when advancing): the wing facing the enemy's
   heavier wing (by a quarter or more for steady; always for cautious) holds back.
 - **Commit the reserve** once a unit of the side is in contact, from turn 3, or always when
@@ -41,6 +42,13 @@ ADVANCE_AT: dict[Temperament, float] = {
     Temperament.BOLD: 0.5,
     Temperament.STEADY: 0.9,
     Temperament.CAUTIOUS: 1.3,
+}
+#: the turn from which each temperament advances whatever the odds (a line held that the
+#: enemy does not attack wins no battle)
+HOLD_UNTIL: dict[Temperament, int] = {
+    Temperament.BOLD: 1,
+    Temperament.STEADY: 4,
+    Temperament.CAUTIOUS: 6,
 }
 #: the turn from which the reserve is committed whatever happens
 COMMIT_TURN = 3
@@ -109,6 +117,8 @@ def choose_plan(state: BattleState, mech: Mechanics, player: Player) -> SidePlan
         return SidePlan("advance", None, True, None, {}, "advance")
     ratio = worth(mech, mine, state) / max(worth(mech, theirs, state), 1e-6)
     posture: Posture = "advance" if ratio >= ADVANCE_AT[temper] else "hold"
+    if state.turn >= HOLD_UNTIL[temper]:  # a line held that nobody attacks wins nothing
+        posture = "advance"
     rule = mech.umpire_default()
     if rule is not None and state.turn >= rule.turns - 1:
         lost = [mech.units_lost(state.view(), s) for s in (0, 1)]
