@@ -26,17 +26,17 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from app.core.battle.advisor import ALL_AIMS, Advice, Advisor, Aim, refusal
+from app.core.battle.advisor import ALL_AIMS, Advice, Advisor, Aim, effect_value, refusal
 from app.core.battle.base import BattleCommand, CommandError, Context, unit_words
 from app.core.battle.commands import Act, NextPhase, StartBattle
 from app.core.battle.dice import RecordingDice
 from app.core.battle.moves import Charge, MoveUnit
 from app.core.battle.nearby import nearest
 from app.core.battle.plan import AIMS, Role, SidePlan, choose_plan, measure_for
-from app.core.battle.players import THRESHOLDS, Player
+from app.core.battle.players import MEASURES, THRESHOLDS, Player
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.dice import parse_dice
-from app.rules.mechanics import Mechanics, Scalar, Side, SideDecision
+from app.rules.mechanics import Mechanics, NotImplementedRule, Scalar, Side, SideDecision
 from app.rules.ruleset import Ruleset
 
 #: the most commands a side gives in one phase (a guard: a ruleset that lets a unit act
@@ -354,12 +354,14 @@ class Castra(SidePlayer):
         self, state: BattleState, rs: Ruleset, mech: Mechanics, d: SideDecision, rng: random.Random
     ) -> bool:
         """Take a unit's decision (GSB's activation, Leg VI's dice move) only when the unit
-        then has something worth doing, better than what it may do without it (valued as if
-        the decision's dice went its way)."""
+        then has something worth doing (valued as if the decision's dice went its way),
+        better than what it may do without it, by more than the decision is expected to
+        cost the unit itself (Leg VI's fatigue on a dice move: its odds, by the measure)."""
         if d.unit is None:
             return True
+        cmd = decision_command(d)
         try:
-            probe = after_with_max_dice(state, rs, mech, decision_command(d))
+            probe = after_with_max_dice(state, rs, mech, cmd)
         except (ValueError, KeyError):
             return False
         unit = probe.unit(d.unit)
@@ -368,7 +370,21 @@ class Castra(SidePlayer):
             return False
         here = state.unit(d.unit)
         now = self.pick(state, here, self._allowed(state, rs, mech, here, PhaseLog()), rng)
-        return now is None or then.score > now.score + 1e-9
+        cost = MEASURES[self.player.of(here)].caution * self.decision_cost(state, mech, cmd)
+        return then.score - cost > (now.score if now is not None else 0.0) + 1e-9
+
+    @staticmethod
+    def decision_cost(state: BattleState, mech: Mechanics, cmd: Act) -> float:
+        """What a decision is expected to cost its own unit, by its exact odds where it has
+        them (0 where it has none)."""
+        if cmd.actor is None or not mech.action(cmd.action).odds:
+            return 0.0
+        try:
+            odds = mech.odds(cmd.action, cmd.situation(state, mech))
+        except (CommandError, NotImplementedRule, KeyError, ValueError):
+            return 0.0
+        me = state.combatant(state.unit(cmd.actor))
+        return sum(float(p) * effect_value(mech, o.attacker, me) for o, p in odds.items())
 
 
 class RandomPlayer(SidePlayer):
