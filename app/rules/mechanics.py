@@ -287,6 +287,14 @@ class Mechanics(SightRules):
             f"{self.ruleset.meta.short_name} has no action {key!r} (actions: {known})"
         )
 
+    def may_act(self, action: str, sit: Situation) -> str | None:
+        """Why ``action`` may not be taken now in the battle's sequence (whose turn, which
+        unit acts), in one line naming the rule, or None. Asked before an action is
+        resolved in a battle, not for its odds, which stay what the player weighs before
+        choosing (GSB: the unit activated now fights or shoots). Default: None (the
+        action's own ``prepare`` refuses what the rules never allow)."""
+        return None
+
     def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
         """Resolve ``action`` with ``dice``: its declaration's ``play`` with real dice."""
         return self.declared(action).resolve(sit, dice)

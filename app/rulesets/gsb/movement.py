@@ -254,14 +254,22 @@ class GSBMovement(CombatRules):
         return self._active_side(view)
 
     def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
-        """The core's rule, then GSB, Shooting: a unit that has shot in its activation moves
-        or charges on only as its troop's timing lets it (medium infantry not at all, light
+        """The core's rule (only the side whose activations these are moves), then GSB, Turn
+        order: only the unit activated now moves or charges, once a turn
+        (:meth:`~app.rulesets.gsb.turn.TurnRules.activation_problem`); then GSB, Shooting: a
+        unit that has shot in its activation moves or charges on only as its troop's timing
+        lets it (medium infantry not at all, light
         infantry only if they shot before moving, light cavalry freely;
         :meth:`move_after_shot_problem`)."""
         found = super().may_move(view, unit_id, reason)
         if found is not None or reason not in CHOSEN:
             return found
-        problem = self.move_after_shot_problem(view.unit(unit_id))
+        unit = view.unit(unit_id)
+        turn = self.activation_problem(view, unit, reason)
+        if turn is not None:
+            rule, _, text = turn.partition(": ")
+            return Breach(rule, text)
+        problem = self.move_after_shot_problem(unit)
         return None if problem is None else Breach(SHOOT_RULE, problem)
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
@@ -305,8 +313,11 @@ class GSBMovement(CombatRules):
         breaches = self._engaged_breaches(engaged, path, found)
         if not breaches:
             return found
-        # the melee rule first: it is why the move is refused, whatever else it breaks
-        return replace(found, breaches=(*breaches, *found.breaches))
+        # the melee rule first (it is why the move is refused, whatever else it breaks),
+        # after the turn order's (a unit not acting now moves in no way at all)
+        turn = tuple(b for b in found.breaches if b.rule == self.sequence_rule)
+        rest = tuple(b for b in found.breaches if b.rule != self.sequence_rule)
+        return replace(found, breaches=(*turn, *breaches, *rest))
 
     def _stays_in_fight(self, engaged: Engagement, found: MoveCheck, target: str | None) -> bool:
         """A charge on an enemy the unit already fights, ending still touching it and
@@ -419,13 +430,23 @@ class GSBMovement(CombatRules):
         return out
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
-        """GSB, Disengaging: a unit that was in melee where its move began and ends it
+        """GSB, Turn order: a unit that moves on an activation rolled without naming its
+        unit takes it (:meth:`~app.rulesets.gsb.turn.TurnRules.claim_activation`). GSB,
+        Disengaging: a unit that was in melee where its move began and ends it
         touching none of those enemies has disengaged: marked so until the next initiative,
         it may not shoot or fight in melee again this turn. ``view`` shows the unit moved;
         where it stood is the start of the path's first leg."""
         base = super().on_move(view, unit_id, check)
         if check.reason not in CHOSEN or not check.traced:
             return base
+        claim = self.claim_activation(view, view.unit(unit_id))
+        if claim != Resolution():
+            base = replace(
+                base,
+                others=(*base.others, *claim.others),
+                sides=claim.sides,
+                explanation=(*base.explanation, *claim.explanation),
+            )
         if not self.t.disengage.no_shoot_or_melee_after:
             return base
         moved = view.unit(unit_id)

@@ -13,8 +13,10 @@ from app.core.battle import BattleSession, Step
 from app.gui.battle.map.menu import map_menu
 from app.gui.battle.window import BattleWindow
 from app.rules.registry import Registry
+from tests.cli.test_gsb_activations import gsb_battle
 from tests.cli.test_table_charges import d3_battle
-from tests.gui.battle.test_window import open_window
+from tests.gui.battle.test_map import drag
+from tests.gui.battle.test_window import activate, open_window
 
 pytestmark = pytest.mark.gui
 
@@ -48,3 +50,34 @@ def test_the_maps_charge_refuses_what_the_rules_refuse(
     assert menu_charge(window, "A3", "B2") is None
     assert "may not charge elephants" in window.statusBar().currentMessage()
     assert len(session.steps) == 2  # the start and the chance card
+
+
+def test_gsb_a_unit_moves_on_the_map_only_once_activated(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """GSB, Turn order: "Active player moves and/or fights, one unit at a time. Two units
+    activate for free ...": the velites dragged before they are activated stay where they
+    were (the status bar names the rule); activated from the Actions dock, the same drag
+    moves them; the legion activated before them may then not move."""
+    session, _ = gsb_battle(registry)
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    activate(window, "A1")  # on to Rome's activations; the legion acts first
+    a3 = session.state.unit("A3")
+    steps = len(session.steps)
+    view.select_unit("A3")
+    drag(view, (a3.x, a3.y), (a3.x, a3.y + 1))
+    assert len(session.steps) == steps
+    said = window.statusBar().currentMessage()
+    assert "GSB, Turn order" in said and "(A3) has not been activated" in said
+    activate(window, "A3")
+    drag(view, (a3.x, a3.y), (a3.x, a3.y + 1))
+    assert session.steps[-1].command.kind == "move"
+    assert session.state.unit("A3").y == pytest.approx(a3.y + 1, abs=0.11)
+    a1 = session.state.unit("A1")
+    steps = len(session.steps)
+    view.select_unit("A1")
+    drag(view, (a1.x, a1.y), (a1.x - 0.5, a1.y - 0.5))
+    assert len(session.steps) == steps
+    assert "(A1) has already acted this turn" in window.statusBar().currentMessage()
