@@ -1,9 +1,11 @@
 """Open the battle window on a sample battle of a ruleset, for a look or a screenshot:
 
 QT_QPA_PLATFORM=xcb .venv/bin/python scripts/battle_sample.py gsb-id [--size 1280x720]
-    [--play N] [--act A1:B1:melee] [--meet] [--roll]
+    [--play N] [--act A1:B1:melee] [--meet] [--roll] [--ready]
 
 ``--meet`` puts the unit front to front with its target first (a melee needs contact).
+``--ready``: a new battle between the ruleset's Roman and Carthaginian ready armies
+(:mod:`app.core.ready`), as New battle starts it, instead of the sample battle.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from app.core.battle import MoveUnit, NextPhase
+from app.core.battle import BattleSession, MoveUnit, NextPhase, StartBattle, new_battle
 from app.core.battle.sample import sample_session
+from app.core.ready import ready_armies, ready_roster
 from app.gui.battle.controller import BattleController
 from app.gui.battle.window import BattleWindow
 from app.paths import load_registry
@@ -34,10 +37,18 @@ def main() -> int:
     parser.add_argument("--act", help="UNIT:TARGET:ACTION chosen in the Actions dock")
     parser.add_argument("--roll", action="store_true")
     parser.add_argument("--meet", action="store_true", help="the unit meets its target first")
+    parser.add_argument("--ready", action="store_true", help="the ready armies' battle")
     args = parser.parse_args()
     app = QApplication(sys.argv)
     rs = load_registry(only={args.ruleset}).get(args.ruleset)
-    session = sample_session(rs, mechanics_for(rs))
+    mech = mechanics_for(rs)
+    if args.ready:
+        rosters = [ready_roster(rs, r.army) for r in ready_armies(rs)]
+        state = new_battle(rs, mech, (rosters[0], rosters[1]))
+        session = BattleSession(rs, mech, state, seed=1, name=f"{rs.meta.short_name} ready")
+        session.do(StartBattle())
+    else:
+        session = sample_session(rs, mech)
     for _ in range(args.play):
         session.do(NextPhase())
     if args.act and args.meet:

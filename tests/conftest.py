@@ -107,6 +107,16 @@ class Club:
         return psycopg.connect(self.url(member), autocommit=True)
 
 
+def add_members(url: str) -> None:
+    """Players ann and bob and umpire uma, added by ``castra server add-member`` (with
+    ``--existing``: the test cluster's roles are shared by every test's database)."""
+    from app.cli import main
+
+    for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
+        args = ["server", "add-member", name, "--role", role, "--url", url]
+        assert main([*args, "--existing"]) == 0
+
+
 @pytest.fixture
 def club(
     pg_cluster: Cluster | None, pg_url: str, capsys: pytest.CaptureFixture[str]
@@ -114,11 +124,9 @@ def club(
     """A club store (a copy of one made by ``castra server init``, as the template is; the
     init itself is tested on empty databases) with players ann and bob and umpire uma, added
     by ``castra server add-member``."""
-    from app.cli import main
 
     assert pg_cluster is not None
-    for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
-        assert main(["server", "add-member", name, "--role", role, "--url", pg_url]) == 0
+    add_members(pg_url)
     capsys.readouterr()
     c = Club(pg_cluster, pg_url.rsplit("/", 1)[1], pg_url)
     yield c

@@ -96,7 +96,12 @@ def _take_store(args_list: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = _take_store(list(sys.argv[1:] if argv is None else argv))
+    given = list(sys.argv[1:] if argv is None else argv)
+    bad = not_utf8(given)
+    if bad:
+        print(f"castra: {bad}", file=sys.stderr)
+        return 1
+    args_list = _take_store(given)
     if not args_list:
         # No cyclic garbage collection until the window is usable (app.gui.app re-enables
         # it): start-up makes few cycles, and the collector's passes over the thousands of
@@ -137,6 +142,23 @@ def _load_before_qt() -> None:
     millisecond a module, about 15 ms of the window's start."""
     for name in _WINDOW_MODULES:
         importlib.import_module(name)
+
+
+def not_utf8(args_list: Sequence[str]) -> str | None:
+    """Why an argument cannot be read (bytes that are not UTF-8 text, which Python hands
+    over as lone surrogates and no store, file or terminal can take), or None."""
+    for arg in args_list:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raw = arg.encode("utf-8", "surrogateescape")
+            shown = raw[:40].decode("ascii", "backslashreplace")
+            byte = raw[len(arg[: exc.start].encode("utf-8", "surrogateescape"))]
+            return (
+                f"the argument '{shown}' holds a byte that is not UTF-8 text (0x{byte:02x}); "
+                "give names and file names in UTF-8; nothing was changed"
+            )
+    return None
 
 
 def _main(args_list: list[str]) -> int:

@@ -41,11 +41,14 @@ from app.core.battle import (
     NextPhase,
     ReplayError,
     StartBattle,
+    fitting_table,
     new_battle,
 )
+from app.core.battle.base import battle_name_problem
 from app.core.battle.given import parse_faces
 from app.core.battle.leader_fate import FATES
 from app.core.battle.serialize import rolls_to_list, state_to_dict
+from app.core.battle.setup import grown_table_note
 from app.core.battle.state import BattleState
 from app.core.roster import MAX_WOUNDS, MIN_WOUNDS
 from app.core.validation import Severity, validate
@@ -58,9 +61,17 @@ def register(sub: Any) -> None:
     battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
     bsub = battle.add_subparsers(dest="battle_command", metavar="ACTION", required=True)
 
-    p = bsub.add_parser("new", help="a battle between two rosters (files or store rosters)")
-    p.add_argument("roster_a", metavar="ROSTER_A")
-    p.add_argument("roster_b", metavar="ROSTER_B")
+    p = bsub.add_parser(
+        "new",
+        help="a battle between two rosters (files, store rosters, or ready armies RULESET:ARMY)",
+    )
+    p.add_argument(
+        "roster_a",
+        metavar="ROSTER_A",
+        help="a roster file, a stored roster's id or name, or a ready army: RULESET:ARMY "
+        '(e.g. leg-vi-carthago:roman or "Leg VI: Republican Roman"; castra armies RULESET)',
+    )
+    p.add_argument("roster_b", metavar="ROSTER_B", help="the other side, as ROSTER_A")
     p.add_argument("--name")
     p.add_argument("--seed", type=number("--seed", 0, MAX_ID), help="dice seed (default: random)")
     p.add_argument(
@@ -84,7 +95,7 @@ def register(sub: Any) -> None:
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.set_defaults(func=cmd_actions)
 
-    p = bsub.add_parser("move", help="move a unit along a path (or to X Y, unchecked)")
+    p = bsub.add_parser("move", help="move a unit along a path, or to X Y (the same checks)")
     p.add_argument("battle", metavar="BATTLE", type=BATTLE_ID)
     p.add_argument("unit", metavar="UNIT")
     p.add_argument("x", nargs="?", type=number("X", -MAX_COORD, MAX_COORD, whole=False))
@@ -379,21 +390,38 @@ def cmd_new(args: argparse.Namespace) -> int:
         else ({}, {})
     )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    name = args.name or f"{rosters[0].name} vs {rosters[1].name}"
+    name = args.name if args.name is not None else f"{rosters[0].name} vs {rosters[1].name}"
+    bad = battle_name_problem(name)
+    if bad:
+        raise CliError(bad)
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
     try:
-        table_ = tablecmd.new_table(rs, args.size, args.layout)
-        state = new_battle(rs, mech, rosters, records=records, table=table_)
+        fitting = fitting_table(rs, mech, rosters) if args.size is None else None
+        table_ = tablecmd.new_table(rs, args.size, args.layout, fitting)
+        state = new_battle(
+            rs, mech, rosters, records=records, table=table_ or fitting, fit=args.size is not None
+        )
         session = BattleSession(rs, mech, state, seed=seed, name=name)
         step = session.do(StartBattle())
     except (CommandError, NotImplementedRule, ValueError) as exc:
         raise CliError(str(exc)) from None
     bid = create_battle(store(), session=session, rosters=rosters)
+    grown = grown_table_note(rs, mech, state) if args.size is None else None
     if args.json:
-        print_json({"id": bid, "name": name, "seed": seed, "log": list(step.lines)})
+        print_json(
+            {
+                "id": bid,
+                "name": name,
+                "seed": seed,
+                "table": {"width": state.width, "height": state.height},
+                "log": list(step.lines),
+            }
+        )
     else:
         print(f"battle {bid}: {name} (seed {seed})")
+        if grown:
+            print(grown)
         for line in step.lines:
             print(line)
     return 0

@@ -129,6 +129,14 @@ def register(sub: Any) -> None:
     p.add_argument("--exchange", metavar="SIDE:LEADER", help="the enemy leader given back")
     p.set_defaults(func=cmd_return)
 
+    p = cs.add_parser(
+        "assign", help="on a club server: a member plays a side (the umpire gives sides)"
+    )
+    p.add_argument("campaign", help=CAMPAIGN_HELP)
+    p.add_argument("side", help="the side's id or name")
+    p.add_argument("member", help="the member's login name")
+    p.set_defaults(func=cmd_assign)
+
     p = cs.add_parser("chronicle", help="timeline, strength and leaders (or --pdf FILE)")
     p.add_argument("campaign", help=CAMPAIGN_HELP)
     p.add_argument("--pdf", metavar="FILE")
@@ -519,6 +527,33 @@ def cmd_redo(args: argparse.Namespace) -> int:
         step = session.redo()
         _changes(session, before)
     print(f"redone: {step.label}")
+    return 0
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    from app.store.campaigns import assign_side, find_campaign, load_campaign
+    from app.store.read import club_members
+
+    st = store()
+    if not st.on_server:
+        raise CliError(
+            "sides are given to members on a club server; this store is local (--store URL)"
+        )
+    try:
+        cid = find_campaign(st, key=args.campaign)
+    except LookupError as exc:
+        raise CliError(str(exc.args[0])) from None
+    session = load_campaign(st, campaign_id=cid, registry=registry())
+    try:
+        side = session.campaign.side(args.side)
+    except CampaignError as exc:
+        raise CliError(str(exc)) from None
+    members = club_members(st)
+    if args.member not in members:
+        known = ", ".join(members) or "none yet"
+        raise CliError(f"{args.member!r} is not a member of the club (members: {known})")
+    assign_side(st, campaign_id=cid, side=side.id, member=args.member)
+    print(f"{args.member} plays {side.name} in {session.campaign.name}")
     return 0
 
 

@@ -140,8 +140,9 @@ def close_stores() -> None:
 
 def resolve_roster(text: str) -> Roster:
     """A ROSTER argument: a roster file when ``text`` names an existing path, else a stored
-    roster's id or name. A ``*.json`` path that does not exist is a missing file, not a name
-    to look up in the store."""
+    roster's id or name, else a ready army (``RULESET:ARMY``, by ids or names:
+    ``leg-vi-carthago:roman``, ``"Leg VI: Republican Roman"``; :mod:`app.core.ready`). A
+    ``*.json`` path that does not exist is a missing file, not a name to look up."""
     from app.core.rosterfile import RosterFileError, read_file
 
     path = Path(text)
@@ -158,6 +159,7 @@ def resolve_roster(text: str) -> Roster:
             raise CliError(str(exc)) from None
     if path.suffix.lower() == ".json":
         raise CliError(f"no roster file {text}: no such file")
+    from app.core.ready import find_ready, ready_roster
     from app.store import find_roster, load_roster
 
     st = store()
@@ -165,8 +167,13 @@ def resolve_roster(text: str) -> Roster:
         return load_roster(st, roster_id=find_roster(st, key=text))
     except LookupError as exc:
         message = str(exc.args[0]) if exc.args else str(exc)
+        ready = find_ready(registry(), text)
+        if ready is not None:
+            return ready_roster(*ready)
         if "/" in text or "\\" in text:  # meant as a path, most likely
             message = f"no roster file {text} (and {message})"
+        elif ":" in text:
+            message += "; a ready army is RULESET:ARMY (castra armies RULESET lists them)"
         raise CliError(message) from None
     finally:
         st.close()

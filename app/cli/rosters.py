@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli import roster_edit
 from app.cli.common import CliError, fmt, number, print_json, registry, store, table
+from app.core.ready import ready_notes
 from app.core.roster import (
     MAX_COUNT,
     MAX_SIZE,
@@ -40,7 +42,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--standard",
         action="store_true",
-        help="start from the list's standard army where the source gives one",
+        help="start from the list's ready army: the source's own where it gives one, else "
+        "Castra's (castra armies RULESET names them)",
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_new)
@@ -245,6 +248,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         roster = new_roster(
             rs, args.army, name=args.name, side=args.side, scale=args.scale, standard=args.standard
         )
+        if args.standard:  # where it comes from, as the samples say
+            roster = replace(roster, notes=ready_notes(rs, args.army))
     except (KeyError, ValueError) as exc:
         raise CliError(str(exc.args[0])) from None
     st = store()

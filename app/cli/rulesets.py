@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from app.cli.common import CliError, print_json, registry, table
+from app.core.ready import ready_name
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
@@ -108,6 +109,16 @@ def army_info(rs: Ruleset, army_id: str) -> dict[str, Any]:
         "min_units": army.min_units,
         "max_units": army.max_units,
         "has_standard": army.standard is not None,
+        # the army to play at once (castra battle new RULESET:ARMY)
+        "ready": None
+        if army.standard is None
+        else {
+            "key": f"{rs.id}:{army_id}",
+            "name": ready_name(rs, army_id),
+            "army": army.standard.name,
+            "origin": army.standard.origin,
+            "units": sum(u.count for u in army.standard.units),
+        },
         "entries": [
             {
                 "id": eid,
@@ -138,8 +149,11 @@ def cmd_armies(args: argparse.Namespace) -> int:
         limits = ""
         if info["min_units"] is not None or info["max_units"] is not None:
             limits = f"  [{info['min_units'] or 0}-{info['max_units'] or 'any'} units]"
-        std = "  (standard army available)" if info["has_standard"] else ""
-        print(f"{info['id']}: {info['name']} ({info['side']}){limits}{std}")
+        print(f"{info['id']}: {info['name']} ({info['side']}){limits}")
+        ready = info["ready"]
+        if ready is not None:
+            whose = "the source's" if ready["origin"] == "source" else "built by Castra"
+            print(f"  ready army {ready['key']}: {ready['army']} ({whose}, {ready['units']} units)")
         rows = [
             (
                 e["id"],

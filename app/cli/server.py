@@ -40,6 +40,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="ask for the member's password (kept by PostgreSQL as a SCRAM hash only)",
     )
+    p.add_argument(
+        "--existing",
+        action="store_true",
+        help="make a login role the server already has a member (never a superuser's)",
+    )
     p.set_defaults(func=cmd_add_member)
 
 
@@ -87,7 +92,15 @@ def cmd_add_member(args: argparse.Namespace) -> int:
     url = _url(args.url)
     password = _ask_password() if args.password else None
     try:
-        print(add_member(url, name=args.name, role=args.role, password=password))
+        print(
+            add_member(
+                url,
+                name=args.name,
+                role=args.role,
+                password=password,
+                existing=args.existing,
+            )
+        )
     except StoreError as exc:
         raise CliError(str(exc)) from None
     return 0

@@ -27,7 +27,7 @@ from app.rules.inputs import control_problem
 from app.rules.layouts import Layout, LayoutError, find_layout, fit_layout, layout_of, ready_made
 from app.rules.measure import mm_per_unit
 from app.rules.movement import MOVE_REASONS
-from app.rules.paths import PathError, parse_path
+from app.rules.paths import Leg, PathError, parse_path
 from app.rules.ruleset import Ruleset
 from app.rules.table import (
     MAX_POINTS,
@@ -183,14 +183,20 @@ def cmd_move(args: argparse.Namespace) -> int:
         )
     if args.x is None or args.y is None:
         raise CliError('a move needs X Y, or --path "forward 6; wheel 45 left; ..."')
-    if args.force or args.reason != "move":
-        raise CliError("--force and --reason go with --path")
-    return _run(
-        args.battle,
-        lambda s: MoveUnit(
-            unit=resolve_unit(s.state, args.unit), x=args.x, y=args.y, facing=args.facing
-        ),
-    )
+    # X Y [--facing F] is the path "to X,Y facing F" (F: the unit's facing when not given):
+    # the same checks as any path and the map's drag, refused naming the rule unless --force
+    # (which the log records)
+
+    def build(s: BattleSession) -> BattleCommand:
+        unit = resolve_unit(s.state, args.unit)
+        facing = args.facing if args.facing is not None else s.state.unit(unit).facing
+        try:
+            to = Leg.to(args.x, args.y, facing)
+        except PathError as exc:
+            raise CliError(str(exc)) from None
+        return MoveUnit(unit=unit, legs=(to,), reason=args.reason, force=args.force)
+
+    return _run(args.battle, build)
 
 
 def cmd_charge(args: argparse.Namespace) -> int:
@@ -360,11 +366,15 @@ def cmd_table(args: argparse.Namespace) -> int:
     return code
 
 
-def new_table(rs: Ruleset, size: str | None, layout: str | None) -> Table | None:
-    """The table ``battle new --size --layout`` asks for (None: the ruleset's default)."""
+def new_table(
+    rs: Ruleset, size: str | None, layout: str | None, base: Table | None = None
+) -> Table | None:
+    """The table ``battle new --size --layout`` asks for (None: the ruleset's default, or the
+    larger table the armies need). A layout without ``--size`` is laid on ``base`` (that
+    table: :func:`app.core.battle.fitting_table`), else on the ruleset's default."""
     if size is None and layout is None:
         return None
-    table_ = default_table(rs)
+    table_ = base or default_table(rs)
     if size is not None:
         w, h = parse_size(size)
         table_ = Table(w, h)

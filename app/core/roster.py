@@ -344,6 +344,7 @@ def _with_standard(roster: Roster, army: ArmyList, std: StandardArmy) -> Roster:
             bonus=ld.bonus,
             exceptional=ld.exceptional,
             quality=ld.quality,
+            notes=ld.notes or "",
         )
         for ld in std.leaders
     )

@@ -57,6 +57,7 @@ class ActionKey(Enum):
     CV_FIGHT = auto()
     CV_CHRONICLE = auto()
     CV_EXPORT = auto()
+    CV_ASSIGN = auto()
     VIEW_LIBRARY = auto()
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
@@ -244,6 +245,10 @@ SPECS: dict[ActionKey, ActionSpec] = {
     ),
     ActionKey.CV_EXPORT: ActionSpec(
         "&Export campaign…", "Write the campaign to one file (armies, battles and steps)"
+    ),
+    ActionKey.CV_ASSIGN: ActionSpec(
+        "&Sides and players…",
+        "On a club server: which member plays each side (the umpire gives sides)",
     ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)

@@ -224,8 +224,9 @@ def _open_everything(window: MainWindow, early: EarlyCheck | None = None) -> Non
 def _seed(store: Store | None, registry: Registry) -> list[int]:
     """Give the sample rosters of armies not given yet. Which were given is read without
     the ORM, so a start with nothing new to give imports no SQLAlchemy at all. A club server
-    gets none: its rosters are its members'."""
-    if store is None or store.on_server:
+    gets none: its rosters are its members'; nor does a read-only store (it opens for
+    reading only)."""
+    if store is None or store.on_server or store.read_only:
         return []
     from app.store.read import seeded_samples
 

@@ -3,7 +3,9 @@
 The URL is asked once and remembered (no password: libpq finds it in ``~/.pgpass`` or the
 environment); File > Use local store switches back. A server that cannot be reached or
 refuses is one line in a message box and the status bar, and the store in use stays as it
-was. While on a server, the window asks it every :data:`POLL_MS` for a cheap change mark
+was. When the server comes back after an outage, the window says so and saves the open
+roster's edits made meanwhile (with the stale-copy check). While on a server, the window
+asks it every :data:`POLL_MS` for a cheap change mark
 (:func:`app.store.read.change_mark`) and, when another member changed something, reloads
 the library, the open roster if it has no unsaved edit of ours, each open battle another
 member moved on (unless a drag is under way on its map: the next look reloads it) and the
@@ -21,8 +23,12 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 from app.gui import dialogs
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QSocketNotifier
+
     from app.gui.main_window import MainWindow
     from app.store import Store
+    from app.store.read import RosterSummary
+    from app.store.server import ChangeListener
 
 #: How often a window on a club server looks for other members' changes.
 POLL_MS = 2000
@@ -49,6 +55,11 @@ class ClubLink(QObject):
         self._mark: tuple[int, ...] | None = None
         #: a battle window was passed over (a drag under way): look again at the next poll
         self._pending = False
+        #: what the last poll said when the server could not be reached (None: it answered)
+        self.down: str | None = None
+        #: the server's own word of each change (a club server), and its socket's watcher
+        self.listener: ChangeListener | None = None
+        self.notifier: QSocketNotifier | None = None
 
     @property
     def store(self) -> Store | None:
@@ -127,18 +138,118 @@ class ClubLink(QObject):
             old.close()
         return True
 
+    def _back(self, store: Store) -> None:
+        """The server answers again after an outage: say so, and save the open roster's
+        edits that wait unsaved (the usual check: a roster changed meanwhile by another
+        member is shown as stored, and the edit is said not saved)."""
+        builder = self.window.builder
+        session = builder.session
+        text = f"The club server {store.where} is back"
+        if session is not None and session.dirty and session.read_only is None:
+            if session.save():
+                text += f"; saved the edits to “{session.roster.name}” made meanwhile"
+            else:
+                text += f"; the edits made meanwhile were not saved ({session.save_error})"
+        self.window.statusBar().showMessage(text, 15000)
+
+    def _limit_library(self, store: Store | None) -> None:
+        """A player's window: another member's roster cannot be renamed, deleted or
+        restored (the server would refuse): the library disables those, saying why."""
+        from app.store import StoreError
+        from app.store.read import member_role
+
+        role = None
+        if store is not None and store.on_server:
+            try:
+                role = member_role(store)
+            except StoreError:
+                role = None
+        library = self.window.builder.library
+        me = store.member if store is not None else None
+        if role == "player":
+
+            def lock_of(s: RosterSummary) -> str | None:
+                if s.owner == me:
+                    return None
+                whose = f"{s.owner}'s roster" if s.owner else "a roster nobody owns"
+                return f"{whose}: read-only (you are {me}, a player)"
+
+            library.lock_of = lock_of
+        else:
+            library.lock_of = lambda s: None
+        library._update_buttons()
+
     def update(self) -> None:
         """The actions and the watcher, for the store in use."""
         store = self.store
         on_server = store is not None and store.on_server
         self.local_action.setEnabled(on_server)
+        self._limit_library(store)
         self._mark = None
+        self.stop_listening()
         if store is not None and store.on_server:
             self.window.store_label.setText(f"Club: {store.where} ({store.member})")
-            self.timer.start()
+            if not self.listen(store):
+                self.timer.start()
             self.poll()
         else:
             self.timer.stop()
+
+    # ------------------------------------------------------------------ live refresh
+
+    def listen(self, store: Store) -> bool:
+        """Hear other members' changes from the server as they commit (PostgreSQL's
+        LISTEN/NOTIFY) rather than asking every :data:`POLL_MS`; False (the poll stays) when
+        the server cannot be listened to."""
+        from PySide6.QtCore import QSocketNotifier
+
+        from app.store import StoreError
+        from app.store.server import ChangeListener
+
+        try:
+            self.listener = ChangeListener(store)
+        except StoreError:
+            return False
+        self.notifier = QSocketNotifier(self.listener.fileno(), QSocketNotifier.Type.Read, self)
+        self.notifier.activated.connect(self._told)
+        self.timer.stop()
+        return True
+
+    def stop_listening(self) -> None:
+        if self.notifier is not None:
+            self.notifier.setEnabled(False)
+            self.notifier.deleteLater()
+            self.notifier = None
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    def _told(self) -> None:
+        """The server said something: what changed (reloaded at once), or that it went."""
+        from app.store import StoreError
+
+        store = self.store
+        if self.listener is None or store is None:
+            return
+        try:
+            tables = self.listener.drain()
+        except StoreError as exc:  # the server went away: say so, ask until it is back
+            self.stop_listening()
+            self.down = str(exc)
+            self.window.statusBar().showMessage(str(exc), POLL_MS * 2)
+            self.timer.start()
+            return
+        if "club_member" in tables:
+            self._limit_library(store)
+        view = getattr(self.window, "campaign_view", None)
+        if (
+            view is not None
+            and view.store is store
+            and {"campaign_side", "club_member"} & set(tables)
+        ):
+            view._refresh()
+        if tables:
+            self.poll()
 
     def poll(self) -> bool:
         """Look for other members' changes; reload what the window shows if there are any.
@@ -152,8 +263,14 @@ class ClubLink(QObject):
         try:
             mark = change_mark(store)
         except StoreError as exc:  # the server went away: say so, keep trying
+            self.down = str(exc)
             self.window.statusBar().showMessage(str(exc), POLL_MS * 2)
             return False
+        if self.down is not None:
+            self.down = None
+            self._back(store)
+            if self.listener is None and self.listen(store):
+                self.timer.stop()
         if mark == self._mark and not self._pending:
             return False
         first = self._mark is None
@@ -165,6 +282,8 @@ class ClubLink(QObject):
         builder.library.refresh()
         self.window.battles.refresh()
         self._pending = bool(self.window.battles.reload_changed())
+        if self._pending and self.listener is not None:  # no poll to look again: ask soon
+            QTimer.singleShot(POLL_MS, self.poll)
         view = getattr(self.window, "campaign_view", None)
         if view is not None and view.store is store:
             view.reload_if_changed()

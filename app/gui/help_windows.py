@@ -23,7 +23,8 @@ GUIDE = """
 <h2>Castra: a short guide</h2>
 <h3>1. Start a roster</h3>
 <p><b>File &gt; New roster</b> (Ctrl+N): pick a ruleset and an army list, and start empty or
-from the source's standard army. The rosters you have are in the <b>Roster library</b> on the
+from its ready army (the source's own where it gives one, else one Castra built; each is
+also a sample roster in the library). The rosters you have are in the <b>Roster library</b> on the
 left: double-click one to open it. Every edit is saved as you make it; there is nothing to
 save by hand.</p>
 <h3>2. Add units, commands and leaders</h3>

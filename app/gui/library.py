@@ -56,6 +56,14 @@ __all__ = [
 ]
 
 
+#: the buttons another member's roster disables, with their own tooltips
+_LOCKABLE = {
+    "rename": "Rename the selected roster (F2)",
+    "delete": "Move the selected roster to Deleted (Del)",
+    "restore": "Take the selected roster out of Deleted",
+}
+
+
 class LibraryPanel(QWidget):
     open_requested = Signal(int)
     rename_requested = Signal(int, str)
@@ -69,6 +77,9 @@ class LibraryPanel(QWidget):
         super().__init__(parent)
         self.registry = registry
         self.store = store
+        #: why this user may not rename or delete a roster (a player's window on a club
+        #: server: another member's roster), or None; set by the club link
+        self.lock_of: Callable[[RosterSummary], str | None] = lambda s: None
         self.search = QLineEdit()
         self.search.setObjectName("librarySearch")
         self.search.setPlaceholderText("Search rosters (name, army list, ruleset)")
@@ -217,6 +228,10 @@ class LibraryPanel(QWidget):
     def _rename(self, roster_id: int, value: str) -> bool:
         """Renaming in place does not store the text: it asks the window (through
         :attr:`rename_requested`), which renames in the store or the open session."""
+        lock = self._lock(self.model.index_of_roster(roster_id))
+        if lock is not None:
+            self.message.emit(f"Not renamed: {lock}")
+            return False
         name = value.strip()
         if not name:
             self.message.emit("A roster needs a name; the old name is kept")
@@ -284,10 +299,16 @@ class LibraryPanel(QWidget):
         self.view.scrollTo(index)
         return True
 
+    def _lock(self, index: QModelIndex) -> str | None:
+        """Why the roster at ``index`` may not be renamed or deleted here, or None."""
+        summary = index.data(SUMMARY_ROLE) if index.isValid() else None
+        return None if summary is None else self.lock_of(summary)
+
     def _update_buttons(self) -> None:
         rid = self.selected_roster()
         deleted = self.selected_is_deleted()
         live = rid is not None and not deleted
+        lock = self._lock(self._selected_index()) if rid is not None else None
         for key in ("open", "duplicate", "rename"):
             self.buttons[key].setEnabled(live)
             self.buttons[key].setVisible(not deleted)
@@ -295,6 +316,10 @@ class LibraryPanel(QWidget):
         self.buttons["delete"].setText("Delete for good" if deleted else "Delete")
         self.buttons["restore"].setVisible(deleted)
         self.buttons["restore"].setEnabled(deleted)
+        for key, tip in _LOCKABLE.items():
+            self.buttons[key].setToolTip(tip if lock is None else f"Disabled: {lock}")
+            if lock is not None:
+                self.buttons[key].setEnabled(False)
 
     # ------------------------------------------------------------------ requests
 
@@ -347,6 +372,10 @@ class LibraryPanel(QWidget):
 
     def rename_selected(self) -> None:
         index = self._selected_index()
+        lock = self._lock(index)
+        if lock is not None:
+            self.message.emit(f"Not renamed: {lock}")
+            return
         if (
             index.isValid()
             and index.data(ROSTER_ROLE) is not None
@@ -358,6 +387,10 @@ class LibraryPanel(QWidget):
     def delete_selected(self) -> None:
         rid = self.selected_roster()
         if rid is None or self.store is None:
+            return
+        lock = self._lock(self._selected_index())
+        if lock is not None:
+            self.message.emit(f"Not deleted: {lock}")
             return
         store = self.store
         from app.store import delete_roster, purge_roster
@@ -392,6 +425,10 @@ class LibraryPanel(QWidget):
     def restore_selected(self) -> None:
         rid = self.selected_roster()
         if rid is None or self.store is None or not self.selected_is_deleted():
+            return
+        lock = self._lock(self._selected_index())
+        if lock is not None:
+            self.message.emit(f"Not restored: {lock}")
             return
         store = self.store
         from app.store import restore_roster

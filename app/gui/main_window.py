@@ -491,6 +491,7 @@ class MainWindow(QMainWindow):
             return
         self.save_layout()
         self.battles.close_all()
+        self.club.stop_listening()  # its connection to a club server goes with the window
         self.printer.shutdown()  # no print thread outlives the window
         event.accept()
 

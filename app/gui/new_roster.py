@@ -1,8 +1,11 @@
 """New roster: ruleset, army list, side, scale (where the ruleset counts figures), name, and
-"start from the standard army" where the list has one. The roster is made by the core
-(``new_roster``); a bad value keeps the dialog open with a message naming the field."""
+"start from the ready army" where the list has one (:mod:`app.core.ready`). The roster is
+made by the core (``new_roster``); a bad value keeps the dialog open with a message naming
+the field."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -16,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.ready import ready_notes
 from app.core.roster import Roster, new_roster
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
@@ -47,7 +51,7 @@ class NewRosterDialog(QDialog):
         self.name_edit.setObjectName("nameEdit")
         self.name_edit.setMaxLength(MAX_NAME + 50)  # longer input gets a message, not a cut
         self.name_edit.textEdited.connect(self._name_edited)
-        self.standard_check = QCheckBox("Start from the standard army")
+        self.standard_check = QCheckBox("Start from the ready army")
         self.standard_check.setObjectName("standardCheck")
         self.about = QLabel()
         self.about.setWordWrap(True)
@@ -135,10 +139,13 @@ class NewRosterDialog(QDialog):
         std = army.standard
         self.standard_check.setEnabled(std is not None)
         self.standard_check.setChecked(std is not None)
+        whose = (
+            "" if std is None else (" (the source's)" if std.origin == "source" else " (Castra's)")
+        )
         self.standard_check.setText(
-            f"Start from the standard army: {std.name}"
+            f"Start from the ready army{whose}: {std.name}"
             if std is not None
-            else "Start from the standard army (this list has none)"
+            else "Start from the ready army (this list has none)"
         )
         if std is not None:
             self.standard_check.setToolTip(f"{std.name} — {std.source}")
@@ -186,15 +193,11 @@ class NewRosterDialog(QDialog):
             self.side_edit.setFocus()
             return None
         scale = self.scale_combo.currentData() if rs.counts_figures else None
+        standard = self.standard_check.isChecked() and self.standard_check.isEnabled()
         try:
-            return new_roster(
-                rs,
-                army_id,
-                name=name,
-                side=side,
-                scale=scale,
-                standard=self.standard_check.isChecked() and self.standard_check.isEnabled(),
-            )
+            roster = new_roster(rs, army_id, name=name, side=side, scale=scale, standard=standard)
+            # a roster from the ready army says where it comes from, as the samples do
+            return replace(roster, notes=ready_notes(rs, army_id)) if standard else roster
         except (KeyError, ValueError) as exc:
             self._show_error(str(exc.args[0]) if exc.args else str(exc))
             return None

@@ -42,8 +42,14 @@ _PY_DIGITS = 4000
 #: Longest string in a data file.
 MAX_STRING = 100_000
 
-_CONTROLS_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Characters that show nothing or turn the text around them: the soft hyphen, zero-width
+#: spaces and joiners, the bidirectional marks, embeddings, overrides and isolates (a name
+#: holding U+202E reads backwards), the word joiner and invisible operators, the BOM.
+_INVISIBLE = (
+    "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb"
+)
+_CONTROLS_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+_CONTROLS_MULTILINE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
 
 
 class InputError(ValueError):
@@ -192,6 +198,11 @@ def control_problem(what: str, value: str, *, multiline: bool = False) -> str | 
     if found is None:
         return None
     char = found.group()
+    if ord(char) > 0x9F:
+        return (
+            f"{what} holds an invisible or direction-changing character (U+{ord(char):04X} at "
+            f"position {found.start() + 1}); only plain visible text is allowed"
+        )
     return (
         f"{what} holds a control character (U+{ord(char):04X} at position {found.start() + 1}); "
         "control characters are not allowed"
@@ -200,8 +211,14 @@ def control_problem(what: str, value: str, *, multiline: bool = False) -> str | 
 
 def escape_controls(text: str) -> str:
     """``text`` safe for a terminal: each control character but tab and newline is shown as
-    an escape (``\\x1b``), so a name cannot move the cursor, ring the bell or recolour."""
-    return _CONTROLS_MULTILINE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    an escape (``\\x1b``), so a name cannot move the cursor, ring the bell or recolour, and
+    each invisible or direction-changing one as ``\\u202e``."""
+    return _CONTROLS_MULTILINE.sub(_escaped, text)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code <= 0xFF and code != 0xAD else f"\\u{code:04x}"
 
 
 # --------------------------------------------------------------------------- data trees
@@ -279,16 +296,31 @@ def _path(where: Any) -> str:
     return path
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the JSON text, refusing a key given twice (JSON keeps the last one
+    silently: a value the writer meant may be lost unseen)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = escape_controls(key[:40]) + ("..." if len(key) > 40 else "")
+                raise InputError(f'the key "{shown}" is given twice in one object')
+            seen.add(key)
+    return obj
+
+
 def loads_json(text: str) -> Any:
-    """Parse JSON refusing NaN and infinity, numbers of more than :data:`MAX_DIGITS` digits
-    and nesting too deep for the parser (:class:`InputError` with one line); the caller
-    checks the tree with :func:`data_problems`."""
+    """Parse JSON refusing NaN and infinity, numbers of more than :data:`MAX_DIGITS` digits,
+    a key given twice in one object and nesting too deep for the parser (:class:`InputError`
+    with one line); the caller checks the tree with :func:`data_problems`."""
     try:
         return json.loads(
             text,
             parse_int=_parse_int,
             parse_float=_parse_float,
             parse_constant=_refuse_constant,
+            object_pairs_hook=_unique_keys,
         )
     except json.JSONDecodeError as exc:
         raise InputError(

@@ -191,7 +191,9 @@ def fit_layout(
 
 
 def layout_of(name: str, table: Table, mm_per_unit: Fraction | float, note: str = "") -> Layout:
-    """The layout of ``table``'s terrain, in fractions of its size, to save as ``name``."""
+    """The layout of ``table``'s terrain, in fractions of its size, to save as ``name``;
+    :class:`LayoutError` when the file it makes could not be read back (what Castra saves,
+    it can read)."""
     per = float(mm_per_unit)
     pieces = tuple(
         LayoutPiece(
@@ -202,7 +204,9 @@ def layout_of(name: str, table: Table, mm_per_unit: Fraction | float, note: str 
         )
         for p in table.terrain
     )
-    return Layout(checked_name(name), pieces, note)
+    layout = Layout(checked_name(name), pieces, note)
+    layout_from_json(layout_to_json(layout))
+    return layout
 
 
 # --------------------------------------------------------------------------- JSON
@@ -246,7 +250,7 @@ def layout_to_json(layout: Layout) -> str:
 def _fraction(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise LayoutError(f"{what} must be a finite number, not {value!r}"[:200])
-    if not -1.0 <= value <= 2.0:
+    if not -1e-9 <= value <= 1.0 + 1e-9:
         raise LayoutError(f"{what} {value:g} is not a fraction of the table (0 to 1)")
     return float(value)
 

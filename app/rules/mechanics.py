@@ -353,6 +353,12 @@ class Mechanics(SightRules):
     def troop_name(self, troop: str) -> str:
         return self.ruleset.troop(troop).name
 
+    def record_item_name(self, key: str, item: str) -> str:
+        """A side record's item as a player reads it (``key`` the record's entry, ``item``
+        one element of a list kept there: D3's chance cards by name, not by id). Default:
+        the item with its underscores as spaces."""
+        return item.replace("_", " ")
+
 
 def central(units: Sequence[Combatant]) -> Combatant:
     """The unit nearest the centre of ``units`` (the first such, in their order)."""

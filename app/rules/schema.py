@@ -40,6 +40,8 @@ MIN_BONUS, MAX_BONUS = -5, 5
 MAX_LENGTH = 10_000.0
 #: prose in a ruleset file (a description, an erratum)
 MAX_TEXT = 20_000
+#: notes a ruleset file gives a roster or a leader (``app.core.roster.MAX_NOTES``)
+MAX_NOTES = 10_000
 #: dice in a data expression: how many, how many faces, the modifier
 MAX_DICE, MAX_FACES, MAX_DICE_MODIFIER = 100, 100, 100
 #: a small count in the rules (actions, wounds, generals)
@@ -241,6 +243,8 @@ class StandardLeader(Strict):
     bonus: int | None = Field(default=None, ge=MIN_BONUS, le=MAX_BONUS)
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
+    #: who he was, where the name comes from: the leader's notes in the roster
+    notes: str | None = Field(default=None, max_length=MAX_NOTES)
 
 
 class StandardCommand(Strict):
@@ -251,10 +255,17 @@ class StandardCommand(Strict):
 
 
 class StandardArmy(Strict):
-    """The army the source itself gives (the Quincunx model legion, GSB sample armies)."""
+    """An army ready to play: the one the source itself gives (the Quincunx model legion,
+    GSB's sample armies, ``origin = "source"``), or, where the source gives none, one Castra
+    built from the lists and the history (``origin = "castra"``; ``notes`` say how). A new
+    roster can start from it, it is a sample roster on first start, and New battle offers it."""
 
     name: Text
     source: Text
+    origin: Literal["source", "castra"] = "source"
+    #: what the roster's notes say beyond its name and source (who its leaders were, why
+    #: Castra built it so)
+    notes: str | None = Field(default=None, max_length=MAX_NOTES)
     units: tuple[StandardUnit, ...] = Field(min_length=1, max_length=MAX_UNITS)
     leaders: tuple[StandardLeader, ...] = ()
     commands: tuple[StandardCommand, ...] = ()

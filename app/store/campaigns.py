@@ -266,6 +266,22 @@ def assign_side(store: Store, *, campaign_id: int, side: str, member: str) -> No
         db.merge(CampaignSideRow(campaign_id=campaign_id, side=side, member=member))
 
 
+def unassign_side(store: Store, *, campaign_id: int, side: str) -> None:
+    """Nobody plays ``side`` of the campaign any more (the umpire's, as :func:`assign_side`)."""
+    from sqlmodel import col, delete
+
+    from app.store.models import CampaignSideRow
+
+    with store.session() as db:
+        _row(db, campaign_id, None)
+        db.execute(
+            delete(CampaignSideRow).where(
+                col(CampaignSideRow.campaign_id) == campaign_id,
+                col(CampaignSideRow.side) == side,
+            )
+        )
+
+
 def campaign_sides(store: Store, *, campaign_id: int) -> dict[str, str]:
     """Who plays each side of a campaign (side id -> member), as assigned on a club server."""
     from sqlmodel import col, select

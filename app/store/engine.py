@@ -24,6 +24,7 @@ row-level security deciding what they may change (:mod:`app.store.server`). Noth
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 #: The Alembic folder (``env.py``, ``versions/``): the checkout's ``db/`` or the installed copy.
 MIGRATIONS_DIR = bundled.MIGRATIONS_DIR
 BUSY_TIMEOUT_MS = 5000
@@ -53,6 +54,8 @@ BUSY_TIMEOUT_MS = 5000
 #: costs milliseconds; a bigger one only after an unclean shutdown, before a migration, or on
 #: request (``castra store check``).
 QUICK_CHECK_MAX_BYTES = 8_000_000
+#: Below this much free space a store that SQLite cannot open is said to be on a full disk.
+DISK_FULL_BYTES = 1_000_000
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -205,13 +208,16 @@ class Store:
     url: str | None = None
     #: Who writes: the member's database role on a club server, None locally.
     member: str | None = None
+    #: A local file Castra may read but not write (a read-only file, folder or mount):
+    #: reads work, every write is refused in one line.
+    read_only: bool = False
     _engine: Engine | None = field(default=None, repr=False)
     _closed: bool = field(default=False, repr=False)
     #: the pin and check of a local file's locks, shared with this process's other stores of it
     _guard: FileGuard | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.url is None:
+        if self.url is None and not self.read_only:  # nothing can change a read-only one
             self._guard = acquire(self.path)
             self._guard.add_reset(id(self), self._drop_engine)
             protect_store(self.path, on=True)
@@ -242,7 +248,7 @@ class Store:
 
                 self._engine = server_engine(self.url)
             else:
-                self._engine = make_engine(self.path)
+                self._engine = _make_engine(self.path, foreign_keys=True, read_only=self.read_only)
         return self._engine
 
     def reader(self, session: Session) -> Reader:
@@ -252,7 +258,13 @@ class Store:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One write transaction (``BEGIN IMMEDIATE``): committed when the block ends, rolled
-        back if it raises. A database failure raises :class:`StoreError`."""
+        back if it raises. A database failure raises :class:`StoreError`; so does a write
+        to a read-only store, before anything is done."""
+        if self.read_only:
+            raise StoreError(
+                f"the store {self.path} is read-only (the file or its folder cannot be "
+                "written): it opens for reading only; nothing was saved"
+            )
         with self._session(write=True) as session:
             yield session
 
@@ -389,11 +401,16 @@ class Store:
 # --------------------------------------------------------------------------- engines
 
 
-def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
+def _make_engine(path: Path, *, foreign_keys: bool, read_only: bool = False) -> Engine:
     from sqlalchemy import create_engine, event
     from sqlalchemy.engine import URL
 
-    engine = create_engine(URL.create("sqlite", database=str(path)))
+    if read_only:
+        engine = create_engine(
+            URL.create("sqlite", database=read_only_uri(path), query={"uri": "true"})
+        )
+    else:
+        engine = create_engine(URL.create("sqlite", database=str(path)))
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -402,9 +419,12 @@ def _make_engine(path: Path, *, foreign_keys: bool) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute("PRAGMA journal_mode=WAL").fetchall()
-            cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+            # the busy timeout first: making a new file WAL takes the write lock, which a
+            # command started at the same moment may hold (it waits, as for any writer)
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            if not read_only:
+                cursor.execute("PRAGMA journal_mode=WAL").fetchall()
+            cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         finally:
             cursor.close()
 
@@ -460,6 +480,10 @@ def open_store(
 
         return open_server(where)
     path = Path(where)
+    if is_read_only(path):
+        if early is not None and early.path == path:
+            early.join()  # its answer is not used: the read-only opening checks for itself
+        return _open_read_only(path, check=check)
     revisions = _probe(path, check=check, early=early)
     if revisions is not None and set(revisions) != {SCHEMA_HEAD}:
         _refuse_unknown(path, revisions)
@@ -505,10 +529,7 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
     except OSError as exc:
         raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
     if header != _SQLITE_MAGIC:
-        raise StoreError(
-            f"{path} is not a Castra database (it is not an SQLite file); "
-            "the file was not changed. Move it away or set CASTRA_DB to another file."
-        )
+        raise _not_sqlite(path)
     if early is not None and early.path == path:
         early.wait()  # raises what the check found
     elif check or size <= QUICK_CHECK_MAX_BYTES or _unclean(path):
@@ -531,10 +552,106 @@ def _probe(path: Path, *, check: bool = False, early: EarlyCheck | None = None) 
                 return []
             return [str(r[0]) for r in con.execute("SELECT version_num FROM alembic_version")]
     except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{path} cannot be read as a Castra database ({exc}); the file was not changed. "
+        raise _unreadable(path, exc) from None
+
+
+#: What SQLite says of a file whose content is damaged (only then is a backup advised).
+_DAMAGE_WORDS = ("malformed", "not a database", "corrupt", "encrypted")
+
+
+def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    """The error for a file SQLite could not read: restoring a backup is advised only when
+    SQLite says the content is damaged; a full disk (SQLite cannot make the small files
+    beside the store that even a read needs) or a failing one is said as such."""
+    text = str(exc)
+    if any(word in text.lower() for word in _DAMAGE_WORDS):
+        return StoreError(
+            f"{path} cannot be read as a Castra database ({text}); the file was not changed. "
             "Restore a backup (castra.sqlite3.bak-*) or move it away."
-        ) from None
+        )
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    if "full" in text.lower() or (free is not None and free < DISK_FULL_BYTES):
+        shown = "" if free is None else f" ({free // 1024:,} KB free)"
+        return StoreError(
+            f"the disk holding {path} is full{shown}: Castra cannot open the store, even to "
+            "read it; free some space and try again. The store was not changed."
+        )
+    return StoreError(f"{describe_failure(path, exc)}; the store was not changed")
+
+
+def _not_sqlite(path: Path) -> StoreError:
+    return StoreError(
+        f"{path} is not a Castra database (it is not an SQLite file); "
+        "the file was not changed. Move it away or set CASTRA_DB to another file."
+    )
+
+
+def _damaged(path: Path, rows: list[Any]) -> StoreError:
+    detail = "; ".join(str(r[0]) for r in rows[:3])
+    return StoreError(
+        f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
+        "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
+    )
+
+
+def is_read_only(path: Path) -> bool:
+    """Whether ``path`` is a store file Castra may read but not write: the file, its folder
+    or the file system they are on is read-only."""
+    try:
+        return path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+    except OSError:
+        return False
+
+
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that reads a read-only store: ``mode=ro``, and ``immutable`` where its
+    folder cannot be written (a read-only mount: SQLite could not make the ``-shm`` file a
+    WAL read needs, and nothing can change the file there)."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"
+    return uri
+
+
+def _open_read_only(path: Path, *, check: bool) -> Store:
+    """A store that cannot be written, opened for reading: the same checks as a writable
+    one (an SQLite file, Castra's, healthy), and its schema must be this Castra's (it cannot
+    be upgraded)."""
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(len(_SQLITE_MAGIC))
+        size = path.stat().st_size
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} for the Castra database: {exc}") from None
+    if header != _SQLITE_MAGIC:
+        raise _not_sqlite(path)
+    try:
+        with closing(sqlite3.connect(read_only_uri(path), uri=True)) as con:
+            if check or size <= QUICK_CHECK_MAX_BYTES:
+                rows = con.execute("PRAGMA quick_check").fetchall()
+                if rows != [("ok",)]:
+                    raise _damaged(path, rows)
+            names = {
+                str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            revisions = (
+                [str(r[0]) for r in con.execute("SELECT version_num FROM alembic_version")]
+                if "alembic_version" in names
+                else []
+            )
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(path, exc) from None
+    if revisions != [SCHEMA_HEAD]:
+        _refuse_unknown(path, revisions)
+        raise StoreError(
+            f"the store {path} is read-only and at schema {', '.join(revisions) or 'none'}; "
+            f"this Castra needs {SCHEMA_HEAD} and cannot upgrade a file it cannot write. "
+            "Make it writable once, or set CASTRA_DB to another file."
+        )
+    return Store(path=path, revision=SCHEMA_HEAD, read_only=True)
 
 
 def _refuse_read_only(target: Path, path: Path) -> None:
@@ -552,16 +669,9 @@ def _quick_check(path: Path) -> None:
         with closing(_reader(path)) as con:
             rows = con.execute("PRAGMA quick_check").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{path} cannot be read as a Castra database ({exc}); the file was not changed. "
-            "Restore a backup (castra.sqlite3.bak-*) or move it away."
-        ) from None
+        raise _unreadable(path, exc) from None
     if rows != [("ok",)]:
-        detail = "; ".join(str(r[0]) for r in rows[:3])
-        raise StoreError(
-            f"{path} is damaged (SQLite integrity check: {detail}); the file was not "
-            "changed. Restore a backup (castra.sqlite3.bak-*) or move it away."
-        )
+        raise _damaged(path, rows)
 
 
 class EarlyCheck:
@@ -622,7 +732,9 @@ def start_check(where: Path | str | None = None) -> EarlyCheck | None:
 def integrity_check(path: Path) -> list[str]:
     """``PRAGMA integrity_check`` of the store (``["ok"]`` when healthy), read-only: the full
     check, on request (``castra store check``) and in the reliability tests."""
-    with closing(_reader(path)) as con:
+    read_only = is_read_only(path)
+    con = sqlite3.connect(read_only_uri(path), uri=True) if read_only else _reader(path)
+    with closing(con):
         return [str(r[0]) for r in con.execute("PRAGMA integrity_check").fetchall()]
 
 
@@ -744,16 +856,23 @@ def _upgrade(path: Path, current: str | None, backup: Path | None) -> None:
 
     engine = migration_engine(path)
     try:
-        with engine.begin() as conn:
+        # BEGIN IMMEDIATE: the write lock first, waiting for another Castra creating or
+        # upgrading the same file (commands started together on a store not made yet); once
+        # it is ours, Alembic reads the revision in this transaction and does only what is
+        # left (nothing, when the other made it)
+        with engine.connect() as conn, conn.execution_options(castra_write=True).begin():
             command.upgrade(_alembic_config(conn), "head")
             problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
             if problems:
                 raise StoreError(f"foreign key check failed after the upgrade: {problems[:3]}")
     except Exception as exc:
         where = f"; the file from before is saved as {backup}" if backup is not None else ""
+        # one line, never the SQL the driver puts in its message
+        text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        said = describe_failure(path, exc) if "locked" in str(exc) else (text or [repr(exc)])[0]
         raise StoreError(
             f"could not upgrade {path} from schema {current or 'empty'} to {SCHEMA_HEAD}: "
-            f"{exc}{where}"
+            f"{said}{where}"
         ) from exc
     finally:
         engine.dispose()

@@ -37,6 +37,7 @@ from app.store.engine import (
     StoreDamaged,
     StoreError,
     describe_failure,
+    read_only_uri,
 )
 
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ def reading(store: Store) -> Iterator[Reader]:
         return
     store.check_files()
     try:
-        con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        if store.read_only:
+            con = sqlite3.connect(read_only_uri(store.path), uri=True, isolation_level=None)
+        else:
+            con = sqlite3.connect(store.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
         raise StoreError(describe_failure(store.path, exc)) from None
     with closing(con):
@@ -443,6 +447,34 @@ def _stored_version(store: Store, model: Any, ident: int) -> int | None:
     with store.read_session() as session:
         found = session.execute(select(model.version).where(model.id == ident)).scalar()
     return None if found is None else int(found)
+
+
+def club_members(store: Store) -> dict[str, str]:
+    """The club's members and their roles (name -> ``player`` or ``umpire``), by name; empty
+    on a local store."""
+    if not store.on_server:
+        return {}
+    with reading(store) as con:
+        rows = con.execute("SELECT name, role FROM club_member ORDER BY name").fetchall()
+    return {str(name): str(role) for name, role in rows}
+
+
+def member_role(store: Store) -> str | None:
+    """This member's role on a club server (``player`` or ``umpire``), or None: a local
+    store, or the club's admin (who owns the tables: the policies do not hold them)."""
+    if not store.on_server:
+        return None
+    with reading(store) as con:
+        row = con.execute("SELECT m.role FROM club_member m WHERE m.name = current_user").fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def battle_lock(store: Store) -> str | None:
+    """Why this member may not change battles, in one line, or None when they may: on a
+    club server battles are the umpire's (the database's policies, migration 0007)."""
+    if member_role(store) != "player":
+        return None
+    return f"battles are the umpire's: read-only (you are {store.member}, a player)"
 
 
 def roster_lock(store: Store, *, roster_id: int) -> str | None:

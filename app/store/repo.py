@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Table, bindparam, delete, insert, update
 from sqlmodel import Session, SQLModel, col, select
 
+from app.core.ready import ready_roster
 from app.core.roster import (
     MAX_NAME,
     Command,
     Leader,
     Roster,
     Unit,
-    new_roster,
     roster_name_problem,
 )
 from app.store.engine import StaleWrite, Store, get_for_update, reader_of
@@ -413,14 +413,15 @@ def purge_roster(store: Store, *, roster_id: int) -> None:
 
 
 def seed_samples(store: Store, *, registry: Registry) -> list[int]:
-    """On first start, one sample roster per army list that has a standard army in its source,
-    named ``"<ruleset short name>: <army list name>"`` ("Quincunx: Republican Roman model
-    legion"), its notes naming the standard army and where the source gives it. Returns the
-    new ids.
+    """On first start, one sample roster per army list that has a ready army (the source's
+    standard army, or one Castra built: :func:`app.core.ready.ready_roster`), named
+    ``"<ruleset short name>: <army list name>"`` ("Quincunx: Republican Roman model
+    legion"), its notes saying whose army it is and where it comes from. Returns the new ids.
 
     What was seeded is recorded in ``app_meta`` (key ``samples_seeded``, a JSON list of
     ``ruleset/army``), so an army's sample is given once only, even if the user deletes it;
-    an army whose ruleset failed to load at first start gets its sample once it loads."""
+    an army whose ruleset failed to load at first start gets its sample once it loads, and a
+    ready army added by a later Castra is given once to a store seeded before it."""
     with store.session() as session:
         meta = session.get(AppMeta, SAMPLES_KEY)
         done: list[str] = json.loads(meta.value) if meta is not None else []
@@ -431,11 +432,7 @@ def seed_samples(store: Store, *, registry: Registry) -> list[int]:
                 key = f"{rs.id}/{army_id}"
                 if army.standard is None or key in done:
                     continue
-                roster = new_roster(
-                    rs, army_id, name=f"{rs.meta.short_name}: {army.name}", standard=True
-                )
-                std = army.standard
-                roster = replace(roster, notes=f"Sample: {std.name}. Source: {std.source}.")
+                roster = ready_roster(rs, army_id)
                 ids.append(_write(session, roster, None, what="created as a sample").id)
                 done.append(key)
         if ids:

@@ -48,7 +48,24 @@ def parse_url(url: str) -> URL:
         raise StoreError(f"{url!r} is not a PostgreSQL URL")
     if not parsed.database:
         raise StoreError(f"the URL {shown(url)} names no database (…/DATABASE at its end)")
+    carried = _query_password(parsed)
+    if carried:
+        raise StoreError(
+            f"the address {shown(url)} carries a password ({carried} in its query), which "
+            "Castra would show and keep: put it in ~/.pgpass (or PGPASSWORD) and give the "
+            "address without it"
+        )
     return parsed.set(drivername="postgresql+psycopg")
+
+
+def _query_password(parsed: URL) -> str | None:
+    """The query key that carries a password (``password=``, or any option naming one), or
+    None."""
+    for key, value in parsed.query.items():
+        values = value if isinstance(value, tuple) else (value,)
+        if "password" in key.lower() or any("password" in v.lower() for v in values):
+            return f"{key}=…"
+    return None
 
 
 def shown(url: str) -> str:
@@ -57,18 +74,31 @@ def shown(url: str) -> str:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url.strip()).render_as_string(hide_password=True)
+        parsed = make_url(url.strip())
     except ArgumentError:
         return "the URL given"
+    hidden = {
+        key: "***"
+        for key, value in parsed.query.items()
+        if "password" in key.lower()
+        or any("password" in v.lower() for v in (value if isinstance(value, tuple) else (value,)))
+    }
+    rendered = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return rendered.replace("%2A%2A%2A", "***")
 
 
 def has_password(url: str) -> bool:
-    """Whether a store URL carries a password (the window refuses to remember one: it
-    belongs in ``~/.pgpass`` or ``PGPASSWORD``)."""
+    """Whether a store URL carries a password, in its user part (``bob:pw@``) or its query
+    (``?password=``, an option naming one): the window refuses to remember one (it belongs in
+    ``~/.pgpass`` or ``PGPASSWORD``)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
-        return parse_url(url).password is not None
-    except StoreError:
+        parsed = make_url(url.strip())
+    except ArgumentError:
         return False
+    return parsed.password is not None or _query_password(parsed) is not None
 
 
 def server_engine(url: str) -> Engine:
@@ -190,12 +220,35 @@ def open_server(url: str) -> Store:
 # --------------------------------------------------------------------------- setting up
 
 
+def _lock_down(conn: Connection) -> list[str]:
+    """Take from PUBLIC (every role) what members must not have: connecting (members are
+    granted it one by one), temporary objects, which could shadow Castra's tables, and CREATE
+    in Castra's schema. Run at every ``init`` and ``add-member``: a database restored from a
+    dump, or made by an older PostgreSQL, may have them back. Returns what was taken."""
+    import sqlalchemy as sa
+
+    database, schema, temp, create = conn.execute(
+        sa.text(
+            "SELECT current_database(), current_schema(), "
+            "has_database_privilege('public', current_database(), 'TEMPORARY'), "
+            "has_schema_privilege('public', current_schema(), 'CREATE')"
+        )
+    ).one()
+    quote = conn.dialect.identifier_preparer.quote
+    conn.exec_driver_sql(
+        f"REVOKE CONNECT, TEMPORARY ON DATABASE {quote(str(database))} FROM PUBLIC"
+    )
+    conn.exec_driver_sql(f"REVOKE CREATE ON SCHEMA {quote(str(schema))} FROM PUBLIC")
+    taken = ["temporary tables"] if temp else []
+    return [*taken, f"CREATE in schema {schema}"] if create else taken
+
+
 def init_server(url: str) -> list[str]:
     """Set up an empty database as a club store: the schema (every migration, in one
     transaction), the members' group role and the access policies; connections to it are
-    then for members only. On a club store made by an older Castra, upgrade it. Returns
-    the lines saying what was done. Run as the database's owner (an admin role that may
-    create roles)."""
+    then for members only, and no member may make temporary objects or create in the
+    schema. On a club store made by an older Castra, upgrade it. Returns the lines saying
+    what was done. Run as the database's owner (an admin role that may create roles)."""
     from alembic import command
 
     done: list[str] = []
@@ -204,11 +257,14 @@ def init_server(url: str) -> list[str]:
 
         before = _revisions(conn)
         if before == [SCHEMA_HEAD]:
-            return [f"{shown(url)} is already a club store at schema {SCHEMA_HEAD}: nothing to do"]
+            taken = _lock_down(conn)
+            line = f"{shown(url)} is already a club store at schema {SCHEMA_HEAD}"
+            if taken:
+                return [f"{line}; took from everyone: {', '.join(taken)}"]
+            return [f"{line}: nothing to do"]
         command.upgrade(_alembic_config(conn), "head")
         database = conn.execute(sa.select(sa.func.current_database())).scalar_one()
-        quoted = conn.dialect.identifier_preparer.quote(str(database))
-        conn.exec_driver_sql(f"REVOKE CONNECT ON DATABASE {quoted} FROM PUBLIC")
+        _lock_down(conn)
         owner = conn.execute(sa.select(sa.func.current_user())).scalar_one()
         if before is None:
             done.append(f"created the club store in {database} (schema {SCHEMA_HEAD})")
@@ -221,17 +277,25 @@ def init_server(url: str) -> list[str]:
             "campaigns"
         )
         done.append(
-            f"only members may connect to {database} (its owner {owner} too); add them with "
+            f"only members may connect to {database} (its owner {owner} too); no member may "
+            "make temporary tables or create anything in its schema; add members with "
             "`castra server add-member NAME --role player|umpire`"
         )
     return done
 
 
-def add_member(url: str, *, name: str, role: Role, password: str | None = None) -> str:
+def add_member(
+    url: str, *, name: str, role: Role, password: str | None = None, existing: bool = False
+) -> str:
     """Add member ``name`` as a ``player`` or ``umpire``: their login role (created if the
     server has none of that name, with ``password`` stored by PostgreSQL as a SCRAM hash, or
     none: then they log in as the server's authentication allows), in the group role, allowed
-    to connect, and recorded in ``club_member``. Run by the club's admin. Returns one line."""
+    to connect, and recorded in ``club_member``. Run by the club's admin. Returns one line.
+
+    A login role the server already has that is not yet this club's member is taken over
+    only when ``existing`` says so (its password is then changed only if ``password`` is
+    given); never a superuser's role, nor the admin's own. A member already in the club
+    changes role."""
     import sqlalchemy as sa
 
     if role not in ROLES:
@@ -241,18 +305,32 @@ def add_member(url: str, *, name: str, role: Role, password: str | None = None) 
             f"{name!r} cannot be a member name: letters, digits, _ - . (at most 63 characters)"
         )
     members = sa.table("club_member", sa.column("name"), sa.column("role"))
+    roles = sa.table("pg_roles", sa.column("rolname"), sa.column("rolsuper"))
     with _connected(url) as conn:
         if _revisions(conn) != [SCHEMA_HEAD]:
             raise StoreError(
                 f"{shown(url)} is not a club store yet: run `castra server init` first"
             )
         quote = conn.dialect.identifier_preparer.quote
-        exists = conn.execute(
-            sa.select(sa.literal(1))
-            .select_from(sa.table("pg_roles", sa.column("rolname")))
-            .where(sa.column("rolname") == name)
-        ).first()
-        created = exists is None
+        admin = str(conn.execute(sa.select(sa.func.current_user())).scalar_one())
+        if name == admin:
+            raise StoreError(
+                f"{name} is the role running this command (the club's admin): it cannot be a "
+                "member; nothing was changed"
+            )
+        found = conn.execute(sa.select(roles.c.rolsuper).where(roles.c.rolname == name)).first()
+        if found is not None and found[0]:
+            raise StoreError(
+                f"{name} is a superuser role on this server: it cannot be a member; nothing "
+                "was changed"
+            )
+        had = conn.execute(sa.select(members.c.role).where(members.c.name == name)).first()
+        if found is not None and had is None and not existing:
+            raise StoreError(
+                f"the server already has a role {name} (not a member of this club): add "
+                "--existing to make that role a member; nothing was changed"
+            )
+        created = found is None
         if created:
             conn.exec_driver_sql(f"CREATE ROLE {quote(name)} LOGIN")
         if password is not None:
@@ -264,12 +342,68 @@ def add_member(url: str, *, name: str, role: Role, password: str | None = None) 
             ).decode()
             conn.exec_driver_sql(f"ALTER ROLE {quote(name)} PASSWORD '{hashed}'")
         conn.exec_driver_sql(f"GRANT {MEMBER_ROLE} TO {quote(name)}")
+        _lock_down(conn)
         database = conn.execute(sa.select(sa.func.current_database())).scalar_one()
         conn.exec_driver_sql(f"GRANT CONNECT ON DATABASE {quote(str(database))} TO {quote(name)}")
-        had = conn.execute(sa.select(members.c.role).where(members.c.name == name)).first()
         if had is None:
             conn.execute(sa.insert(members).values(name=name, role=role))
         else:
             conn.execute(sa.update(members).where(members.c.name == name).values(role=role))
-    what = "created the login role" if created else "the login role existed"
+    if created:
+        what = "created the login role"
+    elif had is None:
+        what = "took over the existing login role"
+    else:
+        what = f"was {had[0]}"
     return f"added {name} as {role} to {database} ({what}; member of {MEMBER_ROLE})"
+
+
+# --------------------------------------------------------------------------- live refresh
+
+#: The channel the server tells every change on (migration 0009's triggers).
+CHANGES_CHANNEL = "castra_changes"
+
+
+class ChangeListener:
+    """Another members' changes as the server tells them (``LISTEN castra_changes`` on a
+    connection of its own): a window watches :meth:`fileno` for reading and calls
+    :meth:`drain`, instead of asking for a change mark every few seconds."""
+
+    def __init__(self, store: Store) -> None:
+        import psycopg
+
+        engine = store.engine
+        args, params = engine.dialect.create_connect_args(engine.url)
+        params = {**params, "connect_timeout": CONNECT_TIMEOUT_S}
+        params["application_name"] = "castra-listen"
+        self._where = store.where
+        self._told: list[str] = []
+        try:
+            self._conn = psycopg.connect(*args, **params, autocommit=True)
+            self._conn.add_notify_handler(lambda n: self._told.append(n.payload))
+            self._conn.execute(f"LISTEN {CHANGES_CHANNEL}")
+        except psycopg.Error as exc:
+            raise StoreError(describe_server_failure(self._where, exc)) from None
+
+    def fileno(self) -> int:
+        return int(self._conn.fileno())
+
+    def drain(self) -> list[str]:
+        """The tables changed since the last call (each once, in order; empty when the
+        server said nothing). :class:`StoreError` when the connection was lost."""
+        import psycopg
+
+        try:
+            # reads what the server sent (its notifications go to the handler) and checks
+            # that it is still there: a connection lost makes the socket readable too
+            self._conn.execute("SELECT 1")
+        except psycopg.Error as exc:
+            raise StoreError(describe_server_failure(self._where, exc)) from None
+        told, self._told[:] = list(self._told), []
+        return list(dict.fromkeys(told))
+
+    def close(self) -> None:
+        import contextlib
+
+        with contextlib.suppress(Exception):
+            self._conn.close()

@@ -121,7 +121,7 @@ def test_battle_adjust_refuses_hits_past_a_base(
     code, out, err = castra(capsys, "battle", "show", bid, "--json")
     units = {u["id"]: u for u in json.loads(out)["units"]}
     x, y = contact_point(units["A1"], units["B1"])
-    code, out, err = castra(capsys, "battle", "move", bid, "A1", repr(x), repr(y))
+    code, out, err = castra(capsys, "battle", "move", bid, "A1", repr(x), repr(y), "--force")
     assert code == 0, err
     code, out, err = castra(capsys, "battle", "melee", bid, "A1", "B1")
     assert code == 0, err

@@ -34,7 +34,7 @@ def test_gsb_shot_timing_through_the_cli(cli: Cli) -> None:
         ("A2", 12, 4.5, 0),
         ("B3", 12, 7, 180),
     ):
-        battle("move", unit, x, y, "--facing", facing)
+        battle("move", unit, x, y, "--facing", facing, "--force")  # placed by hand
     battle.next_to("Initiative")  # turn 2: the hand-set moves are not this turn's
     assert activations_of(battle, 1) == 2
 

@@ -33,8 +33,12 @@ def test_two_sides_on_two_rosters_start_a_stored_campaign(
     qtbot: QtBot, window: MainWindow, registry: Registry, store: Store
 ) -> None:
     dialog = _dialog(qtbot, registry, store)
+    # the samples seeded on first start: a ready army of each side in every ruleset
     assert {dialog.ruleset.itemData(i) for i in range(dialog.ruleset.count())} == {
+        "d3-ancients",
         "grown-slightly-bald",
+        "leg-vi-carthago",
+        "mwan90",
         "quincunx",
     }
     rosters = [c.currentData() for c in dialog.side_rosters]

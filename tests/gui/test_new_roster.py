@@ -23,7 +23,10 @@ def test_create_a_roster_through_the_dialog(qtbot: QtBot, window: MainWindow, st
     dialog.select("mwan90", "carthaginian")
     assert dialog.side_edit.text() == "Carthage"
     assert dialog.scale_combo.isVisibleTo(dialog)  # MWAN counts figures
-    assert not dialog.standard_check.isEnabled()  # the list gives no standard army
+    # the article gives no army: the ready army is Castra's, and not taken unless asked
+    assert dialog.standard_check.isEnabled()
+    assert "Hannibal's army in Italy" in dialog.standard_check.text()
+    dialog.standard_check.setChecked(False)
     dialog.scale_combo.setCurrentIndex(dialog.scale_combo.findData("1:100"))
     dialog.name_edit.clear()
     qtbot.keyClicks(dialog.name_edit, "Zama, 202 BC")
@@ -50,6 +53,21 @@ def test_start_from_the_standard_army(qtbot: QtBot, window: MainWindow) -> None:
     _create(qtbot, dialog)
     roster = roster_of(window)
     assert roster.unit_count() == 41 and len(roster.commands) == 5
+    assert roster.notes.startswith("Ready army: Model legion in five battlegroups")
+    assert "as the source gives it" in roster.notes
+
+
+def test_start_from_a_ready_army_castra_built(qtbot: QtBot, window: MainWindow) -> None:
+    dialog = window.builder.new_roster()
+    dialog.select("d3-ancients", "carthaginian")
+    assert dialog.standard_check.isChecked()
+    assert dialog.standard_check.text() == (
+        "Start from the ready army (Castra's): Hannibal's army at Zama, in eight units"
+    )
+    _create(qtbot, dialog)
+    roster = roster_of(window)
+    assert roster.unit_count() == 8 and roster.leader("hannibal").quality == "good"
+    assert "Built by Castra" in roster.notes and "ready-armies-built" in roster.notes
 
 
 def test_bad_values_get_a_clear_message(qtbot: QtBot, window: MainWindow, store: Store) -> None:

@@ -17,6 +17,7 @@ import pytest
 from app.core.roster import Roster, Unit
 from app.store import (
     StaleWrite,
+    list_rosters,
     load_roster,
     load_roster_versioned,
     open_store,
@@ -156,7 +157,7 @@ def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path:
     acked = _writers(
         db,
         tmp_path / "home",
-        ["battle", "move", str(bid), "{unit}", "{x}", "10"],
+        ["battle", "move", str(bid), "{unit}", "{x}", "10", "--force"],
         WRITES,
         lambda tag, i: {"{unit}": "A1" if tag == "a" else "B1", "{x}": str(1 + i / 100)},
     )
@@ -164,7 +165,7 @@ def test_two_processes_playing_one_battle_keep_every_acknowledged_step(tmp_path:
     with open_store(db) as st:
         session = load_battle(st, battle_id=bid, registry=reg)
     moves = {
-        (s.command.unit, round(s.command.x, 2))
+        (s.command.unit, round(s.command.legs[0].x or 0.0, 2))  # the path "to X,10"
         for s in session.steps
         if isinstance(s.command, MoveUnit)
     }
@@ -210,3 +211,47 @@ def test_two_processes_writing_one_campaign_keep_every_acknowledged_step(tmp_pat
     assert len(everything) == 2 * n
     assert sorted(x for x in names if x[:2] in ("a-", "b-")) == sorted(everything)
     assert session.cursor == len(session.done) == 3 + 2 * n  # the template's 3 battles, then these
+
+
+FIRST_USE = """
+import sys, time
+from app.cli import main
+start = float(sys.argv[1])
+while time.time() < start:  # every process starts its command at the same moment
+    time.sleep(0.001)
+raise SystemExit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("command", [("roster", "list"), ("roster", "new")])
+def test_commands_started_together_on_a_store_not_made_yet(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """One creates the store, the others wait for it (issue 22: three of four said "database
+    is locked" with the SQL of the migration)."""
+    import time
+
+    db = tmp_path / "castra.sqlite3"
+    env = {**os.environ, "CASTRA_DB": str(db), "CASTRA_HOME": str(tmp_path / "home")}
+    start = time.time() + 3.0  # after the four interpreters have started
+    args = list(command)
+    procs = []
+    for i in range(4):
+        extra = ["--ruleset", "quincunx", "--army", "roman", "--name", f"R{i}"]
+        full = args + (extra if command[-1] == "new" else [])
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", FIRST_USE, str(start), *full],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
+    for p in procs:
+        _out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        assert err == "", err
+    with open_store(db) as st:
+        assert len(list_rosters(st)) == (4 if command[-1] == "new" else 0)

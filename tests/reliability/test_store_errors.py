@@ -134,11 +134,47 @@ def test_a_read_only_file_says_read_only(
         monkeypatch.setattr(
             engine.os, "access", lambda p, m: False if Path(p) == store_file else real(p, m)
         )
+    before = store_file.read_bytes()
     try:
-        code, err = _cli(capsys, "roster", "list")
-        assert code == 1 and "read-only (its file cannot be written)" in err
+        code, err = _cli(capsys, "roster", "list")  # reads work (issue 22)
+        assert code == 0, err
+        code, err = _cli(capsys, "roster", "rename", "1", "X")
+        assert code == 1 and "is read-only" in err and "nothing was saved" in err
+        assert err.count("\n") == 1
     finally:
         store_file.chmod(0o644)
+    assert store_file.read_bytes() == before
+
+
+def test_a_store_on_a_read_only_mount_opens_for_reading(
+    tmpfs: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 22: even ``store check`` (which only reads) was refused; now every read works
+    and every write is refused in one line, the file unchanged."""
+    db = tmpfs / "castra.sqlite3"
+    with open_store(db) as st:
+        save_roster(st, roster=_roster("Kept", units=3))
+    before = db.read_bytes()
+    _read_only(tmpfs)
+    monkeypatch.setenv("CASTRA_DB", str(db))
+    for args in (("store", "check"), ("roster", "list"), ("roster", "show", "1")):
+        code, err = _cli(capsys, *args)
+        assert code == 0, (args, err)
+    capsys.readouterr()
+    assert main(["roster", "list", "--json"]) == 0
+    assert [r["name"] for r in json.loads(capsys.readouterr().out)] == ["Kept"]
+    for args in (
+        ("roster", "rename", "1", "Other"),
+        ("roster", "new", "--ruleset", "quincunx", "--army", "roman", "--name", "X"),
+        ("roster", "delete", "1"),
+    ):
+        code, err = _cli(capsys, *args)
+        assert code == 1 and err.count("\n") == 1, (args, err)
+        assert "is read-only" in err and "nothing was saved" in err, err
+    with open_store(db) as st:
+        assert st.read_only and [s.name for s in list_rosters(st)] == ["Kept"]
+        assert len(load_roster(st, roster_id=1).units) == 3
+    assert db.read_bytes() == before
 
 
 def test_a_full_tmpfs_is_a_message(tmpfs: Path, tmp_path: Path) -> None:
@@ -153,6 +189,43 @@ def test_a_full_tmpfs_is_a_message(tmpfs: Path, tmp_path: Path) -> None:
     with open_store(db) as st:
         names = [s.name for s in list_rosters(st)]
         assert names[0] == "Big 0" and "Kept" in names  # the writes before it are kept
+
+
+@pytest.mark.parametrize("free_kb", [0, 8, 24])
+def test_a_nearly_full_disk_is_said_full_not_damaged(
+    tmpfs: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    free_kb: int,
+) -> None:
+    """With a few KB free SQLite cannot make the files beside the store a read needs: every
+    command, reads included, says the disk is full, never that the store is damaged (the
+    restore it would advise loses recent work); with space again, everything is there."""
+    db = tmpfs / "castra.sqlite3"
+    with open_store(db) as st:
+        save_roster(st, roster=_roster("Kept", units=3))
+    before = db.read_bytes()
+    filler = tmpfs / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    if free_kb:
+        with filler.open("r+b") as fh:
+            fh.truncate(max(filler.stat().st_size - free_kb * 1024, 0))
+    monkeypatch.setenv("CASTRA_DB", str(db))
+    for args in (("roster", "list"), ("store", "check"), ("roster", "show", "1")):
+        code, err = _cli(capsys, *args)
+        assert code == 1 and err.count("\n") == 1, err
+        assert "is full" in err and "backup" not in err and "damaged" not in err, err
+    filler.unlink()
+    assert db.read_bytes() == before
+    code, err = _cli(capsys, "store", "check")
+    assert code == 0, err
 
 
 # --------------------------------------------------------------------------- a full disk

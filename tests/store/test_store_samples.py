@@ -71,13 +71,51 @@ def test_seed_from_the_real_rulesets(store: Store) -> None:
         for army_id, army in rs.armies.items()
         if army.standard is not None
     )
-    # Quincunx and GSB give standard armies (Roman and Carthaginian each)
-    assert len(standard) == 4
+    # a Roman and a Carthaginian ready army in each of the five rulesets: the sources' own
+    # in Quincunx and GSB, Castra's in Leg VI, MWAN #90 and D3
+    assert len(standard) == 10
+    assert {rs for rs, _ in standard} == {rs.id for rs in registry}
     ids = seed_samples(store, registry=registry)
     assert len(ids) == len(standard)
     assert sorted((s.ruleset, s.army) for s in list_rosters(store)) == standard
     for rid in ids:
         roster = load_roster(store, roster_id=rid)
+        rs = registry.get(roster.ruleset)
         assert roster.units
-        assert roster.name.startswith(registry.get(roster.ruleset).meta.short_name + ": ")
+        assert roster.name.startswith(rs.meta.short_name + ": ")
+        assert roster.data_version == rs.meta.data_version
+        std = rs.army(roster.army).standard
+        assert std is not None
+        assert ("Built by Castra" in roster.notes) == (std.origin == "castra")
+    assert seed_samples(store, registry=registry) == []
+
+
+def test_a_store_seeded_before_gets_the_new_ready_armies_once(store: Store) -> None:
+    """A store seeded when only Quincunx and GSB had ready armies gets the six new ones (Leg
+    VI, MWAN #90 and D3) at its next start, once, and none of the four it had again."""
+    import json
+
+    from app.store.models import AppMeta
+    from app.store.repo import SAMPLES_KEY
+
+    registry = Registry.load(find_engine)
+    before = [
+        "grown-slightly-bald/carthage",
+        "grown-slightly-bald/rome",
+        "quincunx/carthaginian",
+        "quincunx/roman",
+    ]
+    with store.session() as session:
+        session.merge(AppMeta(key=SAMPLES_KEY, value=json.dumps(before)))
+    ids = seed_samples(store, registry=registry)
+    got = sorted((s.ruleset, s.army) for s in list_rosters(store))
+    assert got == [
+        ("d3-ancients", "carthaginian"),
+        ("d3-ancients", "roman"),
+        ("leg-vi-carthago", "carthaginian"),
+        ("leg-vi-carthago", "roman"),
+        ("mwan90", "carthaginian"),
+        ("mwan90", "roman"),
+    ]
+    assert len(ids) == 6
     assert seed_samples(store, registry=registry) == []

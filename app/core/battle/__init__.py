@@ -15,7 +15,7 @@ from app.core.battle.commands import (
 from app.core.battle.leader_fate import AdjustLeader
 from app.core.battle.moves import Charge, Deploy, plan_charge
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
-from app.core.battle.setup import Table, default_table, new_battle
+from app.core.battle.setup import Table, default_table, fitting_table, new_battle
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo, TerrainPiece
 from app.core.battle.terrain import AddTerrain, EditTerrain, LayOutTable, RemoveTerrain, SetTable
 
@@ -49,6 +49,7 @@ __all__ = [
     "TerrainPiece",
     "command_from_dict",
     "default_table",
+    "fitting_table",
     "new_battle",
     "plan_charge",
 ]

@@ -46,6 +46,12 @@ class BattleCommand:
     def label(self) -> str:
         return self.kind
 
+    def title(self, state: BattleState) -> str:
+        """The label in words a player reads, naming units and leaders by name (``state``:
+        any state of the battle: names never change in one); :attr:`label` names them by id
+        and stays what the log's JSON gives."""
+        return self.label
+
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         raise NotImplementedError
 
@@ -98,6 +104,20 @@ def option_value_problem(key: str, value: object) -> str | None:
     return None
 
 
+#: Longest battle name.
+MAX_BATTLE_NAME = 200
+
+
+def battle_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a battle's name (empty, over :data:`MAX_BATTLE_NAME`
+    characters, a control, invisible or direction-changing character), or None."""
+    if not name.strip():
+        return "the battle name cannot be empty"
+    if len(name) > MAX_BATTLE_NAME:
+        return f"the battle name is {len(name):,} characters long (at most {MAX_BATTLE_NAME})"
+    return control_problem("the battle name", name)
+
+
 def ended(state: BattleState) -> None:
     if state.result is not None:
         raise CommandError(f"the battle is over ({state.result.reason}); undo to go back")
@@ -112,3 +132,21 @@ def find_unit(state: BattleState, unit_id: str) -> BattleUnit:
         return state.unit(unit_id)
     except KeyError as exc:
         raise CommandError(str(exc.args[0])) from None
+
+
+def unit_words(state: BattleState, unit_id: str | None) -> str:
+    """``Hastati (A1)``: a unit by name and id (the id alone when the battle has none such)."""
+    if unit_id is None:
+        return "-"
+    for u in state.units:
+        if u.id == unit_id:
+            return f"{u.name} ({u.id})"
+    return unit_id
+
+
+def leader_words(state: BattleState, leader_id: str) -> str:
+    """A leader by name (the id when the battle has none such)."""
+    for ld in state.leaders:
+        if ld.id == leader_id:
+            return ld.name
+    return leader_id

@@ -22,9 +22,11 @@ from app.core.battle.base import (
     apply_hook,
     ended,
     find_unit,
+    leader_words,
     option_value_problem,
     phase_name,
     unit_symbol,
+    unit_words,
     when,
 )
 from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
@@ -167,6 +169,16 @@ class Act(BattleCommand):
     def label(self) -> str:
         return self.action.replace("_", " ").capitalize()
 
+    def title(self, state: BattleState) -> str:
+        words = self.label
+        if self.actor is not None:
+            words += f": {unit_words(state, self.actor)}"
+        if self.target is not None:
+            words += f" against {unit_words(state, self.target)}"
+        elif self.actor is None and self.side is not None:
+            words += f" ({state.sides[self.side].name})"
+        return words
+
     def situation(self, state: BattleState, mech: Mechanics) -> Situation:
         spec = mech.action(self.action)
         actor = target = None
@@ -267,6 +279,9 @@ class Adjust(BattleCommand):
     def label(self) -> str:
         return f"Adjust {self.unit}"
 
+    def title(self, state: BattleState) -> str:
+        return f"Adjust {unit_words(state, self.unit)}: {self.field} {self.value}"
+
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         ended(state)
         unit = find_unit(state, self.unit)
@@ -318,6 +333,12 @@ class AttachLeader(BattleCommand):
     @property
     def label(self) -> str:
         return "Attach leader" if self.unit else "Detach leader"
+
+    def title(self, state: BattleState) -> str:
+        who = leader_words(state, self.leader)
+        if self.unit is None:
+            return f"Detach {who}"
+        return f"Attach {who} to {unit_words(state, self.unit)}"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         ended(state)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, get_args
 
+from app.core.battle.base import leader_words
 from app.core.battle.commands import COMMANDS, BattleCommand, CommandError, Context, Executed
 from app.core.battle.state import BattleState
 from app.core.roster import MAX_WOUNDS
@@ -40,6 +41,9 @@ class AdjustLeader(BattleCommand):
     @property
     def label(self) -> str:
         return f"Set {self.leader} {self.status}"
+
+    def title(self, state: BattleState) -> str:
+        return f"Set {leader_words(state, self.leader)} {self.status}"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         if state.result is not None:

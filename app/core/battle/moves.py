@@ -18,6 +18,7 @@ from app.core.battle.base import (
     ended,
     find_unit,
     unit_symbol,
+    unit_words,
 )
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.contact import CONTACT_HOWS, ContactHow
@@ -154,6 +155,10 @@ class MoveUnit(BattleCommand):
         verb = "Move" if self.reason == "move" else self.reason.capitalize()
         return f"{verb} {self.unit}"
 
+    def title(self, state: BattleState) -> str:
+        verb = "Move" if self.reason == "move" else self.reason.capitalize()
+        return f"{verb} {unit_words(state, self.unit)}"
+
     def to_dict(self) -> dict[str, Any]:
         if self.legacy:
             return {
@@ -282,6 +287,9 @@ class Charge(BattleCommand):
     def label(self) -> str:
         return f"Charge {self.unit}"
 
+    def title(self, state: BattleState) -> str:
+        return f"Charge: {unit_words(state, self.unit)} against {unit_words(state, self.target)}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -381,6 +389,9 @@ class Deploy(BattleCommand):
     @property
     def label(self) -> str:
         return f"Deploy {self.unit}"
+
+    def title(self, state: BattleState) -> str:
+        return f"Deploy {unit_words(state, self.unit)}"
 
     def execute(self, state: BattleState, ctx: Context) -> Executed:
         ended(state)

@@ -20,9 +20,11 @@ MAX_ENTRIES = 8
 
 def sample_roster(rs: Ruleset, army_id: str) -> Roster:
     """The army's standard army when its source gives one, else one unit of each of its
-    first entries, led by a general attached to the first unit."""
+    first entries, led by a general attached to the first unit. (A ready army Castra built,
+    :mod:`app.core.ready`, is not taken: the sample stays what the map's tests, screenshots
+    and the speed bench have always measured.)"""
     army = rs.army(army_id)
-    if army.standard is not None:
+    if army.standard is not None and army.standard.origin == "source":
         roster = new_roster(rs, army_id, name=army.name, standard=True)
         if roster.units:
             return roster

@@ -18,11 +18,23 @@ from app.rules.ruleset import Ruleset
 from app.rules.schema import TableSize
 from app.rules.table import Table
 
-__all__ = ["APP_DEFAULT_TABLE", "Table", "default_table", "new_battle"]
+__all__ = [
+    "APP_DEFAULT_TABLE",
+    "Table",
+    "default_table",
+    "fitting_table",
+    "grown_table_note",
+    "new_battle",
+]
 
 #: The app's table for a ruleset whose source gives no table size: 6 by 4 feet, a common
 #: wargames table. Not a rules number (no source says it); a battle may be set up on any table.
 APP_DEFAULT_TABLE = TableSize(width=6, height=4, unit="ft")
+
+#: How a table grows, both sides in proportion, for armies that do not stand inside their
+#: deployment zones on the ruleset's own (the Quincunx model armies, 73 units of 25mm
+#: figures, need 9 x 6 ft where the app's table is 6 x 4)
+GROWTH = (1.25, 1.5, 2.0, 2.5, 3.0)
 
 
 def default_table(rs: Ruleset) -> Table:
@@ -139,6 +151,66 @@ def _deploy(
     return _in_zone(units, side, zone)
 
 
+def _before(rosters: tuple[Roster, Roster], table: Table) -> TurnView:
+    """The view of the table before any unit stands on it (for the deployment zones)."""
+    return TurnView(
+        turn=1,
+        phase=0,
+        initiative=None,
+        units=(),
+        sides=({}, {}),
+        armies=(rosters[0].army, rosters[1].army),
+        side_names=(rosters[0].side, rosters[1].side),
+        table=table,
+    )
+
+
+def _stands_in_zones(
+    rs: Ruleset, mech: Mechanics, rosters: tuple[Roster, Roster], table: Table
+) -> bool:
+    """Whether both armies, deployed as :func:`new_battle` deploys them, stand wholly inside
+    their zones on ``table``."""
+    zones = mech.deployment_zones(_before(rosters, table))
+    for index, roster in enumerate(rosters):
+        side: Side = 0 if index == 0 else 1
+        units = _expand(rs, mech, roster, side)
+        placed = _deploy(units, side, zones[side], mech.deployment_facing(side), table)
+        if not all(zone_holds(zones[side], u.footprint.corners()) for u in placed):
+            return False
+    return True
+
+
+def fitting_table(rs: Ruleset, mech: Mechanics, rosters: tuple[Roster, Roster]) -> Table:
+    """The ruleset's table (:func:`default_table`), or, when the two armies would not stand
+    inside their deployment zones on it, the first size of it grown by :data:`GROWTH` on
+    which they do: a player lays out a bigger table for bigger armies. Armies too big even
+    for the largest keep the ruleset's table (their last rows then stand in front of their
+    zones). No terrain: a layout is fitted to the size afterwards."""
+    base = default_table(rs)
+    if _stands_in_zones(rs, mech, rosters, base):
+        return base
+    for factor in GROWTH:
+        grown = Table(round(base.width * factor, 3), round(base.height * factor, 3))
+        if _stands_in_zones(rs, mech, rosters, grown):
+            return grown
+    return base
+
+
+def grown_table_note(rs: Ruleset, mech: Mechanics, state: BattleState) -> str | None:
+    """One line saying the battle's table is larger than the ruleset's and why (None when it
+    is not): "Table 108 x 72", larger than Quincunx's 72 x 48": the armies stand in their
+    deployment zones only on the larger one."""
+    base = default_table(rs)
+    if state.width <= base.width and state.height <= base.height:
+        return None
+    u = mech.length_symbol()
+    return (
+        f"Table {state.width:g} x {state.height:g}{u}, larger than {rs.meta.short_name}'s "
+        f"{base.width:g} x {base.height:g}{u}: the armies stand in their deployment zones "
+        "only on the larger one."
+    )
+
+
 def _place_leaders(
     mech: Mechanics, roster: Roster, side: Side, mine: list[BattleUnit], table: Table
 ) -> list[BattleLeader]:
@@ -223,28 +295,22 @@ def new_battle(
     *,
     table: Table | None = None,
     records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
+    fit: bool = False,
 ) -> BattleState:
     """The battle before its first command: both rosters deployed, leaders with their units.
     Each side's record holds its ``army`` and ``side_name``, what the ruleset keeps there
     from the start (:meth:`Mechanics.side_record`), then ``records`` (e.g. D3
     ``supply_problems``). Each unit's footprint is the ruleset's
     (:meth:`Mechanics.footprint`), placed inside its side's deployment zone
-    (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain."""
+    (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain
+    (none given: :func:`fitting_table`, the ruleset's table or a larger one the armies fit).
+    ``fit``: the table's size was chosen (``battle new --size``): a unit the deployment
+    leaves off it is refused (ValueError naming them), not started off the table."""
     for roster in rosters:
         if roster.ruleset != rs.id:
             raise ValueError(f"roster {roster.name!r} is for {roster.ruleset}, not {rs.id}")
-    table = table or default_table(rs)
-    before = TurnView(
-        turn=1,
-        phase=0,
-        initiative=None,
-        units=(),
-        sides=({}, {}),
-        armies=(rosters[0].army, rosters[1].army),
-        side_names=(rosters[0].side, rosters[1].side),
-        table=table,
-    )
-    zones = mech.deployment_zones(before)
+    table = table or fitting_table(rs, mech, rosters)
+    zones = mech.deployment_zones(_before(rosters, table))
     units: list[BattleUnit] = []
     leaders: list[BattleLeader] = []
     sides: list[SideInfo] = []
@@ -284,6 +350,12 @@ def new_battle(
                     **records[side_index],
                 },
             )
+        )
+    off = [u.id for u in units if fit and not table.holds(u.footprint.corners())]
+    if off:
+        raise ValueError(
+            f"{', '.join(off[:10])}{' ...' if len(off) > 10 else ''} do not fit on a "
+            f"{table.width:g} by {table.height:g} table; choose a larger one"
         )
     return BattleState(
         ruleset=rs.id,

@@ -43,6 +43,16 @@ def _piece(ctx: Context, **fields: Any) -> TerrainPiece:
         raise CommandError(str(exc)) from None
 
 
+def _on_table(piece: TerrainPiece, width: float, height: float) -> None:
+    """Refuse a piece with a point off a ``width`` by ``height`` table."""
+    for i, (x, y) in enumerate(piece.points):
+        if not (-1e-6 <= x <= width + 1e-6 and -1e-6 <= y <= height + 1e-6):
+            raise CommandError(
+                f"point {i + 1} ({x:g},{y:g}) of terrain {piece.id} is off the {width:g} by "
+                f"{height:g} table; terrain lies on the table"
+            )
+
+
 def _describe(piece: TerrainPiece, u: str) -> str:
     name = f' "{piece.name}"' if piece.name else ""
     shape = f"{len(piece.points)} points"
@@ -53,8 +63,8 @@ def _describe(piece: TerrainPiece, u: str) -> str:
 
 @dataclass(frozen=True)
 class SetTable(BattleCommand):
-    """Give the table another size (in the ruleset's unit). Refused when a unit would be
-    left off it; terrain may run off the edges."""
+    """Give the table another size (in the ruleset's unit). Refused when a unit or a piece
+    of terrain would be left off it."""
 
     kind: ClassVar[str] = "table"
     width: float = 72.0
@@ -80,6 +90,12 @@ class SetTable(BattleCommand):
                 f"{', '.join(off[:10])}{' ...' if len(off) > 10 else ''} would be off a "
                 f"{self.width:g} by {self.height:g} table; move them first"
             )
+        for piece in state.terrain:
+            if not table.holds(piece.points):
+                raise CommandError(
+                    f"terrain {piece.id} would be off a {self.width:g} by {self.height:g} "
+                    "table; move or remove it first"
+                )
         u = unit_symbol(ctx)
         state = replace(state, width=table.width, height=table.height)
         return Executed(state, (f"The table is now {table.width:g}{u} by {table.height:g}{u}.",))
@@ -121,6 +137,7 @@ class AddTerrain(BattleCommand):
             name=self.name,
             width=self.width,
         )
+        _on_table(piece, state.width, state.height)
         state = replace(state, terrain=(*state.terrain, piece))
         return Executed(state, (f"Terrain placed: {_describe(piece, unit_symbol(ctx))}.",))
 
@@ -165,6 +182,7 @@ class EditTerrain(BattleCommand):
         )
         if new == old:
             raise CommandError(f"terrain {self.id} is unchanged")
+        _on_table(new, state.width, state.height)
         terrain = tuple(new if p.id == old.id else p for p in state.terrain)
         state = replace(state, terrain=terrain)
         return Executed(state, (f"Terrain changed: {_describe(new, unit_symbol(ctx))}.",))
@@ -227,6 +245,8 @@ class LayOutTable(BattleCommand):
         ids = [p.id for p in self.pieces]
         if len(set(ids)) != len(ids):
             raise CommandError("the layout has two pieces with one id")
+        for piece in self.pieces:
+            _on_table(piece, state.width, state.height)
         state = replace(state, terrain=tuple(self.pieces))
         what = f'"{self.layout}"' if self.layout else "a layout"
         kinds = sorted({p.kind for p in self.pieces})

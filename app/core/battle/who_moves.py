@@ -41,6 +41,8 @@ class WhoMoves:
     #: the headline: "Carthage moves", "Both sides may move", "Deployment: ..."
     headline: str
     sides: tuple[SideMoves, SideMoves] | None = None
+    #: deployment is still open (turn 1's first phase): units may be placed in their zones
+    deploying: bool = False
 
 
 def who_moves(state: BattleState, mech: Mechanics) -> WhoMoves:
@@ -77,4 +79,6 @@ def who_moves(state: BattleState, mech: Mechanics) -> WhoMoves:
         headline = f"{able.name} may move"
     else:
         headline = "No unit may move in this phase"
-    return WhoMoves(headline, (tallies[0], tallies[1]))
+    first = next((u for u in state.units if not u.status.eliminated), None)
+    deploying = first is not None and mech.may_deploy(view, first.id) is None
+    return WhoMoves(headline, (tallies[0], tallies[1]), deploying)

@@ -75,10 +75,11 @@ class CampaignSession:
         return self.cursor < len(self.done)
 
     def undo_label(self) -> str | None:
-        return self.done[self.cursor - 1].step.label if self.can_undo() else None
+        """What Undo would take back, in words (battles and leaders by name)."""
+        return self.done[self.cursor - 1].step.title(self.campaign) if self.can_undo() else None
 
     def redo_label(self) -> str | None:
-        return self.done[self.cursor].step.label if self.can_redo() else None
+        return self.done[self.cursor].step.title(self.campaign) if self.can_redo() else None
 
     def undo(self) -> Step:
         if not self.can_undo():

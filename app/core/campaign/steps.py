@@ -107,6 +107,12 @@ class Step:
     def label(self) -> str:
         return self.kind
 
+    def title(self, campaign: Campaign) -> str:
+        """The label in words a player reads: battles and leaders by name, from
+        ``campaign`` (any state of it: names do not change); :attr:`label` keeps their ids
+        for the command line's history."""
+        return self.label
+
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         raise NotImplementedError
 
@@ -177,6 +183,22 @@ def _new_battle_id(campaign: Campaign) -> str:
     return f"b{n}"
 
 
+def battle_words(campaign: Campaign, key: str) -> str:
+    """A battle by name (its key when the campaign has no such battle)."""
+    try:
+        return campaign.battle(key).name
+    except (CampaignError, KeyError):
+        return key
+
+
+def leader_words(campaign: Campaign, side: str, leader: str) -> str:
+    """A side's leader by name (his id when the side has no such leader)."""
+    try:
+        return campaign.side(side).army.leader(leader).name
+    except (CampaignError, KeyError, ValueError):
+        return leader
+
+
 def _open(campaign: Campaign, key: str) -> CampaignBattle:
     battle = campaign.battle(key)
     if battle.applied:
@@ -196,6 +218,9 @@ class LinkBattle(Step):
     def label(self) -> str:
         return f"Fight battle {self.battle}"
 
+    def title(self, campaign: Campaign) -> str:
+        return f"Fight {battle_words(campaign, self.battle)}"
+
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         return campaign.with_battle(replace(_open(campaign, self.battle), fought=self.fought))
 
@@ -213,6 +238,9 @@ class RecordResult(Step):
     @property
     def label(self) -> str:
         return f"Record the result of {self.battle}"
+
+    def title(self, campaign: Campaign) -> str:
+        return f"Record the result of {battle_words(campaign, self.battle)}"
 
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         battle = _open(campaign, self.battle)
@@ -246,6 +274,9 @@ class ApplyResult(Step):
     @property
     def label(self) -> str:
         return f"Apply the result of {self.battle}"
+
+    def title(self, campaign: Campaign) -> str:
+        return f"Apply the result of {battle_words(campaign, self.battle)}"
 
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         battle = _open(campaign, self.battle)
@@ -317,6 +348,9 @@ class Promote(Step):
     def label(self) -> str:
         return f"Promote {self.leader}"
 
+    def title(self, campaign: Campaign) -> str:
+        return f"Promote {leader_words(campaign, self.side, self.leader)}"
+
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         side = campaign.side(self.side)
         army = side.army
@@ -371,6 +405,9 @@ class ReturnLeader(Step):
     @property
     def label(self) -> str:
         return f"{self.how.capitalize()} {self.leader}"
+
+    def title(self, campaign: Campaign) -> str:
+        return f"{self.how.capitalize()} {leader_words(campaign, self.side, self.leader)}"
 
     def apply(self, campaign: Campaign, rs: Ruleset) -> Campaign:
         check_text("the terms", self.terms, 500)

@@ -4,9 +4,10 @@ Cannae), with each leader's historical fate to show beside the campaign's own.
 Only Quincunx's source names leaders and gives both armies whole (its model legion under
 Scipio and Hannibal's army, each in battlegroups with commanders, Commanders: "Hannibal and
 Scipio ... provide a +2"); the template takes its standard armies and gives the other
-battlegroup commanders the names of the men who led those wings in these battles. Leg VI and
-D3 have no standard armies, GSB's have no named leaders and MWAN #90 has no leader rules, so
-for them the template is refused, with the reason.
+battlegroup commanders the names of the men who led those wings in these battles (the names
+its ready armies carry too). The other rulesets' ready armies are other armies (GSB's sample
+armies with one general each, Castra's Cannae, Zama and consular armies for Leg VI, D3 and
+MWAN #90), so for them the template is refused, with the reason.
 """
 
 from __future__ import annotations
@@ -96,9 +97,9 @@ def hannibal_in_italy(
     """The template as a campaign of three battles, each side's whole army."""
     if not _supported(rs):
         raise CampaignError(
-            f"the Hannibal in Italy template needs named leaders and whole armies, which only "
-            f"Quincunx's source gives; {rs.meta.short_name} has none (make a campaign from "
-            "your own rosters instead)"
+            f"the Hannibal in Italy template is built on Quincunx's model armies, their "
+            f"battlegroups and named leaders; {rs.meta.short_name}'s ready armies are others "
+            "(make a campaign from your own rosters instead)"
         )
     names = {(h.side, h.id): h.name for h in LEADERS}
     sides = []

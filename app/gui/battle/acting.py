@@ -183,14 +183,8 @@ class ActingPanel(QWidget):
         actor, target = self.actor.currentData(), self.target.currentData()
         side = self.side.currentData()
         self._filling = True
-        for combo, keep in ((self.actor, actor), (self.target, target)):
-            combo.clear()
-            combo.addItem(NONE, None)
-            for u in state.units:
-                mark = " (out)" if u.status.eliminated else ""
-                combo.addItem(f"{u.id} {u.name}{mark}", u.id)
-            index = combo.findData(keep)
-            combo.setCurrentIndex(max(index, 0))
+        self._fill_units(self.actor, actor)
+        self._fill_units(self.target, target, without=self.actor.currentData())
         self.side.clear()
         self.side.addItem("(the unit's)", None)
         for i, s in enumerate(state.sides):
@@ -199,11 +193,23 @@ class ActingPanel(QWidget):
         self._filling = False
         self._pair_changed()
 
+    def _fill_units(self, combo: QComboBox, keep: object, without: object = None) -> None:
+        """Every unit of the battle shown (``without``: the unit acting, never its own
+        target), keeping the choice when it is still offered."""
+        combo.clear()
+        combo.addItem(NONE, None)
+        for u in self.controller.state.units:
+            if u.id == without:
+                continue
+            mark = " (out)" if u.status.eliminated else ""
+            combo.addItem(f"{u.id} {u.name}{mark}", u.id)
+        combo.setCurrentIndex(max(combo.findData(keep), 0))
+
     def set_pair(self, actor: str | None, target: str | None = None) -> None:
         self._filling = True
         self.actor.setCurrentIndex(max(self.actor.findData(actor), 0))
-        if target is not None:
-            self.target.setCurrentIndex(max(self.target.findData(target), 0))
+        keep = target if target is not None else self.target.currentData()
+        self._fill_units(self.target, keep, without=self.actor.currentData())
         self._filling = False
         self._pair_changed()
 
@@ -215,7 +221,14 @@ class ActingPanel(QWidget):
 
     def _actor_signal(self, _index: int) -> None:
         actor = self.actor.currentData()
-        if actor is not None and not self._filling:
+        if self._filling:
+            return
+        # the target list never offers the unit acting (odds of a unit against itself)
+        self._filling = True
+        self._fill_units(self.target, self.target.currentData(), without=actor)
+        self._filling = False
+        self._pair_changed()
+        if actor is not None:
             self.actorChosen.emit(str(actor))
 
     # ------------------------------------------------------------------ options
@@ -374,10 +387,14 @@ class ActingPanel(QWidget):
         """The exact odds of the action as chosen, from the core, before any roll."""
         c = self.controller
         playable = not c.read_only and c.state.result is None
-        self.roll_button.setEnabled(playable)
-        self.dice_button.setEnabled(playable)
-        self.charge_button.setEnabled(playable)
         cmd, spec = self.command(), self.spec()
+        throws = self._throws(cmd)
+        # the button says what it does: Roll for an action that throws dice, else the
+        # action itself (MWAN #90's "End move" sat behind a button labelled Roll)
+        self.roll_button.setText("Roll" if throws or spec is None else spec.label)
+        self.roll_button.setEnabled(playable)
+        self.dice_button.setEnabled(playable and throws)
+        self.charge_button.setEnabled(playable)
         self.rows, self.expected = [], {}
         self.odds, self.odds_command = None, None
         if cmd is None or spec is None:
@@ -412,6 +429,16 @@ class ActingPanel(QWidget):
             )
         )
         self.chart.show_odds(rows, expected)
+
+    def _throws(self, cmd: Act | None) -> bool:
+        """Whether the command as chosen throws dice (it is tried on the battle, changing
+        nothing); True when that cannot be told yet (a choice missing)."""
+        if cmd is None:
+            return True
+        try:
+            return self.controller.next_request(cmd, ()) is not None
+        except (CommandError, NotImplementedRule, KeyError, ValueError):
+            return True
 
     # ------------------------------------------------------------------ the result card
 

@@ -61,6 +61,9 @@ class BattleController(QObject):
         self.rosters = rosters
         #: the past step shown read-only (None: the present)
         self.past: int | None = None
+        #: why this user may not change the battle at all (a player's window on a club
+        #: server: battles are the umpire's), or None
+        self.locked: str | None = None
         self._past_state: BattleState | None = None
 
     # ------------------------------------------------------------------ reading
@@ -74,7 +77,8 @@ class BattleController(QObject):
 
     @property
     def read_only(self) -> bool:
-        return self.past is not None
+        """Nothing can be changed: a past step is shown, or the battle is locked."""
+        return self.past is not None or self.locked is not None
 
     def phase_name(self, state: BattleState | None = None) -> str:
         state = state or self.state
@@ -86,6 +90,9 @@ class BattleController(QObject):
     def execute(self, command: BattleCommand, faces: Sequence[int] | None = None) -> Step | None:
         """Do ``command`` (with ``faces`` thrown at the table, if given) and save it; a
         refusal is one line in :attr:`message` and changes nothing."""
+        if self.locked is not None:
+            self.message.emit(f"Not done: {self.locked}")
+            return None
         if self.read_only:
             self.message.emit("A past step is shown: return to the present to play")
             return None
@@ -119,7 +126,7 @@ class BattleController(QObject):
             return False
         self.done.emit(None, None)
         self.changed.emit()
-        self.message.emit(f"Undone: {step.command.label}")
+        self.message.emit(f"Undone: {step.command.title(self.session.state)}")
         return True
 
     def redo(self) -> bool:
@@ -136,7 +143,7 @@ class BattleController(QObject):
             return False
         self.done.emit(None, None)
         self.changed.emit()
-        self.message.emit(f"Redone with the same dice: {step.command.label}")
+        self.message.emit(f"Redone with the same dice: {step.command.title(self.session.state)}")
         return True
 
     def _save(self, *, step: bool) -> bool:

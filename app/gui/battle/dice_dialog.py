@@ -28,7 +28,7 @@ class DiceDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("diceDialog")
-        self.setWindowTitle(f"Enter dice: {command.label}")
+        self.setWindowTitle(f"Enter dice: {command.title(controller.session.state)}")
         self.controller = controller
         self.command = command
         self.faces: list[int] = []

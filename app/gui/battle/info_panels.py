@@ -5,6 +5,8 @@ resolve, chance cards, losses so far). They show the core's state and send comma
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -41,11 +43,14 @@ RECORD_WORDS = {
 HIDDEN_RECORD = {"army", "side_name"}
 
 
-def _text(value: object) -> str:
+def _text(value: object, name: Callable[[str], str] = str) -> str:
+    """A record's value in words; ``name``: an item of a list kept there in words."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str) and "," in value and " " not in value:
-        return _counted(value.split(","))
+        return _counted([name(v) for v in value.split(",") if v])
+    if isinstance(value, str) and value and " " not in value and "_" in value:
+        return html.escape(name(value))
     return html.escape(str(value))
 
 
@@ -104,9 +109,10 @@ class TurnPanel(QWidget):
         self.initiative.setText("-" if state.initiative is None else names[state.initiative])
         said = who_moves(state, mech)
         self.in_play.setText(f"<b>{html.escape(said.headline)}</b>")
-        self.may_move.setText(
-            "<br>".join(html.escape(s.words()) for s in said.sides) if said.sides else ""
-        )
+        lines = [html.escape(s.words()) for s in said.sides] if said.sides else []
+        if said.deploying:
+            lines.insert(0, "<i>Deployment is open: drag units within your zone.</i>")
+        self.may_move.setText("<br>".join(lines))
         self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
@@ -243,7 +249,8 @@ class SidesPanel(QWidget):
                 if key in HIDDEN_RECORD:
                     continue
                 words = RECORD_WORDS.get(key, key.replace("_", " "))
-                rows.append(f"<tr><td>{_text(words)}</td><td>{_text(value)}</td></tr>")
+                named = partial(c.session.mechanics.record_item_name, key)
+                rows.append(f"<tr><td>{_text(words)}</td><td>{_text(value, named)}</td></tr>")
             parts.append(
                 f"<b>{_text(side.name)}</b> ({_text(side.army)})<table>{''.join(rows)}</table>"
             )

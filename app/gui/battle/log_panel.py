@@ -67,7 +67,8 @@ class LogPanel(QWidget):
         del self._listed[first:]
         for n in range(first, len(steps)):
             step = steps[n]
-            head = QTreeWidgetItem([f"{n + 1}. T{step.turn} {step.command.label}"])
+            title = step.command.title(session.state)
+            head = QTreeWidgetItem([f"{n + 1}. T{step.turn} {title}"])
             head.setData(0, STEP_ROLE, n + 1)
             text = " ".join(step.lines)
             head.setToolTip(0, text)

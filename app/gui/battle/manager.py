@@ -209,16 +209,19 @@ class BattleManager(QObject):
         from app.gui.battle.controller import BattleController
         from app.store import StoreError
         from app.store.battles import battle_rosters, load_battle
+        from app.store.read import battle_lock
 
         try:
             session = load_battle(self.store, battle_id=battle_id, registry=self.registry)
             rosters = battle_rosters(self.store, battle_id=battle_id, registry=self.registry)
+            locked = battle_lock(self.store)
         except (StoreError, KeyError, ValueError) as exc:
             self.message.emit(f"The battle cannot be opened: {exc}")
             return None
         controller = BattleController(
             session, store=self.store, battle_id=battle_id, rosters=rosters
         )
+        controller.locked = locked
         warning = session.data_warning()
         window = self._show(battle_id, controller)
         if warning:

@@ -1,13 +1,16 @@
-"""New battle: two rosters of one ruleset, a table, a dice seed (random unless one is
-typed, so a battle can be played again), and for D3 the sides with supply problems. The
-battle starts as ``castra battle new`` starts it: both armies stand in their deployment
-zones, and the first phase is where they are deployed (dragged inside their zones)."""
+"""New battle: a ruleset, an army for each side (a roster of the library, or one of the
+ruleset's ready armies, :mod:`app.core.ready`, so a first battle needs no roster built), a
+table, a dice seed (random unless one is typed, so a battle can be played again), and for D3
+the sides with supply problems. The battle starts as ``castra battle new`` starts it: both
+armies stand in their deployment zones (on a larger table when the ruleset's is too small
+for them), and the first phase is where they are deployed (dragged inside their zones)."""
 
 from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import BattleSession, CommandError, StartBattle, new_battle
-from app.core.battle.setup import Table, default_table
+from app.core.battle.base import battle_name_problem
+from app.core.battle.setup import Table, default_table, fitting_table
+from app.core.ready import ReadyArmy, ready_armies, ready_roster
 from app.core.roster import Roster
 from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
 from app.rules.measure import mm_per_unit
@@ -36,6 +41,9 @@ if TYPE_CHECKING:
     from app.store import RosterSummary, Store
 
 MAX_SEED = 2**31 - 1
+
+#: A side's choice: a stored roster's id, or a ready army's ``RULESET:ARMY`` key
+Choice = int | str
 
 
 class NewBattleDialog(QDialog):
@@ -50,13 +58,26 @@ class NewBattleDialog(QDialog):
         self.setWindowTitle("New battle")
         self.registry = registry
         self.summaries = [s for s in summaries if s.ruleset in registry and not s.deleted]
+        self.ready: dict[str, ReadyArmy] = {
+            ra.key: ra for rs in registry for ra in ready_armies(rs)
+        }
         form = QFormLayout(self)
+        self.ruleset = QComboBox()
+        self.ruleset.setObjectName("rulesetCombo")
+        for rs in registry:
+            self.ruleset.addItem(rs.meta.short_name, rs.id)
+            self.ruleset.setItemData(
+                self.ruleset.count() - 1, rs.meta.name, Qt.ItemDataRole.ToolTipRole
+            )
         self.roster_a = QComboBox()
         self.roster_a.setObjectName("rosterA")
         self.roster_b = QComboBox()
         self.roster_b.setObjectName("rosterB")
-        for s in self.summaries:
-            self.roster_a.addItem(self._text(s), s.id)
+        for combo in (self.roster_a, self.roster_b):
+            combo.setToolTip(
+                "A roster of your library, or one of the ruleset's ready armies (the source's "
+                "own where it gives one, else one Castra built): no roster needed"
+            )
         self.table = QComboBox()
         self.table.setObjectName("tableCombo")
         self.table.setToolTip(
@@ -90,6 +111,7 @@ class NewBattleDialog(QDialog):
         self.error.setObjectName("newBattleError")
         self.error.setStyleSheet("color:#b00020")
         self.error.setWordWrap(True)
+        form.addRow("Ruleset", self.ruleset)
         form.addRow("Side A", self.roster_a)
         form.addRow("Side B", self.roster_b)
         form.addRow("Table", self.table)
@@ -104,37 +126,79 @@ class NewBattleDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
+        self.ruleset.setCurrentIndex(max(self.ruleset.findData(self._first_ruleset()), 0))
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._fill_a())
         self.roster_a.currentIndexChanged.connect(lambda _i: self._fill_b())
-        self._fill_b()
-        self.resize(520, 0)
+        self._fill_a()
+        self.resize(560, 0)
+
+    def _first_ruleset(self) -> str | None:
+        """The ruleset of the roster changed last, else the first with a ready army."""
+        if self.summaries:
+            return max(self.summaries, key=lambda s: s.updated_at).ruleset
+        return next((ra.ruleset for ra in self.ready.values()), None)
 
     def _text(self, s: RosterSummary) -> str:
-        rs = self.registry.get(s.ruleset)
-        return f"{s.name} — {s.side}, {rs.meta.short_name} ({s.units} units)"
+        return f"{s.name} — {s.side} ({s.units} units)"
 
-    def _summary(self, roster_id: object) -> RosterSummary | None:
-        return next((s for s in self.summaries if s.id == roster_id), None)
+    @staticmethod
+    def _ready_text(ra: ReadyArmy) -> str:
+        whose = "the source's army" if ra.origin == "source" else "built by Castra"
+        return f"Ready army: {ra.name} — {ra.side}, {whose} ({ra.units} units)"
+
+    def _options(self, ruleset_id: str) -> list[tuple[Choice, str, str]]:
+        """A side's choices in the ruleset: (data, text, side), the library's rosters first,
+        then the ready armies."""
+        out: list[tuple[Choice, str, str]] = [
+            (s.id, self._text(s), s.side) for s in self.summaries if s.ruleset == ruleset_id
+        ]
+        out += [
+            (key, self._ready_text(ra), ra.side)
+            for key, ra in self.ready.items()
+            if ra.ruleset == ruleset_id
+        ]
+        return out
+
+    def ruleset_id(self) -> str | None:
+        data = self.ruleset.currentData()
+        return None if data is None else str(data)
+
+    def _fill_a(self) -> None:
+        """Side A: the ruleset's rosters, then its ready armies; then side B, the table and
+        what the ruleset asks for."""
+        rid = self.ruleset_id()
+        self.roster_a.blockSignals(True)
+        self.roster_a.clear()
+        if rid is not None:
+            for data, text, _side in self._options(rid):
+                self.roster_a.addItem(text, data)
+        self.roster_a.blockSignals(False)
+        self.roster_a.setCurrentIndex(0 if self.roster_a.count() else -1)
+        self._fill_b()
 
     def _fill_b(self) -> None:
-        """Side B: rosters of side A's ruleset, another side first."""
-        a = self._summary(self.roster_a.currentData())
+        """Side B: the other choices of side A's ruleset, another side first, the library's
+        rosters before the ready armies."""
+        rid = self.ruleset_id()
+        a = self.roster_a.currentData()
         keep = self.roster_b.currentData()
         self.roster_b.clear()
-        if a is None:
-            return
-        same = [s for s in self.summaries if s.ruleset == a.ruleset and s.id != a.id]
-        same.sort(key=lambda s: (s.side == a.side, s.name.casefold()))
-        for s in same:
-            self.roster_b.addItem(self._text(s), s.id)
+        options = [] if rid is None or a is None else self._options(rid)
+        a_side = next((side for data, _text, side in options if data == a), None)
+        others = [o for o in options if o[0] != a]
+        others.sort(key=lambda o: (o[2] == a_side, isinstance(o[0], str)))
+        for data, text, _side in others:
+            self.roster_b.addItem(text, data)
         self.roster_b.setCurrentIndex(max(self.roster_b.findData(keep), 0))
         # supply problems change a side's chance-card deck (D3 Ancients)
-        cards = self.registry.get(a.ruleset).engine.has_chance_cards
+        cards = rid is not None and self.registry.get(rid).engine.has_chance_cards
         for w in (self.supply_label, self.supply_a, self.supply_b):
             w.setVisible(cards)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setEnabled(bool(same))
-        self.error.setText("" if same else "No other roster of this ruleset to fight.")
-        self._fill_tables(a.ruleset)
+        ok.setEnabled(bool(others))
+        self.error.setText("" if others else "No other army of this ruleset to fight.")
+        if rid is not None:
+            self._fill_tables(rid)
 
     def _fill_tables(self, ruleset_id: str) -> None:
         """The tables for side A's ruleset: its standard table with no terrain, the
@@ -155,19 +219,32 @@ class NewBattleDialog(QDialog):
         if problems:  # a bad saved layout is named, never fatal
             self.error.setText("\n".join(filter(None, (self.error.text(), problems[0]))))
 
-    def chosen_table(self, rs: Ruleset) -> Table | None:
-        """The table chosen, its layout fitted to the ruleset's standard size (None: the
-        standard table with no terrain)."""
+    def chosen_table(
+        self, rs: Ruleset, rosters: tuple[Roster, Roster] | None = None
+    ) -> Table | None:
+        """The table chosen, its layout fitted to the ruleset's standard size, or to the larger
+        one ``rosters`` need to stand in their zones (None: that table with no terrain)."""
         index = self.table.currentData()
         if index is None:
             return None
-        base = default_table(rs)
+        if rosters is None:
+            base = default_table(rs)
+        else:
+            base = fitting_table(rs, mechanics_for(rs), rosters)
         pieces = fit_layout(self.layouts[int(index)], base, mm_per_unit(rs))
         return Table(base.width, base.height, pieces)
 
-    def chosen(self) -> tuple[int, int] | None:
+    def chosen(self) -> tuple[Choice, Choice] | None:
+        """Each side's choice: a stored roster's id, or a ready army's ``RULESET:ARMY``."""
         a, b = self.roster_a.currentData(), self.roster_b.currentData()
-        return None if a is None or b is None else (int(a), int(b))
+        if a is None or b is None:
+            return None
+        return (a if isinstance(a, str) else int(a), b if isinstance(b, str) else int(b))
+
+    def ready_roster(self, key: str) -> Roster:
+        """The roster of ready army ``key`` (``RULESET:ARMY``)."""
+        ra = self.ready[key]
+        return ready_roster(self.registry.get(ra.ruleset), ra.army)
 
     def make_session(self, rosters: tuple[Roster, Roster]) -> BattleSession:
         """The battle, started (ValueError in one line when it cannot be)."""
@@ -184,9 +261,12 @@ class NewBattleDialog(QDialog):
                 {"supply_problems": self.supply_b.isChecked()},
             )
         name = self.name.text().strip() or f"{rosters[0].name} vs {rosters[1].name}"
+        bad = battle_name_problem(name)
+        if bad:
+            raise ValueError(bad)
         try:
             mech = mechanics_for(rs)
-            table = self.chosen_table(rs)
+            table = self.chosen_table(rs, rosters)
             state = new_battle(rs, mech, rosters, table=table, records=records)
             session = BattleSession(rs, mech, state, seed=self.seed.value(), name=name)
             session.do(StartBattle())
@@ -206,11 +286,14 @@ def create_from_dialog(
     chosen = dialog.chosen()
     if chosen is None:
         raise ValueError("choose two rosters")
+
+    def roster(choice: Choice) -> Roster:
+        if isinstance(choice, str):
+            return dialog.ready_roster(choice)
+        return load_roster(store, roster_id=choice)
+
     try:
-        rosters = (
-            load_roster(store, roster_id=chosen[0]),
-            load_roster(store, roster_id=chosen[1]),
-        )
+        rosters = (roster(chosen[0]), roster(chosen[1]))
         session = dialog.make_session(rosters)
         battle_id = create_battle(store, session=session, rosters=rosters)
     except (StoreError, KeyError) as exc:

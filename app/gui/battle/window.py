@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
+    QLabel,
     QMainWindow,
     QMenu,
     QToolBar,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.moves import plan_charge
+from app.core.battle.state import BattleState
 from app.core.battle.summary import battle_summary
 from app.gui import dialogs, help_windows
 from app.gui.battle.acting import ActingPanel
@@ -56,16 +58,18 @@ MAP_KEYS = (
 TITLE_CHARS = 60
 
 
-def step_title(step: Step) -> str:
+def step_title(step: Step, state: BattleState | None = None) -> str:
     """ "Melee: Hastati (A1) against Boii (B1)": the step's first log line when it says
-    what was done, else its command's label."""
+    what was done, else its command's title (units and leaders by name, from ``state``, any
+    state of the battle), else its label."""
     first = step.lines[0].rstrip(".") if step.lines else ""
     label = step.command.label
     if first.startswith(label.split(" ")[0]) and len(first) <= TITLE_CHARS:
         return first
     if first.startswith(label.split(" ")[0]):
         return first[: TITLE_CHARS - 1] + "…"
-    return label
+    title = step.command.title(state) if state is not None else label
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
 
 
 class BattleWindow(QMainWindow):
@@ -121,12 +125,14 @@ class BattleWindow(QMainWindow):
         self.unit_dock.raise_()
         self.layout_dialog: LayoutNameDialog | None = None
         self.toolbar = self._toolbar()
+        self.lock_bar = self._lock_bar()
         self._menus()
         self._connect()
         self._result_shown = controller.state.result is not None
         self.refresh()
         self.acting.refresh()
         self._restore_layout()
+        self.lock_bar.setVisible(controller.locked is not None)  # whatever the saved layout
 
     # ------------------------------------------------------------------ parts
 
@@ -164,6 +170,25 @@ class BattleWindow(QMainWindow):
                 bar.addAction(self.acts[key])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.acts.adopt(BattleKey.VIEW_TOOLBAR, bar.toggleViewAction())
+        return bar
+
+    def _lock_bar(self) -> QToolBar:
+        """The read-only banner, as the roster editor shows one: why this battle cannot be
+        changed here (a player's window on a club server), under the toolbar."""
+        bar = QToolBar("Read-only", self)
+        bar.setObjectName("battleLockBar")
+        bar.setMovable(False)
+        bar.toggleViewAction().setVisible(False)
+        locked = self.controller.locked or ""
+        self.lock_banner = QLabel(locked[:1].upper() + locked[1:])
+        self.lock_banner.setObjectName("readOnlyBanner")
+        self.lock_banner.setStyleSheet(
+            "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"
+        )
+        bar.addWidget(self.lock_banner)
+        self.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        bar.setVisible(self.controller.locked is not None)
         return bar
 
     def _menus(self) -> None:
@@ -310,14 +335,16 @@ class BattleWindow(QMainWindow):
         undo = a[K.UNDO]
         undo.setEnabled(live and session.can_undo())
         undo.setText(
-            f"&Undo: {step_title(session.steps[session.cursor - 1])}"
+            f"&Undo: {step_title(session.steps[session.cursor - 1], session.state)}"
             if session.can_undo()
             else "&Undo"
         )
         redo = a[K.REDO]
         redo.setEnabled(live and session.can_redo())
         redo.setText(
-            f"&Redo: {step_title(session.steps[session.cursor])}" if session.can_redo() else "&Redo"
+            f"&Redo: {step_title(session.steps[session.cursor], session.state)}"
+            if session.can_redo()
+            else "&Redo"
         )
         a[K.NEXT_PHASE].setEnabled(live and session.state.started and not over)
         self.turn_panel.next_button.setEnabled(live and session.state.started and not over)
@@ -326,10 +353,16 @@ class BattleWindow(QMainWindow):
         a[K.CHARGE].setEnabled(live and not over)
         a[K.ENTER_DICE].setEnabled(live and not over)
         a[K.END_BATTLE].setEnabled(live and session.state.started and not over)
-        a[K.PRESENT].setEnabled(c.read_only)
+        a[K.PRESENT].setEnabled(c.past is not None)
         title = f"{session.name} — Castra battle"
-        if c.read_only:
+        if c.past is not None:
             title += f" (step {c.past} of {session.cursor}, read-only)"
+        elif c.locked is not None:
+            title += " (read-only)"
+            for key in (K.UNDO, K.REDO, K.NEXT_PHASE, K.START, K.ROLL, K.CHARGE, K.ENTER_DICE):
+                a[key].setToolTip(f"Disabled: {c.locked}")
+            a[K.END_BATTLE].setToolTip(f"Disabled: {c.locked}")
+            self.turn_panel.next_button.setToolTip(f"Disabled: {c.locked}")
         self.setWindowTitle(title)
 
     def _terrain_menu(self, map_menu: QMenu) -> None:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDockWidget,
+    QFormLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -45,7 +46,7 @@ from app.core.campaign.fight import battle_rosters, hand_back, start_battle
 from app.core.campaign.model import CampaignBattle, CampaignError
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import ApplyResult, LinkBattle, RecordResult, Step
-from app.gui.actions import ActionKey, make_action
+from app.gui.actions import SPECS, ActionKey, make_action, set_tip
 from app.gui.campaign.plot import StrengthPlot
 from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KeptTree, army_items, timeline_items
@@ -76,6 +77,55 @@ def _confirm_dialog(parent: QWidget, title: str, lines: list[str]) -> bool:
     return dialog.exec() == QDialog.DialogCode.Accepted
 
 
+class SidesDialog(QDialog):
+    """Campaign > Sides and players…: for each side, the club member who plays it (or
+    nobody). The umpire's, on a club server."""
+
+    NOBODY = "(nobody)"
+
+    def __init__(
+        self,
+        parent: QWidget,
+        sides: list[tuple[str, str]],
+        members: dict[str, str],
+        chosen: dict[str, str],
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidesDialog")
+        self.setWindowTitle("Sides and players")
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            "Who plays each side: a player reinforces, promotes and returns the leaders of "
+            "the sides they play; the rest is the umpire's."
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.combos: dict[str, QComboBox] = {}
+        for side_id, name in sides:
+            combo = QComboBox()
+            combo.setObjectName(f"side_{side_id}")
+            combo.addItem(self.NOBODY, None)
+            for member, role in members.items():
+                combo.addItem(f"{member} ({role})", member)
+            index = combo.findData(chosen.get(side_id))
+            combo.setCurrentIndex(max(index, 0))
+            self.combos[side_id] = combo
+            form.addRow(name, combo)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(460, self.sizeHint().height())
+
+    def chosen(self) -> dict[str, str | None]:
+        """Side id -> the member chosen (None: nobody)."""
+        return {side: combo.currentData() for side, combo in self.combos.items()}
+
+
 #: what the view says while the store holds no campaign
 NO_CAMPAIGN = (
     "No campaign yet: start one in the main window with Campaign > New campaign from "
@@ -103,7 +153,21 @@ class CampaignView(QMainWindow):
         self.ask_result: Callable[[RecordDialog], bool] = lambda d: (
             d.exec() == QDialog.DialogCode.Accepted
         )
+        #: runs the sides-and-players form; returns whether it was accepted
+        self.ask_sides: Callable[[SidesDialog], bool] = lambda d: (
+            d.exec() == QDialog.DialogCode.Accepted
+        )
         self.actions_: dict[ActionKey, QAction] = {}
+        #: this member's role on a club server (``player``, ``umpire``), or None: a local
+        #: store, or the club's admin
+        self.role: str | None = None
+        if store.on_server:
+            from app.store.read import member_role
+
+            try:
+                self.role = member_role(store)
+            except StoreError:
+                self.role = None
 
         self.plot = StrengthPlot()
         self.setCentralWidget(self.plot)
@@ -167,15 +231,31 @@ class CampaignView(QMainWindow):
             ActionKey.CV_FIGHT: self.fight,
             ActionKey.CV_CHRONICLE: self.chronicle,
             ActionKey.CV_EXPORT: self.export,
+            ActionKey.CV_ASSIGN: self.assign_sides,
         }
         for key, handler in handlers.items():
             action = make_action(self, key)
             action.triggered.connect(lambda _=False, h=handler: h())
             self.actions_[key] = action
             menu.addAction(action)
-            if key is not ActionKey.CV_EXPORT:
+            if key not in (ActionKey.CV_EXPORT, ActionKey.CV_ASSIGN):
                 bar.addAction(action)
+        self.actions_[ActionKey.CV_ASSIGN].setVisible(self.store.on_server)
         self.addToolBar(bar)
+        # the read-only banner, as the roster editor shows one (a player's window)
+        self.lock_bar = QToolBar("Read-only", self)
+        self.lock_bar.setObjectName("campaignLockBar")
+        self.lock_bar.setMovable(False)
+        self.lock_bar.toggleViewAction().setVisible(False)
+        self.lock_banner = QLabel()
+        self.lock_banner.setObjectName("readOnlyBanner")
+        self.lock_banner.setStyleSheet(
+            "QLabel { background: #fff3cd; color: #5c4400; padding: 4px 8px; }"
+        )
+        self.lock_bar.addWidget(self.lock_banner)
+        self.addToolBarBreak()
+        self.addToolBar(self.lock_bar)
+        self.lock_bar.hide()
 
     def action(self, key: ActionKey) -> QAction:
         return self.actions_[key]
@@ -268,11 +348,60 @@ class CampaignView(QMainWindow):
         a[ActionKey.CV_FIGHT].setEnabled(nxt is not None)
         a[ActionKey.CV_RECORD].setEnabled(nxt is not None)
         a[ActionKey.CV_APPLY].setEnabled(nxt is not None and nxt.result is not None)
+        self._limit(undo is not None, redo is not None)
         self.setWindowTitle(f"{c.name} - Campaigns - Castra")
         first = self.timeline.topLevelItem(0)
         if self.timeline.currentItem() is None and first is not None:
             self.timeline.setCurrentItem(first)
         self._show_details()
+
+    def _limit(self, can_undo: bool, can_redo: bool) -> None:
+        """A player's window on a club server: what the server would refuse is disabled,
+        saying why, and the banner says what is theirs (the sides they play)."""
+        from app.store.campaigns import campaign_sides, step_makers
+
+        a = self.actions_
+        for key, action in a.items():
+            set_tip(action, SPECS[key].tip)
+        if self.role != "player" or self.session is None or self.campaign_id is None:
+            self.lock_bar.hide()
+            return
+        me = self.store.member or "?"
+        umpires = f"the umpire's (you are {me}, a player)"
+        tips = {
+            ActionKey.CV_RECORD: f"Recording a result is {umpires}",
+            ActionKey.CV_APPLY: f"Applying a result is {umpires}",
+            ActionKey.CV_FIGHT: f"Fighting the next battle is {umpires}",
+            ActionKey.CV_ASSIGN: f"Giving sides is {umpires}",
+        }
+        for key, tip in tips.items():
+            a[key].setEnabled(False)
+            a[key].setToolTip(f"Disabled: {tip}")
+        try:
+            makers = step_makers(self.store, campaign_id=self.campaign_id)
+            sides = campaign_sides(self.store, campaign_id=self.campaign_id)
+        except StoreError as exc:
+            self._say(str(exc))
+            makers, sides = [], {}
+        cursor = self.session.cursor
+        mine_back = can_undo and 0 < cursor <= len(makers) and makers[cursor - 1] == me
+        mine_next = can_redo and cursor < len(makers) and makers[cursor] == me
+        a[ActionKey.CV_UNDO].setEnabled(mine_back)
+        a[ActionKey.CV_REDO].setEnabled(mine_next)
+        if can_undo and not mine_back:
+            a[ActionKey.CV_UNDO].setToolTip("Disabled: you undo only steps you made")
+        if can_redo and not mine_next:
+            a[ActionKey.CV_REDO].setToolTip("Disabled: you redo only steps you made")
+        played = [s.name for s in self.session.campaign.sides if sides.get(s.id) == me]
+        if played:
+            text = (
+                f"You play {', '.join(played)}: you reinforce it, promote and return its "
+                f"leaders; the rest is {umpires}"
+            )
+        else:
+            text = f"Read-only: you play no side of this campaign; it is {umpires}"
+        self.lock_banner.setText(text)
+        self.lock_bar.show()
 
     def _show_details(self) -> None:
         """The selected battle in full: date, place, result, losses, fates, notes."""
@@ -337,7 +466,7 @@ class CampaignView(QMainWindow):
         ok = self._save()
         self._refresh()
         if ok:
-            self._say(f"{step.label}: done")
+            self._say(f"{step.title(self.session.campaign)}: done")
         return ok
 
     def _next(self) -> CampaignBattle | None:
@@ -394,7 +523,7 @@ class CampaignView(QMainWindow):
             return
         step = self.session.undo()
         if self._save():
-            self._say(f"undone: {step.label}")
+            self._say(f"undone: {step.title(self.session.campaign)}")
         self._refresh()
 
     def redo(self) -> None:
@@ -402,7 +531,7 @@ class CampaignView(QMainWindow):
             return
         step = self.session.redo()
         if self._save():
-            self._say(f"redone: {step.label}")
+            self._say(f"redone: {step.title(self.session.campaign)}")
         self._refresh()
 
     # ------------------------------------------------------------------ battles
@@ -435,7 +564,11 @@ class CampaignView(QMainWindow):
         except (CampaignError, ValueError) as exc:
             self._say(str(exc))
             return None
-        bid = create_battle(self.store, session=bs, rosters=rosters)
+        try:
+            bid = create_battle(self.store, session=bs, rosters=rosters)
+        except StoreError as exc:  # a player's window: the server refuses (one line)
+            self._say(f"Not fought: {exc}")
+            return None
         self.do(LinkBattle(battle.id, bid))
         window = self.open_battle(bid) if self.open_battle is not None else None
         if window is not None:
@@ -472,6 +605,43 @@ class CampaignView(QMainWindow):
             self._say(str(exc))
             return False
         return self.do(step)
+
+    # ------------------------------------------------------------------ club
+
+    def assign_sides(self) -> bool:
+        """Campaign > Sides and players…: the umpire gives each side to a club member (or
+        to nobody). True when something changed."""
+        from app.store.campaigns import assign_side, campaign_sides, unassign_side
+        from app.store.read import club_members
+
+        if self.session is None or self.campaign_id is None or not self.store.on_server:
+            return False
+        cid = self.campaign_id
+        try:
+            members = club_members(self.store)
+            before = campaign_sides(self.store, campaign_id=cid)
+        except StoreError as exc:
+            self._say(str(exc))
+            return False
+        sides = [(s.id, s.name) for s in self.session.campaign.sides]
+        dialog = SidesDialog(self, sides, members, before)
+        if not self.ask_sides(dialog):
+            return False
+        changed = {s: m for s, m in dialog.chosen().items() if before.get(s) != m}
+        try:
+            for side, member in changed.items():
+                if member is None:
+                    unassign_side(self.store, campaign_id=cid, side=side)
+                else:
+                    assign_side(self.store, campaign_id=cid, side=side, member=member)
+        except StoreError as exc:
+            self._say(f"Not saved: {exc}")
+            return False
+        names = dict(sides)
+        said = [f"{names[s]}: {m or 'nobody'}" for s, m in changed.items()]
+        self._say("Sides: " + "; ".join(said) if said else "Sides unchanged")
+        self._refresh()
+        return bool(changed)
 
     # ------------------------------------------------------------------ files
 

@@ -78,6 +78,12 @@ class D3Mechanics(D3Movement):
 
     engine = "d3"
     sequence_rule = "D3, Sequence of play"
+
+    def record_item_name(self, key: str, item: str) -> str:
+        """D3, Chance cards: a card in the deck or drawn, by its name ("No Event")."""
+        card = self.t.chance_cards.cards.get(item)
+        return card.name if card is not None else super().record_item_name(key, item)
+
     strength_unit = "units"
     #: D3, Sequence of play: each player takes a turn; a game turn is both players' turns.
     rounds_per_turn = 2

@@ -157,3 +157,62 @@ def test_mwan90_says_whose_move_it_is(
     mover = mech.side_to_move(c.state.view())
     assert mover is not None
     assert f"{c.state.sides[mover].name} moves now" in window.turn_panel.in_play.text()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_target_list_never_offers_the_unit_acting(
+    qtbot: QtBot, registry: Registry, settings: QSettings, ruleset: str
+) -> None:
+    """Odds of a unit against itself were offered ("leader killed" among 20 outcomes)."""
+    window = open_window(qtbot, _session(registry, ruleset), settings)
+    acting = window.acting
+    for actor in ("A1", "B2"):
+        acting.set_pair(actor)
+        offered = [acting.target.itemData(i) for i in range(acting.target.count())]
+        assert actor not in offered and len(offered) == len(window.controller.state.units)
+    acting.set_pair("A1", "B1")
+    acting.actor.setCurrentIndex(acting.actor.findData("B1"))  # the target becomes the actor
+    assert acting.target.currentData() is None
+    assert acting.target.findData("B1") < 0 and acting.target.findData("A1") >= 0
+
+
+def test_mwan90_end_of_move_is_not_behind_a_roll_button(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """MWAN #90's action that ends a side's move throws no dice: its button says so, and
+    Enter dice is off for it; a melee's button is Roll again."""
+    session = _session(registry, "mwan90")
+    mech = session.mechanics
+    while mech.side_to_move(session.state.view()) is None:
+        session.do(NextPhase())
+    mover = mech.side_to_move(session.state.view())
+    window = open_window(qtbot, session, settings)
+    acting = window.acting
+    acting.choose_action("end_move")
+    acting.side.setCurrentIndex(acting.side.findData(mover))
+    assert acting.roll_button.text() == "End of the first side's move"
+    assert not acting.dice_button.isEnabled()
+    acting.choose_action("melee")
+    acting.set_pair("A1", "B1")
+    assert acting.roll_button.text() == "Roll" and acting.dice_button.isEnabled()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_turn_dock_says_deployment_is_open(
+    qtbot: QtBot, registry: Registry, settings: QSettings, ruleset: str
+) -> None:
+    """Deployment is open in the battle's first phase: the dock says so, in MWAN #90 as in
+    the others, and no longer once play has begun."""
+    rs = registry.get(ruleset)
+    from app.core.battle import StartBattle, new_battle
+    from app.core.battle.sample import sample_roster
+
+    armies = list(rs.armies)
+    mech = mechanics_for(rs)
+    state = new_battle(rs, mech, (sample_roster(rs, armies[0]), sample_roster(rs, armies[1])))
+    session = BattleSession(rs, mech, state, seed=3)
+    session.do(StartBattle())
+    window = open_window(qtbot, session, settings)
+    assert "Deployment is open" in window.turn_panel.may_move.text()
+    window.turn_panel.next_button.click()
+    assert "Deployment is open" not in window.turn_panel.may_move.text()

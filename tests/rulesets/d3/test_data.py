@@ -36,7 +36,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.source_file == "004_78eaa0b0c4f939d1.txt"
     assert m.game_length == "15 turns"
     assert m.scales == () and m.default_scale is None
-    assert m.data_version == "1.0.0"
+    assert m.data_version == "1.1.0"
     assert m.author is None and m.author_note
 
 
@@ -430,7 +430,7 @@ def test_army_lists(rs: Ruleset) -> None:
         army = rs.army(army_id)
         assert (army.min_units, army.max_units) == (6, 8)
         assert army.units_rule and "6-8" in army.units_rule
-        assert army.standard is None
+        assert army.standard is not None and army.standard.origin == "castra"
         assert set(army.entries) == set(entries)
 
 
@@ -456,6 +456,7 @@ ERRATA = {
     "all-out-attack-card": "gap",
     "army-lists-not-in-source": "gap",
     "army-entry-limits": "interpretation",
+    "ready-armies-built": "gap",
     "basing-men": "gap",
     "combat-halving-rounding": "gap",
     "combat-modifier-order": "gap",

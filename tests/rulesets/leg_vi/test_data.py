@@ -54,7 +54,7 @@ def test_meta(rs: Ruleset) -> None:
     assert (m.figure_scale, m.unit_of_measure, m.counts) == ("6mm", "inch", "bases")
     assert m.scales == () and m.default_scale is None
     assert m.author is None and m.author_note
-    assert m.data_version == "1.1.0"
+    assert m.data_version == "1.2.0"
     assert rs.men_per_figure("1:10") is None
 
 
@@ -707,7 +707,8 @@ def test_army_ids(rs: Ruleset) -> None:
     assert set(rs.armies) == {"roman", "carthaginian"}
     assert list(rs.army("roman").entries) == list(ROMAN)
     assert list(rs.army("carthaginian").entries) == list(CARTHAGINIAN)
-    assert all(a.standard is None for a in rs.armies.values())
+    # the source gives no army to start from: the ready armies are Castra's
+    assert all(a.standard is not None and a.standard.origin == "castra" for a in rs.armies.values())
 
 
 @pytest.mark.parametrize(("army", "eid", "want"), ENTRIES, ids=[e[1] for e in ENTRIES])
@@ -757,7 +758,7 @@ def test_legion_men(rs: Ruleset) -> None:
         ("army-lists-built", "gap"),
         ("entry-limits", "interpretation"),
         ("entry-grades", "interpretation"),
-        ("no-standard-army", "gap"),
+        ("ready-armies-built", "gap"),
         ("initiative-die", "gap"),
         ("stop-rampage-bonus", "interpretation"),
         ("hi-follow-up-not-pursuit", "interpretation"),

@@ -37,7 +37,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.scales == ("1:10", "1:100") and m.default_scale == "1:10"
     assert m.year == 1997
     assert m.author is None and m.author_note
-    assert m.data_version == "1.1.0"
+    assert m.data_version == "1.2.0"
     assert rs.men_per_figure("1:10") == 10 and rs.men_per_figure("1:100") == 100
 
 
@@ -379,7 +379,8 @@ def test_army_ids(rs: Ruleset) -> None:
     assert set(rs.armies) == {"roman", "carthaginian"}
     for army_id in rs.armies:
         assert set(rs.army(army_id).entries) == {e for a, e in ENTRIES if a == army_id}
-        assert rs.army(army_id).standard is None
+        std = rs.army(army_id).standard
+        assert std is not None and std.origin == "castra" and not std.leaders
 
 
 @pytest.mark.parametrize(("army_id", "entry_id"), sorted(ENTRIES))
@@ -418,6 +419,7 @@ ERRATA = {
     "carthaginian-troop-classes": "interpretation",
     "unit-sizes": "interpretation",
     "army-limits": "interpretation",
+    "ready-armies-built": "gap",
     "campaign-recovery": "gap",
     "campaign-leaders": "gap",
     "clear-shot": "interpretation",
