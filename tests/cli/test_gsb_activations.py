@@ -38,7 +38,9 @@ def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Cli:
     return Cli(capsys, tmp_path)
 
 
-def gsb_battle(registry: Registry, seed: int = 7) -> tuple[BattleSession, tuple[Roster, Roster]]:
+def gsb_battle(
+    registry: Registry, seed: int = 7, **more: tuple[float, float, float]
+) -> tuple[BattleSession, tuple[Roster, Roster]]:
     rs = registry.get("grown-slightly-bald")
     rosters = (
         roster_of(rs, "rome", ["heavy_infantry", "heavy_infantry", "light_infantry"]),
@@ -55,6 +57,7 @@ def gsb_battle(registry: Registry, seed: int = 7) -> tuple[BattleSession, tuple[
         "A2": (10.0, 4.5, 0.0),
         "B2": (10.75, 4.5, 270.0),  # its front against A2's right flank
         "A3": (14.0, 3.0, 0.0),
+        **more,
     }
     return started(rs, rosters, places, seed=seed), rosters
 
@@ -129,9 +132,8 @@ def test_a_unit_that_destroys_its_opponent_fights_a_second_melee(
     may use any remaining movement to contact and fight a second melee": the legion destroys
     the Spanish (one base left, 4 hits on 6s), charges on into the Carthaginian foot behind
     them in the same activation and fights again; a third melee is refused."""
-    session, rosters = gsb_battle(registry)
+    session, rosters = gsb_battle(registry, B2=(6.0, 5.75, 180.0))  # behind the Spanish
     battle = Battle(cli, stored(session, rosters))
-    battle("move", "B2", "6", "5.75", "--facing", "180")  # set by hand: behind the Spanish
     battle("adjust", "B1", "strength", "1")
     activations_of(battle, ROME)
     battle("act", "activate", "A1")
