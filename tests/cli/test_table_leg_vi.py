@@ -45,8 +45,9 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     table = cli.json("battle", "table", battle.id)
     assert [p["kind"] for p in table["terrain"]] == ["hill", "woods", "hill", "woods"]
     # deployed in their zones, in the open ground between the west hill and the wood
-    out = battle("deploy", "Roman legion", "27", "10.8")
-    assert out.startswith("Roman legion (A1) deploys at (27, 10.8)")
+    # (the legion 4.36" deep, its lines 1" apart: errata 'legion-footprint')
+    out = battle("deploy", "Roman legion", "27", "9.8")
+    assert out.startswith("Roman legion (A1) deploys at (27, 9.8)")
     battle("deploy", "Gauls", "27", "37.5", "--facing", "180")
     assert "outside" in battle.refused("deploy", "Gauls", "27", "30", "--facing", "180")
     battle.next_to("Manoeuvre")

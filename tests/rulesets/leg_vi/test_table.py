@@ -493,10 +493,12 @@ def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
 
     state = at(at(state, "B2", 20, 30, 180), "A6", 20, 22.5, 0)
     state = at(at(state, "B3", 40, 30, 180), "B6", 56, 30, 180)
-    state = at(at(state, "A1", 40, 21.5, 0), "A5", 56, 22.5, 0)
+    # the legion (4.72" wide and 4.36" deep: errata 'legion-footprint') 7.4" from the Spanish
+    state = at(at(state, "A1", 40, 20, 0), "A5", 56, 22.5, 0)
     session = started(mech, state, MANOEUVRE)
     view = session.state.view()
     assert edge_distance(view.unit("B2").footprint, view.unit("A6").footprint) < 8
+    assert edge_distance(view.unit("B3").footprint, view.unit("A1").footprint) < 8
     step = confirmed(session, "B2", "wheel 30 right")
     assert session.state.unit("B2").status.dps == 1
     assert any('wheeled within 8" of enemy: 1 DP' in line for line in step.lines), step.lines

@@ -1,0 +1,102 @@
+"""Leg VI Carthago's rules on the table through ``castra battle`` (issue 25, items 5 to 8): a
+legion's frontage, the engaged bases read from where units touch, formed units' wheels and
+side-steps, the legion moving only to its front, control and the initiative player's lead
+in every phase."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.battle import BattleSession, NextPhase
+from app.core.roster import Roster
+from app.rules.registry import Registry
+from tests.cli.test_battle_cli import Battle, Cli
+from tests.cli.test_battle_cli import store_file as store_file  # the store under tmp_path
+from tests.table_setup import Place, roster_of, started, stored
+
+INCH = 25.4
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Cli:
+    return Cli(capsys, tmp_path)
+
+
+def leg_vi_battle(
+    registry: Registry,
+    places: dict[str, Place],
+    *,
+    roman: list[str | tuple[str, dict[str, object]]] | None = None,
+    carthaginian: list[str | tuple[str, dict[str, object]]] | None = None,
+    phase: str = "manoeuvre",
+    seed: int = 3,
+) -> tuple[BattleSession, tuple[Roster, Roster]]:
+    """Rome (A1 a legion, A2 velites, A3 Roman equites; or ``roman``) against Carthage (B1
+    eight Gauls, B2 Libyan spearmen; or ``carthaginian``), each side's general detached
+    beside its units where ``places`` puts ``A-gen`` and ``B-gen`` (else at the side's
+    centre), on to ``phase`` of turn 1."""
+    rs = registry.get("leg-vi-carthago")
+    rosters = (
+        roster_of(
+            rs,
+            "roman",
+            roman or ["roman_legion", "velites", "roman_equites"],
+            leaders=[("gen", "general", None)],
+        ),
+        roster_of(
+            rs,
+            "carthaginian",
+            carthaginian or [("gauls", {"size": 8}), "libyan_spearmen"],
+            leaders=[("gen", "general", None)],
+        ),
+    )
+    leaders = {k: (v[0], v[1]) for k, v in places.items() if k.endswith("-gen")}
+    units = {k: v for k, v in places.items() if not k.endswith("-gen")}
+    session = started(rs, rosters, units, seed=seed, leaders_at=leaders)
+    mech = session.mechanics
+    while mech.phase_ids[session.state.phase] != phase:  # type: ignore[attr-defined]
+        session.do(NextPhase())
+    return session, rosters
+
+
+def test_a_legion_stands_on_its_120mm_frontage(cli: Cli, registry: Registry) -> None:
+    """Leg VI, Unit Organisation: "the bases should be spaced apart on a movement tray with
+    a gap between each base so that the 4 bases in each line have a 120mm frontage -- the
+    same as 6 bases rather than the actual 4"; "There should be a gap of up to 1 inch
+    between lines" (errata 'legion-footprint'). Resolving combat: "Count all bases in
+    direct contact with opponent plus up to one over-lapping on each flank if otherwise not
+    engaged. Also count 1/2 bases of a second line of a Legion in quincunx." Eight Gauls
+    (6.3" of front) centred on the legion's front have six bases against its 120mm and one
+    over-lapping on each side: all eight fight (against an 80mm legion only six would); the
+    legion its four hastati and half its principes."""
+    legion_front = 20.0 + (3 * 20 / INCH + 2 * 1.0) / 2  # three 20mm lines, 1" apart
+    gauls = legion_front + 20 / INCH / 2
+    session, rosters = leg_vi_battle(
+        registry,
+        {"A1": (30.0, 20.0, 0.0), "B1": (30.0, gauls, 180.0)},
+        phase="combat",
+    )
+    battle = Battle(cli, stored(session, rosters))
+    a1 = battle.unit("A1")
+    assert a1["width"] == pytest.approx(120 / INCH) and a1["depth"] == pytest.approx(
+        3 * 20 / INCH + 2
+    )
+    assert battle.unit("B1")["width"] == pytest.approx(8 * 20 / INCH)
+    assert cli.json("battle", "measure", battle.id, "A1", "B1")["distance"] == pytest.approx(
+        0, abs=1e-6
+    )
+    out = battle("melee", "A1", "B1")
+    head = out.splitlines()[0]
+    assert "a_bases=6" in head and "d_bases=8" in head, head
+    # spearmen whose nearer end stands 0.3" beyond where an 80mm legion would end touch the
+    # 120mm one front to front
+    spearmen = session.state.unit("B2").width
+    x = 30.0 + 80 / INCH / 2 + 0.3 + spearmen / 2
+    session, rosters = leg_vi_battle(
+        registry, {"A1": (30.0, 20.0, 0.0), "B2": (x, gauls, 180.0)}, phase="combat"
+    )
+    battle = Battle(cli, stored(session, rosters))
+    measured = cli.json("battle", "measure", battle.id, "A1", "B2")
+    assert measured["distance"] == pytest.approx(0, abs=1e-6)
