@@ -100,3 +100,32 @@ def test_a_legion_stands_on_its_120mm_frontage(cli: Cli, registry: Registry) -> 
     battle = Battle(cli, stored(session, rosters))
     measured = cli.json("battle", "measure", battle.id, "A1", "B2")
     assert measured["distance"] == pytest.approx(0, abs=1e-6)
+
+
+def test_formed_units_wheel_and_a_legion_moves_to_its_front(cli: Cli, registry: Registry) -> None:
+    """Leg VI, Manoeuvre: "Movement by formed units must be directly to the front with no
+    more than 22 1/2 degrees variation off centre. To do otherwise, requires units to
+    manoeuvre"; "Wheel: Inside edge remains stationary, measure distance moved by outside
+    edge"; "Side-step/step-back: Up to 2" taking a full move. A-B Grade Infantry only."
+    Roman Legions: "It may only move in the direction of facing." (errata
+    'formed-units-wheel'). Far from the enemy, in the manoeuvre phase, each general beside
+    his units (they are under control)."""
+    session, rosters = leg_vi_battle(
+        registry,
+        {
+            "A1": (20.0, 10.0, 0.0),
+            "A-gen": (24.0, 8.0, 0.0),
+            "B2": (50.0, 40.0, 180.0),  # B grade Libyan spearmen
+            "B-gen": (50.0, 43.0, 0.0),
+        },
+    )
+    battle = Battle(cli, stored(session, rosters))
+    err = battle.refused("move", "B2", "--path", "pivot 30 right")
+    assert "Leg VI, Manoeuvre: Libyan spearmen (B2) is formed: it turns by wheeling" in err
+    assert "not by a pivot about its centre" in err
+    assert "(B2) moves: wheel 30 right" in battle("move", "B2", "--path", "wheel 30 right")
+    battle("undo")
+    assert "(B2) moves: right 2" in battle("move", "B2", "--path", "right 2")  # a side-step
+    err = battle.refused("move", "A1", "--path", "right 2")
+    assert "Leg VI, Roman Legions: Roman legion (A1) is a legion: it moves only in the" in err
+    assert "(A1) moves: wheel 30 right" in battle("move", "A1", "--path", "wheel 30 right")

@@ -39,6 +39,7 @@ from app.rulesets.leg_vi.units import ROLLED_KIND, ROLLED_MOVE, ROLLED_TURN
 #: the phases' positions in the sequence of play (Leg VI, Playing the Game)
 SKIRMISH, MANOEUVRE, CHARGE, AFTER_COMBAT = 1, 2, 3, 5
 SEQ = "Leg VI, Playing the Game"
+LEGION = "Leg VI, Roman Legions"
 WOOD = ((30.0, 24.0), (42.0, 24.0), (42.0, 27.0), (30.0, 27.0))
 
 
@@ -453,27 +454,61 @@ def test_formed_units_step_sideways_or_back_only_as_a_side_step(
 ) -> None:
     """Leg VI, Manoeuvre: "Movement by formed units must be directly to the front ... To do
     otherwise, requires units to manoeuvre"; "Side-step/step-back: Up to 2" taking a full
-    move. A-B Grade Infantry only." The B grade Roman legion side-steps 2" or steps back 1"
-    and aside 1"; not 2.5", not after a step forward; the C grade allied legion and the
-    equites may not; the velites (unformed) move freely."""
+    move. A-B Grade Infantry only." The B grade Libyan spearmen side-step 2" or step back 1"
+    and aside 1"; not 2.5", not after a step forward; the C grade allied spearmen and the
+    equites may not; the velites (unformed) move freely. A legion "may only move in the
+    direction of facing": the B grade Roman legion does not side-step at all (errata
+    'formed-units-wheel')."""
     view = alone(
-        state.view(), ("A1", 20, 10, 0), ("A2", 36, 10, 0), ("A3", 50, 10, 0), ("A4", 60, 10, 0)
+        state.view(),
+        ("B2", 20, 10, 0),
+        ("A6", 36, 10, 0),
+        ("A3", 50, 10, 0),
+        ("A4", 60, 10, 0),
+        ("A1", 8, 30, 0),
     )
 
     def why(unit_id: str, path: str) -> list[str]:
         return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
 
-    assert why("A1", "right 2") == [] and why("A1", "back 1; left 1") == []
-    (too_far,) = why("A1", "right 2.5")
+    assert why("B2", "right 2") == [] and why("B2", "back 1; left 1") == []
+    (too_far,) = why("B2", "right 2.5")
     assert too_far == (
-        "Roman legion (A1) is formed: it moves directly to its front; a side-step or step "
+        "Libyan spearmen (B2) is formed: it moves directly to its front; a side-step or step "
         'back goes 2" at most (asked: right 2.5)'
     )
-    assert "takes the whole move" in why("A1", "forward 2; right 1")[0]
-    assert "only A-B grade formed infantry side-step" in why("A2", "right 1")[0]
+    assert "takes the whole move" in why("B2", "forward 2; right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A6", "right 1")[0]
     assert "only A-B grade formed infantry side-step" in why("A4", "back 1")[0]
     assert why("A3", "right 3; back 2") == []
-    assert mech.check_move(view, "A1", Path(parse_path("right 2"))).ok
+    assert mech.check_move(view, "B2", Path(parse_path("right 2"))).ok
+    for path in ("right 2", "back 1"):
+        (legion,) = rules(mech.check_move(view, "A1", Path(parse_path(path))), LEGION)
+        assert legion.startswith("Roman legion (A1) is a legion: it moves only in the direction")
+
+
+def test_formed_units_wheel_rather_than_pivot(mech: LegVIMechanics, state: BattleState) -> None:
+    """Leg VI, Manoeuvre: "Wheel: Inside edge remains stationary, measure distance moved by
+    outside edge"; "About Face: 1/2 move. Turns to the flank changes line into column and
+    visa versa counting as a formation change." A formed unit turns by those, never by a
+    pivot about its centre (errata 'formed-units-wheel'); unformed troops and elephants
+    turn as they like."""
+    view = alone(state.view(), ("B2", 20, 10, 0), ("A3", 50, 10, 0), ("A1", 8, 30, 0))
+
+    def why(unit_id: str, path: str) -> list[str]:
+        return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
+
+    (pivot,) = why("B2", "pivot 30 right")
+    assert pivot.startswith("Libyan spearmen (B2) is formed: it turns by wheeling")
+    assert "not by a pivot about its centre (leg 1: pivot 30 right)" in pivot
+    assert "a turn of 45 degrees in place" in why("B2", "turn 45 right")[0]
+    for path in ("wheel 30 right", "wheel 30 left", "about face", "right face", "forward 1"):
+        assert why("B2", path) == [], path
+    assert why("A1", "wheel 45 right; forward 1") == []  # the legion wheels too
+    assert why("A3", "pivot 30 right") == []  # the velites are unformed
+    # moves to points vary 22.5 degrees off centre at most in all
+    assert why("B2", "to 21,13") == []
+    assert "turn it 27 degrees in all" in why("B2", "to 21,13; to 23,17")[0]
 
 
 def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
