@@ -123,6 +123,8 @@ class Combatant:
     depth: float = 0.0
     #: distance (cost) moved so far this turn or round, in the ruleset's unit
     moved: float = 0.0
+    #: the roster's command (battlegroup) the unit belongs to, None when it has none
+    command: str | None = None
 
     @property
     def footprint(self) -> Footprint:

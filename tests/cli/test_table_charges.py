@@ -13,7 +13,7 @@ import pytest
 from app.core.battle import BattleSession, CommandError, NextPhase, plan_charge
 from app.core.roster import Roster
 from app.rules.registry import Registry
-from tests.cli.test_battle_cli import Battle, Cli
+from tests.cli.test_battle_cli import Battle, Cli, lead_to
 from tests.cli.test_battle_cli import store_file as store_file  # the store under tmp_path
 from tests.table_setup import roster_of, started, stored
 
@@ -100,7 +100,9 @@ def test_leg_vi_who_may_charge_whom(cli: Cli, registry: Registry) -> None:
         "A2": (50.0, 20.0, 0.0),  # the legion, the Numidians 3" in front of it
         "B2": (50.0, 24.5, 180.0),
     }
-    session = started(rs, rosters, places, seed=3)
+    # each general beside his units: they are under control (Leg VI, Control)
+    generals = {"A-gen": (20.0, 18.0), "B-gen": (50.0, 27.0)}
+    session = started(rs, rosters, places, seed=3, leaders_at=generals)
     mech = session.mechanics
     while mech.phase_ids[session.state.phase] != "charge":
         session.do(NextPhase())
@@ -108,6 +110,8 @@ def test_leg_vi_who_may_charge_whom(cli: Cli, registry: Registry) -> None:
     steps = battle.steps()
     err = battle.refused("charge", "A1", "B1")
     assert "Leg VI, Charges: Velites may charge only light infantry, elephant" in err
+    lead_to(battle, 1)  # Carthage acts once Rome, leading the phase, is done
+    steps = battle.steps()
     err = battle.refused("charge", "B2", "A2")
     assert "Leg VI, Charges: Numidian" in err and "may charge only cavalry, unformed" in err
     assert battle.steps() == steps

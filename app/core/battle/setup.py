@@ -270,6 +270,7 @@ def _as_combatant(u: BattleUnit) -> Combatant:
         facing=u.facing,
         width=u.width,
         depth=u.depth,
+        command=u.command,
     )
 
 

@@ -167,6 +167,7 @@ class BattleState:
             width=unit.width,
             depth=unit.depth,
             moved=unit.moved,
+            command=unit.command,
         )
 
     def view(self) -> TurnView:

@@ -50,6 +50,7 @@ from app.rulesets.leg_vi.charges import ChargeRules
 from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.combat_rules import legion_lines, second_line_bases
 from app.rulesets.leg_vi.command import CommandRules
+from app.rulesets.leg_vi.control import ControlRules
 from app.rulesets.leg_vi.frontage import contact_on, engaged_in_line
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
@@ -59,7 +60,14 @@ from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
-    TableRules, ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
+    ControlRules,
+    TableRules,
+    ManoeuvreRules,
+    TurnRules,
+    CommandRules,
+    ShootingRules,
+    ChargeRules,
+    CombatRules,
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,

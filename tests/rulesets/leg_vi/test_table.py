@@ -22,7 +22,7 @@ from app.core.battle import (
     StartBattle,
     new_battle,
 )
-from app.core.battle.commands import Act
+from app.core.battle.commands import Act, Adjust
 from app.core.battle.moves import plan_charge
 from app.core.battle.sample import sample_roster
 from app.core.battle.session import Step
@@ -84,6 +84,19 @@ def started(mech: LegVIMechanics, state: BattleState, phase: int) -> BattleSessi
     session.do(StartBattle())
     while session.state.phase != phase:
         session.do(NextPhase())
+    return session
+
+
+def in_control(session: BattleSession, side: int | None = None) -> BattleSession:
+    """For the tests of other rules: the umpire takes the units the command phase found out
+    of control as under control (a correction by hand, as the players would agree), and,
+    when ``side`` should act now, the side acting first in the phase is done."""
+    for u in session.state.units:
+        if u.status.has("out_of_control"):
+            session.do(Adjust(unit=u.id, field="marker", value="-out_of_control"))
+    now = session.mechanics.side_to_move(session.state.view())
+    if side is not None and now is not None and now != side:
+        session.do(Act(action="done", side=now))
     return session
 
 
@@ -229,6 +242,7 @@ def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: B
     session.do(NextPhase())  # velites move in the skirmish phase of turn 2
     while session.state.phase != SKIRMISH:
         session.do(NextPhase())
+    in_control(session, 0)
     session.do(MoveUnit(unit="A3", legs=parse_path("forward 8")))
     assert session.state.unit("A3").status.dps == 0
 
@@ -413,7 +427,7 @@ def test_the_nearest_target_is_shot_and_engaged_units_are_not(
     nearest eligible target and the Gauls may not be shot."""
     state = at(at(state, "A3", 36, 20, 0), "B4", 36, 23.79, 180)
     state = at(state, "B5", 40.5, 22.79, 180)
-    session = started(mech, state, SKIRMISH)
+    session = in_control(started(mech, state, SKIRMISH), 0)
     with pytest.raises(CommandError, match=r"Gauls \(B5\) is nearer .* the nearest target must"):
         session.do(Act(action="shoot", actor="A3", target="B4"))
     step = session.do(Act(action="shoot", actor="A3", target="B5"))
@@ -422,7 +436,7 @@ def test_the_nearest_target_is_shot_and_engaged_units_are_not(
     # the spearmen (A6) in contact with the Gauls' rear
     gauls, spear = state.unit("B5"), state.unit("A6")
     engaged = at(state, "A6", 40.5, gauls.y + (gauls.depth + spear.depth) / 2, 180)
-    session = started(mech, engaged, SKIRMISH)
+    session = in_control(started(mech, engaged, SKIRMISH), 0)
     with pytest.raises(CommandError, match=r"Gauls is engaged in combat: engaged bases are not"):
         session.do(Act(action="shoot", actor="A3", target="B5"))
     step = session.do(Act(action="shoot", actor="A3", target="B4"))
