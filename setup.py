@@ -1,7 +1,7 @@
 """The build's one addition to ``pyproject.toml``: the wheel carries Castra's data inside the
-package. The checkout keeps ``rulesets/``, ``db/`` (Alembic) and ``resources/`` (fonts,
-icons) at the top; ``build_py`` copies them into ``app/_data/`` of the built package, where
-:mod:`app.bundled` finds them once installed. An editable install (``make``) copies nothing:
+package. The checkout keeps ``rulesets/``, ``db/`` (Alembic), ``resources/`` (fonts,
+icons) and ``docs/`` (the user guide) at the top; ``build_py`` copies them into
+``app/_data/`` of the built package, where :mod:`app.bundled` finds them once installed. An editable install (``make``) copies nothing:
 :mod:`app.bundled` reads the checkout's folders."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 #: the checkout's data folders, copied into ``app/_data`` (the PyInstaller spec lists them too)
-DATA_FOLDERS = ("rulesets", "db", "resources")
+DATA_FOLDERS = ("rulesets", "db", "resources", "docs")
 _SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo")
 
 

@@ -1,5 +1,5 @@
-"""Where the files Castra ships with are: the rulesets, the Alembic migrations, the fonts and
-the icons. Every module that reads them takes its folder from here.
+"""Where the files Castra ships with are: the rulesets, the Alembic migrations, the fonts,
+the icons and the user guide. Every module that reads them takes its folder from here.
 
 - **A checkout** (``make run``, ``make test``, an editable install): the folders at the top of
   the repository, beside ``app/``: ``rulesets/``, ``db/``, ``resources/``.
@@ -32,6 +32,8 @@ MIGRATIONS_DIR = DATA_ROOT / "db"
 FONTS_DIR = DATA_ROOT / "resources" / "fonts"
 #: the actions' icons (Lucide)
 ICONS_DIR = DATA_ROOT / "resources" / "icons"
+#: the user guide's pages (Markdown): the same files the documentation site is built from
+GUIDE_DIR = DATA_ROOT / "docs" / "guide"
 #: Castra's own icon: the windows' and the desktop menu entry's
 APP_ICON = DATA_ROOT / "resources" / "app" / "castra.svg"
 #: the sizes it is also drawn at, as PNGs beside it (for menus that take no SVG)

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 #: what a build needs from the checkout (the data folders as setup.py names them)
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
-FOLDERS = ("app", "rulesets", "db", "resources")
+FOLDERS = ("app", "rulesets", "db", "resources", "docs")
 PIP = (sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check")
 
 
@@ -77,6 +77,7 @@ def test_the_wheel_and_the_bundle_carry_the_folders_app_bundled_reads() -> None:
         bundled.FONTS_DIR,
         bundled.ICONS_DIR,
         bundled.APP_ICON,
+        bundled.GUIDE_DIR,
     ):
         assert path.relative_to(bundled.DATA_ROOT).parts[0] in folders, path
         assert path.exists(), path
@@ -134,6 +135,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> Non
     for folder in ("rulesets/quincunx", "db/versions", "resources/fonts", "resources/icons"):
         assert any(n.startswith(f"app/_data/{folder}/") for n in names), folder
     assert "app/_data/resources/app/castra.svg" in names
+    assert "app/_data/docs/guide/index.md" in names  # the guide F1 shows
     assert not any("__pycache__" in n for n in names)
 
     bin_dir = fresh_venv(tmp_path, wheel)

@@ -58,6 +58,7 @@ class ActionKey(Enum):
     CV_CHRONICLE = auto()
     CV_EXPORT = auto()
     CV_ASSIGN = auto()
+    CV_CLOSE = auto()
     VIEW_LIBRARY = auto()
     VIEW_ARMY_LIST = auto()
     VIEW_VALIDATION = auto()
@@ -250,6 +251,7 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "&Sides and players…",
         "On a club server: which member plays each side (the umpire gives sides)",
     ),
+    ActionKey.CV_CLOSE: ActionSpec("&Close", "Close the Campaigns window", (Key.Close,)),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
     ),

@@ -1,5 +1,6 @@
-"""The Help menu's windows: a short user guide, the keyboard shortcuts (read from the actions
-themselves, so the list is never out of date) and About (version, ruleset data, licences).
+"""The Help menu's windows: the keyboard shortcuts (read from the actions themselves, so the
+list is never out of date) and About (version, ruleset data, licences). The user guide is
+:mod:`app.gui.guide`.
 
 Each is a plain window opened without blocking (``show``), so it can stay beside the roster.
 """
@@ -18,39 +19,6 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 from app import __version__
 from app.rules.registry import Registry
-
-GUIDE = """
-<h2>Castra: a short guide</h2>
-<h3>1. Start a roster</h3>
-<p><b>File &gt; New roster</b> (Ctrl+N): pick a ruleset and an army list, and start empty or
-from its ready army (the source's own where it gives one, else one Castra built; each is
-also a sample roster in the library). The rosters you have are in the <b>Roster library</b> on the
-left: double-click one to open it. Every edit is saved as you make it; there is nothing to
-save by hand.</p>
-<h3>2. Add units, commands and leaders</h3>
-<p>Double-click an entry in the <b>Army list</b> (or drag it onto a command) to add a unit.
-<b>Unit</b>, <b>Command</b> and <b>Leader</b> on the toolbar add the others. Double-click a
-cell to change it: name, quantity, size, grade, leader, notes; drag units between commands.
-Quantity is a line of identical units: <b>Split off one unit</b> (Ctrl+Shift+D) takes one off,
-for example to attach a leader to it.</p>
-<p>The leaders' table below the units holds what the rules read: the Quincunx bonus, the
-Leg VI exceptional general, the D3 commander's quality. A Leg VI legion's understrength
-triarii are chosen in the <b>Lines</b> column.</p>
-<h3>3. Check it</h3>
-<p>The totals at the bottom count units, figures, bases and men at the roster's scale.
-The <b>Validation</b> panel lists errors, warnings and notes, each naming its rule;
-double-click one to go to the unit, command or leader it concerns. Validation never stops
-you editing or saving.</p>
-<h3>4. Print it</h3>
-<p><b>Print / PDF</b> (toolbar, File menu or the button over the roster) prints unit cards,
-the roster sheet, a ruleset's quick-reference sheet or the D3 chance cards, to a printer
-through the system's print dialog or to a PDF file.</p>
-<h3>5. Undo, files and the bin</h3>
-<p>Ctrl+Z undoes any edit, Ctrl+Y redoes it. <b>Export</b> writes a roster file (.json) to
-share; <b>Import</b> (or dropping a file on the window) reads one. A deleted roster goes to
-the library's Deleted group, from where it can be restored.</p>
-<p>Everything here also works from the command line: <code>castra --help</code>.</p>
-"""
 
 #: what Castra ships or runs on, and the licence each comes under
 LICENCES = (

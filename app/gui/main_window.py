@@ -336,9 +336,10 @@ class MainWindow(QMainWindow):
     # help_windows is imported when a help window is first opened, not at start-up
 
     def show_guide(self) -> QDialog:
-        from app.gui import help_windows
+        """Help > User guide (F1): the guide's contents page."""
+        from app.gui.guide import show_guide
 
-        return help_windows.show_text(self, "guideDialog", "Castra user guide", help_windows.GUIDE)
+        return show_guide(self)
 
     def show_shortcuts(self) -> QDialog:
         from app.gui import help_windows
@@ -478,6 +479,7 @@ class MainWindow(QMainWindow):
         self.library_dock.raise_()
         self.toolbar.show()
         self._default_docks()
+        self.battles.reset_layouts()
         self.statusBar().showMessage("The panels are back where they started", 5000)
 
     def save_layout(self) -> None:
@@ -491,6 +493,9 @@ class MainWindow(QMainWindow):
             return
         self.save_layout()
         self.battles.close_all()
+        campaigns = getattr(self, "campaign_view", None)
+        if campaigns is not None:  # Quit ends Castra: no Campaigns window left running
+            campaigns.close()
         self.club.stop_listening()  # its connection to a club server goes with the window
         self.printer.shutdown()  # no print thread outlives the window
         event.accept()

@@ -19,7 +19,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from app.core.roster import CONFIRM_CARDS, Roster
@@ -272,13 +272,22 @@ class Printer(QObject):
 
     def _to_printer(self, job: PrintJob, pages: int) -> None:
         """The system's print dialog (not blocking); the pages go out once it is accepted."""
+        from PySide6.QtGui import QCursor
         from PySide6.QtPrintSupport import QPrintDialog
 
         from app.gui.print_job import new_printer
 
         self.settings.setValue("print/pageSize", job.page_size)
-        printer = new_printer(job.page_size, job.path.stem)
-        box = QPrintDialog(printer, self.window)
+        # asking the system for its printers can take seconds (CUPS looking for network
+        # printers): say so, and wait with the busy cursor, rather than seem to do nothing
+        self.message.emit("Asking the system for its printers…")
+        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        try:
+            printer = new_printer(job.page_size, job.path.stem)
+            box = QPrintDialog(printer, self.window)
+        finally:
+            QApplication.restoreOverrideCursor()
         box.setObjectName("systemPrintDialog")
         box.setMinMax(1, pages)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

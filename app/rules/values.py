@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar, Literal, Protocol
 
 from app.rules.geometry import Footprint
@@ -215,10 +216,19 @@ class TurnView:
     table: Table = DEFAULT_TABLE
 
     def unit(self, unit_id: str) -> Combatant:
+        try:
+            return self._by_id[unit_id]
+        except KeyError:
+            raise KeyError(f"no unit {unit_id!r}") from None
+
+    @cached_property
+    def _by_id(self) -> dict[str, Combatant]:
+        """The units by id, made once a view: asking for each unit of a 1,000-unit battle
+        in turn (the Turn dock's count of who may move) scanned the list each time."""
+        found: dict[str, Combatant] = {}
         for u in self.units:
-            if u.unit_id == unit_id:
-                return u
-        raise KeyError(f"no unit {unit_id!r}")
+            found.setdefault(u.unit_id, u)
+        return found
 
     def side_units(self, side: Side) -> tuple[Combatant, ...]:
         return tuple(u for u in self.units if u.side == side)

@@ -176,7 +176,7 @@ def test_help_menu_and_reset_layout(window: MainWindow, registry: Registry) -> N
     assert "Undo" in keys and "Ctrl+Z" in keys and "Duplicate unit" in keys
     shortcuts.close()
     guide = window.show_guide()
-    assert "Print / PDF" in guide.findChild(QTextBrowser).toPlainText()
+    assert "Castra user guide" in guide.findChild(QTextBrowser).toPlainText()  # docs/guide
     guide.close()
     menu = window.menuBar().findChild(type(window.print_menu), "helpMenu")
     assert menu is not None

@@ -171,6 +171,14 @@ class BattleState:
         )
 
     def view(self) -> TurnView:
+        """What the mechanics see of this state: made once (the state never changes; a
+        command's checks, the map's and the docks' questions ask it many times)."""
+        made = self.__dict__.get("_view")
+        if made is None:
+            made = self.__dict__["_view"] = self._make_view()
+        return made
+
+    def _make_view(self) -> TurnView:
         return TurnView(
             turn=self.turn,
             phase=self.phase,

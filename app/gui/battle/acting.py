@@ -85,6 +85,8 @@ class ActingPanel(QWidget):
         self._derived: dict[str, Scalar] = {}
         self._option_widgets: dict[str, QWidget] = {}
         self._filling = False
+        #: what each unit list holds (filled again only when that changes)
+        self._listed: dict[int, tuple[tuple[str, str], ...]] = {}
         #: the odds shown last: every outcome row and the expected losses (exact), the
         #: distribution itself and the command they are for (a result card reads its chance)
         self.rows: list[OutcomeRow] = []
@@ -195,14 +197,20 @@ class ActingPanel(QWidget):
 
     def _fill_units(self, combo: QComboBox, keep: object, without: object = None) -> None:
         """Every unit of the battle shown (``without``: the unit acting, never its own
-        target), keeping the choice when it is still offered."""
-        combo.clear()
-        combo.addItem(NONE, None)
-        for u in self.controller.state.units:
-            if u.id == without:
-                continue
-            mark = " (out)" if u.status.eliminated else ""
-            combo.addItem(f"{u.id} {u.name}{mark}", u.id)
+        target), keeping the choice when it is still offered. Filled again only when what it
+        lists changed (a unit out of the battle, another actor): a step of a 1,000-unit
+        battle filled two lists of 1,000 each time."""
+        listed = tuple(
+            (u.id, f"{u.id} {u.name}{' (out)' if u.status.eliminated else ''}")
+            for u in self.controller.state.units
+            if u.id != without
+        )
+        if self._listed.get(id(combo)) != listed:
+            combo.clear()
+            combo.addItem(NONE, None)
+            for unit_id, text in listed:
+                combo.addItem(text, unit_id)
+            self._listed[id(combo)] = listed
         combo.setCurrentIndex(max(combo.findData(keep), 0))
 
     def set_pair(self, actor: str | None, target: str | None = None) -> None:

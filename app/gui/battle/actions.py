@@ -39,6 +39,7 @@ class BattleKey(Enum):
     OVERLAY_COMMAND = auto()
     OVERLAY_LOS = auto()
     RESET_LAYOUT = auto()
+    GUIDE = auto()
     SHORTCUTS = auto()
     VIEW_UNIT = auto()
     VIEW_ACTIONS = auto()
@@ -140,8 +141,11 @@ SPECS: dict[BattleKey, ActionSpec] = {
     BattleKey.RESET_LAYOUT: ActionSpec(
         "Reset &layout", "Put the panels back where they were at first start", ()
     ),
+    BattleKey.GUIDE: ActionSpec(
+        "User &guide", "The user guide's page on battles (the guide's contents from there)", ("F1",)
+    ),
     BattleKey.SHORTCUTS: ActionSpec(
-        "&Keyboard shortcuts", "Every shortcut of this window", ("F1",)
+        "&Keyboard shortcuts", "Every shortcut of this window", ("Ctrl+F1",)
     ),
     BattleKey.VIEW_UNIT: ActionSpec("&Unit", "Show or hide the unit panel", ("Ctrl+1",)),
     BattleKey.VIEW_ACTIONS: ActionSpec(

@@ -266,6 +266,14 @@ class BattleManager(QObject):
                 window.controller.reload_if_changed(self.registry)
         return waiting
 
+    def reset_layouts(self) -> None:
+        """The main window's View > Reset layout reaches the battle windows: those open are
+        reset, and the layout kept for the next one is forgotten."""
+        for key in ("battle/geometry", "battle/state"):
+            self.settings.remove(key)
+        for window in list(self.windows.values()):
+            window.reset_layout()
+
     def close_all(self) -> None:
         for window in list(self.windows.values()):
             window.close()

@@ -259,7 +259,7 @@ class BattleWindow(QMainWindow):
                 K.RESET_LAYOUT,
             ),
         )
-        fill("&Help", (K.SHORTCUTS,))
+        fill("&Help", (K.GUIDE, K.SHORTCUTS))
 
     def _connect(self) -> None:
         a, c, K = self.acts, self.controller, BattleKey
@@ -285,6 +285,7 @@ class BattleWindow(QMainWindow):
         a[K.CLOSE].triggered.connect(self.close)
         a[K.RESET_LAYOUT].triggered.connect(self.reset_layout)
         a[K.SHORTCUTS].triggered.connect(self.show_shortcuts)
+        a[K.GUIDE].triggered.connect(self.show_guide)
         a[K.FIT].triggered.connect(self.map.fit_table)
         a[K.GRID].toggled.connect(self.map.set_grid)
         a[K.ROTATE_LEFT].triggered.connect(lambda: self.map.rotate_selected(-15))
@@ -551,6 +552,12 @@ class BattleWindow(QMainWindow):
 
     # ------------------------------------------------------------------ help and layout
 
+    def show_guide(self) -> QDialog:
+        """Help > User guide (F1): the guide's page on battles."""
+        from app.gui.guide import show_guide
+
+        return show_guide(self, "battle.md")
+
     def show_shortcuts(self) -> QDialog:
         actions: list[QAction] = [act for _, act in self.acts.items()]
         actions.append(self.terrain_tools["terrain:edit"])
@@ -579,12 +586,15 @@ class BattleWindow(QMainWindow):
             self.restoreState(state)
 
     def reset_layout(self) -> None:
+        """View > Reset layout: every dock back where it starts; kept at once, so a battle
+        window opened next opens so too (it read the layout saved before the reset)."""
         self.restoreState(self._default_state)
         for dock in self.findChildren(QDockWidget):
             dock.setFloating(False)
             dock.show()
         self.toolbar.show()
         self._default_docks()
+        self.save_layout()
 
     def save_layout(self) -> None:
         self.settings.setValue("battle/geometry", self.saveGeometry())

@@ -50,6 +50,7 @@ from app.gui.actions import SPECS, ActionKey, make_action, set_tip
 from app.gui.campaign.plot import StrengthPlot
 from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KeptTree, army_items, timeline_items
+from app.gui.guide import show_guide
 from app.rules.registry import Registry
 from app.store.engine import StaleWrite, Store, StoreError
 
@@ -232,13 +233,22 @@ class CampaignView(QMainWindow):
             ActionKey.CV_CHRONICLE: self.chronicle,
             ActionKey.CV_EXPORT: self.export,
             ActionKey.CV_ASSIGN: self.assign_sides,
+            ActionKey.CV_CLOSE: self.close,
+            ActionKey.GUIDE: lambda: show_guide(self, "campaigns.md"),
         }
         for key, handler in handlers.items():
             action = make_action(self, key)
             action.triggered.connect(lambda _=False, h=handler: h())
             self.actions_[key] = action
             menu.addAction(action)
-            if key not in (ActionKey.CV_EXPORT, ActionKey.CV_ASSIGN):
+            if key == ActionKey.CV_CLOSE:
+                menu.insertSeparator(action)
+            if key not in (
+                ActionKey.CV_EXPORT,
+                ActionKey.CV_ASSIGN,
+                ActionKey.CV_CLOSE,
+                ActionKey.GUIDE,
+            ):
                 bar.addAction(action)
         self.actions_[ActionKey.CV_ASSIGN].setVisible(self.store.on_server)
         self.addToolBar(bar)
