@@ -86,6 +86,9 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     out = battle("charge", "Roman legion", "Gauls")
     assert "Roman legion (A1) charges Gauls (B1): contact front to front." in out
     assert "Forced past" not in out and "Confirmed" not in out
+    # the charge on the table is the ruleset's charge: the combat counts it (issue 25)
+    assert "has charged Gauls (B1): the combat counts the charge (Leg VI, Charges)" in out
+    assert "charging" in battle.unit("A1")["status"]["markers"]
     measured = cli.json("battle", "measure", battle.id, "A1", "B1")
     assert measured["distance"] == pytest.approx(0, abs=1e-6) and measured["los"]
     assert measured["arc"] == "front" and measured["target_arc"] == "front"

@@ -5,9 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.actions import Count, Throws, Total
-from app.rules.contact import not_in_contact
+from app.rules.contact import ContactHow, not_in_contact
 from app.rules.geometry import Footprint, away_bearing
-from app.rules.mechanics import Combatant, Effects, Outcome, Resolution, Situation, TurnView
+from app.rules.mechanics import (
+    Combatant,
+    Effects,
+    Outcome,
+    Resolution,
+    Situation,
+    TurnView,
+    UnitChange,
+)
 from app.rules.movement import Breach
 from app.rules.schema import Category
 from app.rulesets.leg_vi.base import Pending, inches, plural
@@ -101,6 +109,27 @@ class ChargeRules(MovementRules):
         refuses."""
         why = self._charge_refusal(self.u(unit), self.u(target))
         return [] if why is None else [Breach(CHARGE_RULE, why)]
+
+    def on_contact(
+        self, view: TurnView, unit_id: str, target_id: str, how: ContactHow
+    ) -> Resolution:
+        """Leg VI, Charges: a charge made on the table (the map's Charge, ``battle charge``)
+        is the charge itself, the target standing to receive it: the charger is marked as
+        charging, as the charge action marks it, so the combat that follows counts its
+        charge ("who charged", errata 'charge-move-length'). A target that evades answers with the
+        charge action before the chargers move."""
+        unit = view.unit(unit_id)
+        add = frozenset({CHARGING, MOVED}) - unit.status.markers
+        if CHARGING not in add:
+            return Resolution()
+        target = view.unit(target_id)
+        return Resolution(
+            others=(UnitChange(unit_id, Effects(markers_add=add)),),
+            explanation=(
+                f"{unit.name} ({unit_id}) has charged {target.name} ({target_id}): the combat "
+                f"counts the charge ({CHARGE_RULE}).",
+            ),
+        )
 
     def _charge_prepare(self, sit: Situation) -> ChargePlan:
         a, d = self.u(sit.attacker), self.u(sit.defender)

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
-from app.core.battle import BattleSession, Step
+from app.core.battle import Act, BattleSession, Step
 from app.gui.battle.map.menu import map_menu
 from app.gui.battle.window import BattleWindow
+from app.rules.geometry import edge_distance
 from app.rules.registry import Registry
 from tests.cli.test_gsb_activations import gsb_battle
+from tests.cli.test_leg_vi_table_rules import leg_vi_battle
 from tests.cli.test_table_charges import d3_battle
 from tests.gui.battle.test_map import drag
 from tests.gui.battle.test_window import activate, open_window
@@ -81,3 +84,93 @@ def test_gsb_a_unit_moves_on_the_map_only_once_activated(
     drag(view, (a1.x, a1.y), (a1.x - 0.5, a1.y - 0.5))
     assert len(session.steps) == steps
     assert "(A1) has already acted this turn" in window.statusBar().currentMessage()
+
+
+def _lead(session: BattleSession, side: int) -> None:
+    """Leg VI: let ``side`` act (the side leading the phase says it is done)."""
+    now = session.mechanics.side_to_move(session.state.view())
+    if now is not None and now != side:
+        session.do(Act(action="done", side=now))
+
+
+def leg_vi_closing(registry: Registry, gap: float) -> BattleSession:
+    """The legion (A1) ``gap`` inches (base edge to base edge) in front of the Libyan
+    spearmen (B2, formed), each general beside his unit, in Rome's manoeuvre phase."""
+    legion_half = (3 * 20 / 25.4 + 2) / 2
+    spear_half = 20 / 25.4 / 2
+    session, _ = leg_vi_battle(
+        registry,
+        {
+            "A1": (30.0, 10.0, 0.0),
+            "A-gen": (30.0, 6.0, 0.0),
+            "B2": (30.0, 10.0 + legion_half + gap + spear_half, 180.0),
+            "B-gen": (34.0, 10.0 + legion_half + gap + 3.0, 0.0),
+        },
+    )
+    _lead(session, 0)
+    return session
+
+
+def test_leg_vi_drags_end_where_the_rules_put_them_and_the_maps_charge_counts(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Leg VI, Non-March Moves: "The full distance must be moved except that movement must
+    halt at 4" from formed enemy." Charges: "Charges may only be declared against enemy
+    within 4"." A dice move dragged past the 4" line on the map ends exactly 4" from the
+    Libyans (not 3.8", refused, nor 4.1", too far to charge from), with no override asked;
+    then the map's Charge (right-click the enemy) moves into contact and is the charge the
+    combat reads: its odds are those with "who charged: attacker", not "none" (issue 25)."""
+    session = leg_vi_closing(registry, 6.0)
+    session.do(Act(action="dice_move", actor="A1"))  # rolled at the table: the dice say how far
+    rolled = float(session.state.unit("A1").status.extra["rolled_move"])
+    assert rolled > 2.0  # AvD (2 at least) and a D6
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    a1 = session.state.unit("A1")
+    steps = len(session.steps)
+    view.select_unit("A1")
+    drag(view, (a1.x, a1.y), (a1.x, a1.y + 5.0))  # 5": past the 4" line (2")
+    assert len(session.steps) == steps + 1, window.statusBar().currentMessage()
+    step = session.steps[-1]
+    assert step.command.kind == "move" and not step.command.force  # type: ignore[attr-defined]
+    state = session.state
+    gap = edge_distance(state.unit("A1").footprint, state.unit("B2").footprint)
+    assert gap == pytest.approx(4.0, abs=1e-3) and gap >= 4.0 - 0.01
+    # the charge phase: the map's Charge reaches contact from exactly 4"
+    while session.mechanics.phase_ids[session.state.phase] != "charge":  # type: ignore[attr-defined]
+        window.turn_panel.next_button.click()
+    _lead(session, 0)
+    charged = menu_charge(window, "A1", "B2")
+    assert charged is not None, window.statusBar().currentMessage()
+    assert any("the combat counts the charge" in line for line in charged.lines)
+    assert session.state.unit("A1").status.has("charging")
+    while session.mechanics.phase_ids[session.state.phase] != "combat":  # type: ignore[attr-defined]
+        window.turn_panel.next_button.click()
+    window.acting.set_pair("A1", "B2")
+    window.acting.choose_action("melee")
+    who = window.acting._option_widgets["charge"]  # the Actions dock's "Who charged"
+    assert isinstance(who, QComboBox) and who.currentText() == "attacker"
+    assert window.acting.odds == session.odds("melee", "A1", "B2")  # the odds shown
+    derived = session.odds("melee", "A1", "B2")
+    assert derived == session.odds("melee", "A1", "B2", {"charge": "attacker"})
+    assert derived != session.odds("melee", "A1", "B2", {"charge": "none"})
+
+
+def test_leg_vi_a_dice_moves_drag_goes_its_full_rolled_distance(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Leg VI, Non-March Moves: "The full distance must be moved": a dice move dragged
+    short on the map (1") ends at its rolled distance, with no question to the umpire."""
+    session = leg_vi_closing(registry, 15.0)  # far enough that no roll reaches the 4" line
+    session.do(Act(action="dice_move", actor="A1"))
+    rolled = float(session.state.unit("A1").status.extra["rolled_move"])
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    a1 = session.state.unit("A1")
+    view.select_unit("A1")
+    drag(view, (a1.x, a1.y), (a1.x, a1.y + 1.0))
+    step = session.steps[-1]
+    assert step.command.kind == "move" and not step.command.force  # type: ignore[attr-defined]
+    assert session.state.unit("A1").y == pytest.approx(a1.y + rolled, abs=1e-3)
