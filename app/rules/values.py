@@ -102,6 +102,8 @@ class LeaderView:
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
+    #: the commands (battlegroups) he leads, as the roster gives them
+    commands: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,13 @@ def test_battle_adjust_refuses_hits_past_a_base(
     x, y = contact_point(units["A1"], units["B1"])
     code, out, err = castra(capsys, "battle", "move", bid, "A1", repr(x), repr(y), "--force")
     assert code == 0, err
+    # only the unit activated fights, in its side's activations (GSB, Turn order)
+    for _ in range(4):
+        code, out, err = castra(capsys, "battle", "act", bid, "activate", "A1")
+        if code == 0:
+            break
+        castra(capsys, "battle", "next", bid)
+    assert code == 0, err
     code, out, err = castra(capsys, "battle", "melee", bid, "A1", "B1")
     assert code == 0, err
     assert "is not a dice expression" not in out + err

@@ -73,9 +73,11 @@ def test_a_gsb_battle_on_the_table(cli: Cli) -> None:
     assert "already swapped" in battle.refused("act", "swap", "B1", "B2")
     assert "only Carthage may swap" in battle.refused("act", "swap", "A1", "A2")
 
-    # turn 1: out of range, the slingers cannot shoot at the velites
-    err = battle.refused("shoot", "B3", "A3")
-    assert "GSB, Shooting" in err and "beyond the 1 UW range" in err
+    # turn 1: out of range, the slingers cannot shoot at the velites (nor their odds)
+    for action in ("shoot", "odds"):
+        args = ("shoot", "B3", "A3") if action == "odds" else ("B3", "A3")
+        err = battle.refused(action, *args)
+        assert "GSB, Shooting" in err and "beyond the 1 UW range" in err
     # the elephant and the legion close in, each in its own side's activations
     activations_of(battle, 1)
     err = battle.refused("move", "A2", "--path", "forward 1")  # not Rome's turn to play

@@ -33,7 +33,7 @@ RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "
 #: activated (issue 25); and Leg VI's, where the end of each command phase now marks the
 #: units out of control (issue 25): what each divergence may say
 FOUGHT_APART: dict[int, tuple[str, ...]] = {
-    2: ("GSB, Turn order: ", "has not been activated"),
+    2: ("GSB, Turn order: ", "has not been activated", "only in their side's activations"),
     3: ("Leg VI, Resolving combat: ", "is not in contact with", "(Next phase) diverged from the"),
     5: ("Quincunx, Melee: ", "is not in contact with"),
 }

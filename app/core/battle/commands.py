@@ -229,9 +229,6 @@ class Act(BattleCommand):
         for c in (sit.actor, sit.target):
             if c is not None and c.status.eliminated:
                 raise CommandError(f"{c.name} ({c.unit_id}) is out of the battle")
-        turn = mech.may_act(self.action, sit)
-        if turn is not None:
-            raise CommandError(turn)
         spec = mech.action(self.action)
         head = f"{spec.label}"
         if sit.actor is not None:

@@ -65,6 +65,8 @@ class BattleLeader:
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
+    #: the roster's commands (battlegroups) he leads
+    commands: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:
@@ -148,6 +150,7 @@ class BattleState:
             attached_to=leader.attached_to,
             x=leader.x,
             y=leader.y,
+            commands=leader.commands,
         )
 
     def combatant(self, unit: BattleUnit) -> Combatant:

@@ -353,8 +353,8 @@ class CombatRules(TurnRules):
     def may_act(self, action: str, sit: Situation) -> str | None:
         """GSB, Turn order: a melee or a shot is made only by the unit activated now
         (:meth:`activation_problem`: "Units fight ... only on their own turn", one unit at a
-        time, once a turn). Their odds are still counted, for the unit the player may be
-        about to activate."""
+        time, once a turn); a melee once an activation, a second after destroying the
+        first opponent. Their odds are still counted."""
         doing = {"melee": "fight in melee", "shoot": "shoot"}.get(action)
         if doing is None or sit.view is None or sit.actor is None:
             return None

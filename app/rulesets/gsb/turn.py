@@ -90,6 +90,10 @@ class TurnRules(GSBBase):
 
     # -- turn -----------------------------------------------------------------------------
 
+    def _phase_name(self, view: TurnView) -> str:
+        phases = self.ruleset.turn.phases
+        return phases[view.phase].name.lower() if 0 <= view.phase < len(phases) else "phase"
+
     def _phase_id(self, view: TurnView) -> str:
         phases = self.ruleset.turn.phases
         return phases[view.phase].id if 0 <= view.phase < len(phases) else ""
@@ -194,13 +198,20 @@ class TurnRules(GSBBase):
         other player." In a player's activations only the unit activated last acts (or, after
         an activation rolled without naming its unit, the first of the side's units not yet
         activated to act); a unit that has acted is done for the turn; after a failed roll,
-        no one. Outside the players' activations (before the first initiative, deploying)
-        nothing is held."""
+        no one. Outside the players' activations no unit acts, but for the players standing
+        their units before play (a move in the battle's first phase) and a battle with no
+        initiative yet (odds outside a battle)."""
         side = self._active_side(view)
-        if side is None:
-            return None
         names = view.side_names
         who = f"{unit.name} ({unit.unit_id})"
+        if side is None:
+            setting_up = (view.turn, view.round, view.phase) == (1, 1, 0) and doing == "move"
+            if view.initiative is None or setting_up:
+                return None
+            return (
+                f"{SEQUENCE_RULE}: units move and fight only in their side's activations, and "
+                f"this is the {self._phase_name(view)}: {who} may not {doing}"
+            )
         if unit.side != side:
             return (
                 f"{SEQUENCE_RULE}: it is {names[side]}'s turn to activate units: {who} may "
@@ -269,6 +280,11 @@ class TurnRules(GSBBase):
             active = self._active_side(view)
             if active is not None and active != side:
                 raise ValueError(f"it is {view.side_names[active]}'s turn to activate units")
+            if active is None and view.initiative is not None:
+                raise ValueError(
+                    f"{SEQUENCE_RULE}: units are activated in the players' activations, not "
+                    f"in the {self._phase_name(view)}"
+                )
         if sit.actor is not None and sit.actor.status.has(ACTIVATED):
             raise ValueError(f"{sit.actor.name} has already acted this turn")
 

@@ -17,6 +17,7 @@ from app.rules.geometry import edge_distance
 from app.rules.registry import Registry
 from tests.cli.test_gsb_activations import gsb_battle
 from tests.cli.test_leg_vi_table_rules import leg_vi_battle
+from tests.cli.test_quincunx_command import battle_in_rome_round
 from tests.cli.test_table_charges import d3_battle
 from tests.gui.battle.test_map import drag
 from tests.gui.battle.test_window import activate, open_window
@@ -174,3 +175,38 @@ def test_leg_vi_a_dice_moves_drag_goes_its_full_rolled_distance(
     step = session.steps[-1]
     assert step.command.kind == "move" and not step.command.force  # type: ignore[attr-defined]
     assert session.state.unit("A1").y == pytest.approx(a1.y + rolled, abs=1e-3)
+
+
+def test_quincunx_a_unit_out_of_command_is_not_dragged(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Quincunx, Commanders: "A unit not meeting this criteria is out of command and can
+    not move": the velites 17" from their legate stay where they are when dragged, the
+    status bar naming the rule; the maniple beside him moves."""
+    session, _ = battle_in_rome_round(
+        registry,
+        {
+            "A1": (20.0, 8.0, 0.0),
+            "A2": (25.0, 8.0, 0.0),
+            "A3": (30.0, 8.0, 0.0),
+            "A4": (44.0, 8.0, 0.0),
+            "A5": (60.0, 8.0, 0.0),
+            "B1": (25.0, 40.0, 180.0),
+            "B2": (44.0, 30.0, 180.0),
+        },
+        {"A-consul": (60.0, 4.0)},
+    )
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    a4 = session.state.unit("A4")
+    steps = len(session.steps)
+    view.select_unit("A4")
+    drag(view, (a4.x, a4.y), (a4.x, a4.y + 3))
+    assert len(session.steps) == steps
+    said = window.statusBar().currentMessage()
+    assert "Quincunx, Commanders: Velites (A4) is out of command" in said
+    a1 = session.state.unit("A1")
+    view.select_unit("A1")
+    drag(view, (a1.x, a1.y), (a1.x, a1.y + 3))
+    assert session.steps[-1].command.kind == "move"
