@@ -431,6 +431,7 @@ ERRATA = {
     "bonus-move": "gap",
     "charge-contact": "interpretation",
     "clear-shot-figures": "gap",
+    "turning-costs": "interpretation",
 }
 
 
