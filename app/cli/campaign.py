@@ -402,6 +402,7 @@ def _named(units: Any, text: str, missing: str) -> str:
 
 def cmd_fight(args: argparse.Namespace) -> int:
     from app.core.campaign.fight import start_battle
+    from app.house import with_house
     from app.rules.mechanics import mechanics_for
     from app.store.battles import create_battle
 
@@ -411,8 +412,10 @@ def cmd_fight(args: argparse.Namespace) -> int:
         raise CliError("every battle of the campaign has been applied: add one")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
+        rs = session.ruleset
+        house = with_house(rs.id, rs.meta.engine, ({}, {}))  # a club's own tables
         bs, rosters = start_battle(
-            session.ruleset, mechanics_for(session.ruleset), session.campaign, battle.id, seed=seed
+            rs, mechanics_for(rs), session.campaign, battle.id, seed=seed, records=house
         )
     except (CampaignError, ValueError) as exc:
         raise CliError(str(exc)) from None

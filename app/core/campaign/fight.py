@@ -9,12 +9,14 @@ campaign (the store saves both: :mod:`app.store.campaigns`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.core.battle import BattleSession, StartBattle, new_battle
 from app.core.battle.result import BattleResult, result_from_state
 from app.core.campaign.model import Campaign, CampaignError
 from app.core.campaign.steps import RecordResult, battle_roster
 from app.core.roster import Roster
-from app.rules.mechanics import Mechanics
+from app.rules.mechanics import Mechanics, Scalar
 from app.rules.ruleset import Ruleset
 
 
@@ -30,13 +32,20 @@ def battle_rosters(campaign: Campaign, battle_key: str) -> tuple[Roster, Roster]
 
 
 def start_battle(
-    rs: Ruleset, mech: Mechanics, campaign: Campaign, battle_key: str, *, seed: int
+    rs: Ruleset,
+    mech: Mechanics,
+    campaign: Campaign,
+    battle_key: str,
+    *,
+    seed: int,
+    records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
 ) -> tuple[BattleSession, tuple[Roster, Roster]]:
     """A new battle session for the campaign battle, started (its first command done),
-    and the rosters it was made from (stored with the battle)."""
+    and the rosters it was made from (stored with the battle). ``records``: what each
+    side's record holds from the start besides the ruleset's own (a club's tables)."""
     battle = campaign.battle(battle_key)
     rosters = battle_rosters(campaign, battle_key)
-    state = new_battle(rs, mech, rosters)
+    state = new_battle(rs, mech, rosters, records=records)
     session = BattleSession(rs, mech, state, seed=seed, name=f"{campaign.name}: {battle.name}")
     session.do(StartBattle())
     return session, rosters

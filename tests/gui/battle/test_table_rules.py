@@ -21,6 +21,7 @@ from tests.cli.test_quincunx_command import battle_in_rome_round
 from tests.cli.test_table_charges import d3_battle
 from tests.gui.battle.test_map import drag
 from tests.gui.battle.test_window import activate, open_window
+from tests.table_setup import roster_of, started
 
 pytestmark = pytest.mark.gui
 
@@ -210,3 +211,32 @@ def test_quincunx_a_unit_out_of_command_is_not_dragged(
     view.select_unit("A1")
     drag(view, (a1.x, a1.y), (a1.x, a1.y + 3))
     assert session.steps[-1].command.kind == "move"
+
+
+def test_mwan90_the_players_give_a_morale_checks_result_in_the_actions_dock(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """MWAN #90, Morale 3: the article's table is lost ("Unit in:" and nothing more): the
+    Actions dock's Morale check takes the players' result (its Result option) and the step
+    applies it; without one it says why and changes nothing."""
+    rs = registry.get("mwan90")
+    rosters = (
+        roster_of(rs, "roman", ["hastati", "principes"]),
+        roster_of(rs, "carthaginian", ["libyans"]),
+    )
+    session = started(rs, rosters)
+    window = open_window(qtbot, session, settings)
+    acting = window.acting
+    acting.set_pair("A2")
+    acting.choose_action("morale_check")
+    steps = len(session.steps)
+    acting.roll_button.click()
+    assert len(session.steps) == steps
+    assert "incomplete in the source" in window.statusBar().currentMessage()
+    result = acting._option_widgets["result"]
+    assert isinstance(result, QComboBox)
+    result.setCurrentIndex(result.findText("routs"))
+    acting.roll_button.click()
+    assert len(session.steps) == steps + 1
+    assert "routs (the players' call" in session.steps[-1].lines[1]
+    assert session.state.unit("A2").status.eliminated
