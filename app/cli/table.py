@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.cli.common import MAX_COORD, CliError, number, print_json, table
@@ -110,47 +110,39 @@ def add_move_options(p: argparse.ArgumentParser) -> None:
 # ---------------------------------------------------------------------------- units
 
 
-def resolve_unit(state: BattleState, text: str) -> str:
-    """The id of the unit ``text`` names: an id, a name, or a unique part of a name (case
-    ignored); an ambiguous name is refused listing the ids."""
-    bad = control_problem("the unit", text)
+def _resolve(what: str, named: Sequence[tuple[str, str]], text: str, known: str) -> str:
+    """The id of the one of ``named`` (id, name) that ``text`` names: an id, a name, or a
+    unique part of a name (case ignored); an ambiguous name is refused listing the ids, and
+    one naming nothing with ``known``."""
+    bad = control_problem(f"the {what}", text)
     if bad:
         raise CliError(bad)
     key = text.strip().casefold()
-    for u in state.units:
-        if u.id.casefold() == key:
-            return u.id
+    for ident, _ in named:
+        if ident.casefold() == key:
+            return ident
     for test in (lambda n: n == key, lambda n: key in n):
-        found = [u for u in state.units if test(u.name.casefold())]
+        found = [(ident, name) for ident, name in named if test(name.casefold())]
         if len(found) == 1:
-            return found[0].id
+            return found[0][0]
         if len(found) > 1:
-            listed = ", ".join(f"{u.id} {u.name}" for u in found[:12])
+            listed = ", ".join(f"{ident} {name}" for ident, name in found[:12])
             more = " ..." if len(found) > 12 else ""
-            raise CliError(f"unit {text[:60]!r} is ambiguous: {listed}{more}; give an id")
+            raise CliError(f"{what} {text[:60]!r} is ambiguous: {listed}{more}; give an id")
+    raise CliError(f"no {what} {text[:60]!r} in this battle ({what}s: {known})")
+
+
+def resolve_unit(state: BattleState, text: str) -> str:
+    """The id of the unit ``text`` names (an id, a name or a unique part of one)."""
     known = ", ".join(u.id for u in state.units[:16])
-    raise CliError(f"no unit {text[:60]!r} in this battle (units: {known})")
+    return _resolve("unit", [(u.id, u.name) for u in state.units], text, known)
 
 
 def resolve_leader(state: BattleState, text: str) -> str:
-    """The id of the leader ``text`` names: an id (``A-scipio``), a name or a unique part of a
-    name (case ignored); an ambiguous name is refused listing the ids."""
-    bad = control_problem("the leader", text)
-    if bad:
-        raise CliError(bad)
-    key = text.strip().casefold()
-    for ld in state.leaders:
-        if ld.id.casefold() == key:
-            return ld.id
-    for test in (lambda n: n == key, lambda n: key in n):
-        found = [ld for ld in state.leaders if test(ld.name.casefold())]
-        if len(found) == 1:
-            return found[0].id
-        if len(found) > 1:
-            listed = ", ".join(f"{ld.id} {ld.name}" for ld in found[:12])
-            raise CliError(f"leader {text[:60]!r} is ambiguous: {listed}; give an id")
+    """The id of the leader ``text`` names: an id (``A-scipio``), a name or a unique part of
+    one."""
     known = ", ".join(f"{ld.id} {ld.name}" for ld in state.leaders[:16]) or "none"
-    raise CliError(f"no leader {text[:60]!r} in this battle (leaders: {known})")
+    return _resolve("leader", [(ld.id, ld.name) for ld in state.leaders], text, known)
 
 
 def _units(*texts: str | None) -> Callable[[BattleSession], tuple[str | None, ...]]:

@@ -143,22 +143,44 @@ def unit_strength(rs: Ruleset, roster: Roster, unit: Unit) -> Strength:
     return strength_of(rs, entry, unit.size, roster.scale, dict(unit.lines) if unit.lines else None)
 
 
-def roster_totals(rs: Ruleset, roster: Roster) -> RosterTotals:
+def roster_totals(
+    rs: Ruleset, roster: Roster, previous: tuple[Roster, RosterTotals] | None = None
+) -> RosterTotals:
     """Each unit's strength, and the roster's: the sum of the units whose entry is known (all
-    are unknown if the data no longer has the roster's army list)."""
+    are unknown if the data no longer has the roster's army list).
+
+    ``previous``: the totals of an earlier value of the roster (an edit changes a unit or
+    two of a thousand): a unit that is the same object there, at the same army list and
+    scale, keeps its strength, and the sums are made in whole numbers; the result is the
+    same as without it."""
     army = rs.armies.get(roster.army)
+    reuse: dict[int, UnitTotals] = {}
+    if (
+        previous is not None
+        and previous[0].army == roster.army
+        and previous[0].scale == roster.scale
+    ):
+        reuse = {id(t.unit): t for t in previous[1].per_unit}
     per_unit = []
-    total = ZERO
+    figures: int | None = 0
+    bases: int | None = 0
+    men: int | None = 0
     excluded = 0
     for unit in roster.units:
-        entry = army.entries.get(unit.entry) if army is not None else None
-        lines = dict(unit.lines) if unit.lines else None
-        each = strength_of(rs, entry, unit.size, roster.scale, lines)
-        all_of = each.times(unit.count)
-        known = entry is not None
-        per_unit.append(UnitTotals(unit, each, all_of, known))
-        if known:
-            total = total + all_of
+        done = reuse.get(id(unit))
+        if done is None or done.unit is not unit:
+            entry = army.entries.get(unit.entry) if army is not None else None
+            lines = dict(unit.lines) if unit.lines else None
+            each = strength_of(rs, entry, unit.size, roster.scale, lines)
+            done = UnitTotals(unit, each, each.times(unit.count), entry is not None)
+        per_unit.append(done)
+        if done.known:
+            t = done.total
+            figures = None if figures is None or t.figures is None else figures + t.figures
+            bases = None if bases is None or t.bases is None else bases + t.bases
+            men = None if men is None or t.men is None else men + t.men
         else:
             excluded += unit.count
-    return RosterTotals(roster.unit_count(), total, tuple(per_unit), excluded)
+    return RosterTotals(
+        roster.unit_count(), Strength(figures, bases, men), tuple(per_unit), excluded
+    )

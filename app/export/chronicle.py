@@ -18,7 +18,13 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Frame, KeepTogether, PageBreak, PageTemplate, Spacer
 
 from app.core.campaign.aftermath import recovery_of
-from app.core.campaign.chronicle import Strength, leader_sheet, strength, timeline
+from app.core.campaign.chronicle import (
+    Strength,
+    leader_sheet,
+    named_points,
+    strength,
+    timeline,
+)
 from app.core.campaign.session import CampaignSession
 from app.export.common import (
     ACCENT,
@@ -78,7 +84,8 @@ def _line_chart(st: Strength, width: float) -> Drawing:
     lp.xValueAxis.valueMin = -0.2
     lp.xValueAxis.valueMax = max(n - 1, 1) + 0.2
     lp.xValueAxis.valueSteps = list(range(n))
-    lp.xValueAxis.labelTextFormat = lambda v: st.labels[round(v)] if 0 <= v < n else ""
+    named = set(named_points(n))  # fifty battles' names ran into one another
+    lp.xValueAxis.labelTextFormat = lambda v: st.labels[round(v)] if round(v) in named else ""
     lp.xValueAxis.labels.fontName = COND
     lp.xValueAxis.labels.fontSize = 7
     lp.yValueAxis.valueMin = 0
@@ -127,7 +134,8 @@ def _troop_chart(
     bc.x, bc.y = 40, 22
     bc.width, bc.height = int(width - 230), int(height - 40)
     bc.data = [list(per[n]) for n in names]
-    bc.categoryAxis.categoryNames = list(labels)
+    named = set(named_points(len(labels)))
+    bc.categoryAxis.categoryNames = [t if i in named else "" for i, t in enumerate(labels)]
     bc.categoryAxis.labels.fontName = COND
     bc.categoryAxis.labels.fontSize = 7
     bc.valueAxis.valueMin = 0

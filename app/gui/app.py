@@ -251,7 +251,8 @@ def _seed(store: Store | None, registry: Registry) -> list[int]:
 class _RulesetLoader(QObject):
     """Loads the rulesets not needed for the roster in view on a worker thread, so the
     window stays responsive; the result (or what went wrong) comes back to the GUI thread as
-    a signal.
+    a signal. Then it imports what the first write needs (:func:`app.store.prepare.
+    prepare_writes`), so the user's first edit does not wait for SQLAlchemy.
 
     The thread is not a daemon: :meth:`stop` (connected to ``aboutToQuit``) asks it to stop
     between folders and joins it before Qt shuts down. A daemon thread still inside pydantic
@@ -260,6 +261,8 @@ class _RulesetLoader(QObject):
 
     loaded = Signal(object)
     failed = Signal(str)
+    #: what the first write needs is imported
+    prepared = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -268,6 +271,8 @@ class _RulesetLoader(QObject):
 
     def start(self, skip: set[str]) -> None:
         def work() -> None:
+            from app.store.prepare import prepare_writes
+
             try:
                 rest = Registry(find_engine, cache_dir=cache_dir())
                 rest._seen |= {BUILTIN_DIR / name for name in skip}
@@ -278,6 +283,13 @@ class _RulesetLoader(QObject):
                 return
             if not self._stop.is_set():
                 self.loaded.emit(rest)
+            if not self._stop.is_set():
+                try:
+                    prepare_writes()  # so the user's first write does not wait for it
+                except Exception as exc:  # the first write will say what is wrong
+                    print(f"castra: could not prepare writing: {exc}", file=sys.stderr)
+            if not self._stop.is_set():
+                self.prepared.emit()
 
         self._thread = threading.Thread(target=work, name="castra-rulesets")
         self._thread.start()
@@ -290,6 +302,8 @@ class _RulesetLoader(QObject):
 
 
 def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) -> None:
+    from app.store.prepare import warm_writes
+
     loader = _RulesetLoader(window)
     app = QApplication.instance()
     if app is not None:
@@ -303,14 +317,26 @@ def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) 
             _report_failures(window, registry)
         except Exception as exc:  # a damaged store, say: tell the user, keep the window
             failed(f"after loading the rulesets: {exc}")
-        loader.deleteLater()
 
     def failed(message: str) -> None:
         print(f"castra: {message}", file=sys.stderr)
         window.statusBar().showMessage(message, 30000)
 
+    def prepared() -> None:
+        session = window.builder.session
+        if store is not None:
+            try:
+                warm_writes(store, None if session is None else session.roster_id)
+            except Exception as exc:  # the first write will say what is wrong
+                print(f"castra: could not prepare writing: {exc}", file=sys.stderr)
+        # what the rulesets and SQLAlchemy made lives as long as the process: no later pass
+        # of the collector walks it again (a full pass over it took ~50 ms of an edit)
+        gc.freeze()
+        loader.deleteLater()
+
     loader.loaded.connect(loaded)
     loader.failed.connect(failed)
+    loader.prepared.connect(prepared)
     loader.start(set(registry.rulesets))
     if os.environ.get("CASTRA_QUIT_WHILE_LOADING") and app is not None:
         app.quit()

@@ -150,6 +150,8 @@ class RosterEditor(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([2400, 1000])  # the roster first; the layout is remembered
         self.fitter = ColumnFitter(self.tree.header(), self._fit_columns, self)
+        #: what each column wanted at the last whole fit (an edit refits only past it)
+        self._wanted: dict[Col, int] = {}
         self.tree.expanded.connect(lambda i: self._collapsed.discard(i.data(ID_ROLE)))
         self.tree.collapsed.connect(lambda i: self._collapsed.add(i.data(ID_ROLE)))
 
@@ -273,19 +275,27 @@ class RosterEditor(QWidget):
         if self.model is None:
             return
         header = self.tree.header()
-        font = self.tree.font()
-        icon = self.tree.iconSize().width() + 4
+        columns: list[Col] = [c for c in Col if c != Col.NOTES and not self.tree.isColumnHidden(c)]
+        touched = self.model.take_touched()
+        if touched is not None:
+            # an edit of a few units: the columns are fitted again only if one of them
+            # (or a group's sums) needs more room than its column has
+            model = self.model
+            if not any(
+                self._content_width(
+                    c,
+                    model.unit_texts(touched, c),
+                    model.column_texts(c, sample=0, widest=False)[1],
+                )
+                > self._wanted.get(c, 0)
+                for c in columns
+            ):
+                return
         want: dict[Col, int] = {}
-        for col in Col:
-            if col != Col.NOTES and not self.tree.isColumnHidden(col):
-                texts, bold = self.model.column_texts(col)
-                units, groups = text_width(font, texts), text_width(font, bold, bold=True)
-                if col == Col.NAME:  # the tree's indentation (units one level deeper), icon
-                    indent = self.tree.indentation()
-                    units += 2 * indent + icon
-                    groups += indent + icon
-                content = max(units, groups)
-                want[col] = max(header.sectionSizeHint(col), content + CELL_PADDING)
+        for col in columns:
+            texts, bold = self.model.column_texts(col)
+            want[col] = max(header.sectionSizeHint(col), self._content_width(col, texts, bold))
+        self._wanted = dict(want)  # before any column is cut to fit the tree
         room = self.rows_width() - 100  # leave the notes some room
         if not self.tree.isVisible():
             room = 1000
@@ -304,6 +314,17 @@ class RosterEditor(QWidget):
                 want[col] = min(want[col], limit)
         for col, width in want.items():
             self.fitter.resize(col, width)
+
+    def _content_width(self, col: Col, texts: list[str], bold: list[str]) -> int:
+        """What column ``col`` needs for unit texts ``texts`` and group texts ``bold``."""
+        font = self.tree.font()
+        units, groups = text_width(font, texts), text_width(font, bold, bold=True)
+        if col == Col.NAME:  # the tree's indentation (units one level deeper), the icon
+            icon = self.tree.iconSize().width() + 4
+            indent = self.tree.indentation()
+            units += 2 * indent + icon
+            groups += indent + icon
+        return max(units, groups) + CELL_PADDING
 
     def refresh(self) -> None:
         """Redraw the header and totals from the session (the tree redraws itself), open

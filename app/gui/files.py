@@ -99,22 +99,20 @@ def open_file_name(
     parent: QWidget | None, title: str, folder: str | Path | None, filter: str
 ) -> Path | None:
     """The file the user chose to open, or None."""
-    dialog = _dialog(parent, title, folder, filter)
-    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
-    if not dialog.exec():
-        return None
-    chosen = dialog.selectedFiles()
-    return Path(chosen[0]) if chosen else None
+    return _chosen(_dialog(parent, title, folder, filter), save=False)
 
 
 def save_file_name(
     parent: QWidget | None, title: str, suggested: str | Path | None, filter: str
 ) -> Path | None:
     """The file the user chose to write, or None (Qt's dialog asks before overwriting)."""
-    dialog = _dialog(parent, title, suggested, filter)
-    dialog.setFileMode(QFileDialog.FileMode.AnyFile)
-    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    return _chosen(_dialog(parent, title, suggested, filter), save=True)
+
+
+def _chosen(dialog: QFileDialog, *, save: bool) -> Path | None:
+    File, Accept = QFileDialog.FileMode, QFileDialog.AcceptMode
+    dialog.setFileMode(File.AnyFile if save else File.ExistingFile)
+    dialog.setAcceptMode(Accept.AcceptSave if save else Accept.AcceptOpen)
     if not dialog.exec():
         return None
     chosen = dialog.selectedFiles()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.core.capabilities import leader_bonus, leader_fields
 from app.core.edits import AddLeader, AssignCommand, AttachLeader, Batch, RemoveLeader, UpdateLeader
-from app.core.roster import MAX_WOUNDS, MIN_WOUNDS, Leader, LeaderStatus, new_id
+from app.core.roster import MAX_WOUNDS, MIN_WOUNDS, Leader, LeaderStatus, Roster, new_id
 from app.gui.delegates import ChoiceDelegate
 from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
 from app.gui.icons import severity_icon, worst
@@ -68,6 +68,7 @@ class LeadersModel(QAbstractTableModel):
         super().__init__(parent)
         self.session = session
         self._ids = [ld.id for ld in session.roster.leaders]
+        self._attachments: tuple[Roster, dict[str, str]] | None = None
         session.changed.connect(self.refresh)
 
     def refresh(self) -> None:
@@ -135,10 +136,16 @@ class LeadersModel(QAbstractTableModel):
         return [c.id for c in self.session.roster.commands if c.leader == leader.id]
 
     def _attached(self, leader: Leader) -> str | None:
-        for u in self.session.roster.units:
-            if u.leader == leader.id:
-                return u.id
-        return None
+        """The unit the leader is attached to (the first, as the roster lists them), from
+        one pass over the units per roster value (the table asks for every cell)."""
+        roster = self.session.roster
+        if self._attachments is None or self._attachments[0] is not roster:
+            first: dict[str, str] = {}
+            for u in roster.units:
+                if u.leader is not None:
+                    first.setdefault(u.leader, u.id)
+            self._attachments = (roster, first)
+        return self._attachments[1].get(leader.id)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -147,7 +154,7 @@ class LeadersModel(QAbstractTableModel):
         col = LCol(index.column())
         roster = self.session.roster
         if role == Qt.ItemDataRole.DisplayRole:
-            attached = self._attached(leader)
+            attached = self._attached(leader) if col == LCol.ATTACHED else None
             bonus = leader_bonus(self.session.ruleset, leader)
             return {
                 LCol.NAME: leader.name,

@@ -24,8 +24,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from app.core.capabilities import line_choices, lines_label
 from app.core.edits import AddUnit
-from app.core.roster import Command, Unit, unit_from_entry
+from app.core.roster import Command, Roster, Unit, unit_from_entry
 from app.core.totals import ZERO, Strength, UnitTotals
+from app.core.validation import Report
 from app.gui.icons import number, severity_icon, worst
 from app.gui.roster_cells import (
     NUMERIC_COLUMNS,
@@ -78,6 +79,11 @@ class RosterTreeModel(QAbstractItemModel):
         self._per_unit: dict[str, UnitTotals] = {}
         self._strengths: dict[int, Strength] = {}
         self._per_unit = {t.unit.id: t for t in session.totals.per_unit}
+        #: the roster and the validation report shown (refresh redraws what changed)
+        self._shown: Roster | None = session.roster
+        self._report: Report | None = session.report
+        #: units shown anew since the columns were fitted (None: everything)
+        self._touched: list[Unit] | None = None
         for command, units in self._target():
             self._groups.append(self._new_group(command, units))
         self._reindex()
@@ -105,23 +111,61 @@ class RosterTreeModel(QAbstractItemModel):
 
     def refresh(self) -> None:
         """Show the session's roster: rows removed, moved and inserted where the roster's
-        shape changed, then every value redrawn in place (open editors, the selection and
-        the expanded groups survive)."""
+        shape changed, then the values redrawn in place (open editors, the selection and
+        the expanded groups survive): every group's row (its sums), and the units that
+        changed or whose validation messages did -- every unit when something they all
+        show changed (the scale, the leaders, the commands)."""
         target = self._target()
+        roster = self.session.roster
+        before = {u.id: u for g in self._groups for u in g.units}
+        shown, report = self._shown, self._report
         self._per_unit = {t.unit.id: t for t in self.session.totals.per_unit}
+        self._shown, self._report = roster, self.session.report
+        every = (
+            shown is None
+            or report is None
+            or (shown.army, shown.scale) != (roster.army, roster.scale)
+            or shown.leaders is not roster.leaders
+            or shown.commands is not roster.commands
+        )
         self._sync(target)
         for group, (command, units) in zip(self._groups, target, strict=True):
             group.command = command
             group.units = list(units)
         self._strengths.clear()  # sums a view asked for half-way through are stale
+        flagged: set[str | None] = set()
+        if not every:
+            assert report is not None
+            flagged = {
+                m.subject.id
+                for m in set(report.messages) ^ set(self._report.messages)
+                if m.subject.kind == "unit"
+            }
+        touched = self._touched
         last = len(Col) - 1
         for row, group in enumerate(self._groups):
             self.dataChanged.emit(self.index(row, 0), self.index(row, last))
-            if group.units:
-                parent = self.index(row, 0)
+            if not group.units:
+                continue
+            parent = self.index(row, 0)
+            if every:
                 self.dataChanged.emit(
                     self.index(0, 0, parent), self.index(len(group.units) - 1, last, parent)
                 )
+                continue
+            for r, u in enumerate(group.units):
+                if before.get(u.id) is not u or u.id in flagged:
+                    self.dataChanged.emit(self.index(r, 0, parent), self.index(r, last, parent))
+                    if touched is not None:
+                        touched.append(u)
+        if every or len(before) != len(roster.units):
+            self._touched = None  # the columns are fitted again as a whole
+
+    def take_touched(self) -> list[Unit] | None:
+        """The units shown anew since the last call, for fitting the columns to them alone
+        (None: fit them to everything; the next call starts afresh)."""
+        touched, self._touched = self._touched, []
+        return touched
 
     def _group_parent(self, group: _Group) -> QModelIndex:
         return self.createIndex(self._rows[group.gid], 0, 0)
@@ -228,15 +272,26 @@ class RosterTreeModel(QAbstractItemModel):
                 return self.index(g, 0)
         return QModelIndex()
 
-    def column_texts(self, col: Col, sample: int = 50) -> tuple[list[str], list[str]]:
+    def unit_texts(self, units: Sequence[Unit], col: Col) -> list[str]:
+        """What column ``col`` shows for ``units``."""
+        display = Qt.ItemDataRole.DisplayRole
+        return [str(self._unit_data(u, col, display) or "") for u in units]
+
+    def column_texts(
+        self, col: Col, sample: int = 50, *, widest: bool = True
+    ) -> tuple[list[str], list[str]]:
         """What column ``col`` can show, to size it by: (unit texts, group texts in bold).
 
         Every group's text, the units of a sample of rows, and the widest values the roster
         and its army list know (the longest unit name, the largest size and quantity, every
         troop type and grade of the list, every leader's name): enough to fit the column
-        without asking Qt about each of 1,000 rows."""
+        without asking Qt about each of 1,000 rows. ``widest=False``: the groups' texts and
+        at most ``sample`` rows' only."""
         display = Qt.ItemDataRole.DisplayRole
         bold = [str(self._group_data(g, col, display) or "") for g in self._groups]
+        if not widest:  # the groups' texts alone (and a sample of rows)
+            units = [u for g in self._groups for u in g.units[:sample]][:sample]
+            return [str(self._unit_data(u, col, display) or "") for u in units], bold
         units = [u for g in self._groups for u in g.units]
         texts = [str(self._unit_data(u, col, display) or "") for u in units[:sample]]
         if len(units) > sample:

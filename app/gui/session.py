@@ -89,9 +89,10 @@ class RosterSession(QObject):
     def _computed(self) -> tuple[Roster, RosterTotals, Report]:
         roster = self.history.value
         if self._cache is None or self._cache[0] is not roster:
+            before = None if self._cache is None else (self._cache[0], self._cache[1])
             self._cache = (
                 roster,
-                roster_totals(self.ruleset, roster),
+                roster_totals(self.ruleset, roster, before),  # only the units that changed
                 validate(self.ruleset, roster),
             )
         return self._cache

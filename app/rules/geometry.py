@@ -387,3 +387,64 @@ def segment_band_intervals(
         if t1 > t0:
             out.append((t0, t1))
     return _merge(out)
+
+
+# --------------------------------------------------------------------------- a front arc
+
+
+def clip_half_plane(
+    poly: Sequence[Point], keep: tuple[float, float, float], tolerance: float = 0.0
+) -> list[Point]:
+    """The part of a convex ``poly`` where ``k0*x + k1*y + k2 >= -tolerance``
+    (Sutherland-Hodgman, one edge)."""
+    k0, k1, k2 = keep
+    out: list[Point] = []
+    for i, cur in enumerate(poly):
+        prev = poly[i - 1]
+        vc = k0 * cur[0] + k1 * cur[1] + k2
+        vp = k0 * prev[0] + k1 * prev[1] + k2
+        if vc >= -tolerance:
+            if vp < -tolerance:
+                t = vp / (vp - vc)
+                out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
+            out.append(cur)
+        elif vp >= -tolerance:
+            t = vp / (vp - vc)
+            out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
+    return out
+
+
+def in_front_arc(
+    shooter: Footprint,
+    target: Footprint,
+    outward_degrees: float,
+    *,
+    tolerance: float = 0.0,
+    front_margin: float = 0.0,
+) -> bool:
+    """Whether some part of ``target`` lies in ``shooter``'s front arc: ahead of its front
+    edge (less ``front_margin``), between lines drawn ``outward_degrees`` outward from
+    straight ahead at each front corner. A ruleset says what its arc is: an arc of A degrees
+    in all is ``outward_degrees = A / 2``. ``tolerance`` is how far outside a clipping line
+    a corner may lie and still count as inside."""
+    (fx, fy), (rx, ry) = axes(shooter.facing)
+    poly: list[Point] = [
+        (
+            (px - shooter.x) * rx + (py - shooter.y) * ry,
+            (px - shooter.x) * fx + (py - shooter.y) * fy,
+        )
+        for px, py in target.corners()
+    ]
+    front, half = shooter.depth / 2, shooter.width / 2
+    slope = math.tan(math.radians(outward_degrees))
+    # ahead of the front edge: ly - front >= 0; inside each slanted side:
+    # half + slope * (ly - front) -/+ lx >= 0
+    for keep in (
+        (0.0, 1.0, -front + front_margin),
+        (-1.0, slope, half - slope * front),
+        (1.0, slope, half - slope * front),
+    ):
+        poly = clip_half_plane(poly, keep, tolerance)
+        if not poly:
+            return False
+    return True

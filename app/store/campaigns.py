@@ -1,5 +1,14 @@
 """Campaigns in the store: each one transaction, saved as it happens.
 
+Each step is stored small, as battles are (:mod:`app.core.timeline`, schema 0010): the step,
+its label and kind, the digest of the campaign it made, the change from the campaign before
+(a nested diff) and, every :data:`SNAPSHOT_EVERY` steps or more, the whole campaign
+compressed. A state is checked when it is made (by the step) and written; reading builds
+only the states a command reads (usually the cursor's), from the nearest snapshot, without
+validating them again (:mod:`app.core.campaign.stored`), and checks the cursor's against its
+digest. A campaign of 50 battles stored the whole campaign at every step (half a MB a step)
+and re-read and re-validated all of them on every command.
+
 Every write begins ``BEGIN IMMEDIATE`` (the store's write sessions) and checks the version
 the session was loaded with: a write from a copy changed elsewhere (another window, the
 command line) is refused with :class:`~app.store.engine.StaleWrite`, nothing written.
@@ -9,6 +18,7 @@ content is a one-line :class:`~app.store.engine.StoreDamaged`."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,21 +26,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.core.campaign.model import CampaignError
-from app.core.campaign.serialize import (
-    CampaignDataError,
-    campaign_from_dict,
-    campaign_to_dict,
-    step_from_dict,
-    step_to_dict,
-)
+from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
+from app.core.campaign.steps import SIDES_KEPT, Step
+from app.core.campaign.stored import SNAPSHOT_EVERY as SNAPSHOT_EVERY
+from app.core.campaign.stored import Builder, StoredDataError, snapshot_due
+from app.core.timeline import StateDict, Timeline, diff, digest, pack_snapshot, unpack_snapshot
 from app.store.engine import (
     AccessRefused,
     Reader,
     StaleWrite,
     Store,
     StoreDamaged,
+    StoreError,
     get_for_update,
     reader_of,
 )
@@ -59,7 +67,10 @@ def _dbapi(db: Session) -> Reader:
     return reader_of(db)
 
 
-def _step_row(campaign_id: int, n: int, done: Done) -> Any:
+def _step_row(
+    campaign_id: int, n: int, done: Done, change: dict[str, Any], after: StateDict, snapshot: bool
+) -> Any:
+    from app.core.campaign.serialize import step_to_dict
     from app.store.models import CampaignStepRow
 
     return CampaignStepRow(
@@ -68,9 +79,44 @@ def _step_row(campaign_id: int, n: int, done: Done) -> Any:
         kind=done.step.kind,
         label=done.step.label,
         step=json.dumps(step_to_dict(done.step), ensure_ascii=False),
-        state=json.dumps(campaign_to_dict(done.campaign), ensure_ascii=False),
+        digest=digest(after),
+        delta=json.dumps(change, ensure_ascii=False),
+        snapshot=pack_snapshot(after) if snapshot else None,
         side=_side_of(done),
     )
+
+
+def _write_steps(
+    db: Session, campaign_id: int, session: CampaignSession, first: int, timeline: Timeline[Any]
+) -> None:
+    """Add steps ``first`` onwards of ``session`` to the store and to ``timeline`` (whose
+    first ``first`` steps are the stored ones): each its change from the state before."""
+    from app.core.campaign.serialize import campaign_to_dict
+
+    timeline.truncate(first)
+    try:
+        timeline.check(first)  # nothing is written on top of a damaged state
+    except ValueError as exc:
+        raise StoreDamaged(f"campaign {campaign_id} cannot be changed ({exc})") from None
+    before = timeline.state_dict(first)
+    last = timeline.nearest_snapshot(first)
+    for n in range(first, len(session.done)):
+        done = session.done[n]
+        after = campaign_to_dict(done.campaign)
+        snapshot = snapshot_due(n, last, done.kind)
+        change = diff(before, after)
+        beyond = set(change) - done.step.changes
+        if beyond:  # the store reads past states by what each kind of step may change
+            raise StoreError(
+                f"campaign {campaign_id}: {done.step.label} changed "
+                f"{', '.join(sorted(beyond))}, which a step of its kind never does; nothing "
+                "was saved (a bug in Castra: please report it)"
+            )
+        row = _step_row(campaign_id, n, done, change, after, snapshot)
+        db.add(row)
+        timeline.append(change, after, snapshot=snapshot, digest=row.digest)
+        last = n + 1 if snapshot else last
+        before = after
 
 
 def _side_of(done: Done) -> str | None:
@@ -86,13 +132,15 @@ def _side_of(done: Done) -> str | None:
 
 def create_campaign(store: Store, *, session: CampaignSession) -> int:
     """Store a new campaign with the steps it has, in one transaction; its id."""
+    from app.core.campaign.serialize import campaign_to_dict
     from app.store.models import CampaignRow
 
     now = _now()
+    start = campaign_to_dict(session.start)
     row = CampaignRow(
         name=session.campaign.name,
         ruleset=session.ruleset.id,
-        start=json.dumps(campaign_to_dict(session.start), ensure_ascii=False),
+        start=json.dumps(start, ensure_ascii=False),
         cursor=session.cursor,
         created_at=now,
         updated_at=now,
@@ -102,9 +150,10 @@ def create_campaign(store: Store, *, session: CampaignSession) -> int:
         db.add(row)
         db.flush()
         assert row.id is not None
-        for n, done in enumerate(session.done):
-            db.add(_step_row(row.id, n, done))
+        timeline = _timeline(start, [], {}, [])
+        _write_steps(db, row.id, session, 0, timeline)
         db.flush()
+        session.timeline = timeline
         session.stored = len(session.done)
         session.version = 0
         return row.id
@@ -147,8 +196,9 @@ def _save(db: Session, campaign_id: int, session: CampaignSession) -> None:
                 f"member made in campaign {campaign_id} (undone, kept to redo); nothing was "
                 "saved"
             )
-        for n in range(session.stored, len(session.done)):
-            db.add(_step_row(campaign_id, n, session.done[n]))
+        timeline = session.timeline or _memory_timeline(session)
+        _write_steps(db, campaign_id, session, session.stored, timeline)
+        session.timeline = timeline
     row.cursor = session.cursor
     row.name = session.campaign.name
     row.version += 1
@@ -194,6 +244,34 @@ def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> Camp
         return _load(con, campaign_id, registry)
 
 
+def _timeline(
+    start: StateDict,
+    deltas: list[Any],
+    snapshots: dict[int, Any],
+    digests: list[str],
+    *,
+    builder: Builder | None = None,
+) -> Timeline[Campaign]:
+    """The recorded campaigns of a stored campaign, each built without validating it again
+    (it was checked when it was made); :meth:`~app.core.timeline.Timeline.check` holds one
+    to its digest."""
+    make = builder or Builder()
+
+    def build(n: int, data: StateDict) -> Campaign:
+        return make.campaign(data, f"step {n}" if n else "start")
+
+    return Timeline(start, deltas, snapshots, build=build, digests=digests)
+
+
+def _memory_timeline(session: CampaignSession) -> Timeline[Campaign]:
+    """The timeline of a session made in memory, up to its stored steps."""
+    from app.core.campaign.serialize import campaign_to_dict
+
+    states = [campaign_to_dict(session.at(n)) for n in range(session.stored + 1)]
+    deltas = [diff(a, b) for a, b in itertools.pairwise(states)]
+    return _timeline(states[0], deltas, {}, [digest(s) for s in states[1:]])
+
+
 def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
     row = con.execute(
         "SELECT start, cursor, version FROM campaign WHERE id = ?", (campaign_id,)
@@ -201,27 +279,94 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
     if row is None:
         raise KeyError(f"no campaign with id {campaign_id}")
     where = f"campaign {campaign_id}"
+    rows = con.execute(
+        "SELECT n, kind, label, step, digest, delta, snapshot FROM campaign_step "
+        "WHERE campaign_id = ? ORDER BY n",
+        (campaign_id,),
+    ).fetchall()
+    builder = Builder()
     try:
-        start = campaign_from_dict(json.loads(row[0]), registry, "start")
-        done = []
-        for n, step, state in con.execute(
-            "SELECT n, step, state FROM campaign_step WHERE campaign_id = ? ORDER BY n",
-            (campaign_id,),
-        ):
-            at = f"step {n}"
-            done.append(
-                Done(
-                    step_from_dict(json.loads(step), registry, at),
-                    campaign_from_dict(json.loads(state), registry, at),
-                )
-            )
+        start_dict = json.loads(row[0])
+        start = builder.campaign(start_dict, "start")
         rs = registry.get(start.ruleset)
+        deltas: list[Any] = []
+        snapshots: dict[int, Any] = {}
+        digests: list[str] = []
+        steps: list[tuple[str, str, str]] = []
+        for i, (n, kind, label, step, dg, change, snapshot) in enumerate(rows):
+            if n != i:
+                raise ValueError(f"step {i + 1} is missing")
+            deltas.append(_lazy(json.loads, str(change)))
+            if snapshot is not None:
+                snapshots[n + 1] = _lazy(unpack_snapshot, bytes(snapshot))
+            digests.append(str(dg))
+            steps.append((str(kind), str(label), str(step)))
         cursor = int(row[1])
-        if not 0 <= cursor <= len(done):
-            raise ValueError(f"cursor {cursor} is not from 0 to {len(done)}")
-    except (CampaignDataError, ValueError, TypeError, KeyError) as exc:
+        if not 0 <= cursor <= len(steps):
+            raise ValueError(f"cursor {cursor} is not from 0 to {len(steps)}")
+        timeline = _timeline(start_dict, deltas, snapshots, digests, builder=builder)
+        timeline.state(cursor)  # every command reads it: a damaged one is said here
+    except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
         raise StoreDamaged(f"{where} cannot be read ({exc})") from None
-    return CampaignSession(rs, start, done=done, cursor=cursor, version=int(row[2]))
+    done = [
+        Done(
+            _step_loader(text, registry, f"{where} step {n + 1}"),
+            _campaign_loader(timeline, n + 1, where),
+            kind=kind,
+            label=label,
+        )
+        for n, (kind, label, text) in enumerate(steps)
+    ]
+    session = CampaignSession(
+        rs, start, done=done, cursor=cursor, version=int(row[2]), timeline=timeline
+    )
+    kinds = [kind for kind, _, _ in steps]
+    session.read_sides = _sides_reader(timeline, builder, kinds, where)
+    return session
+
+
+def _sides_reader(
+    timeline: Timeline[Campaign], builder: Builder, kinds: list[str], where: str
+) -> Any:
+    """The sides after a stored step, from the sides' changes alone (a battle's result,
+    some 20 KB of JSON at 50 battles, is not read to reach the armies after it)."""
+
+    def read(n: int) -> tuple[CampaignSide, ...]:
+        try:
+            sides = timeline.part(n, "sides", lambda k: kinds[k - 1] in SIDES_KEPT)
+            return builder.sides({"sides": sides}, f"step {n}")
+        except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
+            raise StoreDamaged(f"{where} cannot be read at step {n} ({exc})") from None
+
+    return read
+
+
+def _lazy(read: Any, data: Any) -> Any:
+    return lambda: read(data)
+
+
+def _step_loader(text: str, registry: Registry, where: str) -> Any:
+    """A stored step, decoded (and checked) when it is first read."""
+
+    def load() -> Step:
+        from app.core.campaign.serialize import CampaignDataError, step_from_dict
+
+        try:
+            return step_from_dict(json.loads(text), registry, where)
+        except (CampaignDataError, ValueError) as exc:
+            raise StoreDamaged(f"{where} cannot be read ({exc})") from None
+
+    return load
+
+
+def _campaign_loader(timeline: Timeline[Campaign], n: int, where: str) -> Any:
+    def load() -> Campaign:
+        try:
+            return timeline.state(n)
+        except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
+            raise StoreDamaged(f"{where} cannot be read at step {n} ({exc})") from None
+
+    return load
 
 
 def list_campaigns(store: Store) -> list[CampaignSummary]:
@@ -284,27 +429,17 @@ def unassign_side(store: Store, *, campaign_id: int, side: str) -> None:
 
 def campaign_sides(store: Store, *, campaign_id: int) -> dict[str, str]:
     """Who plays each side of a campaign (side id -> member), as assigned on a club server."""
-    from sqlmodel import col, select
-
-    from app.store.models import CampaignSideRow
-
-    query = select(col(CampaignSideRow.side), col(CampaignSideRow.member)).where(
-        col(CampaignSideRow.campaign_id) == campaign_id
-    )
-    with store.read_session() as db:
-        return {str(side): str(member) for side, member in db.exec(query).all()}
+    with reading(store) as con:
+        rows = con.execute(
+            "SELECT side, member FROM campaign_side WHERE campaign_id = ?", (campaign_id,)
+        ).fetchall()
+    return {str(side): str(member) for side, member in rows}
 
 
 def step_makers(store: Store, *, campaign_id: int) -> list[str | None]:
     """Who made each stored step of a campaign, in order (None: a local store's step)."""
-    from sqlmodel import col, select
-
-    from app.store.models import CampaignStepRow
-
-    query = (
-        select(col(CampaignStepRow.made_by))
-        .where(col(CampaignStepRow.campaign_id) == campaign_id)
-        .order_by(col(CampaignStepRow.n))
-    )
-    with store.read_session() as db:
-        return [None if m is None else str(m) for m in db.exec(query).all()]
+    with reading(store) as con:
+        rows = con.execute(
+            "SELECT made_by FROM campaign_step WHERE campaign_id = ? ORDER BY n", (campaign_id,)
+        ).fetchall()
+    return [None if m is None else str(m) for (m,) in rows]

@@ -215,8 +215,10 @@ class CampaignRow(SQLModel, table=True):
 
 
 class CampaignStepRow(SQLModel, table=True):
-    """One campaign step: the step (JSON), its label, and the whole campaign it made (JSON;
-    campaigns are small), so undo and every past state are read, never recomputed."""
+    """One campaign step: the step (JSON), its label, and the campaign it made kept small
+    (schema 0010, :mod:`app.core.timeline`): its ``digest``, its ``delta`` from the campaign
+    before (JSON, a nested diff) and every few steps a ``snapshot`` of the whole campaign
+    (compressed JSON), so undo and every past state are read, never recomputed."""
 
     __tablename__ = "campaign_step"
     __table_args__ = (UniqueConstraint("campaign_id", "n"),)
@@ -227,7 +229,9 @@ class CampaignStepRow(SQLModel, table=True):
     kind: str
     label: str
     step: str = Field(sa_type=Text)
-    state: str = Field(sa_type=Text)
+    digest: str
+    delta: str = Field(sa_type=Text)
+    snapshot: bytes | None = Field(default=None, sa_type=LargeBinary)
     #: the campaign side the step changes (reinforce, promote, return a leader), None for
     #: the umpire's steps (battles, results): a club server lets a player make steps only
     #: for a side they play (schema 0007)

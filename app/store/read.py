@@ -68,9 +68,8 @@ def reading(store: Store) -> Iterator[Reader]:
     :class:`StoreError`. On a club server, one repeatable-read transaction (every query sees
     the same moment) on a pooled connection."""
     if store.on_server:
-        with store.read_session() as session:
-            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-            yield store.reader(session)
+        with _server_reading(store) as reader:
+            yield reader
         return
     store.check_files()
     try:
@@ -89,6 +88,25 @@ def reading(store: Store) -> Iterator[Reader]:
             store.pin_files()
         except sqlite3.Error as exc:
             raise StoreError(describe_failure(store.path, exc)) from None
+
+
+@contextmanager
+def _server_reading(store: Store) -> Iterator[Reader]:
+    """A club server's read: one repeatable-read transaction on a pooled connection of the
+    store's engine, through SQLAlchemy's core alone (no ORM session, so no sqlmodel and no
+    pydantic: a command that only reads loads neither)."""
+    from sqlalchemy.exc import DBAPIError
+
+    from app.store.engine import ServerReader
+    from app.store.server import describe_server_failure
+
+    try:
+        with store.engine.connect() as conn:
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield ServerReader(conn)
+    except DBAPIError as exc:
+        raise StoreError(describe_server_failure(store.where, exc)) from None
 
 
 def parse_time(value: object, where: str) -> datetime:

@@ -164,3 +164,27 @@ def test_unknown_army_list_leaves_every_unit_out(registry: Registry) -> None:
     t = roster_totals(rs, gone)
     assert t.excluded == t.units == roster.unit_count()
     assert (t.figures, t.bases, t.men) == (0, 0, 0)
+
+
+def test_totals_from_an_earlier_value_equal_totals_made_afresh(registry: Registry) -> None:
+    """An edit's totals reuse the unchanged units' strengths (the window's 1,000-unit
+    roster): the same totals as made from scratch, whatever the edit changed."""
+    from app.core.edits import RemoveUnits, UpdateUnit
+
+    rs = registry.get("quincunx")
+    roster = new_roster(rs, "roman", name="R", scale="1:10", standard=True)
+    edits = [
+        UpdateUnit(roster.units[0].id, {"size": 20}),
+        UpdateUnit(roster.units[1].id, {"count": 3}),
+        AddUnit(replace(roster.units[2], id="gone", entry="not-in-the-list")),
+        RemoveUnits((roster.units[3].id,)),
+    ]
+    before = (roster, roster_totals(rs, roster))
+    for edit in edits:
+        after = edit.apply(before[0])
+        got = roster_totals(rs, after, before)
+        assert got == roster_totals(rs, after)
+        before = (after, got)
+    rescaled = replace(before[0], scale="1:100")  # every unit's men change: none reused
+    assert roster_totals(rs, rescaled, before) == roster_totals(rs, rescaled)
+    assert roster_totals(rs, rescaled).excluded == 1

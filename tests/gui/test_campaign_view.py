@@ -152,3 +152,18 @@ def test_fight_opens_the_battle_window_and_its_end_comes_back(
     assert result.winner == 1
     battle_window.close()
     view.close()
+
+
+def test_a_long_campaign_names_some_battles_on_the_chart_axis() -> None:
+    """Fifty battles' names ran into one another under the chart: a short campaign names
+    every point, a long one every few and the last, the others ticked without a name."""
+    from app.gui.campaign.plot import MAX_LABELS, ticks
+
+    short = ("Start", "The Trebia", "Cannae")
+    assert ticks(short) == [list(enumerate(short)), []]
+    season = ("Start", *(f"Battle {k}" for k in range(1, 51)))
+    named, rest = ticks(season)
+    assert len(named) <= MAX_LABELS + 1
+    assert named[0] == (0, "Start") and named[-1] == (50, "Battle 50")
+    assert sorted([i for i, _ in named] + [i for i, _ in rest]) == list(range(51))
+    assert all(text == "" for _, text in rest)

@@ -212,3 +212,43 @@ def test_leaders_table_rows_and_columns(
     assert panel.selected_leader() == second
     assert resets == []
     assert not QModelIndex().isValid()
+
+
+def test_an_edit_redraws_its_own_row_and_the_groups_only(
+    qtbot: QtBot, window: MainWindow, registry: Registry
+) -> None:
+    """One edit of one unit: the view is told of that unit's row and of the groups' rows
+    (their sums), not of every unit (on a 1,000-unit roster the view asked ~1,200 questions
+    an edit); a change every unit shows (the scale) still redraws them all."""
+    from app.core.edits import UpdateRoster, UpdateUnit
+
+    session = open_new(window, registry, "quincunx", "carthaginian", standard=True)
+    model = window.editor.model
+    assert model is not None
+    told: list[tuple[str | None, int, int]] = []
+
+    def changed(top: QModelIndex, bottom: QModelIndex) -> None:
+        told.append(
+            (
+                top.parent().data(ID_ROLE) if top.parent().isValid() else "group",
+                top.row(),
+                bottom.row(),
+            )
+        )
+
+    model.dataChanged.connect(changed)
+    unit = session.roster.units[3]
+    groups = model.rowCount()
+    assert session.apply(UpdateUnit(unit.id, {"notes": "holds the ford"}))
+    units = [t for t in told if t[0] != "group"]
+    assert len(told) == groups + 1 and len(units) == 1
+    index = tree_index(window, unit.id, Col.NOTES)
+    assert (units[0][1], index.data()) == (index.row(), "holds the ford")
+    told.clear()
+    session.undo()
+    assert len([t for t in told if t[0] != "group"]) == 1
+    assert tree_index(window, unit.id, Col.NOTES).data() == ""
+    told.clear()
+    assert session.apply(UpdateRoster({"scale": "1:100"}))
+    covered = sum(b - a + 1 for g, a, b in told if g != "group")
+    assert covered == len(session.roster.units)

@@ -295,3 +295,27 @@ def test_exact_odds_refuse_a_throw_of_thousands_of_dice() -> None:
     assert time.perf_counter() - start < 1
     res = VOLLEY.resolve(Situation(options={"dice": 4000}), SeededDice(3))
     assert res.outcome.defender.hits > 1000
+
+
+def test_exact_odds_leave_the_cyclic_collector_as_they_found_it(registry: Registry) -> None:
+    """Odds are made with the cyclic collector off (their thousands of outcomes hold no
+    cycle); it is on again afterwards, and stays off if it was off (the window's start)."""
+    import gc
+
+    from app.rules.mechanics import Combatant, Situation, mechanics_for
+
+    rs = registry.get("mwan90")
+    mech = mechanics_for(rs)
+    troop = "greek_heavy_infantry"
+    a = Combatant("A1", "a", troop, 0, mech.initial_status(troop, 24, None))
+    d = Combatant("B1", "d", troop, 1, mech.initial_status(troop, 24, None))
+    sit = Situation(actor=a, target=d, side=0, options={})
+    assert gc.isenabled()
+    odds = mech.odds("melee", sit)
+    assert gc.isenabled() and sum(odds.values()) == 1
+    gc.disable()
+    try:
+        assert mech.odds("melee", sit) == odds
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -98,3 +98,45 @@ def test_axes_are_forward_and_right() -> None:
     forward, right = axes(90)
     assert forward == pytest.approx((1, 0)) and right == pytest.approx((0, -1))
     assert axes(0) == (heading_vector(0), (1.0, -0.0))
+
+
+# --------------------------------------------------------------------------- the front arc
+
+
+def test_the_front_arc_is_one_shared_implementation() -> None:
+    """D3's and MWAN #90's front arcs are app.rules.geometry.in_front_arc (they drifted as
+    copies: a tolerance of EPS against 0, the arc as its half-angle against the whole)."""
+    from app.rules.geometry import Footprint, in_front_arc
+
+    shooter = Footprint(0.0, 0.0, 0.0, 4.0, 1.0)  # front edge at y = 0.5, corners at x = +-2
+    ahead = Footprint(0.0, 10.0, 180.0, 4.0, 1.0)
+    beside = Footprint(20.0, 3.0, 180.0, 2.0, 1.0)
+    behind = Footprint(0.0, -10.0, 0.0, 4.0, 1.0)
+    assert in_front_arc(shooter, ahead, 0.0)  # straight ahead, even with no arc outward
+    assert not in_front_arc(shooter, behind, 89.0)
+    assert not in_front_arc(shooter, beside, 45.0)  # 18" out at 2.5" ahead: outside 45
+    assert in_front_arc(shooter, beside, 85.0)  # but inside a wide arc
+    # a target whose nearest corner lies exactly on the arc's line: the tolerance decides
+    on_line = Footprint(2.0 + 5.0 + 0.5, 5.5 + 0.5, 0.0, 1.0, 1.0)  # corner at (7, 5.5)
+    assert in_front_arc(shooter, on_line, 45.0, tolerance=1e-6)
+
+
+def test_each_ruleset_reads_its_arc_its_own_way() -> None:
+    """D3: 'arc_degrees' outward from straight ahead; MWAN #90: the whole arc (half each
+    side). The same target, a 90-degree arc: inside for MWAN (45 each side) iff inside for D3
+    at 45."""
+    from app.rules.geometry import Footprint
+    from app.rules.mechanics import Combatant, Status
+    from app.rulesets.d3.rules import in_front_arc as d3_arc
+    from app.rulesets.mwan90.shooting import in_front_arc as mwan_arc
+
+    def unit(x: float, y: float, facing: float) -> Combatant:
+        return Combatant(
+            "U", "u", "t", 0, Status(1, 1), x=x, y=y, facing=facing, width=4.0, depth=1.0
+        )
+
+    shooter = unit(0.0, 0.0, 0.0)
+    for x in (0.0, 5.0, 9.3, 12.5, 20.0):  # none on the arc's line (the tolerances differ)
+        target = unit(x, 8.0, 180.0)
+        assert d3_arc(shooter, target, 45.0) == mwan_arc(shooter, target, 90.0)
+    assert Footprint(0, 0, 0, 1, 1).has_size

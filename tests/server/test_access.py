@@ -95,14 +95,14 @@ def test_only_the_umpire_records_and_applies_results(club: Club, registry: Regis
     with club.raw("ann") as con:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute(
-                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, state, made_by) "
-                "VALUES (%s, 3, 'apply', 'Apply', '{}', '{}', 'ann')",
+                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, digest, delta, "
+                "made_by) VALUES (%s, 3, 'apply', 'Apply', '{}', '', '{}', 'ann')",
                 (cid,),
             )
         with pytest.raises(psycopg.errors.InsufficientPrivilege):  # nor as the umpire
             con.execute(
-                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, state, made_by) "
-                "VALUES (%s, 3, 'record', 'Record', '{}', '{}', 'uma')",
+                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, digest, delta, "
+                "made_by) VALUES (%s, 3, 'record', 'Record', '{}', '', '{}', 'uma')",
                 (cid,),
             )
         assert con.execute("UPDATE battle SET winner = 1").rowcount == 0
@@ -176,44 +176,81 @@ def test_the_roster_list_and_campaign_log_name_who_changed_what(
 def test_a_players_step_cannot_carry_changes_to_another_side(
     club: Club, registry: Registry
 ) -> None:
-    """A step row holds the whole campaign it made; the database compares it with the state
-    it follows, so a player's hand-made step for their own side cannot change another
-    side's army, the battles or their results."""
+    """A step row holds the change it made to the campaign before it; the database reads it,
+    so a player's hand-made step for their own side cannot change another side's army, the
+    battles or their results, rename a side, or carry a whole campaign."""
+    import copy
     import json
+
+    from app.core.timeline import diff, digest, pack_snapshot
 
     uma = club.open("uma")
     cid = create_campaign(uma, session=leg_vi_campaign(registry))
     assign_side(uma, campaign_id=cid, side="rome", member="ann")
-    with club.raw("ann") as con:
-        n, state = con.execute(
-            "SELECT n, state FROM campaign_step WHERE campaign_id = %s ORDER BY n DESC LIMIT 1",
-            (cid,),
-        ).fetchone()
-    before = json.loads(state)
+    loaded = load_campaign(uma, campaign_id=cid, registry=registry)
+    assert loaded.timeline is not None
+    n = loaded.cursor - 1
+    before = loaded.timeline.state_dict(loaded.cursor)
     carthage = next(i for i, s in enumerate(before["sides"]) if s["id"] == "carthage")
     rome = next(i for i, s in enumerate(before["sides"]) if s["id"] == "rome")
 
-    def insert(state: dict[str, object]) -> None:
+    def insert(after: dict[str, object], change: object = None, whole: bool = False) -> None:
         with club.raw("ann") as con:
             con.execute(
-                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, state, side, "
-                "made_by) VALUES (%s, %s, 'reinforce', 'Reinforce', '{}', %s, 'rome', 'ann')",
-                (cid, n + 1, json.dumps(state)),
+                "INSERT INTO campaign_step (campaign_id, n, kind, label, step, digest, delta, "
+                "snapshot, side, made_by) VALUES (%s, %s, 'reinforce', 'Reinforce', '{}', %s, "
+                "%s, %s, 'rome', 'ann')",
+                (
+                    cid,
+                    n + 1,
+                    digest(after),
+                    json.dumps(diff(before, after) if change is None else change),
+                    pack_snapshot(after) if whole else None,
+                ),
             )
 
-    robbed = json.loads(state)
+    def refused(after: dict[str, object], change: object = None, whole: bool = False) -> None:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
+            insert(after, change, whole)
+
+    robbed = copy.deepcopy(before)
     robbed["sides"][carthage]["army"]["units"] = []  # Carthage's army gone
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
-        insert(robbed)
-    rewritten = json.loads(state)
+    refused(robbed)
+    rewritten = copy.deepcopy(before)
     rewritten["battles"] = []  # the battles (and their results) gone
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
-        insert(rewritten)
-    own = json.loads(state)
-    own["sides"][rome]["army"]["notes"] = "drilled all winter"  # her own side: allowed
+    refused(rewritten)
+    renamed = copy.deepcopy(before)
+    renamed["sides"][rome]["id"] = "carthage"  # her side passed off as another
+    refused(renamed)
+    own = copy.deepcopy(before)
+    own["sides"][rome]["army"]["notes"] = "drilled all winter"  # her own side: allowed...
+    refused(own, {"sides": {"whole": own["sides"]}})  # ...but not as the sides whole
+    refused(own, {"sides": {"items": {str(rome): {"whole": own["sides"][rome]}}, "length": 2}})
+    refused(own, whole=True)  # nor with a whole campaign the server cannot read
     insert(own)
     with club.raw("uma") as con:
         [(made_by,)] = con.execute(
             "SELECT made_by FROM campaign_step WHERE campaign_id = %s AND n = %s", (cid, n + 1)
         ).fetchall()
     assert made_by == "ann"
+
+
+def test_a_read_on_a_club_server_loads_no_orm(club: Club) -> None:
+    """``castra roster list`` on a club server reads through SQLAlchemy's core alone: no
+    ORM session, so neither sqlmodel nor pydantic is imported (a third of its time)."""
+    import os
+    import subprocess
+    import sys
+
+    uma = club.open("uma")
+    save_roster(uma, roster=_roster("Umpire's legion"))
+    code = (
+        "import sys\nfrom app.cli import main\ncode = main(['roster', 'list'])\n"
+        "print('LOADED', code, sorted(m for m in ('sqlmodel', 'pydantic') if m in sys.modules))"
+    )
+    env = {**os.environ, "CASTRA_DB": club.url("bob"), "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "Umpire's legion" in out.stdout, out.stdout + out.stderr
+    assert "LOADED 0 []" in out.stdout, out.stdout

@@ -204,24 +204,26 @@ def test_an_empty_temporary_member_list_does_not_skip_the_step_check(
 ) -> None:
     """The trigger holds only players to 'your own side alone'; an empty member list of the
     player's own must not make them someone it does not hold."""
+    import copy
+
+    from app.core.timeline import diff, digest
+
+    loaded = load_campaign(club.open("uma"), campaign_id=campaign, registry=registry)
+    assert loaded.timeline is not None
+    state = loaded.timeline.state_dict(loaded.cursor)
+    robbed = copy.deepcopy(state)
+    for side in robbed["sides"]:
+        if side["id"] == "carthage":
+            side["army"]["units"] = []
     _open_temp(club, "ann")
     with club.raw("ann") as con:
-        n, state = con.execute(
-            "SELECT n, state FROM public.campaign_step WHERE campaign_id = %s "
-            "ORDER BY n DESC LIMIT 1",
-            (campaign,),
-        ).fetchone()
-        robbed = json.loads(state)
-        for side in robbed["sides"]:
-            if side["id"] == "carthage":
-                side["army"]["units"] = []
         _run(con, "CREATE TEMP TABLE club_member (name text, role text)")
         with pytest.raises(Refused):
             con.execute(
-                "INSERT INTO public.campaign_step (campaign_id, n, kind, label, step, state, "
-                "side, made_by) VALUES (%s, %s, 'reinforce', 'Reinforce', '{}', %s, 'rome', "
-                "current_user)",
-                (campaign, n + 1, json.dumps(robbed)),
+                "INSERT INTO public.campaign_step (campaign_id, n, kind, label, step, digest, "
+                "delta, side, made_by) VALUES (%s, %s, 'reinforce', 'Reinforce', '{}', %s, %s, "
+                "'rome', current_user)",
+                (campaign, loaded.cursor, digest(robbed), json.dumps(diff(state, robbed))),
             )
     got = load_campaign(club.open("uma"), campaign_id=campaign, registry=registry)
     assert got.campaign.side("carthage").army.units

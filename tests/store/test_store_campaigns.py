@@ -3,12 +3,19 @@ content a one-line message."""
 
 from __future__ import annotations
 
+import itertools
+import sqlite3
+from pathlib import Path
+
 import pytest
+from alembic import command
 
 from app.core.battle.result import hand_result
+from app.core.campaign.chronicle import strength
 from app.core.campaign.fight import battle_rosters
 from app.core.campaign.steps import ApplyResult, RecordResult
 from app.rules.registry import Registry
+from app.store import open_store
 from app.store.campaigns import (
     campaign_for_update,
     create_campaign,
@@ -65,8 +72,174 @@ def test_a_write_from_a_stale_copy_is_refused(store: Store, registry: Registry) 
     assert load_campaign(store, campaign_id=cid, registry=registry).cursor == 2
 
 
-def test_damaged_content_is_one_line(store: Store, registry: Registry) -> None:
+@pytest.mark.parametrize(
+    ("column", "value", "why"),
+    [
+        ("delta", '{"sides": {"items": {}, "length": 7}}', "leaves 2 items, not 7"),
+        ("delta", '{"battles": {"items": {"5": {"whole": 1}}, "length": 6}}', "item 5 of 2"),
+        ("delta", '{"battles": {"items": {"2": {"whole": 1}}, "length": 3}}', "battles"),
+        ("delta", "{not json", "Expecting property name"),
+        ("n", "9", "step 3 is missing"),
+    ],
+)
+def test_damaged_content_is_one_line(
+    store: Store, registry: Registry, column: str, value: str, why: str
+) -> None:
+    """A step damaged so that no campaign can be built from it is found when the campaign
+    is read, in one line."""
     cid = create_campaign(store, session=leg_vi_campaign(registry))
-    sql(store, "UPDATE campaign_step SET state = :s WHERE n = 1", s='{"name": 3}')
+    sql(store, f"UPDATE campaign_step SET {column} = :s WHERE n = 2", s=value)
+    with pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be read .*{why}"):
+        load_campaign(store, campaign_id=cid, registry=registry)
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("delta", '{"name": {"whole": 3}}'),
+        ("delta", '{"name": {"whole": "Gaul"}}'),
+        ("digest", "0" * 64),
+    ],
+)
+def test_no_step_is_written_on_a_damaged_campaign(
+    store: Store, registry: Registry, column: str, value: str
+) -> None:
+    """A campaign read back is not validated again (it was when it was written), but its
+    digest is checked before a step is written on top of it: a change to a stored step
+    that still builds a campaign is refused there, and nothing is written."""
+    from app.core.campaign.model import Participant
+    from app.core.campaign.steps import AddBattle
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    sql(store, f"UPDATE campaign_step SET {column} = :s WHERE n = 2", s=value)
+    with (
+        pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be changed .*after step 3"),
+        campaign_for_update(store, campaign_id=cid, registry=registry) as s,
+    ):
+        s.do(AddBattle("Zama", (Participant("rome"), Participant("carthage"))))
+    assert sql(store, "SELECT count(*) FROM campaign_step") == [(3,)]
+
+
+def test_a_damaged_start_is_one_line(store: Store, registry: Registry) -> None:
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    sql(store, "UPDATE campaign SET start = :s", s='{"name": 3}')
     with pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be read"):
         load_campaign(store, campaign_id=cid, registry=registry)
+
+
+def _long_campaign(registry: Registry, battles: int = 8):  # type: ignore[no-untyped-def]
+    """The Leg VI campaign with ``battles`` battles recorded (losses each time) and applied:
+    more steps than a snapshot is apart."""
+    from app.core.campaign.model import Participant
+    from app.core.campaign.steps import AddBattle
+
+    session = leg_vi_campaign(registry)
+    for k in range(3, battles):
+        session.do(AddBattle(f"Battle {k + 1}", (Participant("rome"), Participant("carthage"))))
+    for k, b in enumerate(session.campaign.battles):
+        rosters = battle_rosters(session.campaign, b.id)
+        velites = [u for u in rosters[0].units if u.id == "velites"]
+        ends = {(0, "velites", 0): max(velites[0].size - 1, 1)} if k % 2 and velites else {}
+        session.do(RecordResult(b.id, hand_result(rosters, winner=k % 2, ends=ends)))
+        session.do(ApplyResult(b.id))
+    return session
+
+
+def test_a_campaign_is_stored_as_changes_and_every_state_read_back(
+    store: Store, registry: Registry
+) -> None:
+    """Each step stores its change and a digest, a whole campaign only every SNAPSHOT_EVERY
+    steps or more; every past campaign is rebuilt exactly, undo and redo as before."""
+    from app.store.campaigns import SNAPSHOT_EVERY
+
+    session = _long_campaign(registry, battles=15)
+    steps = len(session.done)
+    assert steps > 2 * SNAPSHOT_EVERY
+    session.undo()
+    cid = create_campaign(store, session=session)
+    rows = sql(
+        store,
+        "SELECT n, snapshot IS NOT NULL, length(delta), kind FROM campaign_step "
+        "WHERE campaign_id = :c ORDER BY n",
+        c=cid,
+    )
+    wholes = [n for n, whole, _, _ in rows if whole]
+    gaps = [b - a for a, b in itertools.pairwise([-1, *wholes])]
+    assert wholes and min(gaps) >= SNAPSHOT_EVERY
+    assert max(size for _, _, size, kind in rows if kind == "add-battle") < 600
+    again = load_campaign(store, campaign_id=cid, registry=registry)
+    assert again.cursor == steps - 1 and len(again.done) == steps
+    for n in range(steps + 1):
+        assert again.at(n) == session.at(n)
+    assert again.done == session.done
+    rs = again.ruleset
+    assert strength(rs, again) == strength(rs, session)  # read from the sides alone
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        s.redo()
+        s.undo()
+        s.undo()
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        assert s.campaign == session.at(steps - 2)
+        s.redo()
+        s.redo()
+    final = load_campaign(store, campaign_id=cid, registry=registry)
+    assert final.cursor == steps and final.campaign == session.at(steps)
+
+
+def test_upgrade_to_0010_keeps_every_step_undo_and_redo(db_path: Path, registry: Registry) -> None:
+    """A campaign stored with a whole campaign a step (0008) keeps every step, its undo and
+    its redo through the migration, and the file is backed up first."""
+    import json
+
+    from app.core.campaign.serialize import campaign_to_dict
+    from app.store.engine import _alembic_config, migration_engine
+
+    store = open_store(db_path)
+    session = _long_campaign(registry, battles=5)
+    session.undo()
+    session.undo()
+    cid = create_campaign(store, session=session)
+    store.close()
+    engine = migration_engine(db_path)
+    with engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0008")
+    engine.dispose()
+    con = sqlite3.connect(db_path)
+    states = con.execute("SELECT state FROM campaign_step ORDER BY n").fetchall()
+    con.close()
+    # as 0008 stored them: each step's whole campaign
+    assert [json.loads(s) for (s,) in states] == [
+        campaign_to_dict(session.at(n)) for n in range(1, len(session.done) + 1)
+    ]
+    store = open_store(db_path)
+    assert store.backup is not None and "bak-0008-" in store.backup.name
+    again = load_campaign(store, campaign_id=cid, registry=registry)
+    assert again.cursor == session.cursor and again.done == session.done
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        s.redo()
+        s.redo()
+    assert load_campaign(store, campaign_id=cid, registry=registry).campaign == session.at(
+        len(session.done)
+    )
+    store.close()
+
+
+def test_a_step_that_changes_more_than_its_kind_may_is_not_saved(
+    store: Store, registry: Registry
+) -> None:
+    """The store reads a past state's sides from the sides' changes alone, skipping steps
+    whose kind leaves them as they are: a step that broke that would make the chart wrong,
+    so it is refused in one line and nothing is written."""
+    from app.core.campaign.steps import Promote
+    from app.store.engine import StoreError
+
+    class Mislabelled(Promote):
+        changes = frozenset({"battles"})
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    with (
+        pytest.raises(StoreError, match="changed sides, which a step of its kind never does"),
+        campaign_for_update(store, campaign_id=cid, registry=registry) as s,
+    ):
+        s.do(Mislabelled("rome", "varro", "paullus"))
+    assert sql(store, "SELECT count(*) FROM campaign_step") == [(3,)]

@@ -68,10 +68,11 @@ def apply_resolution(
     if target is not None:
         changes.append((target, res.outcome.defender))
     changes += [(c.unit_id, c.effects) for c in res.others]
+    changed: dict[str, BattleUnit] = {}
     for unit_id, effects in changes:
         if effects.is_empty:
             continue
-        unit = state.unit(unit_id)
+        unit = changed.get(unit_id) or state.unit(unit_id)
         was_out = unit.status.eliminated
         # say only the markers that change (a hook may clear markers a unit does not have)
         seen = replace(
@@ -82,12 +83,13 @@ def apply_resolution(
         unit = replace(unit, status=unit.status.apply(effects))
         if effects.shift is not None:
             unit = _shifted(state, unit, *effects.shift)
-        state = state.replace_unit(unit)
+        changed[unit.id] = unit
         said = describe_effects(f"{unit.name} ({unit.id})", seen, mech.strength_unit)
         if said:
             lines.append(said)
         if unit.status.eliminated and not was_out and not effects.eliminated:
             lines.append(f"{unit.name} ({unit.id}) is out of the battle.")
+    state = state.replace_units(changed)
     result = f"Result: {res.outcome.result}."
     if res.outcome.result and result not in res.explanation:
         lines.append(result)

@@ -138,10 +138,11 @@ def unit_words(state: BattleState, unit_id: str | None) -> str:
     """``Hastati (A1)``: a unit by name and id (the id alone when the battle has none such)."""
     if unit_id is None:
         return "-"
-    for u in state.units:
-        if u.id == unit_id:
-            return f"{u.name} ({u.id})"
-    return unit_id
+    try:
+        u = state.unit(unit_id)
+    except KeyError:
+        return unit_id
+    return f"{u.name} ({u.id})"
 
 
 def leader_words(state: BattleState, leader_id: str) -> str:

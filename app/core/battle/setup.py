@@ -222,7 +222,7 @@ def _place_leaders(
     first_of: dict[str | None, BattleUnit] = {}
     for u in mine:
         first_of.setdefault(u.roster_unit, u)
-    everyone = [_as_combatant(u) for u in mine]
+    everyone = [u.as_combatant() for u in mine]
     placed: list[BattleLeader] = []
     for ld in roster.leaders:
         if not ld.status.can_field:
@@ -257,22 +257,6 @@ def _place_leaders(
             )
         )
     return placed
-
-
-def _as_combatant(u: BattleUnit) -> Combatant:
-    return Combatant(
-        unit_id=u.id,
-        name=u.name,
-        troop=u.troop,
-        side=u.side,
-        status=u.status,
-        x=u.x,
-        y=u.y,
-        facing=u.facing,
-        width=u.width,
-        depth=u.depth,
-        command=u.command,
-    )
 
 
 def _behind(units: list[Combatant], side: Side, table: Table) -> tuple[float, float]:

@@ -50,6 +50,25 @@ class BattleUnit:
     def footprint(self) -> Footprint:
         return Footprint(self.x, self.y, self.facing, self.width, self.depth)
 
+    def as_combatant(self, leader: LeaderView | None = None, army: str | None = None) -> Combatant:
+        """The unit as the mechanics see it (with its leader and its army, where known)."""
+        return Combatant(
+            unit_id=self.id,
+            name=self.name,
+            troop=self.troop,
+            side=self.side,
+            status=self.status,
+            leader=leader,
+            army=army,
+            x=self.x,
+            y=self.y,
+            facing=self.facing,
+            width=self.width,
+            depth=self.depth,
+            moved=self.moved,
+            command=self.command,
+        )
+
 
 @dataclass(frozen=True)
 class BattleLeader:
@@ -103,9 +122,15 @@ class BattleState:
     # ------------------------------------------------------------------ look-ups
 
     def unit(self, unit_id: str) -> BattleUnit:
-        for u in self.units:
-            if u.id == unit_id:
-                return u
+        index = self.__dict__.get("_units_by_id")
+        if index is None:  # made once a state (the state never changes)
+            index = {}
+            for u in self.units:
+                index.setdefault(u.id, u)
+            self.__dict__["_units_by_id"] = index
+        found = index.get(unit_id)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
         known = ", ".join(u.id for u in self.units[:12])
         raise KeyError(f"no unit {unit_id!r} in this battle (units: {known}, ...)")
 
@@ -123,6 +148,13 @@ class BattleState:
 
     def replace_unit(self, unit: BattleUnit) -> BattleState:
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def replace_units(self, changed: Mapping[str, BattleUnit]) -> BattleState:
+        """The state with the units in ``changed`` (by id) in place of their old selves, in
+        one pass (replacing them one at a time rebuilt the units once each)."""
+        if not changed:
+            return self
+        return replace(self, units=tuple(changed.get(u.id, u) for u in self.units))
 
     @property
     def table(self) -> Table:
@@ -156,22 +188,7 @@ class BattleState:
     def combatant(self, unit: BattleUnit) -> Combatant:
         leader = self.leader_of(unit.id)
         view = None if leader is None else self.leader_view(leader)
-        return Combatant(
-            unit_id=unit.id,
-            name=unit.name,
-            troop=unit.troop,
-            side=unit.side,
-            status=unit.status,
-            leader=view,
-            army=self.sides[unit.side].army,
-            x=unit.x,
-            y=unit.y,
-            facing=unit.facing,
-            width=unit.width,
-            depth=unit.depth,
-            moved=unit.moved,
-            command=unit.command,
-        )
+        return unit.as_combatant(view, self.sides[unit.side].army)
 
     def view(self) -> TurnView:
         """What the mechanics see of this state: made once (the state never changes; a

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 from app.core.battle.result import BattleResult
 from app.core.campaign.diff import leader_state, size_word
-from app.core.campaign.model import Campaign, CampaignBattle
+from app.core.campaign.model import Campaign, CampaignBattle, CampaignSide
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import ApplyResult
 from app.core.campaign.template import historical_fate
 from app.core.roster import Roster
-from app.core.totals import roster_totals, strength_of
+from app.core.totals import ZERO, roster_totals, strength_of
+from app.core.totals import Strength as Strength_
 from app.rules.ruleset import Ruleset
 
 
@@ -59,14 +60,16 @@ def result_words(rs: Ruleset, campaign: Campaign, battle: CampaignBattle) -> tup
 
 
 def timeline(rs: Ruleset, campaign: Campaign) -> list[Entry]:
-    out = []
-    for b in campaign.battles:
-        r = b.result
-        winner = None
-        if r is not None and r.winner is not None:
-            winner = _side_name(campaign, b, r.winner)
-        out.append(Entry(b, b.state, winner, result_words(rs, campaign, b), r.notes if r else ()))
-    return out
+    return [entry(rs, campaign, b) for b in campaign.battles]
+
+
+def entry(rs: Ruleset, campaign: Campaign, b: CampaignBattle) -> Entry:
+    """The chronicle's entry for battle ``b``."""
+    r = b.result
+    winner = None
+    if r is not None and r.winner is not None:
+        winner = _side_name(campaign, b, r.winner)
+    return Entry(b, b.state, winner, result_words(rs, campaign, b), r.notes if r else ())
 
 
 # --------------------------------------------------------------------------- strength
@@ -78,17 +81,50 @@ def men(rs: Ruleset, roster: Roster) -> int:
     return t.men if t.men is not None else (t.figures or t.bases or 0)
 
 
+#: a unit's strength, troop name and whether the data knows its entry, by what decides
+#: them: (army, entry, size, scale, lines)
+_Known = dict[tuple[object, ...], tuple[Strength_, str, bool]]
+
+
 def by_troop(rs: Ruleset, roster: Roster) -> dict[str, int]:
+    return _army_strength(rs, roster, {})[1]
+
+
+def _army_strength(rs: Ruleset, roster: Roster, known: _Known) -> tuple[int, dict[str, int]]:
+    """:func:`men` and :func:`by_troop` of ``roster`` in one pass, each unit's strength
+    looked up in ``known`` (a campaign's armies hold the same units battle after battle).
+    As :func:`~app.core.totals.roster_totals`, a unit whose entry the data no longer has
+    counts in no total."""
     army = rs.armies.get(roster.army)
     out: dict[str, int] = {}
+    total = ZERO
     for u in roster.units:
-        entry = army.entries.get(u.entry) if army is not None else None
-        s = strength_of(rs, entry, u.size, roster.scale, dict(u.lines) if u.lines else None)
+        key = (roster.army, u.entry, u.size, roster.scale, tuple(sorted((u.lines or {}).items())))
+        got = known.get(key)
+        if got is None:
+            entry = army.entries.get(u.entry) if army is not None else None
+            s = strength_of(rs, entry, u.size, roster.scale, dict(u.lines) if u.lines else None)
+            troop = rs.troops.get(entry.troop) if entry is not None else None
+            name = troop.name if troop is not None else u.entry
+            got = known[key] = (s, name, entry is not None)
+        s, name, counted = got
+        if counted:
+            total = total + s.times(u.count)
         n = s.men if s.men is not None else (s.figures or s.bases or 0)
-        troop = rs.troops.get(entry.troop) if entry is not None else None
-        name = troop.name if troop is not None else u.entry
         out[name] = out.get(name, 0) + n * u.count
-    return out
+    whole = total.men if total.men is not None else (total.figures or total.bases or 0)
+    return whole, out
+
+
+def named_points(count: int, most: int = 10) -> list[int]:
+    """Which of a chart's ``count`` points an axis names: all while there are at most
+    ``most``; else every k-th and the last (fifty battles' names ran into one another),
+    a name next to the last one's left out."""
+    step = max(1, -(-count // most))
+    named = [i for i in range(count) if i % step == 0 or i == count - 1]
+    if step > 1 and len(named) > 1 and named[-1] - named[-2] < step / 2:
+        del named[-2]
+    return named
 
 
 @dataclass(frozen=True)
@@ -103,23 +139,26 @@ class Strength:
 
 
 def strength(rs: Ruleset, session: CampaignSession) -> Strength:
-    points: list[tuple[str, Campaign]] = [("Start", session.start)]
-    for d in session.done[: session.cursor]:
-        if isinstance(d.step, ApplyResult):
-            points.append((d.campaign.battle(d.step.battle).name, d.campaign))
+    current = session.campaign
+    names = {b.id: b.name for b in current.battles}
+    points: list[tuple[str, tuple[CampaignSide, ...]]] = [("Start", session.start.sides)]
+    for n, d in enumerate(session.done[: session.cursor], 1):
+        if d.kind == "apply" and isinstance(d.step, ApplyResult):
+            points.append((names.get(d.step.battle, d.step.battle), session.sides_at(n)))
     sides = []
     troops = []
-    for side in session.campaign.sides:
+    known: _Known = {}
+    for side in current.sides:
         values = []
         per: dict[str, list[int]] = {}
-        for i, (_, c) in enumerate(points):
-            try:
-                army = c.side(side.id).army
-            except ValueError:
+        for i, (_, at) in enumerate(points):
+            army = next((s.army for s in at if s.id == side.id), None)
+            if army is None:
                 values.append(0)
                 continue
-            values.append(men(rs, army))
-            for name, n in by_troop(rs, army).items():
+            whole, troop_men = _army_strength(rs, army, known)
+            values.append(whole)
+            for name, n in troop_men.items():
                 per.setdefault(name, [0] * len(points))[i] = n
         sides.append((side.name, tuple(values)))
         troops.append((side.name, {k: tuple(v) for k, v in per.items()}))

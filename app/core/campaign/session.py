@@ -5,20 +5,64 @@ a redo checks that it does."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from app.core.campaign.model import Campaign, CampaignError
+from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.steps import Step
 from app.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from app.core.timeline import Timeline
 
 #: steps one campaign may hold (undo history included)
 MAX_STEPS = 5_000
 
 
-@dataclass(frozen=True)
 class Done:
-    step: Step
-    campaign: Campaign
+    """A step done and the campaign it made. A stored campaign gives either as a function
+    that builds it: its step is decoded when first read (and kept; steps are small), its
+    campaign rebuilt from the store's changes each time it is read (the store's timeline
+    keeps a few), so loading a campaign decodes nothing but what is shown. ``kind`` and
+    ``label`` are known without decoding the step."""
+
+    __slots__ = ("_campaign", "_step", "kind", "label")
+
+    def __init__(
+        self,
+        step: Step | Callable[[], Step],
+        campaign: Campaign | Callable[[], Campaign],
+        *,
+        kind: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        self._step = step
+        self._campaign = campaign
+        if kind is None or label is None:
+            made = self.step
+            kind, label = made.kind, made.label
+        self.kind: str = kind
+        self.label: str = label
+
+    @property
+    def step(self) -> Step:
+        if not isinstance(self._step, Step):
+            self._step = self._step()
+        return self._step
+
+    @property
+    def campaign(self) -> Campaign:
+        c = self._campaign
+        return c if isinstance(c, Campaign) else c()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Done):
+            return NotImplemented
+        return self is other or (self.step, self.campaign) == (other.step, other.campaign)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Done({self.label!r})"
 
 
 class CampaignSession:
@@ -30,9 +74,11 @@ class CampaignSession:
         done: list[Done] | None = None,
         cursor: int | None = None,
         version: int | None = None,
+        timeline: Timeline[Any] | None = None,
     ) -> None:
         """``version``: the stored campaign's version when it was loaded (the store refuses
-        a write from a stale copy)."""
+        a write from a stale copy). ``timeline``: a stored campaign's recorded states (the
+        store writes a new step as its change from the state before, read from here)."""
         if start.ruleset != ruleset.id:
             raise CampaignError(f"the campaign is for {start.ruleset}, not {ruleset.id}")
         self.ruleset = ruleset
@@ -40,6 +86,9 @@ class CampaignSession:
         self.done: list[Done] = done or []
         self.cursor = len(self.done) if cursor is None else cursor
         self.version = version
+        self.timeline = timeline
+        #: the sides after a stored step, without the rest of the campaign (the store's)
+        self.read_sides: Callable[[int], tuple[CampaignSide, ...]] | None = None
         #: steps as the store has them (the first ``stored`` of ``done``); a step done after
         #: an undo drops the stored redo branch from there
         self.stored = len(self.done)
@@ -52,6 +101,13 @@ class CampaignSession:
     def at(self, n: int) -> Campaign:
         """The campaign after step ``n`` (0: as it started)."""
         return self.done[n - 1].campaign if n else self.start
+
+    def sides_at(self, n: int) -> tuple[CampaignSide, ...]:
+        """The sides after step ``n`` (what the strength chart reads of every past state):
+        for a stored step, read from the store's timeline without building its battles."""
+        if self.read_sides is not None and n <= self.stored:
+            return self.read_sides(n)
+        return self.at(n).sides
 
     def preview(self, step: Step) -> Campaign:
         """The campaign ``step`` would make, without doing it."""

@@ -102,6 +102,10 @@ def _detachment_leaders(army: Roster, units: Sequence[Unit]) -> set[str]:
 
 class Step:
     kind: ClassVar[str] = ""
+    #: the parts of the campaign (its top-level fields) the step may change: the store
+    #: holds every step to it, and reads a past state's sides without reading the changes
+    #: of steps that leave them alone
+    changes: ClassVar[frozenset[str]] = frozenset({"sides", "battles"})
 
     @property
     def label(self) -> str:
@@ -120,6 +124,7 @@ class Step:
 @dataclass(frozen=True)
 class AddBattle(Step):
     kind: ClassVar[str] = "add-battle"
+    changes: ClassVar[frozenset[str]] = frozenset({"battles"})
     name: str
     participants: tuple[Participant, Participant]
     date: str = ""
@@ -211,6 +216,7 @@ class LinkBattle(Step):
     """A battle fought in the app for this campaign battle (its stored id)."""
 
     kind: ClassVar[str] = "link-battle"
+    changes: ClassVar[frozenset[str]] = frozenset({"battles"})
     battle: str
     fought: int
 
@@ -231,6 +237,7 @@ class RecordResult(Step):
     fought battle as stored with it; by hand, the campaign's armies now)."""
 
     kind: ClassVar[str] = "record"
+    changes: ClassVar[frozenset[str]] = frozenset({"battles"})
     battle: str
     result: BattleResult
     went_in: tuple[Roster, Roster] | None = None
@@ -269,6 +276,7 @@ class RecordResult(Step):
 @dataclass(frozen=True)
 class ApplyResult(Step):
     kind: ClassVar[str] = "apply"
+    changes: ClassVar[frozenset[str]] = frozenset({"sides", "battles"})
     battle: str
 
     @property
@@ -301,6 +309,7 @@ class Reinforce(Step):
     """New units (and leaders) join a side's army between battles."""
 
     kind: ClassVar[str] = "reinforce"
+    changes: ClassVar[frozenset[str]] = frozenset({"sides"})
     side: str
     units: tuple[Unit, ...] = ()
     leaders: tuple[Leader, ...] = ()
@@ -340,6 +349,7 @@ class Promote(Step):
     and his unit): the leader he replaces, if he was the general, is general no more."""
 
     kind: ClassVar[str] = "promote"
+    changes: ClassVar[frozenset[str]] = frozenset({"sides"})
     side: str
     leader: str
     replaces: str | None = None
@@ -395,6 +405,7 @@ class ReturnLeader(Step):
     to his own side too) or ransomed (``terms``: what was paid, in words)."""
 
     kind: ClassVar[str] = "return-leader"
+    changes: ClassVar[frozenset[str]] = frozenset({"sides"})
     side: str
     leader: str
     how: Literal["exchange", "ransom"] = "ransom"
@@ -441,3 +452,7 @@ STEPS: dict[str, type[Step]] = {
 
 def applied_battles(campaign: Campaign) -> Sequence[CampaignBattle]:
     return [b for b in campaign.battles if b.applied]
+
+
+#: the kinds of step that leave the sides (the armies, their losses) as they are
+SIDES_KEPT = frozenset(k for k, s in STEPS.items() if "sides" not in s.changes)

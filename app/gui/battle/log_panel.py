@@ -65,9 +65,10 @@ class LogPanel(QWidget):
         while self.tree.topLevelItemCount() > first:
             self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
         del self._listed[first:]
+        names = session.state  # any state names the units and leaders (names never change)
         for n in range(first, len(steps)):
             step = steps[n]
-            title = step.command.title(session.state)
+            title = step.command.title(names)
             head = QTreeWidgetItem([f"{n + 1}. T{step.turn} {title}"])
             head.setData(0, STEP_ROLE, n + 1)
             text = " ".join(step.lines)

@@ -19,41 +19,59 @@ pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 
 class OddsChart(QWidget):
+    """The two plots are made when odds are first shown (pyqtgraph's plots cost some 20 ms
+    of a battle window's opening, before any action is chosen)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("oddsChart")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.outcomes = pg.PlotWidget()
-        self.outcomes.setObjectName("outcomePlot")
-        self.outcomes.setMenuEnabled(False)
-        self.outcomes.setMouseEnabled(x=False, y=False)
-        self.outcomes.hideButtons()
-        self.outcomes.hideAxis("bottom")
-        self.losses = pg.PlotWidget()
-        self.losses.setObjectName("lossPlot")
-        self.losses.setMenuEnabled(False)
-        self.losses.setMouseEnabled(x=False, y=False)
-        self.losses.hideButtons()
-        self.losses.hideAxis("bottom")
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._outcomes: pg.PlotWidget | None = None
+        self._losses: pg.PlotWidget | None = None
         self.loss_caption = QLabel("Expected losses")
+        self.loss_caption.setVisible(False)
         self.empty = QLabel()
         self.empty.setWordWrap(True)
-        layout.addWidget(self.outcomes)
-        layout.addWidget(self.loss_caption)
-        layout.addWidget(self.losses)
-        layout.addWidget(self.empty)
-        layout.addStretch(1)
+        self._layout.addWidget(self.loss_caption)
+        self._layout.addWidget(self.empty)
+        self._layout.addStretch(1)
         #: what is drawn, for tests and the tooltip: (label, chance) and (loss, expectation)
         self.bars: list[tuple[str, Fraction]] = []
         self.loss_bars: list[tuple[str, Fraction]] = []
 
+    @staticmethod
+    def _plot(name: str) -> pg.PlotWidget:
+        plot = pg.PlotWidget()
+        plot.setObjectName(name)
+        plot.setMenuEnabled(False)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        plot.hideAxis("bottom")
+        return plot
+
+    @property
+    def outcomes(self) -> pg.PlotWidget:
+        """The plot of the outcomes' chances (made on first use, above the caption)."""
+        if self._outcomes is None:
+            self._outcomes = self._plot("outcomePlot")
+            self._layout.insertWidget(0, self._outcomes)
+        return self._outcomes
+
+    @property
+    def losses(self) -> pg.PlotWidget:
+        """The plot of the expected losses (made on first use, below the caption)."""
+        if self._losses is None:
+            self._losses = self._plot("lossPlot")
+            self._layout.insertWidget(self._layout.indexOf(self.loss_caption) + 1, self._losses)
+        return self._losses
+
     def clear(self, text: str = "") -> None:
         self.bars, self.loss_bars = [], []
-        self.outcomes.clear()
-        self.losses.clear()
-        self.outcomes.setVisible(False)
-        self.losses.setVisible(False)
+        for plot in (self._outcomes, self._losses):
+            if plot is not None:
+                plot.clear()
+                plot.setVisible(False)
         self.loss_caption.setVisible(False)
         self.empty.setText(text)
         self.empty.setVisible(bool(text))
@@ -68,7 +86,8 @@ class OddsChart(QWidget):
         self.bars = bars
         self._hbars(self.outcomes, [(label, float(p) * 100) for label, p in bars], "#2e5fa8", True)
         self.loss_bars = list(expected.items())
-        self.losses.setVisible(bool(expected))
+        if self._losses is not None or expected:
+            self.losses.setVisible(bool(expected))
         self.loss_caption.setVisible(bool(expected))
         if expected:
             self._hbars(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
-from app.core.campaign.chronicle import Strength
+from app.core.campaign.chronicle import Strength, named_points
 
 COLOURS = (
     "#8B1E1E", "#1F4E79", "#C77C0E", "#2E7D32", "#6A1B9A", "#00838F",
@@ -74,7 +74,21 @@ class StrengthPlot(QWidget):
                 symbolSize=6,
                 symbolBrush=colour,
             )
-        self.plot.getAxis("bottom").setTicks([list(enumerate(self.data.labels))])
+        self.plot.getAxis("bottom").setTicks(ticks(self.data.labels))
         self.plot.setLabel("left", self.data.unit)
         self.plot.setXRange(-0.35, max(len(xs) - 1, 1) + 0.35, padding=0)
         self.plot.setYRange(0, max([1, *(max(v) for _, v in self.series())]) * 1.08)
+
+
+#: battle names the bottom axis shows at most (more overlap at the window's width)
+MAX_LABELS = 10
+
+
+def ticks(labels: tuple[str, ...]) -> list[list[tuple[int, str]]]:
+    """The bottom axis's ticks: the points :func:`~app.core.campaign.chronicle.named_points`
+    names with their names, the others ticked without one."""
+    shown = set(named_points(len(labels), MAX_LABELS))
+    return [
+        [(i, text) for i, text in enumerate(labels) if i in shown],
+        [(i, "") for i in range(len(labels)) if i not in shown],
+    ]

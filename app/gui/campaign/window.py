@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.campaign.chronicle import entry as chronicle_entry
 from app.core.campaign.chronicle import strength, timeline
 from app.core.campaign.diff import diff, size_word
 from app.core.campaign.fight import battle_rosters, hand_back, start_battle
@@ -423,17 +424,12 @@ class CampaignView(QMainWindow):
         while (up := top.parent()) is not None:
             top = up
         key = str(top.data(0, Qt.ItemDataRole.UserRole)).removeprefix("battle:")
-        entry = next(
-            (
-                e
-                for e in timeline(self.session.ruleset, self.session.campaign)
-                if e.battle.id == key
-            ),
-            None,
-        )
-        if entry is None:
+        c = self.session.campaign
+        battle = next((b for b in c.battles if b.id == key), None)
+        if battle is None:
             self.details.clear()
             return
+        entry = chronicle_entry(self.session.ruleset, c, battle)
         b = entry.battle
         where = ", ".join(x for x in (b.date, b.place) if x)
         parts = [

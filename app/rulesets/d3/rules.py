@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from app.rules.geometry import EPS, Point, aspect, axes, bearing, polygon_distance, unit_distance
+from app.rules.geometry import EPS, aspect, bearing, polygon_distance, unit_distance
+from app.rules.geometry import in_front_arc as front_arc
 from app.rules.mechanics import Combatant, OptionSpec, Scalar, Side, Victory
 from app.rulesets.d3.schema import Tables, TerrainType, Troop
 
@@ -201,54 +202,11 @@ def in_contact(a: Combatant, b: Combatant) -> bool:
     return has_footprint(a) and has_footprint(b) and _may_touch(a, b) and unit_distance(a, b) <= EPS
 
 
-def _clip(poly: list[Point], keep: tuple[float, float, float]) -> list[Point]:
-    """Sutherland-Hodgman: the part of ``poly`` where ``k0*x + k1*y + k2 >= 0``."""
-    k0, k1, k2 = keep
-
-    def val(p: Point) -> float:
-        return k0 * p[0] + k1 * p[1] + k2
-
-    out: list[Point] = []
-    for i, cur in enumerate(poly):
-        prev = poly[i - 1]
-        vc, vp = val(cur), val(prev)
-        if vc >= -EPS:
-            if vp < -EPS:
-                t = vp / (vp - vc)
-                out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
-            out.append(cur)
-        elif vp >= -EPS:
-            t = vp / (vp - vc)
-            out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
-    return out
-
-
 def in_front_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> bool:
     """Some part of ``target`` lies in ``shooter``'s front arc: ahead of its front edge,
     between lines drawn ``arc_degrees`` outward from straight ahead at each front corner
     (D3 Shooting, "within their frontal facing"; errata front-arc-and-range)."""
-    (fx, fy), (rx, ry) = axes(shooter.facing)
-    local = [
-        (
-            (px - shooter.x) * rx + (py - shooter.y) * ry,
-            (px - shooter.x) * fx + (py - shooter.y) * fy,
-        )
-        for px, py in target.footprint.corners()
-    ]
-    front, half = shooter.depth / 2, shooter.width / 2
-    slope = math.tan(math.radians(arc_degrees))
-    poly = local
-    # ahead of the front edge: ly - front >= 0; inside each slanted side:
-    # half + slope * (ly - front) -/+ lx >= 0
-    for keep in (
-        (0.0, 1.0, -front),
-        (-1.0, slope, half - slope * front),
-        (1.0, slope, half - slope * front),
-    ):
-        poly = _clip(poly, keep)
-        if not poly:
-            return False
-    return True
+    return front_arc(shooter.footprint, target.footprint, arc_degrees, tolerance=EPS)
 
 
 def nearest(

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 
-from app.rules.geometry import Point, axes, edge_distance, polygon_distance
+from app.rules.geometry import Point, edge_distance, polygon_distance
+from app.rules.geometry import in_front_arc as front_arc
 from app.rules.sight import ShotReach, base_points
 from app.rules.values import Combatant, Situation, TurnView
 from app.rulesets.mwan90.base import MWAN90Base
@@ -30,47 +31,10 @@ def on_table(a: Combatant, b: Combatant) -> bool:
     return a.footprint.has_size and b.footprint.has_size
 
 
-def _clip(poly: list[Point], keep: tuple[float, float, float]) -> list[Point]:
-    """The part of a convex ``poly`` where ``k0*x + k1*y + k2 >= 0`` (Sutherland-Hodgman)."""
-    k0, k1, k2 = keep
-    out: list[Point] = []
-    for i, cur in enumerate(poly):
-        prev = poly[i - 1]
-        vc = k0 * cur[0] + k1 * cur[1] + k2
-        vp = k0 * prev[0] + k1 * prev[1] + k2
-        if vc >= 0:
-            if vp < 0:
-                t = vp / (vp - vc)
-                out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
-            out.append(cur)
-        elif vp >= 0:
-            t = vp / (vp - vc)
-            out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
-    return out
-
-
 def in_front_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> bool:
     """Some part of ``target``'s base lies ahead of ``shooter``'s front edge, between lines
     drawn ``arc_degrees / 2`` outward from straight ahead at its front corners."""
-    (fx, fy), (rx, ry) = axes(shooter.facing)
-    poly = [
-        (
-            (px - shooter.x) * rx + (py - shooter.y) * ry,
-            (px - shooter.x) * fx + (py - shooter.y) * fy,
-        )
-        for px, py in target.footprint.corners()
-    ]
-    front, half = shooter.depth / 2, shooter.width / 2
-    slope = math.tan(math.radians(arc_degrees / 2))
-    for keep in (
-        (0.0, 1.0, -front + 1e-9),
-        (-1.0, slope, half - slope * front),
-        (1.0, slope, half - slope * front),
-    ):
-        poly = _clip(poly, keep)
-        if not poly:
-            return False
-    return True
+    return front_arc(shooter.footprint, target.footprint, arc_degrees / 2, front_margin=1e-9)
 
 
 class MissilesOnTable(MWAN90Base):

@@ -1,0 +1,208 @@
+"""A campaign read back from the store: built straight from the JSON object Castra wrote
+(:func:`app.core.campaign.serialize.campaign_to_dict`), without validating it again.
+
+A stored campaign state was made by the app's own steps and checked when it was written;
+the store keeps its digest, so a damaged state is found by the digest (the store checks the
+one every command reads), not by validating every field on every read (which was most of the
+time of a read: a campaign of 50 battles took 8 s a command). An object missing a part, or
+with a part no campaign has, is :class:`StoredDataError` naming where (the store makes it
+one line).
+
+A :class:`Builder` remembers what it built from each sub-object (a side, a battle, an army)
+it was given: the states of one campaign rebuilt from its deltas share the sub-objects a step
+left alone (:func:`app.core.timeline.apply_delta`), so building every state of a campaign
+builds each battle and each army once, not once a state. Nothing here imports pydantic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
+
+from app.core.battle.result import BattleResult, LeaderOutcome, SideOutcome, UnitOutcome
+from app.core.campaign.model import (
+    RECOVERIES,
+    Campaign,
+    CampaignBattle,
+    CampaignSide,
+    LostUnit,
+    Participant,
+)
+from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit
+from app.rules.scale import Scale
+
+T = TypeVar("T")
+
+#: A whole campaign is stored after at least this many steps since the last whole one.
+SNAPSHOT_EVERY = 20
+#: The steps a side makes for itself (a player's, on a club server): they never carry a
+#: whole campaign, since the server checks a player's change and cannot read a compressed one.
+SIDE_STEPS = ("reinforce", "promote", "return-leader")
+
+
+def snapshot_due(n: int, last: int, kind: str) -> bool:
+    """Whether step ``n`` (0-based) of kind ``kind`` stores the whole campaign it made, the
+    last whole one being the state after step ``last`` (0: the start)."""
+    return n + 1 - last >= SNAPSHOT_EVERY and kind not in SIDE_STEPS
+
+
+class StoredDataError(ValueError):
+    """A stored campaign object that is not what Castra writes (names where)."""
+
+
+def _fail(where: str, exc: Exception) -> StoredDataError:
+    text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    return StoredDataError(f"{where}: {text}")
+
+
+def unit_from_stored(d: Mapping[str, Any]) -> Unit:
+    return Unit(**d)
+
+
+def leader_from_stored(d: Mapping[str, Any]) -> Leader:
+    return Leader(**{**d, "status": LeaderStatus(d["status"])})
+
+
+def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:
+    """A roster from the object :func:`app.core.rosterfile.to_dict` wrote, as it was."""
+    try:
+        scale = d["scale"]
+        return Roster(
+            name=d["name"],
+            ruleset=d["ruleset"],
+            army=d["army"],
+            side=d["side"],
+            scale=None if scale is None else Scale(scale),
+            units=tuple(Unit(**u) for u in d["units"]),
+            leaders=tuple(leader_from_stored(x) for x in d["leaders"]),
+            commands=tuple(Command(**c) for c in d["commands"]),
+            data_version=d["ruleset_data_version"],
+            notes=d["notes"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _fail(where, exc) from None
+
+
+def result_from_stored(d: Mapping[str, Any], where: str = "result") -> BattleResult:
+    try:
+        a, b = (
+            SideOutcome(
+                s["roster"],
+                tuple(UnitOutcome(**u) for u in s["units"]),
+                tuple(LeaderOutcome(**o) for o in s["leaders"]),
+            )
+            for s in d["sides"]
+        )
+        return BattleResult(
+            winner=d["winner"],
+            reason=d["reason"],
+            sides=(a, b),
+            notes=tuple(d["notes"]),
+            source=d["source"],
+            battle_id=d["battle_id"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _fail(where, exc) from None
+
+
+def _participant(d: Mapping[str, Any]) -> Participant:
+    units, leaders = d["units"], d["leaders"]
+    return Participant(
+        d["side"],
+        None if units is None else tuple(units),
+        None if leaders is None else tuple(leaders),
+    )
+
+
+class Builder:
+    """Builds campaigns from stored objects, remembering what it built from each side,
+    battle and army object (by identity: the object is kept, so its id is not reused)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[object, object]] = {}
+
+    def _once(self, d: object, make: Callable[[], T]) -> T:
+        got = self._memo.get(id(d))
+        if got is not None and got[0] is d:
+            return cast(T, got[1])
+        value = make()
+        self._memo[id(d)] = (d, value)
+        return value
+
+    def roster(self, d: Mapping[str, Any], where: str) -> Roster:
+        return self._once(d, lambda: roster_from_stored(d, where))
+
+    def side(self, d: Mapping[str, Any], where: str) -> CampaignSide:
+        def make() -> CampaignSide:
+            try:
+                lost = tuple(
+                    LostUnit(Unit(**x["unit"]), x["battle"], x["reason"]) for x in d["lost"]
+                )
+                army = self.roster(d["army"], f"{where}.army")
+                return CampaignSide(d["id"], d["name"], army, lost)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise _fail(where, exc) from None
+
+        return self._once(d, make)
+
+    def battle(self, d: Mapping[str, Any], where: str) -> CampaignBattle:
+        def make() -> CampaignBattle:
+            try:
+                a, b = (_participant(p) for p in d["participants"])
+                result, went_in = d["result"], d["went_in"]
+                if result is not None:
+                    result = result_from_stored(result, f"{where}.result")
+                if went_in is not None:
+                    x, y = went_in
+                    went_in = (
+                        self.roster(x, f"{where}.went_in[0]"),
+                        self.roster(y, f"{where}.went_in[1]"),
+                    )
+                return CampaignBattle(
+                    id=d["id"],
+                    name=d["name"],
+                    participants=(a, b),
+                    date=d["date"],
+                    place=d["place"],
+                    result=result,
+                    went_in=went_in,
+                    applied=d["applied"],
+                    fought=d["fought"],
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise _fail(where, exc) from None
+
+        return self._once(d, make)
+
+    def sides(self, d: Mapping[str, Any], where: str = "campaign") -> tuple[CampaignSide, ...]:
+        """The sides of the campaign stored as ``d``, without building the rest of it."""
+        try:
+            return tuple(self.side(s, f"{where}.sides[{i}]") for i, s in enumerate(d["sides"]))
+        except (KeyError, TypeError) as exc:
+            raise _fail(where, exc) from None
+
+    def campaign(self, d: Mapping[str, Any], where: str = "campaign") -> Campaign:
+        """The campaign :func:`~app.core.campaign.serialize.campaign_to_dict` wrote as
+        ``d``; :class:`StoredDataError` when ``d`` is not such an object."""
+        try:
+            recovery = d["recovery"]
+            if recovery not in RECOVERIES:
+                raise ValueError(f"no recovery rule {recovery!r}")
+            return Campaign(
+                name=d["name"],
+                ruleset=d["ruleset"],
+                sides=tuple(self.side(s, f"{where}.sides[{i}]") for i, s in enumerate(d["sides"])),
+                battles=tuple(
+                    self.battle(b, f"{where}.battles[{i}]") for i, b in enumerate(d["battles"])
+                ),
+                recovery=recovery,
+                notes=d["notes"],
+                template=d["template"],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _fail(where, exc) from None
+
+
+def campaign_from_stored(d: Mapping[str, Any], where: str = "campaign") -> Campaign:
+    """One campaign from its stored object (a :class:`Builder` of its own)."""
+    return Builder().campaign(d, where)

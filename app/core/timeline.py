@@ -1,0 +1,337 @@
+"""Recorded states kept small, for anything stored as a history of steps (a battle, a
+campaign): a digest of every step's state, the change from the step before (a delta), and a
+full snapshot only every so many steps. Any recorded state is rebuilt exactly from the
+nearest snapshot and the deltas after it, without doing a step again.
+
+Everything here works on JSON-ready dicts (a battle's :func:`app.core.battle.serialize.
+state_to_dict`, a campaign's :func:`app.core.campaign.serialize.campaign_to_dict`), so the
+store and its migrations need no rules. Changing :func:`digest` or the delta format changes
+every stored battle and campaign: it needs a migration.
+
+Two delta forms, read by the one :func:`apply_delta`:
+
+- :func:`delta` (battles): for the named list keys the changed entries by index, each whole
+  (``{"units": {"changed": {"17": {...}}}}``), any other key whole (``{"whole": ...}``);
+- :func:`diff` (campaigns): the same, but nested all the way down: a dict's changed keys
+  (``{"keys": {...}, "drop": [...]}``), a list's changed or added items (``{"items":
+  {...}, "length": n}``), so a change deep in a large state stays as small as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+#: Rebuilt states kept in memory per history (a replay or a redo walks a few neighbours).
+CACHE_SIZE = 6
+#: A state is rebuilt from one in memory at most this many steps before it rather than
+#: from a nearer snapshot.
+WALK = 20
+
+StateDict = dict[str, Any]
+T = TypeVar("T")
+
+
+def canonical(state: Mapping[str, Any]) -> bytes:
+    """The state dict as canonical JSON bytes (sorted keys, no spaces)."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def digest(state: Mapping[str, Any]) -> str:
+    """The SHA-256 of the state's canonical JSON: equal states, equal digests."""
+    return hashlib.sha256(canonical(state)).hexdigest()
+
+
+def delta(
+    before: Mapping[str, Any], after: Mapping[str, Any], lists: Sequence[str]
+) -> dict[str, Any]:
+    """What changed from ``before`` to ``after``: for the keys in ``lists`` the changed
+    entries by index (``{"units": {"changed": {"17": {...}}}}``, the whole list if the number
+    changed); any other key whole."""
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if key in lists and isinstance(old, list) and len(old) == len(value):
+            changed = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+            if changed:
+                out[key] = {"changed": changed}
+        elif old != value or key not in before:
+            out[key] = {"whole": value}
+    return out
+
+
+def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """What changed from ``before`` to ``after``, nested: the top level maps each changed
+    key to its change (as :func:`delta` does), each change as small as :func:`_change`
+    makes it (a key gone: ``{"gone": true}``). ``apply_delta(before, diff(before, after))
+    == after``."""
+    change = _change(dict(before), dict(after))
+    if change is None:
+        return {}
+    out: dict[str, Any] = change["keys"]
+    for key in change.get("drop", ()):
+        out[key] = {"gone": True}
+    return out
+
+
+def _change(old: Any, new: Any) -> dict[str, Any] | None:
+    """The change from ``old`` to ``new`` (None: equal). Dicts by their changed keys, lists
+    by their changed items; a value of another kind whole. Values that are the same object
+    are equal without a look."""
+    if old is new:
+        return None
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = {}
+        for k, v in new.items():
+            if k not in old:
+                keys[k] = {"whole": v}
+            else:
+                c = _change(old[k], v)
+                if c is not None:
+                    keys[k] = c
+        drop = [k for k in old if k not in new]
+        if not keys and not drop:
+            return None
+        return {"keys": keys, **({"drop": drop} if drop else {})}
+    if isinstance(old, list) and isinstance(new, list):
+        items = {}
+        for i, v in enumerate(new):
+            if i >= len(old):
+                items[str(i)] = {"whole": v}
+            else:
+                c = _change(old[i], v)
+                if c is not None:
+                    items[str(i)] = c
+        if not items and len(old) == len(new):
+            return None
+        return {"items": items, "length": len(new)}
+    if isinstance(old, str) and isinstance(new, str):
+        # a str enum (a scale, a status) is its text in JSON
+        return None if old == new else {"whole": new}
+    if type(old) is type(new) and old == new and (type(old) is not float or repr(old) == repr(new)):
+        return None  # (0.0 and -0.0 are equal, but not in JSON: whole)
+    return {"whole": new}
+
+
+def apply_delta(before: Mapping[str, Any], change: Mapping[str, Any]) -> StateDict:
+    """``before`` with ``change`` (from :func:`delta` or :func:`diff`) applied; ``before``
+    is not changed, and what the change leaves alone is shared with it, not copied."""
+    out = dict(before)
+    for key, what in change.items():
+        if "gone" in what:
+            del out[key]
+        else:
+            out[key] = _apply(out.get(key), what)
+    return out
+
+
+def _apply(value: Any, what: Mapping[str, Any]) -> Any:
+    if "whole" in what:
+        return what["whole"]
+    if "changed" in what:  # delta's list form: changed entries whole
+        items = list(value)
+        for index, v in what["changed"].items():
+            items[int(index)] = v
+        return items
+    if "items" in what:
+        length = int(what["length"])
+        items = list(value[:length])
+        for index, c in what["items"].items():
+            i = int(index)
+            if not 0 <= i <= len(items):
+                raise ValueError(f"a list change names item {i} of {len(items)}")
+            if i == len(items):
+                items.append(_apply(None, c))
+            else:
+                items[i] = _apply(items[i], c)
+        if len(items) != length:
+            raise ValueError(f"a list change leaves {len(items)} items, not {length}")
+        return items
+    if "keys" in what:
+        d = dict(value)
+        for k in what.get("drop", ()):
+            del d[k]
+        for k, c in what["keys"].items():
+            d[k] = _apply(d.get(k), c)
+        return d
+    raise ValueError(f"not a change: {sorted(what)}")
+
+
+def pack_snapshot(state: Mapping[str, Any]) -> bytes:
+    return zlib.compress(canonical(state), 6)
+
+
+def unpack_snapshot(blob: bytes) -> StateDict:
+    data: StateDict = json.loads(zlib.decompress(blob))
+    return data
+
+
+class Timeline(Generic[T]):
+    """The recorded states of a history, rebuilt on demand from snapshots and deltas with a
+    small cache, so a history of a thousand steps is never held whole in memory.
+
+    ``initial``: the state before the first step. ``deltas[n]``: the change made by step
+    ``n + 1`` (0-based list). ``snapshots``: step number (1-based, the state after that
+    step) to a function giving its dict; any step may have one. ``build`` turns a state dict
+    into the state object (:meth:`state`); a subclass may override :meth:`build` instead."""
+
+    def __init__(
+        self,
+        initial: StateDict,
+        deltas: Sequence[Mapping[str, Any] | Callable[[], Mapping[str, Any]]],
+        snapshots: Mapping[int, Callable[[], StateDict]],
+        *,
+        cache_size: int = CACHE_SIZE,
+        build: Callable[[int, StateDict], T] | None = None,
+        digests: Sequence[str] | None = None,
+    ) -> None:
+        """``digests``: the recorded digest of the state after each step, when kept here
+        (:meth:`check`)."""
+        self._initial = initial
+        self._deltas = list(deltas)
+        self._snapshots = dict(snapshots)
+        self._dicts: OrderedDict[int, StateDict] = OrderedDict()
+        self._states: OrderedDict[int, T] = OrderedDict()
+        self._parts: dict[str, OrderedDict[int, Any]] = {}
+        self._cache_size = cache_size
+        self._build = build
+        self._digests = None if digests is None else list(digests)
+
+    def __len__(self) -> int:
+        return len(self._deltas)
+
+    @property
+    def cached(self) -> int:
+        """How many rebuilt states are held in memory (at most the cache size)."""
+        return len(self._states)
+
+    def build(self, n: int, data: StateDict) -> T:
+        """The state object of step ``n`` from its dict."""
+        if self._build is None:
+            raise NotImplementedError("a Timeline needs build=, or a subclass's build()")
+        return self._build(n, data)
+
+    def _delta(self, n: int) -> Mapping[str, Any]:
+        d = self._deltas[n - 1]
+        if callable(d):
+            d = d()
+            self._deltas[n - 1] = d
+        return d
+
+    def state_dict(self, n: int) -> StateDict:
+        """The recorded state after step ``n`` (0: the initial state) as a dict."""
+        if not 0 <= n <= len(self._deltas):
+            raise IndexError(f"step {n} is outside 0-{len(self._deltas)}")
+        if n in self._dicts:
+            self._dicts.move_to_end(n)
+            return self._dicts[n]
+        start = max(
+            [0, *(k for k in self._snapshots if k <= n), *(k for k in self._dicts if k <= n)]
+        )
+        near = max((k for k in self._dicts if n - WALK <= k <= n), default=None)
+        if near is not None:
+            # walking on from a state in memory shares what the steps left alone (a
+            # snapshot is a new copy of everything) and reads no snapshot
+            start = near
+        if start in self._dicts:
+            current = self._dicts[start]
+        elif start in self._snapshots:
+            current = self._snapshots[start]()
+        else:
+            current = self._initial
+        for k in range(start + 1, n + 1):
+            current = apply_delta(current, self._delta(k))
+        self._remember(self._dicts, n, current)
+        return current
+
+    def state(self, n: int) -> T:
+        """The recorded state after step ``n`` (0: the initial state)."""
+        if n in self._states:
+            self._states.move_to_end(n)
+            return self._states[n]
+        state = self.build(n, self.state_dict(n))
+        self._remember(self._states, n, state)
+        return state
+
+    def part(self, n: int, key: str, leaves: Callable[[int], bool]) -> Any:
+        """The top-level ``key`` of the state after step ``n``, rebuilt from that key's
+        changes alone: a step ``k`` for which ``leaves(k)`` (it leaves the key as it was)
+        is not read at all, its change not even decoded. Kept in the cache as states are."""
+        if not 0 <= n <= len(self._deltas):
+            raise IndexError(f"step {n} is outside 0-{len(self._deltas)}")
+        parts = self._parts.setdefault(key, OrderedDict())
+        if n in parts:
+            parts.move_to_end(n)
+            return parts[n]
+        near = [k for k in (*parts, *self._dicts) if n - WALK <= k <= n]
+        start = max(near) if near else max([0, *(k for k in self._snapshots if k <= n)])
+        if start in parts:
+            value = parts[start]
+        elif start in self._dicts:
+            value = self._dicts[start].get(key)
+        elif start in self._snapshots:
+            value = self._snapshots[start]().get(key)
+        else:
+            value = self._initial.get(key)
+        for k in range(start + 1, n + 1):
+            if leaves(k):
+                continue
+            change = self._delta(k).get(key)
+            if change is not None:
+                value = None if "gone" in change else _apply(value, change)
+        self._remember(parts, n, value)
+        return value
+
+    def loader(self, n: int) -> Callable[[], T]:
+        return lambda: self.state(n)
+
+    def _remember(self, cache: OrderedDict[int, Any], n: int, value: Any) -> None:
+        cache[n] = value
+        cache.move_to_end(n)
+        while len(cache) > self._cache_size:
+            cache.popitem(last=False)
+
+    def nearest_snapshot(self, n: int) -> int:
+        """The last step at or before ``n`` whose state is stored whole (0: the initial)."""
+        return max([0, *(k for k in self._snapshots if k <= n)])
+
+    def check(self, n: int) -> None:
+        """Refuse (ValueError) the state after step ``n`` when it is not the one recorded
+        (its digest differs: the stored changes were damaged)."""
+        if n and self._digests is not None and digest(self.state_dict(n)) != self._digests[n - 1]:
+            raise ValueError(f"the state after step {n} does not match its digest")
+
+    def truncate(self, n: int) -> None:
+        """Forget the steps after ``n`` (a new step after an undo drops the redo branch)."""
+        del self._deltas[n:]
+        if self._digests is not None:
+            del self._digests[n:]
+        caches: list[dict[int, Any]] = [self._snapshots, self._dicts, self._states]
+        for cache in [*caches, *self._parts.values()]:
+            for k in [k for k in cache if k > n]:
+                del cache[k]
+
+    def append(
+        self,
+        change: Mapping[str, Any],
+        state: StateDict | None = None,
+        *,
+        snapshot: bool = False,
+        digest: str | None = None,
+    ) -> None:
+        """Add the next step's change (and, when known, its state dict, to the cache; with
+        ``snapshot``, as that step's snapshot too; its ``digest``, when digests are kept)."""
+        self._deltas.append(change)
+        if self._digests is not None:
+            if digest is None:
+                raise ValueError("this timeline keeps digests: give the step's")
+            self._digests.append(digest)
+        n = len(self._deltas)
+        if state is not None:
+            self._remember(self._dicts, n, state)
+            if snapshot:
+                self._snapshots[n] = lambda: state

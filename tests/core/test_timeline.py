@@ -1,0 +1,131 @@
+"""The recorded-states machinery shared by battles and campaigns (app/core/timeline.py):
+a nested diff rebuilds exactly what it was taken from, stays small for a small change deep
+in a large state, and shares what it leaves alone."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.core.timeline import Timeline, apply_delta, delta, diff, digest
+
+scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=3)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+states = st.dictionaries(st.text(max_size=3), values, max_size=5)
+
+
+@given(states, states)
+@settings(max_examples=300, deadline=None)
+def test_a_diff_rebuilds_the_state_it_was_taken_from(
+    before: dict[str, Any], after: dict[str, Any]
+) -> None:
+    change = diff(before, after)
+    rebuilt = apply_delta(before, change)
+    assert rebuilt == after and digest(rebuilt) == digest(after)
+    assert json.loads(json.dumps(change)) == change  # stored as JSON
+
+
+def test_a_small_change_deep_in_a_large_state_is_small() -> None:
+    side = {"id": "rome", "army": {"units": [{"id": f"u{i}", "size": 12} for i in range(500)]}}
+    before = {"name": "Italy", "sides": [side, {**side, "id": "carthage"}], "battles": []}
+    units = list(side["army"]["units"])  # type: ignore[index]
+    units[7] = {"id": "u7", "size": 9}
+    after = {
+        **before,
+        "sides": [{**side, "army": {"units": units}}, before["sides"][1]],
+        "battles": [{"id": "b1", "name": "Trebia"}],
+    }
+    change = diff(before, after)
+    assert len(json.dumps(change)) < 300
+    rebuilt = apply_delta(before, change)
+    assert rebuilt == after
+    assert rebuilt["sides"][1] is before["sides"][1]  # shared, not copied
+    assert rebuilt["sides"][0]["army"]["units"][8] is units[8]
+    assert diff(after, after) == {}
+
+
+def test_the_battles_flat_delta_still_reads() -> None:
+    before = {"units": [{"x": 1}, {"x": 2}], "turn": 1}
+    after = {"units": [{"x": 1}, {"x": 3}], "turn": 2}
+    change = delta(before, after, ("units",))
+    assert change == {"units": {"changed": {"1": {"x": 3}}}, "turn": {"whole": 2}}
+    assert apply_delta(before, change) == after
+
+
+def test_a_list_change_that_does_not_add_up_is_refused() -> None:
+    with pytest.raises(ValueError, match="leaves 1 items, not 3"):
+        apply_delta({"a": [1]}, {"a": {"items": {}, "length": 3}})
+    with pytest.raises(ValueError, match="not a change"):
+        apply_delta({"a": 1}, {"a": {"what": 2}})
+
+
+def test_a_timeline_builds_only_the_states_it_is_asked_for() -> None:
+    states_ = [{"n": 0, "log": []}]
+    for k in range(1, 30):
+        states_.append({"n": k, "log": [*states_[-1]["log"], k]})
+    built: list[int] = []
+
+    def build(n: int, d: dict[str, Any]) -> int:
+        built.append(n)
+        return int(d["n"])
+
+    deltas = [diff(a, b) for a, b in itertools.pairwise(states_)]
+    timeline = Timeline(states_[0], deltas, {20: lambda: states_[20]}, build=build)
+    assert timeline.state(29) == 29 and built == [29]
+    assert timeline.state_dict(25) == states_[25]
+    assert timeline.nearest_snapshot(25) == 20
+    timeline.truncate(10)
+    assert len(timeline) == 10 and timeline.nearest_snapshot(25) == 0
+    timeline.append(diff(states_[10], states_[11]), states_[11])
+    assert timeline.state_dict(11) == states_[11]
+
+
+def test_a_text_enum_is_its_text() -> None:
+    """A scale or a status read back is plain text, written it is a str enum: the same JSON,
+    so no change (a campaign's first step after a load stored every army's scale again)."""
+    from app.rules.scale import Scale
+
+    assert diff({"scale": "1:10"}, {"scale": Scale("1:10")}) == {}
+    assert diff({"n": 1}, {"n": True}) == {"n": {"whole": True}}  # JSON tells these apart
+
+
+def test_one_part_of_a_state_reads_only_the_changes_that_may_touch_it() -> None:
+    """The strength chart reads each past state's sides: the changes of steps that leave
+    the sides alone (a battle's result, the largest changes of a campaign) are not even
+    decoded."""
+    states_ = [{"sides": [0], "battles": []}]
+    for k in range(1, 30):
+        last = states_[-1]
+        if k % 3:
+            states_.append({**last, "battles": [*last["battles"], k]})
+        else:
+            states_.append({**last, "sides": [last["sides"][0] + k]})
+    decoded: list[int] = []
+
+    def lazy(k: int) -> Any:
+        change = diff(states_[k - 1], states_[k])
+
+        def load() -> Any:
+            decoded.append(k)
+            return change
+
+        return load
+
+    timeline: Timeline[int] = Timeline(
+        states_[0], [lazy(k) for k in range(1, 30)], {}, build=lambda n, d: n
+    )
+    for n in range(30):
+        assert timeline.part(n, "sides", lambda k: k % 3 != 0) == states_[n]["sides"]
+    assert decoded and all(k % 3 == 0 for k in decoded)
+    assert timeline.state_dict(29) == states_[29]  # the whole state still reads
