@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, get_args
+from typing import ClassVar, Literal, get_args
 
 from app.rules.geometry import (
     Footprint,
@@ -298,6 +298,10 @@ class ContactRules(MovementRules):
 
     # ------------------------------------------------------------------ deployment
 
+    #: the rule a deployment refusal cites (when deploying is open, where a unit may stand):
+    #: the ruleset's own where its text gives one (GSB, Deployment), else the core's
+    deployment_rule: ClassVar[str] = TABLE_RULE
+
     def deployment_depth(self, view: TurnView) -> float:
         """How far from its own table edge a side deploys, in the ruleset's unit. Default:
         a quarter of the table's depth -- a layout default of the app for rules that give
@@ -326,7 +330,9 @@ class ContactRules(MovementRules):
         """Why ``unit_id`` may not be deployed now, or None. Default: deployment is open in
         the battle's first phase (turn 1, first round), before play begins."""
         if (view.turn, view.round, view.phase) != (1, 1, 0):
-            return Breach(TABLE_RULE, "units are deployed only before play, in the first phase")
+            return Breach(
+                self.deployment_rule, "units are deployed only before play, in the first phase"
+            )
         if view.unit(unit_id).status.eliminated:
             return Breach(TABLE_RULE, "the unit is out of the battle")
         return None
@@ -348,7 +354,7 @@ class ContactRules(MovementRules):
         if not zone_holds(zone, corners):
             out.append(
                 Breach(
-                    TABLE_RULE,
+                    self.deployment_rule,
                     f"{who} would stand outside {view.side_names[unit.side]}'s deployment zone",
                 )
             )

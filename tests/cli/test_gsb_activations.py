@@ -144,3 +144,41 @@ def test_a_unit_that_destroys_its_opponent_fights_a_second_melee(
     assert "Melee: " in battle("melee", "A1", "B2", "--dice", "1,1,1,1")
     err = battle.refused("melee", "A1", "B2")
     assert "GSB, Melee: Legionaries (heavy infantry) (A1) has fought its melee" in err
+
+
+def test_pivots_are_free_only_up_to_45_degrees_before_each_increment(
+    cli: Cli, registry: Registry
+) -> None:
+    """GSB, Movement: "Units move in unit-width increments ... May pivot up to 45 degrees
+    before moving an increment. Pivots greater than 45 degrees use up a full unit width of
+    movement" (errata pivot-increments: an increment is a whole unit width, and the pivots
+    before one add up). Heavy infantry (1 UW) could turn 60 degrees for free in part-widths:
+    30, half a width, 30, half a width; now the second pivot costs a unit width and the move
+    is refused. Pivots made in an earlier move before the same increment count too."""
+    session, rosters = gsb_battle(registry, B2=(16.0, 9.0, 180.0))  # no one touches A2
+    battle = Battle(cli, stored(session, rosters))
+    activations_of(battle, ROME)
+    battle("act", "activate", "A2")
+    err = battle.refused("move", "A2", "--path", "pivot 30; forward 0.5; pivot 30; forward 0.5")
+    assert "Grown Slightly Bald, movement:" in err
+    assert "would move 2.0 UW with 1.0 UW of its 1 UW left" in err
+    assert "(0.0 UW" in battle("move", "A2", "--path", "pivot 30")
+    err = battle.refused("move", "A2", "--path", "pivot 30; forward 0.25")
+    assert "would move 1.2 UW with 1.0 UW" in err
+    assert "(1.0 UW = 0.0 + 1.0;" in battle("move", "A2", "--path", "pivot 15; forward 1")
+    # light troops pivot as they like, free
+    battle("act", "activate", "A3")
+    assert "(2.0 UW" in battle("move", "A3", "--path", "pivot 90; forward 1; pivot 90; forward 1")
+
+
+def test_deployment_refusals_cite_the_rule(cli: Cli) -> None:
+    """GSB, Deployment: "Players deploy their armies secretly, up to 1 foot in from their
+    respective board edges": a unit deployed outside it is refused citing that rule (it
+    cited "Castra, table")."""
+    a, b = cli.rosters("grown-slightly-bald")
+    battle = Battle.new(cli, a, b, seed=7)
+    err = battle.refused("deploy", "A1", 9.0, 6.0)
+    assert "GSB, Deployment: Legionaries (heavy infantry) (A1) would stand outside" in err
+    battle.next_to("First player's activations")
+    err = battle.refused("deploy", "A1", 9.0, 2.0)
+    assert "GSB, Deployment: units are deployed only before play" in err

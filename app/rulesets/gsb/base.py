@@ -28,6 +28,10 @@ SHOT_AFTER_MOVING = "shot_after_moving"
 #: opponent (GSB, Melee)
 FOUGHT = "fought"
 FOUGHT_AGAIN = "fought_again"
+#: in a unit's status ``extra``: the degrees it pivoted before the increment (the whole unit
+#: width) under way, and that increment's number (GSB, Pivots; errata pivot-increments)
+PIVOTED = "pivoted"
+PIVOT_GROUP = "pivot_group"
 #: the core's marker on a unit that made a move or charge this turn (cleared as a turn ends)
 MOVED = "moved"
 

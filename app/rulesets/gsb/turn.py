@@ -27,6 +27,8 @@ from app.rulesets.gsb.base import (
     FOUGHT,
     FOUGHT_AGAIN,
     GENERAL_MOVED,
+    PIVOT_GROUP,
+    PIVOTED,
     SHOT,
     SHOT_AFTER_MOVING,
     GSBBase,
@@ -38,7 +40,7 @@ from app.rulesets.gsb.rules import read_from
 TURN_MARKERS = frozenset({ACTIVATED, GENERAL_MOVED, DISENGAGED, SHOT})
 #: what a unit did in its activation, cleared when it is activated (and at the initiative)
 ACTIVATION_MARKERS = frozenset({SHOT})
-ACTIVATION_EXTRA = frozenset({SHOT_AFTER_MOVING, FOUGHT, FOUGHT_AGAIN})
+ACTIVATION_EXTRA = frozenset({SHOT_AFTER_MOVING, FOUGHT, FOUGHT_AGAIN, PIVOTED, PIVOT_GROUP})
 
 
 def _did(unit: Combatant) -> bool:

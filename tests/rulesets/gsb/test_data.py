@@ -397,6 +397,7 @@ ERRATA = {
     "basing": "gap",
     "mi-shooting-timing": "gap",
     "shot-timing": "interpretation",
+    "pivot-increments": "interpretation",
     "activation-turn": "interpretation",
     "campaign-recovery": "gap",
     "campaign-general-fate": "interpretation",

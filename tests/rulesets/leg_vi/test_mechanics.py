@@ -772,8 +772,10 @@ def test_hi_bonus_for_a_follow_up_not_a_pursuit(
     base, _ = dice_of(mech, a, d, charge="none")
     assert dice_of(mech, a, d, charge="none", follow_up="attacker")[0] == base + follow_up
     assert dice_of(mech, a, d, charge="none", pursued="attacker")[0] == base + pursuit
-    # the defender's pursuit is the defender's: the attacker's dice do not change
-    assert dice_of(mech, a, d, charge="none", pursued="defender")[0] == base
+    # the defender's pursuit is the defender's: the attacker's dice change only as the
+    # pursuing infantry are unformed ("+2 Cavalry fighting unformed infantry"; issue 25)
+    unformed_foe = 2 if troop == "mc" else 0
+    assert dice_of(mech, a, d, charge="none", pursued="defender")[0] == base + unformed_foe
 
 
 def test_mi_charging_hi_frontally_keeps_its_bonus(mech: LegVIMechanics) -> None:
