@@ -28,6 +28,8 @@ DATA_ROOT = PACKAGE_DIR / "_data" if (PACKAGE_DIR / "_data").is_dir() else PACKA
 RULESETS_DIR = DATA_ROOT / "rulesets"
 #: the Alembic environment (``env.py``) and ``versions/``
 MIGRATIONS_DIR = DATA_ROOT / "db"
+#: the historical battles (``app.core.scenario``), one TOML file each
+SCENARIOS_DIR = DATA_ROOT / "resources" / "scenarios"
 #: the DejaVu fonts embedded in PDFs
 FONTS_DIR = DATA_ROOT / "resources" / "fonts"
 #: the actions' icons (Lucide)

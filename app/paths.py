@@ -23,6 +23,11 @@ def user_rulesets_dir() -> Path:
     return data_dir() / "rulesets"
 
 
+def user_scenarios_dir() -> Path:
+    """A club's own historical battles: TOML files here load after the built-in ones."""
+    return data_dir() / "scenarios"
+
+
 def cache_dir() -> Path:
     """Where parsed ruleset files are cached (``<data folder>/cache/rulesets``)."""
     return data_dir() / "cache" / "rulesets"

@@ -80,6 +80,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
     p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
+    p.add_argument(
+        "--scenario",
+        metavar="NAME",
+        help="fight on a historical battle's field in its battle order (castra scenario list)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_new)
 
@@ -395,6 +400,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     bad = battle_name_problem(name)
     if bad:
         raise CliError(bad)
+    if args.scenario is not None:
+        return _new_on_field(args, rs, rosters, records, seed)
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
     try:
@@ -432,6 +439,42 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _new_on_field(
+    args: argparse.Namespace,
+    rs: Any,
+    rosters: tuple[Any, Any],
+    records: tuple[dict[str, Any], dict[str, Any]],
+    seed: int,
+) -> int:
+    """``battle new A B --scenario NAME``: the rosters on the historical battle's field, at
+    its posts (the battle's own lines where the rosters are its, by kind of troops else)."""
+    from app.cli.scenario import create_on_field, find, print_new
+
+    if args.size is not None or args.layout is not None:
+        raise CliError("--scenario lays out its own field: leave out --size and --layout")
+    sc = find(args.scenario)
+    if rs.id not in sc.rulesets:
+        raise CliError(f"{sc.name} is not set for {rs.meta.short_name}")
+    bid, session, _ = create_on_field(sc, rs, rosters, seed=seed, records=records, name=args.name)
+    print_new(bid, session, sc, seed, args.json)
+    return 0
+
+
+def history_lines(session: BattleSession, rosters: tuple[Any, Any] | None) -> list[str]:
+    """A historical battle beside what happened (empty for any other battle)."""
+    state = session.state
+    if state.scenario is None or rosters is None:
+        return []
+    from app.cli.scenario import library
+    from app.core.scenario.history import compare
+
+    try:
+        sc = library().find(state.scenario)
+        return compare(sc, session.ruleset, state, rosters, session.mechanics.lost_markers).lines()
+    except (KeyError, ValueError) as exc:
+        return [f"(not compared with history: {exc})"]
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     from app.store.battles import list_battles
 
@@ -461,12 +504,26 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    _, session = _load(args.battle)
+    st, session = _load(args.battle)
     _warn_if_data_changed(session)
+    history: list[str] = []
+    if session.state.scenario is not None:
+        from app.store.battles import battle_rosters
+
+        history = history_lines(
+            session, battle_rosters(st, battle_id=args.battle, registry=registry())
+        )
     if args.json:
-        print_json(state_summary(session.state, session))
+        d = state_summary(session.state, session)
+        if history:
+            d["history"] = history
+        print_json(d)
     else:
         print_state(session.state, session)
+        if history:
+            print("Beside history:")
+            for line in history:
+                print(f"  {line}")
     return 0
 
 

@@ -41,7 +41,12 @@ def register(sub: Any) -> None:
     p = cs.add_parser("new", help="a campaign from rosters (--side NAME=ROSTER) or a template")
     p.add_argument("name")
     p.add_argument("--side", action="append", default=[], metavar="NAME=ROSTER")
-    p.add_argument("--template", choices=("hannibal-italy",))
+    p.add_argument(
+        "--template",
+        choices=("hannibal-italy", "spain", "africa", "metaurus"),
+        help="a historical campaign: Hannibal in Italy (Quincunx), Scipio in Spain, Scipio "
+        "in Africa, the Metaurus (every ruleset; on the historical battles' fields)",
+    )
     p.add_argument("--ruleset", help="with --template (default quincunx)")
     p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
     p.set_defaults(func=cmd_new)
@@ -63,6 +68,11 @@ def register(sub: Any) -> None:
     p.add_argument("side_b", metavar="SIDE_B")
     p.add_argument("--date", default="")
     p.add_argument("--place", default="")
+    p.add_argument(
+        "--scenario",
+        metavar="NAME",
+        help="fight it on a historical battle's field in its battle order (castra scenario list)",
+    )
     p.add_argument(
         "--detachment",
         action="append",
@@ -251,9 +261,27 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.template:
         from app.core.campaign.template import hannibal_in_italy
 
-        rs = registry().get(args.ruleset or "quincunx")
         try:
-            session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+            rs = registry().get(args.ruleset or "quincunx")
+        except KeyError as exc:
+            raise CliError(str(exc.args[0])) from None
+        try:
+            if args.template == "hannibal-italy":
+                session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+            else:
+                from app.core.scenario.campaigns import (
+                    find_template,
+                    library_finder,
+                    template_campaign,
+                )
+                from app.paths import user_scenarios_dir
+
+                template = find_template(args.template)
+                assert template is not None  # the parser's choices
+                find = library_finder(rs, user_scenarios_dir())
+                session = template_campaign(
+                    template, rs, find, name=args.name, recovery=args.recovery
+                )
         except CampaignError as exc:
             raise CliError(str(exc)) from None
     else:
@@ -387,7 +415,22 @@ def cmd_add_battle(args: argparse.Namespace) -> int:
                 leaders = tuple(_leader_id(session, side.id, ld) for ld in leaders)
             parts.append(Participant(side.id, units, leaders))
         before = None if args.before is None else session.campaign.battle(args.before).id
-        return AddBattle(args.name, (parts[0], parts[1]), args.date, args.place, before=before)
+        scenario = None
+        if args.scenario is not None:
+            from app.cli.scenario import find
+
+            sc = find(args.scenario)
+            if session.ruleset.id not in sc.rulesets:
+                raise CliError(f"{sc.name} is not set for {session.ruleset.meta.short_name}")
+            scenario = sc.id
+        return AddBattle(
+            args.name,
+            (parts[0], parts[1]),
+            args.date,
+            args.place,
+            before=before,
+            scenario=scenario,
+        )
 
     return _do(args.campaign, make=make)
 
@@ -412,10 +455,18 @@ def cmd_fight(args: argparse.Namespace) -> int:
         raise CliError("every battle of the campaign has been applied: add one")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
+        from app.paths import user_scenarios_dir
+
         rs = session.ruleset
         house = with_house(rs.id, rs.meta.engine, ({}, {}))  # a club's own tables
         bs, rosters = start_battle(
-            rs, mechanics_for(rs), session.campaign, battle.id, seed=seed, records=house
+            rs,
+            mechanics_for(rs),
+            session.campaign,
+            battle.id,
+            seed=seed,
+            scenarios=user_scenarios_dir(),
+            records=house,
         )
     except (CampaignError, ValueError) as exc:
         raise CliError(str(exc)) from None

@@ -54,6 +54,7 @@ def cmd_chronicle(args: argparse.Namespace) -> int:
                         "winner": e.winner,
                         "words": list(e.words),
                         "notes": list(e.notes),
+                        "history": list(e.history),
                     }
                     for e in entries
                 ],
@@ -71,7 +72,7 @@ def cmd_chronicle(args: argparse.Namespace) -> int:
             f"{e.battle.name} ({e.battle.date or 'no date'}, {e.battle.place or 'no place'}): "
             f"{e.state}"
         )
-        for w in (*e.words, *e.notes):
+        for w in (*e.words, *e.history, *e.notes):
             print(f"  {w}")
     print(table([(n, *v) for n, v in st.sides], ("side", *st.labels)))
     print(

@@ -184,6 +184,8 @@ def _timeline(rs: Ruleset, session: CampaignSession, st: Styles) -> list[Flowabl
             block.append(para(f"Not fought yet ({esc(e.state)}).", st.note))
         for w in e.words:
             block.append(para(esc(w), st.body))
+        for w in e.history:
+            block.append(para(esc(w), st.note))
         if e.notes:
             block.append(para("From the battle's log:", st.note))
             block += [para("- " + esc(n), st.note) for n in e.notes[:12]]

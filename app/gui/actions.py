@@ -48,6 +48,7 @@ class ActionKey(Enum):
     CAMPAIGNS = auto()
     NEW_CAMPAIGN = auto()
     NEW_CAMPAIGN_TEMPLATE = auto()
+    NEW_CAMPAIGN_HISTORY = auto()
     IMPORT_CAMPAIGN = auto()
     # the campaign view's own actions (made by that window, not the main one)
     CV_RECORD = auto()
@@ -65,6 +66,7 @@ class ActionKey(Enum):
     VIEW_TOOLBAR = auto()
     VIEW_BATTLES = auto()
     NEW_BATTLE = auto()
+    NEW_BATTLE_HISTORY = auto()
     RESUME_BATTLE = auto()
 
 
@@ -211,6 +213,11 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "New campaign: &Hannibal in Italy",
         "The Trebia, Lake Trasimene and Cannae with Quincunx's armies and named leaders",
     ),
+    ActionKey.NEW_CAMPAIGN_HISTORY: ActionSpec(
+        "New campaign from &history…",
+        "Scipio in Spain, Scipio in Africa or the Metaurus, in any ruleset, fought on the "
+        "historical battles' fields",
+    ),
     ActionKey.IMPORT_CAMPAIGN: ActionSpec(
         "&Import campaign…", "Read a campaign file (all armies, battles and steps)"
     ),
@@ -269,6 +276,11 @@ SPECS: dict[ActionKey, ActionSpec] = {
         ("Ctrl+Shift+N",),
         None,
         "Battle",
+    ),
+    ActionKey.NEW_BATTLE_HISTORY: ActionSpec(
+        "New battle from &history…",
+        "One of the war's great battles on its field, with the forces the sources give, in "
+        "any ruleset",
     ),
     ActionKey.RESUME_BATTLE: ActionSpec(
         "&Resume last battle", "The battle played last, where it stopped", ("Ctrl+Shift+B",)

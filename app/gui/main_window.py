@@ -291,6 +291,7 @@ class MainWindow(QMainWindow):
         battle_menu = menu_bar.addMenu("&Battle")
         battle_menu.setObjectName("battleMenu")
         battle_menu.addAction(a[ActionKey.NEW_BATTLE])
+        battle_menu.addAction(a[ActionKey.NEW_BATTLE_HISTORY])
         battle_menu.addAction(a[ActionKey.RESUME_BATTLE])
         self.recent_battles_menu = battle_menu.addMenu("Recent &battles")
         self.recent_battles_menu.setObjectName("recentBattlesMenu")
@@ -298,6 +299,8 @@ class MainWindow(QMainWindow):
             lambda: self.battles.fill_recent_menu(self.recent_battles_menu)
         )
         a[ActionKey.NEW_BATTLE].triggered.connect(self.battles.new_battle)
+        a[ActionKey.NEW_BATTLE_HISTORY].triggered.connect(self.battles.new_battle_from_history)
+        self.battles.rosters_added.connect(lambda: self.builder.library.refresh())
         a[ActionKey.RESUME_BATTLE].triggered.connect(self.battles.resume)
         view_menu = menu_bar.addMenu("&View")
         for key in (

@@ -314,7 +314,11 @@ class ContactRules(MovementRules):
         :meth:`deployment_depth` of its own edge (side 0 along y = 0, side 1 along the far
         edge). New battles stand every unit inside its zone; :meth:`check_deploy` refuses
         a unit deployed outside it. Override for zones of another shape (flank marches,
-        a centre gap)."""
+        a centre gap). A historical battle may set its own zones on the table
+        (:attr:`app.rules.table.Table.zones`: Hannibal's ambush at Lake Trasimene), which
+        then stand in place of these; the battle's notes say so."""
+        if view.table.zones is not None:
+            return view.table.zones
         w, h = view.table.width, view.table.height
         d = min(self.deployment_depth(view), h / 2)
         return (

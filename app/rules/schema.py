@@ -51,6 +51,11 @@ Id = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", min_length=1, max_l
 Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
 Length = Annotated[float, Field(gt=0, le=MAX_LENGTH)]
 Distance = Annotated[float, Field(ge=0, le=MAX_LENGTH)]
+#: A colour as the map draws it: ``#rrggbb``.
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+#: A unit's abbreviation on the map: a few letters, digits, dots or hyphens (``Ha``,
+#: ``LPP``, ``Cav``).
+Short = Annotated[str, Field(pattern=r"^[A-Za-z0-9.\-]{1,6}$")]
 
 
 def _bounded_dice(text: str) -> str:
@@ -125,6 +130,36 @@ class Category(StrEnum):
         )
 
 
+class Symbol(StrEnum):
+    """The mark a unit carries on the battle map, read at a glance: each troop type maps to
+    one (its ``symbol`` in ``troops.toml``, else the one its :class:`Category` gives), so a
+    ruleset's many troop types draw as a few shapes every player knows."""
+
+    HEAVY_INFANTRY = "heavy_infantry"
+    MEDIUM_INFANTRY = "medium_infantry"
+    LIGHT_INFANTRY = "light_infantry"
+    SKIRMISHERS = "skirmishers"
+    HEAVY_CAVALRY = "heavy_cavalry"
+    MEDIUM_CAVALRY = "medium_cavalry"
+    LIGHT_CAVALRY = "light_cavalry"
+    ELEPHANTS = "elephants"
+    CHARIOTS = "chariots"
+    ARTILLERY = "artillery"
+
+
+#: The symbol of each category, where a troop type names none of its own.
+CATEGORY_SYMBOL: dict[Category, Symbol] = {
+    Category.HEAVY_INFANTRY: Symbol.HEAVY_INFANTRY,
+    Category.MEDIUM_INFANTRY: Symbol.MEDIUM_INFANTRY,
+    Category.LIGHT_INFANTRY: Symbol.LIGHT_INFANTRY,
+    Category.HEAVY_CAVALRY: Symbol.HEAVY_CAVALRY,
+    Category.MEDIUM_CAVALRY: Symbol.MEDIUM_CAVALRY,
+    Category.LIGHT_CAVALRY: Symbol.LIGHT_CAVALRY,
+    Category.ELEPHANT: Symbol.ELEPHANTS,
+    Category.ARTILLERY: Symbol.ARTILLERY,
+}
+
+
 class Basing(Strict):
     """Physical basing of one troop type.
 
@@ -165,6 +200,14 @@ class TroopBase(Strict):
     weapons: tuple[Weapon, ...] = ()
     special_rules: tuple[Text, ...] = ()
     basing: Basing
+    #: the map's mark for this troop type, where its category's is not the right one
+    #: (skirmishers are light infantry whose source fights them in open order)
+    symbol: Symbol | None = None
+
+
+def troop_symbol(troop: TroopBase) -> Symbol:
+    """The map symbol of ``troop``: its own, else its category's."""
+    return troop.symbol or CATEGORY_SYMBOL[troop.category]
 
 
 # --------------------------------------------------------------------------- army lists
@@ -189,6 +232,9 @@ class ArmyEntry(Strict):
 
     name: Text
     troop: Id
+    #: the abbreviation a unit of this entry carries on the map where its name does not
+    #: fit its base (``Ha`` for Hastati); derived from the name where the data gives none
+    short: Short | None = None
     sizes: tuple[Annotated[int, Field(ge=1, le=MAX_UNIT_SIZE)], ...] = Field(
         min_length=1, max_length=MAX_SMALL
     )
@@ -275,6 +321,9 @@ class ArmyList(Strict):
     name: Text
     side: Text
     description: str = ""
+    #: the army's colour on the battle map, the same in every battle (Rome's red); a side
+    #: whose army names none, or the same as its enemy's, takes one of the map's own
+    colour: Colour | None = None
     source: str | None = None
     min_units: int | None = Field(default=None, ge=0, le=MAX_UNITS)
     max_units: int | None = Field(default=None, ge=0, le=MAX_UNITS)

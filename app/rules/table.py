@@ -305,6 +305,10 @@ class Table:
     width: float = 72.0
     height: float = 48.0
     terrain: tuple[TerrainPiece, ...] = field(default=())
+    #: deployment zones a historical battle sets in place of the ruleset's (side 0's, side
+    #: 1's), each a simple polygon in fractions of the table (x of its width, y of its
+    #: height), so they follow the table when it is resized; None: the ruleset's own
+    zone_fractions: tuple[tuple[Point, ...], tuple[Point, ...]] | None = None
 
     def __post_init__(self) -> None:
         for what, value in (("the table width", self.width), ("the table height", self.height)):
@@ -313,6 +317,24 @@ class Table:
                 raise TerrainError(f"{what} must be more than 0, not {value:g}")
         if len(self.terrain) > MAX_PIECES:
             raise TerrainError(f"a table has at most {MAX_PIECES} terrain pieces")
+        for zone in self.zone_fractions or ():
+            if len(zone) < 3 or len(zone) > MAX_POINTS or not polygon_is_simple(zone):
+                raise TerrainError("a deployment zone is a simple polygon of 3 or more points")
+            for x, y in zone:
+                if not (math.isfinite(x) and math.isfinite(y) and 0 <= x <= 1 and 0 <= y <= 1):
+                    raise TerrainError("a deployment zone's points are fractions of the table")
+
+    @property
+    def zones(self) -> tuple[tuple[Point, ...], tuple[Point, ...]] | None:
+        """The historical battle's deployment zones on this table, in the ruleset's unit
+        (None: the ruleset's own, :meth:`app.rules.contact.ContactRules.deployment_zones`)."""
+        if self.zone_fractions is None:
+            return None
+        a, b = (
+            tuple((x * self.width, y * self.height) for x, y in zone)
+            for zone in self.zone_fractions
+        )
+        return a, b
 
     @property
     def bbox(self) -> BBox:

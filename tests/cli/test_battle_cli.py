@@ -1676,14 +1676,20 @@ def test_a_battle_whose_house_rules_changed_keeps_its_recorded_states(
     tables.write_text(text.replace(die, die.replace("d10", "d8")), encoding="utf-8")
     monkeypatch.setattr(common, "_registry", None)
 
-    warning = "castra: warning: this battle was recorded with house-q data 1.3.0 (fingerprint "
+    import tomllib
+
+    # the version the copied data says (Quincunx's), which the edit leaves as it was
+    version = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))["ruleset"][
+        "data_version"
+    ]
+    warning = f"castra: warning: this battle was recorded with house-q data {version} (fingerprint "
     for args in (("show",), ("log",), ("log", "--json"), ("replay", "--step", "0")):
         code, _, err = cli.run("battle", args[0], battle.id, *args[1:])
         assert code == 0, err
         [line] = err.splitlines()
         assert line.startswith(warning) and line.endswith(
-            "the data has changed since (now 1.3.0, "
-            + line.split("(now 1.3.0, ")[1].split(")")[0]
+            f"the data has changed since (now {version}, "
+            + line.split(f"(now {version}, ")[1].split(")")[0]
             + "): redo and replay use the recorded states"
         )
     # redo: the start casts a d8 now, but the d10 that was cast is what happened

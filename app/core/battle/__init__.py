@@ -12,6 +12,7 @@ from app.core.battle.commands import (
     StartBattle,
     command_from_dict,
 )
+from app.core.battle.group import GroupMove, GroupPlan, plan_group
 from app.core.battle.leader_fate import AdjustLeader
 from app.core.battle.moves import Charge, Deploy, plan_charge
 from app.core.battle.session import BattleSession, LogEntry, ReplayError, Step
@@ -35,6 +36,8 @@ __all__ = [
     "Deploy",
     "EditTerrain",
     "EndBattle",
+    "GroupMove",
+    "GroupPlan",
     "LayOutTable",
     "LogEntry",
     "MoveUnit",
@@ -52,4 +55,5 @@ __all__ = [
     "fitting_table",
     "new_battle",
     "plan_charge",
+    "plan_group",
 ]

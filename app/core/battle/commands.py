@@ -29,6 +29,7 @@ from app.core.battle.base import (
     unit_words,
     when,
 )
+from app.core.battle.group import GroupMove
 from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
 from app.core.battle.state import BattleState
 from app.core.battle.terrain import TERRAIN_COMMANDS
@@ -363,6 +364,7 @@ _ALL: tuple[type[BattleCommand], ...] = (
     Adjust,
     AttachLeader,
     *MOVE_COMMANDS,
+    GroupMove,
     *TERRAIN_COMMANDS,
 )
 COMMANDS: dict[str, type[BattleCommand]] = {c.kind: c for c in _ALL}

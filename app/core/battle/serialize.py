@@ -102,8 +102,9 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
     """The state as JSON-ready data; lengths are always floats (a move to ``x=20`` is stored
     as 20.0, as it reads back), so a state and its stored copy have one digest. Keys added
     since battles were first stored (a unit's ``moved``, a linear piece's ``width``) are
-    written only when used, so older states keep their digests."""
-    return {
+    written only when used, so older states keep their digests (a historical battle's
+    ``scenario`` and ``zones`` too)."""
+    out = {
         "ruleset": st.ruleset,
         "sides": [
             {"name": s.name, "army": s.army, "roster": s.roster, "record": dict(s.record)}
@@ -123,6 +124,11 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
         if st.result is None
         else {"winner": st.result.winner, "reason": st.result.reason},
     }
+    if st.scenario is not None:
+        out["scenario"] = st.scenario
+    if st.zones is not None:
+        out["zones"] = [[[float(x), float(y)] for x, y in zone] for zone in st.zones]
+    return out
 
 
 def state_from_dict(d: Mapping[str, Any]) -> BattleState:
@@ -166,6 +172,7 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
     )
     terrain = tuple(TerrainPiece.from_dict(t) for t in d["terrain"])
     result = d["result"]
+    zones = d.get("zones")
     return BattleState(
         ruleset=d["ruleset"],
         sides=(sides[0], sides[1]),
@@ -180,6 +187,13 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
         initiative=_side(d["initiative"]),
         started=bool(d["started"]),
         result=None if result is None else Victory(_side(result["winner"]), result["reason"]),
+        scenario=d.get("scenario"),
+        zones=None
+        if zones is None
+        else (
+            tuple((float(x), float(y)) for x, y in zones[0]),
+            tuple((float(x), float(y)) for x, y in zones[1]),
+        ),
     )
 
 

@@ -4,7 +4,7 @@ lines inside its side's deployment zone facing the enemy, with its leaders, read
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
@@ -274,6 +274,12 @@ def _behind(units: list[Combatant], side: Side, table: Table) -> tuple[float, fl
     return x, min(max(y, 0.0), table.height)
 
 
+#: How a caller stands a side's units on the table in place of :func:`_deploy`: given the
+#: side's units (footprints, facing the enemy), the side, its deployment zone and the table,
+#: the units placed (a historical battle's battle order: ``app.core.scenario``)
+Placer = Callable[[list[BattleUnit], Side, Zone, Table], list[BattleUnit]]
+
+
 def new_battle(
     rs: Ruleset,
     mech: Mechanics,
@@ -282,6 +288,7 @@ def new_battle(
     table: Table | None = None,
     records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
     fit: bool = False,
+    place: Placer | None = None,
 ) -> BattleState:
     """The battle before its first command: both rosters deployed, leaders with their units.
     Each side's record holds its ``army`` and ``side_name``, what the ruleset keeps there
@@ -291,7 +298,9 @@ def new_battle(
     (:meth:`Mechanics.deployment_zones`) facing the enemy; ``table`` may bring terrain
     (none given: :func:`fitting_table`, the ruleset's table or a larger one the armies fit).
     ``fit``: the table's size was chosen (``battle new --size``): a unit the deployment
-    leaves off it is refused (ValueError naming them), not started off the table."""
+    leaves off it is refused (ValueError naming them), not started off the table.
+    ``place`` stands each side's units in place of the lines Castra draws up; a ``table``
+    with its own deployment zones (:attr:`Table.zones`) keeps them in the battle."""
     for roster in rosters:
         if roster.ruleset != rs.id:
             raise ValueError(f"roster {roster.name!r} is for {roster.ruleset}, not {rs.id}")
@@ -302,13 +311,18 @@ def new_battle(
     sides: list[SideInfo] = []
     for side_index, roster in enumerate(rosters):
         side: Side = 0 if side_index == 0 else 1
-        mine = _deploy(
-            _expand(rs, mech, roster, side),
-            side,
-            zones[side],
-            mech.deployment_facing(side),
-            table,
-        )
+        if place is None:
+            mine = _deploy(
+                _expand(rs, mech, roster, side),
+                side,
+                zones[side],
+                mech.deployment_facing(side),
+                table,
+            )
+        else:
+            facing = mech.deployment_facing(side)
+            expanded = [replace(u, facing=facing) for u in _expand(rs, mech, roster, side)]
+            mine = place(expanded, side, zones[side], table)
         units += mine
         general = next((ld for ld in roster.leaders if ld.rank == "general"), None)
         leaders += _place_leaders(mech, roster, side, mine, table)
@@ -351,4 +365,5 @@ def new_battle(
         terrain=table.terrain,
         width=table.width,
         height=table.height,
+        zones=table.zone_fractions,
     )

@@ -118,6 +118,10 @@ class BattleState:
     initiative: Side | None = None
     started: bool = False
     result: Victory | None = None
+    #: the historical battle it was set up from (``app.core.scenario``), None for others
+    scenario: str | None = None
+    #: that battle's own deployment zones, in fractions of the table (:class:`Table`)
+    zones: tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float], ...]] | None = None
 
     # ------------------------------------------------------------------ look-ups
 
@@ -159,7 +163,7 @@ class BattleState:
     @property
     def table(self) -> Table:
         """The table the mechanics see: size and terrain."""
-        return Table(self.width, self.height, self.terrain)
+        return Table(self.width, self.height, self.terrain, self.zones)
 
     def replace_leader(self, leader: BattleLeader) -> BattleState:
         return replace(

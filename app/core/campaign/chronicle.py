@@ -27,6 +27,9 @@ class Entry:
     winner: str | None
     words: tuple[str, ...]
     notes: tuple[str, ...]
+    #: a battle fought on a historical field: each side's losses in history, beside the
+    #: campaign's own (``words``)
+    history: tuple[str, ...] = ()
 
 
 def _side_name(campaign: Campaign, battle: CampaignBattle, k: int) -> str:
@@ -69,7 +72,12 @@ def entry(rs: Ruleset, campaign: Campaign, b: CampaignBattle) -> Entry:
     winner = None
     if r is not None and r.winner is not None:
         winner = _side_name(campaign, b, r.winner)
-    return Entry(b, b.state, winner, result_words(rs, campaign, b), r.notes if r else ())
+    history: tuple[str, ...] = ()
+    if b.scenario is not None:
+        from app.core.scenario.campaigns import default_finder, history_lines
+
+        history = history_lines(campaign, b, default_finder())
+    return Entry(b, b.state, winner, result_words(rs, campaign, b), r.notes if r else (), history)
 
 
 # --------------------------------------------------------------------------- strength

@@ -69,6 +69,9 @@ class CampaignBattle:
     went_in: tuple[Roster, Roster] | None = None
     applied: bool = False
     fought: int | None = None
+    #: the historical battle (``app.core.scenario``) whose field and battle order it is
+    #: fought on, and whose losses the chronicle shows beside its own; None: a bare table
+    scenario: str | None = None
 
     @property
     def state(self) -> str:

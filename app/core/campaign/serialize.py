@@ -264,23 +264,29 @@ def campaign_to_dict(c: Campaign) -> dict[str, Any]:
             }
             for s in c.sides
         ],
-        "battles": [
-            {
-                "id": b.id,
-                "name": b.name,
-                "date": b.date,
-                "place": b.place,
-                "participants": [_part_dict(p) for p in b.participants],
-                "result": None if b.result is None else result_to_dict(b.result),
-                "went_in": None
-                if b.went_in is None
-                else [roster_to_dict(b.went_in[0]), roster_to_dict(b.went_in[1])],
-                "applied": b.applied,
-                "fought": b.fought,
-            }
-            for b in c.battles
-        ],
+        "battles": [_battle_dict(b) for b in c.battles],
     }
+
+
+def _battle_dict(b: CampaignBattle) -> dict[str, Any]:
+    """A battle as JSON; its ``scenario`` only when it has one (older files and stored
+    campaigns read the same)."""
+    d = {
+        "id": b.id,
+        "name": b.name,
+        "date": b.date,
+        "place": b.place,
+        "participants": [_part_dict(p) for p in b.participants],
+        "result": None if b.result is None else result_to_dict(b.result),
+        "went_in": None
+        if b.went_in is None
+        else [roster_to_dict(b.went_in[0]), roster_to_dict(b.went_in[1])],
+        "applied": b.applied,
+        "fought": b.fought,
+    }
+    if b.scenario is not None:
+        d["scenario"] = b.scenario
+    return d
 
 
 def _part_dict(p: Participant) -> dict[str, Any]:
@@ -315,6 +321,7 @@ class _BattleHeadIn(_M):
     place: Text = ""
     applied: bool = False
     fought: int | None = Field(default=None, ge=1, le=MAX_BATTLE_ID)
+    scenario: Ident | None = None
 
 
 def campaign_from_dict(obj: object, registry: Registry, where: str = "campaign") -> Campaign:
@@ -416,6 +423,7 @@ def _battle(obj: object, registry: Registry, at: str) -> CampaignBattle:
         went_in=went_in,
         applied=head.applied,
         fought=head.fought,
+        scenario=head.scenario,
     )
 
 
@@ -434,6 +442,8 @@ def step_to_dict(step: Step) -> dict[str, Any]:
         }
         if step.before is not None:
             d["before"] = step.before
+        if step.scenario is not None:
+            d["scenario"] = step.scenario
     elif isinstance(step, LinkBattle):
         d |= {"battle": step.battle, "fought": step.fought}
     elif isinstance(step, RecordResult):
@@ -474,6 +484,7 @@ class _AddIn(_M):
     place: Text = ""
     participants: list[ParticipantIn] = Field(min_length=2, max_length=2)
     before: Name | None = None
+    scenario: Ident | None = None
 
 
 class _LinkIn(_M):
@@ -543,7 +554,7 @@ def step_from_dict(obj: object, registry: Registry, where: str = "step") -> Step
     doc = _model(model, o, where)
     if isinstance(doc, _AddIn):
         a, b = (_part(p.model_dump(), where) for p in doc.participants)
-        return AddBattle(doc.name, (a, b), doc.date, doc.place, doc.id, doc.before)
+        return AddBattle(doc.name, (a, b), doc.date, doc.place, doc.id, doc.before, doc.scenario)
     if isinstance(doc, _LinkIn):
         return LinkBattle(doc.battle, doc.fought)
     if isinstance(doc, _ApplyIn):

@@ -134,6 +134,8 @@ class AddBattle(Step):
     #: goes only before battles whose results are not applied yet, as the armies carry
     #: each battle's aftermath into the next in order.
     before: str | None = None
+    #: the historical battle it is fought on (``app.core.scenario``)
+    scenario: str | None = None
 
     @property
     def label(self) -> str:
@@ -173,6 +175,7 @@ class AddBattle(Step):
             ),
             date=self.date,
             place=self.place,
+            scenario=self.scenario,
         )
         battles = campaign.battles
         return replace(campaign, battles=(*battles[:at], battle, *battles[at:]))

@@ -168,6 +168,7 @@ class Builder:
                     went_in=went_in,
                     applied=d["applied"],
                     fought=d["fought"],
+                    scenario=d.get("scenario"),
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise _fail(where, exc) from None

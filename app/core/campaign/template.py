@@ -62,17 +62,26 @@ LEADERS: tuple[HistoricalLeader, ...] = (
     HistoricalLeader("carthage", "left_infantry_commander", "Hanno", "survived"),
 )
 
-BATTLES: tuple[tuple[str, str, str], ...] = (
-    ("The Trebia", "December 218 BC", "River Trebia, near Placentia"),
-    ("Lake Trasimene", "June 217 BC", "north shore of Lake Trasimene"),
-    ("Cannae", "2 August 216 BC", "Cannae, on the Aufidus"),
+#: the template's battles: name, date, place and the historical field each is fought on
+#: (``app.core.scenario``: its terrain and battle order, and the losses the chronicle shows
+#: beside the campaign's)
+BATTLES: tuple[tuple[str, str, str, str], ...] = (
+    ("The Trebia", "December 218 BC", "River Trebia, near Placentia", "trebia"),
+    ("Lake Trasimene", "June 217 BC", "north shore of Lake Trasimene", "trasimene"),
+    ("Cannae", "2 August 216 BC", "Cannae, on the Aufidus", "cannae"),
 )
 
 
 def historical_fate(campaign: Campaign, side: str, leader: str) -> str | None:
-    """What happened to this leader in history, for a campaign made from the template."""
-    if campaign.template != HANNIBAL:
+    """What happened to this leader in history, for a campaign made from a historical
+    template (this one, or one built on the historical battles:
+    :mod:`app.core.scenario.campaigns`)."""
+    if campaign.template is None:
         return None
+    if campaign.template != HANNIBAL:
+        from app.core.scenario.campaigns import default_finder, template_fate
+
+        return template_fate(campaign, side, leader, default_finder())
     for h in LEADERS:
         if h.side == side and h.id == leader:
             return h.fate
@@ -116,10 +125,14 @@ def hannibal_in_italy(
         name=name, ruleset=rs.id, sides=tuple(sides), recovery=recovery, template=HANNIBAL
     )
     session = CampaignSession(rs, campaign)
-    for battle, date, place in BATTLES:
+    for battle, date, place, field in BATTLES:
         session.do(
             AddBattle(
-                battle, (Participant("rome"), Participant("carthage")), date=date, place=place
+                battle,
+                (Participant("rome"), Participant("carthage")),
+                date=date,
+                place=place,
+                scenario=field,
             )
         )
     return session

@@ -23,7 +23,9 @@ from app.gui.battle.controller import BattleController
 from app.rules.mechanics import Side
 
 
-def result_html(result: BattleSummary) -> str:
+def result_html(result: BattleSummary, history: list[str] | None = None) -> str:
+    """The result; for a historical battle, ``history``: the comparison with what
+    happened (:func:`app.core.scenario.history.history_of`)."""
     e = html.escape
     parts = [f"<h2>{e(result.headline)}</h2>"]
     rows = "".join(
@@ -43,11 +45,18 @@ def result_html(result: BattleSummary) -> str:
             for ld in result.leaders
         )
         parts.append(f"<h3>Leaders</h3><ul>{fates}</ul>")
+    if history:
+        lines = "".join(f"<li>{e(line)}</li>" for line in history)
+        parts.append(f"<h3>Beside history</h3><ul>{lines}</ul>")
     return "".join(parts)
 
 
-def show_result(parent: QWidget, result: BattleSummary) -> QDialog:
-    return help_windows.show_text(parent, "resultDialog", "Battle result", result_html(result))
+def show_result(
+    parent: QWidget, result: BattleSummary, history: list[str] | None = None
+) -> QDialog:
+    return help_windows.show_text(
+        parent, "resultDialog", "Battle result", result_html(result, history)
+    )
 
 
 class EndDialog(QDialog):

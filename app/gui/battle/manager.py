@@ -24,6 +24,7 @@ from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.gui.battle.controller import BattleController
+    from app.gui.battle.history_dialog import HistoryDialog
     from app.gui.battle.new_battle import NewBattleDialog
     from app.gui.battle.window import BattleWindow
     from app.store import Store
@@ -102,6 +103,8 @@ class BattleLibrary(QWidget):
 
 class BattleManager(QObject):
     message = Signal(str)
+    #: rosters were put in the library (New battle from history's Rosters to edit)
+    rosters_added = Signal()
 
     def __init__(
         self,
@@ -178,6 +181,49 @@ class BattleManager(QObject):
         dialog.accepted.connect(lambda: self._create(dialog))
         dialog.open()
         return dialog
+
+    def new_battle_from_history(self) -> HistoryDialog | None:
+        """Battle > New battle from history: a historical battle (``app.core.scenario``) in
+        a ruleset, started in a battle window, or its armies put in the library."""
+        if self.store is None:
+            self.message.emit("No store: a battle needs the library to be kept")
+            return None
+        from app.core.scenario.start import scenario_library
+        from app.gui.battle.history_dialog import HistoryDialog
+        from app.paths import user_scenarios_dir
+
+        library = scenario_library(self.registry, user_scenarios_dir())
+        for key, err in sorted(library.failures.items()):
+            self.message.emit(f"Historical battle {key} did not load: {err.problems[0]}")
+        dialog = HistoryDialog(self.registry, library, self.parent_widget)
+        dialog.accepted.connect(lambda: self._from_history(dialog))
+        dialog.open()
+        return dialog
+
+    def _from_history(self, dialog: HistoryDialog) -> BattleWindow | None:
+        from app.gui.battle.controller import BattleController
+        from app.gui.battle.history_dialog import create_from_history, save_history_rosters
+
+        assert self.store is not None
+        if dialog.rosters_wanted:
+            try:
+                saved = save_history_rosters(dialog, self.store)
+            except ValueError as exc:
+                self.message.emit(f"The rosters were not saved: {exc}")
+                return None
+            self.rosters_added.emit()
+            self.message.emit("In the library to edit: " + ", ".join(name for _id, name in saved))
+            return None
+        try:
+            battle_id, session, rosters = create_from_history(dialog, self.store)
+        except ValueError as exc:
+            self.message.emit(f"The battle was not started: {exc}")
+            return None
+        controller = BattleController(
+            session, store=self.store, battle_id=battle_id, rosters=rosters
+        )
+        self.refresh()
+        return self._show(battle_id, controller)
 
     def _create(self, dialog: NewBattleDialog) -> BattleWindow | None:
         from app.gui.battle.controller import BattleController

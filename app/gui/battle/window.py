@@ -51,6 +51,8 @@ MAP_KEYS = (
     ("On the map: zoom", "Mouse wheel"),
     ("On the map: turn the selected unit / wheel it", "Ctrl+wheel / Alt+wheel"),
     ("On the map: act against a unit, measure to it", "Right-click"),
+    ("On the map: select several units (to move them together)", "Shift+click / drag a box"),
+    ("On the map: move the selected units by one path", "Right-click > Move the group"),
     ("Terrain: remove the last corner drawn / delete the piece edited", "Backspace / Del"),
 )
 
@@ -304,6 +306,10 @@ class BattleWindow(QMainWindow):
         a[K.CHARGE].triggered.connect(self.charge)
         self.acting.charge_button.clicked.connect(self.charge)
         self.acting.actorChosen.connect(self._actor_chosen)
+        # the target the Actions dock holds is marked on the map (red corners)
+        self.acting.target.currentIndexChanged.connect(
+            lambda _i: self.map.set_target(self.acting.target.currentData())
+        )
 
     # ------------------------------------------------------------------ showing
 
@@ -464,7 +470,16 @@ class BattleWindow(QMainWindow):
 
     def show_result(self) -> QDialog:
         c = self.controller
-        return show_result(self, battle_summary(c.session.state, c.session.mechanics))
+        history: list[str] = []
+        if c.session.state.scenario is not None:
+            from app.core.scenario.history import history_of
+            from app.paths import user_scenarios_dir
+
+            s = c.session
+            history = history_of(
+                s.ruleset, s.state, c.rosters, s.mechanics.lost_markers, user_scenarios_dir()
+            )
+        return show_result(self, battle_summary(c.session.state, c.session.mechanics), history)
 
     # ------------------------------------------------------------------ export
 

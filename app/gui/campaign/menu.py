@@ -14,6 +14,7 @@ from app.gui.actions import ActionKey
 
 if TYPE_CHECKING:
     from app.core.campaign.session import CampaignSession
+    from app.gui.campaign.history import HistoryCampaignDialog
     from app.gui.campaign.window import CampaignView
     from app.gui.main_window import MainWindow
 
@@ -26,6 +27,7 @@ def install(window: MainWindow) -> QMenu:
         ActionKey.CAMPAIGNS,
         ActionKey.NEW_CAMPAIGN,
         ActionKey.NEW_CAMPAIGN_TEMPLATE,
+        ActionKey.NEW_CAMPAIGN_HISTORY,
         ActionKey.IMPORT_CAMPAIGN,
     ):
         menu.addAction(a[key])
@@ -38,6 +40,7 @@ def install(window: MainWindow) -> QMenu:
     a[ActionKey.CAMPAIGNS].triggered.connect(lambda: open_view(window))
     a[ActionKey.NEW_CAMPAIGN].triggered.connect(lambda: new_from_rosters(window))
     a[ActionKey.NEW_CAMPAIGN_TEMPLATE].triggered.connect(lambda: new_from_template(window))
+    a[ActionKey.NEW_CAMPAIGN_HISTORY].triggered.connect(lambda: new_from_history(window))
     a[ActionKey.IMPORT_CAMPAIGN].triggered.connect(lambda: import_campaign(window))
     return menu
 
@@ -108,6 +111,39 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
         return None
     cid = create_campaign(store, session=session)
     return open_view(window, cid)
+
+
+def new_from_history(window: MainWindow) -> HistoryCampaignDialog | None:
+    """Campaign > New campaign from history: a template built on the historical battles
+    (:mod:`app.core.scenario.campaigns`) in a ruleset; the campaign opens in the view."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.gui.campaign.history import HistoryCampaignDialog
+
+    if window.builder.store is None:
+        QMessageBox.information(window, "Campaigns", "Campaigns need the store, which is not open.")
+        return None
+    dialog = HistoryCampaignDialog(window.registry, window)
+    dialog.accepted.connect(lambda: _create_from_history(window, dialog))
+    dialog.open()
+    return dialog
+
+
+def _create_from_history(window: MainWindow, dialog: HistoryCampaignDialog) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.core.campaign.model import CampaignError
+    from app.store.campaigns import create_campaign
+
+    store = window.builder.store
+    if store is None:
+        return
+    try:
+        session = dialog.make_campaign()
+    except CampaignError as exc:
+        QMessageBox.warning(window, "Campaigns", str(exc))
+        return
+    open_view(window, create_campaign(store, session=session))
 
 
 def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignView | None:

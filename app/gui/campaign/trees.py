@@ -77,7 +77,7 @@ def timeline_items(entries: list[Entry]) -> list[QTreeWidgetItem]:
         b = e.battle
         when = ", ".join(x for x in (b.date, b.place) if x)
         item = _item(f"battle:{b.id}", b.name, e.state, e.winner or "", when)
-        for n, w in enumerate((*e.words, *e.notes)):
+        for n, w in enumerate((*e.words, *e.history, *e.notes)):
             child = _item(f"battle:{b.id}:{n}", w)
             child.setData(0, SPAN, True)
             if n >= len(e.words):

@@ -437,6 +437,7 @@ class CampaignView(QMainWindow):
             f"<i>{escape(entry.state)}</i>",
         ]
         parts += [escape(w) for w in entry.words]
+        parts += [f"<i>{escape(w)}</i>" for w in entry.history]
         if entry.notes:
             parts.append("<span style='color:#5A5A5A'>From the battle:</span>")
             parts += [f"<span style='color:#5A5A5A'>{escape(n)}</span>" for n in entry.notes]
@@ -554,6 +555,7 @@ class CampaignView(QMainWindow):
     def fight(self) -> int | None:
         """Make the next battle from the campaign armies through the core; its id."""
         from app.house import with_house
+        from app.paths import user_scenarios_dir
         from app.rules.mechanics import mechanics_for
         from app.store.battles import create_battle
 
@@ -568,6 +570,7 @@ class CampaignView(QMainWindow):
                 self.session.campaign,
                 battle.id,
                 seed=random.SystemRandom().randrange(2**31),
+                scenarios=user_scenarios_dir(),
                 records=with_house(rs.id, rs.meta.engine, ({}, {})),  # a club's own tables
             )
         except (CampaignError, ValueError) as exc:

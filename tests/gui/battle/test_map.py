@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.core.battle import AddTerrain, BattleSession, Deploy, MoveUnit, NextPhase
 from app.core.battle.reach import RulerReading
 from app.core.battle.sample import sample_session
 from app.gui.battle.map import BattleMap
-from app.gui.battle.map.items import UnitItem
+from app.gui.battle.map.unit_item import UnitItem
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import mechanics_for
 from app.rules.paths import Leg
@@ -163,17 +163,33 @@ def test_state_at_a_glance(battle_map: BattleMap, session: BattleSession) -> Non
 # --------------------------------------------------------------------------- selecting, acting
 
 
-def test_click_selects_and_a_click_on_an_enemy_asks_for_a_target(
+def test_click_selects_a_unit_of_either_side_never_a_target(
     battle_map: BattleMap, qtbot: QtBot, session: BattleSession
 ) -> None:
+    """Issue 24: a click on the other side's unit while one is selected selects it; the
+    target is chosen by the action (right-click > Charge or Act against, the Actions dock)
+    and marked unlike the selection."""
     a1, b1 = session.state.unit("A1"), session.state.unit("B1")
     with qtbot.waitSignal(battle_map.unitSelected) as sig:
         click(battle_map, a1.x, a1.y)
     assert sig.args == ["A1"] and battle_map.selected_unit() == "A1"
     assert battle_map.map_scene.units["A1"].selected
-    with qtbot.waitSignal(battle_map.targetRequested) as target:
+    targets: list[tuple[str, str]] = []
+    battle_map.targetRequested.connect(lambda a, b: targets.append((a, b)))
+    with qtbot.waitSignal(battle_map.unitSelected) as sig:
         click(battle_map, b1.x, b1.y)
-    assert target.args == ["A1", "B1"] and battle_map.selected_unit() == "A1"
+    assert sig.args == ["B1"] and battle_map.selected_unit() == "B1"
+    assert targets == []
+    assert not battle_map.map_scene.units["A1"].selected
+    # the target the action chose: red corner marks, not the selection's yellow outline
+    battle_map.set_target("A1")
+    a1_item = battle_map.map_scene.units["A1"]
+    assert a1_item.targeted and not a1_item.selected
+    assert (
+        battle_map.map_scene.units["B1"].selected and not battle_map.map_scene.units["B1"].targeted
+    )
+    battle_map.set_target(None)
+    assert not a1_item.targeted
     click(battle_map, 70, 30)  # empty ground
     assert battle_map.selected_unit() is None
 
@@ -469,3 +485,31 @@ def test_export_png_writes_an_image(battle_map: BattleMap, tmp_path: Path) -> No
     image = QImage(str(out))
     assert not image.isNull() and image.width() > 1000
     assert out.stat().st_size > 10_000
+
+
+def card_rect(view: BattleMap, label: QGraphicsItem) -> QRectF:
+    """Where a label's card is drawn on the map's viewport (its size is in pixels)."""
+    anchor = QPointF(view.mapFromScene(label.scenePos()))
+    return label.boundingRect().translated(anchor)
+
+
+def test_a_drag_near_the_right_edge_keeps_its_card_on_the_map(
+    qtbot: QtBot, battle_map: BattleMap, session: BattleSession
+) -> None:
+    """Issue 24: at 1280 px a drag's card ran off the right edge of the window."""
+    battle_map.resize(560, 500)
+    battle_map.fit_table()
+    right = max(session.state.units, key=lambda u: u.x)
+    battle_map.select_unit(right.id)
+    drag(battle_map, (right.x, right.y), (right.x + 1.5, right.y + 2), release=False)
+    assert battle_map.ghost.isVisible()
+    area = QRectF(battle_map.viewport().rect())
+    card = card_rect(battle_map, battle_map.ghost.label)
+    assert area.contains(card), (card, area)
+    assert battle_map.ghost.label.offset.x() < 0  # drawn to the left of its anchor
+    key(battle_map, Qt.Key.Key_Escape)
+    # the ruler's card too
+    battle_map.set_tool("ruler")
+    left = min(session.state.units, key=lambda u: u.x)
+    drag(battle_map, (left.x, left.y), (right.x + 2, right.y))
+    assert area.contains(card_rect(battle_map, battle_map.ruler.label))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -35,20 +35,39 @@ class Label(QGraphicsItem):
         self._font = QFont()
         self._font.setPointSizeF(9.0)
         self._rect = QRectF()
+        #: the card's top left from the anchor, in pixels (moved to stay on the screen)
+        self._offset = QPointF(0, 0)
+        #: widest the card may be, in pixels (None: lines wrap at :data:`WRAP` characters)
+        self.max_width: float | None = None
 
     @property
     def lines(self) -> list[str]:
         return [t for t, _ in self._lines]
 
     def set_lines(self, lines: Sequence[tuple[str, QColor]]) -> None:
-        """Show ``lines`` (text and colour), long ones wrapped."""
-        lines = [(part, c) for text, c in lines for part in textwrap.wrap(text, WRAP) or [""]]
+        """Show ``lines`` (text and colour), long ones wrapped (at :attr:`max_width`)."""
         metrics = QFontMetricsF(self._font)
+        wrap = WRAP
+        if self.max_width is not None:
+            wrap = max(20, int((self.max_width - 10) / max(metrics.averageCharWidth(), 1.0)))
+        lines = [(part, c) for text, c in lines for part in textwrap.wrap(text, wrap) or [""]]
         width = max((metrics.horizontalAdvance(t) for t, _ in lines), default=0.0)
         self.prepareGeometryChange()
         self._lines = list(lines)
-        self._rect = QRectF(0, 0, width + 10, metrics.height() * len(lines) + 6)
+        self._rect = QRectF(self._offset, QSizeF(width + 10, metrics.height() * len(lines) + 6))
         self.update()
+
+    def set_offset(self, offset: QPointF) -> None:
+        """Draw the card ``offset`` pixels from its anchor (to keep it on the screen)."""
+        if offset != self._offset:
+            self.prepareGeometryChange()
+            self._offset = QPointF(offset)
+            self._rect.moveTopLeft(self._offset)
+            self.update()
+
+    @property
+    def offset(self) -> QPointF:
+        return QPointF(self._offset)
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -63,10 +82,13 @@ class Label(QGraphicsItem):
         painter.drawRoundedRect(self._rect, 3, 3)
         painter.setFont(self._font)
         h = QFontMetricsF(self._font).height()
+        x, y = self._rect.left(), self._rect.top()
         for i, (text, colour) in enumerate(self._lines):
             painter.setPen(colour)
             painter.drawText(
-                QRectF(5, 3 + i * h, self._rect.width(), h), Qt.AlignmentFlag.AlignLeft, text
+                QRectF(x + 5, y + 3 + i * h, self._rect.width(), h),
+                Qt.AlignmentFlag.AlignLeft,
+                text,
             )
 
 

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from app.gui.battle.map.view import BattleMap
 
 HINTS = {
-    "select": "Click a unit to select it; drag to move; Q/E turn, Shift+Q/E wheel.",
+    "select": "Click a unit to select it (Shift+click or a box on the ground: several); drag "
+    "to move; Q/E turn, Shift+Q/E wheel.",
     "ruler": "Drag from a unit or a point to measure (base edge to base edge between units).",
     "terrain:edit": "Click a piece; drag its corners or body; double-click an edge to add a "
     "corner; Delete removes it.",
@@ -31,10 +32,14 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
     menu = QMenu(view)
     unit = view.map_scene.unit_at(scene_pos)
     sel = view.selected_unit()
+    group = view.selected_units()
     if unit is not None:
         uid = unit.unit_id
-        if uid != sel:
+        if uid != sel or len(group) > 1:
             menu.addAction(f"Select {unit.unit.name}", lambda: view.select_unit(uid))
+        _select_menu(view, menu, uid)
+        if len(group) > 1 and uid in group and not view.read_only:
+            menu.addAction(f"Move the group by a path ({len(group)} units)...", view.ask_group_path)
         if sel is not None and uid != sel:
             enemy = view.map_scene.units[sel].unit.side != unit.unit.side
             if enemy and not view.read_only:
@@ -67,7 +72,33 @@ def map_menu(view: BattleMap, scene_pos: QPointF) -> QMenu:
     grid.setCheckable(True)
     grid.setChecked(view.map_scene.grid.isVisible())
     grid.toggled.connect(view.set_grid)
+    legend = menu.addAction("Legend")
+    legend.setCheckable(True)
+    legend.setChecked(not view.legend.isHidden())
+    legend.toggled.connect(view.set_legend)
     return menu
+
+
+def _select_menu(view: BattleMap, menu: QMenu, uid: str) -> None:
+    """Select the unit's command or battlegroup (the ruleset's word), or its whole side."""
+    units = view.map_scene.units
+    unit = units[uid].unit
+    command = view.command_of(uid)
+    word = "command"
+    if view.mechanics is not None:
+        word = view.mechanics.ruleset.organisation.group_name
+    if len(command) > 1:
+        menu.addAction(
+            f"Select this {word} ({len(command)} units)",
+            lambda: view.select_units(command, uid),
+        )
+    side = [
+        u for u, it in units.items() if it.unit.side == unit.side and not it.unit.status.eliminated
+    ]
+    name = view.state.sides[unit.side].name if view.state is not None else "this side"
+    menu.addAction(
+        f"Select all of {name} ({len(side)} units)", lambda: view.select_units(side, uid)
+    )
 
 
 def _fate_call(view: BattleMap, leader: str, fate: Fate) -> Callable[[], None]:

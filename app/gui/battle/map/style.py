@@ -18,9 +18,9 @@ CLOTH = QColor("#d9d3b4")
 CLOTH_EDGE = QColor("#6b5f3a")
 GRID_MINOR = QColor(90, 80, 50, 45)
 GRID_MAJOR = QColor(90, 80, 50, 95)
-SIDE_FILL = (QColor("#a83232"), QColor("#27548a"))
-SIDE_DARK = (QColor("#5c1414"), QColor("#10294a"))
 SELECTED = QColor("#ffd21f")
+#: the target of the action being prepared: red corner marks on a white edge
+TARGET = QColor("#e8112d")
 GHOST_OK = QColor(30, 140, 60)
 GHOST_BAD = QColor(200, 30, 30)
 GHOST_ASK = QColor(220, 140, 0)
@@ -144,3 +144,15 @@ def cosmetic(
     p = QPen(colour, width, style)
     p.setCosmetic(True)
     return p
+
+
+@cache
+def _cosmetic_cached(rgba: int, width: float, style: Qt.PenStyle) -> QPen:
+    return cosmetic(QColor.fromRgba(rgba), width, style)
+
+
+def cosmetic_pen(
+    colour: QColor, width: float = 1.5, style: Qt.PenStyle = Qt.PenStyle.SolidLine
+) -> QPen:
+    """:func:`cosmetic`, made once per colour, width and style (for paint methods)."""
+    return _cosmetic_cached(colour.rgba(), width, style)

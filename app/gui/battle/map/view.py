@@ -10,24 +10,38 @@ rule: every cost, limit and verdict comes from the mechanics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsView, QMessageBox, QRubberBand, QWidget
 
+from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
-from app.gui.battle.map.ghost import Ghost
-from app.gui.battle.map.items import HANDLE_R
+from app.gui.battle.map.ghost import Ghost, Label
+from app.gui.battle.map.group_tool import GroupDrag, GroupGhost
+from app.gui.battle.map.grouping import SNAP, GroupMoves
+from app.gui.battle.map.image import map_image
+from app.gui.battle.map.legend import LegendWidget
 from app.gui.battle.map.menu import HINTS, map_menu
 from app.gui.battle.map.move_tool import MoveTool, Verdict, handle_angle
 from app.gui.battle.map.overlays import OVERLAYS, OverlayLayer, RulerLine
 from app.gui.battle.map.scene import MapScene
 from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
+from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
 from app.rules.movement import MoveReason
@@ -40,16 +54,16 @@ WHEEL_TURN = 5.0
 #: Pixels the pointer must travel before a press becomes a drag.
 DRAG_START = 4
 ZOOM_STEP = 1.15
-#: What a drag's distances are rounded to, by the ruleset's unit (a tenth of an inch, a
-#: twentieth of a GSB unit width, half a centimetre).
-SNAP = {"inch": 0.1, "unit_width": 0.05, "cm": 0.5}
+#: How long the wheel must rest before the labels are laid out for the new zoom (ms).
+RELABEL_MS = 120
 TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KINDS))
 
 
 class BattleMap(QGraphicsView):
     """The central widget of the battle window (see the module's docstring).
 
-    Signals: ``unitSelected(unit id or "")``; ``targetRequested(unit, target)``;
+    Signals: ``unitSelected(unit id or "")`` (the selected unit, or with several selected
+    the one the Unit dock shows); ``targetRequested(unit, target)``;
     ``commandRequested(command)``; ``measured(RulerReading)``; ``message(text)`` (a line
     for the status bar: why a move was refused, what a tool does)."""
 
@@ -81,6 +95,9 @@ class BattleMap(QGraphicsView):
         self.confirm: Callable[[str, str], bool] = self._ask
         self._view: TurnView | None = None
         self._selected: str | None = None
+        #: the units selected together (the selected unit among them), or () for one
+        self._group: tuple[str, ...] = ()
+        self._target: str | None = None
         self._tool = "select"
         self._symbol = '"'
         self._mm = 25.4
@@ -93,6 +110,16 @@ class BattleMap(QGraphicsView):
         self.outline.setVisible(False)
         self.map_scene.addItem(self.outline)
         self.move_tool: MoveTool | None = None
+        self.group_tool: GroupDrag | None = None
+        self.groups = GroupMoves(self)
+        self.group_ghost = GroupGhost()
+        self.group_ghost.setVisible(False)
+        self.map_scene.addItem(self.group_ghost)
+        self._band = QRubberBand(QRubberBand.Shape.Rectangle, self.viewport())
+        self._band_from: QPoint | None = None
+        self._band_add = False
+        #: a unit Shift+clicked: added to or taken from the group on release, unless dragged
+        self._toggle: str | None = None
         self.terrain_draw: TerrainDraw | None = None
         self.terrain_edit: TerrainEdit | None = None
         self._press: QPoint | None = None
@@ -102,6 +129,12 @@ class BattleMap(QGraphicsView):
         self._pan: QPoint | None = None
         self._space = False
         self._ruler_from: tuple[Point, str | None] | None = None
+        self._look: tuple[object, BattleLook] | None = None
+        self.legend = LegendWidget(self)
+        self._relabel = QTimer(self)
+        self._relabel.setSingleShot(True)
+        self._relabel.setInterval(RELABEL_MS)
+        self._relabel.timeout.connect(self._sync_zoom)
 
     # ------------------------------------------------------------------ public API
 
@@ -118,14 +151,71 @@ class BattleMap(QGraphicsView):
         self._symbol = mechanics.length_symbol()
         frame = Frame.for_table(self._mm, state.height)
         major = 6 if mechanics.ruleset.meta.unit_of_measure == "inch" else 5
-        self.map_scene.show_state(state, frame, mechanics.strength_unit, major)
+        look = self.look_of(state, mechanics)
+        self.map_scene.show_state(state, frame, mechanics.strength_unit, major, look)
+        self._place_legend(look)
         if self._selected is not None and self._selected not in self.map_scene.units:
             self._selected = None
+        self._group = tuple(u for u in self._group if u in self.map_scene.units)
+        if len(self._group) < 2 or self._selected not in self._group:
+            self._group = ()
+        if self._target is not None and self._target not in self.map_scene.units:
+            self._target = None
         self._mark_selection()
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
         if first:
-            self.fit_table()
+            # the labels wait for the first drawing: a window fits the table again once
+            # its docks have taken their room, and only that zoom needs them
+            self.fit_table(labels=False)
+
+    def look_of(self, state: BattleState, mechanics: Mechanics) -> BattleLook:
+        """How the battle's units are told apart (colours, labels, symbols), made once a
+        battle: it changes only with the units' names, entries and troop types."""
+        key = (mechanics.ruleset.id, mechanics.ruleset.meta.data_version, look_key(state))
+        if self._look is None or self._look[0] != key:
+            self._look = (key, battle_look(state, mechanics.ruleset))
+        return self._look[1]
+
+    def _place_legend(self, look: BattleLook | None = None) -> None:
+        """The legend in the map's bottom left corner, its rows no wider than half the
+        map."""
+        legend = self.legend
+        area = self.viewport().geometry()
+        legend.set_look(look or legend.look, max(200, int(area.width() * 0.55)))
+        legend.move(area.left() + 6, area.bottom() - legend.height() - 5)
+        legend.raise_()
+
+    def set_legend(self, on: bool) -> None:
+        """Show or hide the legend (the map's context menu)."""
+        self.legend.setVisible(on)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_legend()
+
+    def _sync_zoom(self) -> None:
+        """Lay the labels out for the zoom now, if it changed."""
+        self._relabel.stop()
+        self.map_scene.set_zoom(self.transform().m11())
+
+    def _zoomed(self) -> None:
+        """The zoom changed in a gesture (the wheel): the labels keep their layout, scaled,
+        until the gesture has paused for :data:`RELABEL_MS`, then are laid out for it."""
+        if abs(self.transform().m11() - self.map_scene.ppu) > 1e-9:
+            self._relabel.start()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self.map_scene.ppu <= 0:
+            self._sync_zoom()  # the first drawing: labels for the zoom before it
+        else:
+            self._zoomed()  # a zoom set by any means: labels for it once it rests
+        super().paintEvent(event)
+
+    @property
+    def length_symbol(self) -> str:
+        """The ruleset's unit as written after a length (``"``, `` UW``, `` cm``)."""
+        return self._symbol
 
     @property
     def view_of_state(self) -> TurnView | None:
@@ -144,27 +234,117 @@ class BattleMap(QGraphicsView):
         probe = self._selected or view.units[0].unit_id
         return mech.may_deploy(view, probe) is None
 
-    def fit_table(self) -> None:
+    def fit_table(self, *, labels: bool = True) -> None:
+        """Show the whole table; ``labels``: lay the labels out for it now (else when the
+        map is next drawn)."""
         rect = self.map_scene.table_rect
         if rect.isValid():
             pad = max(rect.width(), rect.height()) * 0.02
             self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
+            if labels or self.map_scene.ppu > 0:
+                self._sync_zoom()
 
     def selected_unit(self) -> str | None:
         return self._selected
 
+    def selected_units(self) -> tuple[str, ...]:
+        """Every unit selected: the group, or the one unit, or none."""
+        if self._group:
+            return self._group
+        return (self._selected,) if self._selected else ()
+
     def select_unit(self, unit_id: str | None) -> None:
+        """Select one unit (None: none), of either side."""
         unit_id = unit_id or None
         if unit_id is not None and unit_id not in self.map_scene.units:
             raise KeyError(f"no unit {unit_id!r} on the map")
-        if unit_id == self._selected:
+        if unit_id == self._selected and not self._group:
             return
         self.cancel()
+        self._group = ()
+        self._set_primary(unit_id)
+
+    def select_units(self, unit_ids: Sequence[str], primary: str | None = None) -> None:
+        """Select several units of one side together: ``primary``'s (the first's by
+        default), the Unit dock showing it; one unit is :meth:`select_unit`."""
+        units = self.map_scene.units
+        ids = [u for u in dict.fromkeys(unit_ids) if u in units]
+        if primary not in ids:
+            primary = ids[0] if ids else None
+        if primary is not None:
+            side = units[primary].unit.side
+            ids = [u for u in ids if units[u].unit.side == side]
+        if len(ids) < 2:
+            self.select_unit(primary)
+            return
+        self.cancel()
+        self._group = tuple(ids)
+        self._set_primary(primary)
+        self.message.emit(
+            f"{len(ids)} units selected: drag one to move them together, or right-click > "
+            "Move the group by a path."
+        )
+
+    def toggle_unit(self, unit_id: str) -> None:
+        """Shift+click: add ``unit_id`` to the units selected, or take it out; a unit of
+        the other side is selected alone."""
+        sel = list(self.selected_units())
+        units = self.map_scene.units
+        if not sel or units[sel[0]].unit.side != units[unit_id].unit.side:
+            self.select_unit(unit_id)
+        elif unit_id in sel:
+            sel.remove(unit_id)
+            self.select_units(sel, self._selected if self._selected in sel else None)
+        else:
+            self.select_units([*sel, unit_id], self._selected)
+
+    def _set_primary(self, unit_id: str | None) -> None:
+        changed = unit_id != self._selected
         self._selected = unit_id
         self._mark_selection()
         self.map_scene.show_zones(self._zones() if self.deploying else None)
         self._refresh_overlays()
-        self.unitSelected.emit(unit_id or "")
+        if changed or not self._group:
+            self.unitSelected.emit(unit_id or "")
+
+    def set_target(self, unit_id: str | None) -> None:
+        """Mark ``unit_id`` as the target of the action being prepared (the Actions dock's
+        choice; None: no target): red corner marks, never the selection's yellow."""
+        unit_id = unit_id if unit_id in self.map_scene.units else None
+        if unit_id == self._target:
+            return
+        for uid in (self._target, unit_id):
+            if uid is not None:
+                self.map_scene.units[uid].set_targeted(uid == unit_id)
+        self._target = unit_id
+
+    @property
+    def target(self) -> str | None:
+        return self._target
+
+    def units_in(self, rect: QRectF) -> list[str]:
+        """The units (in the battle) whose bases a scene rectangle crosses."""
+        return self.groups.units_in(rect)
+
+    def command_of(self, unit_id: str) -> list[str]:
+        """The units of ``unit_id``'s command or battlegroup, itself first."""
+        return self.groups.command_of(unit_id)
+
+    def drag_group_to(self, pointer: Point) -> None:
+        """Push the selected units' ghosts by the pointer's travel from the press."""
+        x, y = self._press_table
+        self.groups.drag_group_by(pointer[0] - x, pointer[1] - y)
+
+    def commit_group(self) -> bool:
+        """Send the group's pending move (:meth:`GroupMoves.commit_group`)."""
+        return self.groups.commit_group()
+
+    def move_group_by(self, path: str) -> bool:
+        """Move every selected unit along the same path (``forward 4``)."""
+        return self.groups.move_group_by(path)
+
+    def ask_group_path(self) -> None:
+        self.groups.ask_group_path()
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
@@ -205,23 +385,17 @@ class BattleMap(QGraphicsView):
         self._show_move(tool.refresh())
 
     def export_png(self, path: str) -> bool:
-        """Write the whole table (not just what is on screen) as a PNG; False when it cannot
-        be written (``path`` a file of the open store among the reasons)."""
+        """Write the whole table (not just what is on screen) as a PNG, with the legend
+        under it (:func:`~app.gui.battle.map.image.map_image`); False when it cannot be
+        written (``path`` a file of the open store among the reasons)."""
         if is_store_file(Path(path)):
             return False
-        rect = self.map_scene.table_rect.adjusted(-4, -4, 4, 4)
-        if not rect.isValid():
-            return False
-        scale = max(1.0, 2400.0 / max(rect.width(), rect.height()))
-        image = QImage(
-            int(rect.width() * scale), int(rect.height() * scale), QImage.Format.Format_ARGB32
-        )
-        image.fill(Qt.GlobalColor.white)
-        painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.map_scene.render(painter, QRectF(image.rect()), rect)
-        painter.end()
-        return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+        image = self.map_image()
+        return image is not None and bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+
+    def map_image(self) -> QImage | None:
+        """The image :meth:`export_png` writes (None without a table)."""
+        return map_image(self.map_scene)
 
     @property
     def busy(self) -> bool:
@@ -232,6 +406,7 @@ class BattleMap(QGraphicsView):
             or self._dragging
             or self._rotating
             or self.move_tool is not None
+            or self.group_tool is not None
             or self.terrain_draw is not None
             or self.terrain_edit is not None
         )
@@ -239,8 +414,13 @@ class BattleMap(QGraphicsView):
     def cancel(self) -> None:
         """Drop whatever is under way (a pending move, a piece being drawn or edited)."""
         self.move_tool = None
+        self.group_tool = None
         self._dragging = self._rotating = False
         self.ghost.setVisible(False)
+        self.group_ghost.setVisible(False)
+        self._band.hide()
+        self._band_from = None
+        self._toggle = None
         if self.terrain_draw is not None:
             self.terrain_draw = None
         if self.terrain_edit is not None:
@@ -256,8 +436,10 @@ class BattleMap(QGraphicsView):
         return tuple(mech.deployment_zones(view))
 
     def _mark_selection(self) -> None:
+        chosen = set(self.selected_units())
         for uid, item in self.map_scene.units.items():
-            item.set_selected(uid == self._selected)
+            # the rotation handle turns one unit: shown only when one is selected
+            item.set_selected(uid in chosen, primary=uid == self._selected and not self._group)
 
     def _refresh_overlays(self) -> None:
         self.overlays.refresh(
@@ -296,6 +478,7 @@ class BattleMap(QGraphicsView):
         if tool is None:
             return
         frame = self.map_scene.frame
+        self.ghost.label.max_width = self.label_width()
         if tool.deploy:
             self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
         elif tool.check is not None:
@@ -304,6 +487,7 @@ class BattleMap(QGraphicsView):
             self.ghost.setVisible(False)
             return
         self.ghost.setVisible(True)
+        self.keep_in_view(self.ghost.label)
 
     def commit_move(self, *, force: bool = False) -> bool:
         """Send the pending move (or deployment) if the mechanics allow it. Forbidden: refused
@@ -332,6 +516,30 @@ class BattleMap(QGraphicsView):
         self.commandRequested.emit(command)
         return True
 
+    def label_width(self) -> float:
+        """Widest a card on the map may be: most of the map's width."""
+        return max(220.0, self.viewport().width() * 0.7)
+
+    def keep_in_view(self, label: Label) -> None:
+        """Move ``label``'s card so that it stays inside the map's visible part: to the left
+        of its anchor where it would run off the right edge (a drag near the right of the
+        table at 1280 px ran its card off the window), up where it would run off the
+        bottom."""
+        label.set_offset(QPointF(0, 0))
+        area = QRectF(self.viewport().rect()).adjusted(4, 4, -4, -4)
+        anchor = QPointF(self.mapFromScene(label.scenePos()))
+        size = label.boundingRect().size()
+        dx = dy = 0.0
+        if anchor.x() + size.width() > area.right():
+            dx = max(area.right() - size.width(), area.left()) - anchor.x()
+        if anchor.y() + size.height() > area.bottom():
+            dy = max(area.bottom() - size.height(), area.top()) - anchor.y()
+        if anchor.x() + dx < area.left():
+            dx = area.left() - anchor.x()
+        if anchor.y() + dy < area.top():
+            dy = area.top() - anchor.y()
+        label.set_offset(QPointF(dx, dy))
+
     # ------------------------------------------------------------------ mouse
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -357,24 +565,23 @@ class BattleMap(QGraphicsView):
             self._terrain_press(scene_pos, event)
             return
         unit = self.map_scene.unit_at(scene_pos)
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if unit is None:
             if self._on_handle(scene_pos):
                 self._rotating = True
                 return
-            self.select_unit(None)
+            # a click on the ground selects nothing; a drag there draws a box to select in
+            self._band_from, self._band_add = pos, shift
             return
-        sel = self._selected
-        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        enemy = (
-            self.state is not None
-            and sel is not None
-            and self.state.unit(sel).side != unit.unit.side
-        )
-        if sel is not None and unit.unit_id != sel and not ctrl and enemy:
-            self.targetRequested.emit(sel, unit.unit_id)
-            self._press = None
+        uid = unit.unit_id
+        if shift and self.selected_units() and uid != self._selected:
+            self._toggle = uid  # on release, unless the press becomes a drag
             return
-        self.select_unit(unit.unit_id)
+        if uid in self._group and not self.deploying:
+            self._set_primary(uid)  # the group stays: a drag moves it
+            return
+        # a unit of either side is selected: the target is chosen by the action
+        self.select_unit(uid)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
@@ -393,6 +600,15 @@ class BattleMap(QGraphicsView):
             return
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
             return
+        if self._band_from is not None:
+            if self._band.isVisible() or (pos - self._band_from).manhattanLength() >= DRAG_START:
+                self._band.setGeometry(QRect(self._band_from, pos).normalized())
+                self._band.show()
+            return
+        if self._toggle is not None:
+            if (pos - self._press).manhattanLength() < DRAG_START:
+                return
+            self._toggle = None  # a Shift+drag: the units selected move
         if self._tool == "ruler" and self._ruler_from is not None:
             self._measure(here, self.mapToScene(pos), final=False)
             return
@@ -405,6 +621,10 @@ class BattleMap(QGraphicsView):
                 self._show_move(tool.refresh())
             return
         if not self._dragging and (pos - self._press).manhattanLength() < DRAG_START:
+            return
+        if self._group:
+            self._dragging = True
+            self.drag_group_to(here)
             return
         tool = self._ensure_move_tool()
         if tool is None:
@@ -445,6 +665,22 @@ class BattleMap(QGraphicsView):
         if self.terrain_edit is not None and self.terrain_edit.grab is not None:
             self.send(self.terrain_edit.release())
             return
+        if self._band_from is not None:
+            start, self._band_from = self._band_from, None
+            drawn = self._band.isVisible()
+            self._band.hide()
+            self.groups.release_band(
+                start, event.position().toPoint(), drawn=drawn, add=self._band_add
+            )
+            return
+        if self._toggle is not None:
+            uid, self._toggle = self._toggle, None
+            self.toggle_unit(uid)
+            return
+        if self._dragging and self.group_tool is not None:
+            self._dragging = False
+            self.commit_group()
+            return
         if self._dragging or self._rotating:
             self._dragging = self._rotating = False
             force = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
@@ -482,6 +718,7 @@ class BattleMap(QGraphicsView):
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 200.0 / current))
         self.scale(factor, factor)
+        self._zoomed()
 
     # ------------------------------------------------------------------ keys
 
@@ -586,6 +823,7 @@ class BattleMap(QGraphicsView):
         to_unit = target.unit_id if target else None
         reading = ruler(view, start, here, from_unit, to_unit, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        self.keep_in_view(self.ruler.label)
         if final:
             self.measured.emit(reading)
             self.message.emit(reading.text(self._symbol))
@@ -598,6 +836,7 @@ class BattleMap(QGraphicsView):
         ua, ub = view.unit(a), view.unit(b)
         reading = ruler(view, (ua.x, ua.y), (ub.x, ub.y), a, b, self.mechanics)
         self.ruler.show(reading, self.map_scene.frame, self._symbol)
+        self.keep_in_view(self.ruler.label)
         self.measured.emit(reading)
         self.message.emit(reading.text(self._symbol))
 

@@ -1,0 +1,461 @@
+"""A unit on the map: its real base footprint turned to its facing, in its army's colour, with
+its troop symbol, its label (inside the base, or on a tag beside it: the *plate* the scene
+lays out for the zoom, :mod:`app.gui.battle.map.plates`) and its state (strength lost,
+hits, rings, DPs, disorder, shaken, routed). Selected units have a yellow outline (the one
+the Unit dock shows also its rotation handle); the target of the action being prepared has
+red corner marks, so the two are never confused.
+
+Like every item it mirrors core values, is updated in place and caches its drawing
+(:mod:`app.gui.battle.map.items`): ``paint`` only draws what ``set_*`` prepared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QStaticText,
+)
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from app.core.battle.look import UnitLabel
+from app.core.battle.state import BattleUnit
+from app.gui.battle.map import style
+from app.gui.battle.map.frame import Frame
+from app.gui.battle.map.items import CACHE, Z_UNIT
+from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
+from app.gui.battle.map.symbols import WORDS, symbol_pixmap
+from app.rules.schema import Symbol
+
+#: State markers shown on the map: (the word inside a large base, the short one on a tag).
+#: Other markers are bookkeeping of the rules (``moved``, ``activated``...): tooltip only.
+MARKERS: dict[str, tuple[str, str]] = {
+    "disordered": ("disordered", "Dis"),
+    "shaken": ("shaken", "Shk"),
+    "routed": ("ROUTED", "ROUT"),
+    "routing": ("ROUTING", "ROUT"),
+    "rampage": ("rampage", "Ramp"),
+    "evading": ("evading", "Evd"),
+    "pursuing": ("pursuing", "Pur"),
+    "retiring": ("retiring", "Ret"),
+    "looting": ("looting", "Loot"),
+    "charging": ("charging", "Chg"),
+}
+#: Radius of the rotation handle, and how far ahead of the front edge its centre is (in
+#: radii), in scene units.
+HANDLE_R = style.SCENE_PER_INCH * 0.3
+HANDLE_AHEAD = 2.2
+#: Text smaller than this on the screen is not drawn (device pixels).
+UNREADABLE_PX = 3.5
+#: The target's corner marks: how far outside the base, and how long, in device pixels.
+TARGET_OUT, TARGET_LEN = 3.0, 8.0
+
+
+@dataclass(frozen=True)
+class UnitLook:
+    """How a unit is told apart: its army's colours, its labels and its symbol."""
+
+    fill: QColor
+    dark: QColor
+    label: UnitLabel
+    symbol: Symbol | None
+    #: the troop type's name and the side's, for the tooltip
+    troop: str = ""
+    side: str = ""
+
+
+def plain_look(unit: BattleUnit) -> UnitLook:
+    """The look of a unit before its battle's look is known: its side's default colour, its
+    name and id only."""
+    fill = QColor(("#a83232", "#27548a")[unit.side])
+    return UnitLook(fill, fill.darker(220), UnitLabel(unit.id, unit.name, unit.name, unit.id), None)
+
+
+class UnitItem(QGraphicsItem):
+    """One unit (see the module's docstring). Local coordinates: centre at the origin,
+    front edge up."""
+
+    def __init__(
+        self, unit: BattleUnit, frame: Frame, strength_unit: str, look: UnitLook | None = None
+    ) -> None:
+        super().__init__()
+        self.unit = unit
+        self.strength_unit = strength_unit
+        self.look = look or plain_look(unit)
+        self.selected = False
+        #: the selected unit the Unit dock shows: its rotation handle is drawn
+        self.primary = False
+        self.targeted = False
+        self._body = QRectF()
+        self._plate = NO_PLATE
+        self._static: dict[str, QStaticText] = {}
+        #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
+        self._symbol: QPixmap | None = None
+        self._fraction = 1.0
+        self._flip = False
+        self._bounds = QRectF()
+        self._words = ("", "")
+        #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
+        self.plate_memo: object = None
+        #: counts the changes to what the plate shows (size, facing, label, symbol,
+        #: state): plates made for another count are made again
+        self.look_version = 0
+        self.setZValue(Z_UNIT)
+        self.setCacheMode(CACHE)
+        self.setAcceptHoverEvents(False)
+        self._frame = frame
+        self._apply(unit, frame, place=True)
+
+    # ------------------------------------------------------------------ what it shows
+
+    @property
+    def unit_id(self) -> str:
+        return self.unit.id
+
+    @property
+    def body(self) -> QRectF:
+        """The base, in local coordinates (front edge up)."""
+        return self._body
+
+    @property
+    def label(self) -> UnitLabel:
+        return self.look.label
+
+    @property
+    def symbol(self) -> Symbol | None:
+        return self.look.symbol
+
+    @property
+    def plate(self) -> Plate:
+        return self._plate
+
+    @property
+    def flip(self) -> bool:
+        """Whether the unit's words are turned half round to read upright (its front faces
+        down the screen)."""
+        return self._flip
+
+    def front_band(self) -> float:
+        """Depth of the white band along the front edge (local units)."""
+        return min(self._body.height() * 0.12, style.SCENE_PER_INCH * 0.25)
+
+    def _notch(self) -> float:
+        b = self._body
+        return min(b.width(), b.height(), style.SCENE_PER_INCH) * 0.3
+
+    def notch_height(self) -> float:
+        """How far the notch at the middle of the front edge stands out (local units)."""
+        return self._notch() * 0.8
+
+    def set_unit(self, unit: BattleUnit, frame: Frame) -> bool:
+        """Show ``unit``; returns whether anything changed. Position and rotation are set
+        only when they change."""
+        if unit == self.unit and frame == self._frame:
+            return False
+        place = (unit.x, unit.y, unit.facing) != (self.unit.x, self.unit.y, self.unit.facing) or (
+            frame != self._frame
+        )
+        same_look = replace(unit, x=self.unit.x, y=self.unit.y, moved=self.unit.moved) == self.unit
+        if same_look and frame == self._frame and unit.facing == self.unit.facing:
+            # only moved: the drawing (and its cache) stays, the item goes where the unit is
+            self.unit = unit
+            self.setPos(frame.to_scene(unit.x, unit.y))
+            self.setToolTip(self.tooltip())
+            return True
+        self._apply(unit, frame, place=place)
+        return True
+
+    def set_look(self, look: UnitLook) -> bool:
+        if look == self.look:
+            return False
+        self.look = look
+        self.look_version += 1
+        self.setToolTip(self.tooltip())
+        self._plate = NO_PLATE  # laid out again for the new labels and symbol
+        self._symbol = None
+        self.update()
+        return True
+
+    def set_selected(self, on: bool, primary: bool = False) -> None:
+        primary = primary and on
+        if (on, primary) != (self.selected, self.primary):
+            if primary != self.primary:
+                self.prepareGeometryChange()  # the rotation handle's room
+            self.selected, self.primary = on, primary
+            self._bounds = self._bounding()
+            self.update()
+
+    def set_targeted(self, on: bool) -> None:
+        if on != self.targeted:
+            self.prepareGeometryChange()  # the corner marks' room
+            self.targeted = on
+            self._bounds = self._bounding()
+            self.update()
+
+    def set_plate(self, plate: Plate) -> bool:
+        """Show ``plate`` (laid out by the scene for the zoom); whether it changed."""
+        if plate == self._plate:
+            return False
+        if plate.tag or self._plate.tag:
+            self.prepareGeometryChange()
+        self._plate = plate
+        self._static = {t: self._static.get(t) or _static(t) for t, _ in plate.lines}
+        self._symbol = None
+        if plate.symbol is not None and self.symbol is not None:
+            w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
+            self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
+        self._bounds = self._bounding()
+        self.update()
+        return True
+
+    def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool) -> None:
+        size_changed = (unit.width, unit.depth) != (
+            self.unit.width,
+            self.unit.depth,
+        ) or not self._body.isValid()
+        if size_changed or frame != self._frame:
+            self.prepareGeometryChange()
+        self.unit = unit
+        self._frame = frame
+        w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
+        self._body = QRectF(-w / 2, -d / 2, w, d)
+        if place:
+            self.setPos(frame.to_scene(unit.x, unit.y))
+            self.setRotation(unit.facing % 360)
+        self._flip = 90 < unit.facing % 360 < 270
+        st = unit.status
+        self._fraction = float(st.fraction_left) if st.start_strength else 1.0
+        self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+        self.look_version += 1
+        self._bounds = self._bounding()
+        self.setToolTip(self.tooltip())
+        self.setOpacity(0.35 if st.eliminated else 1.0)
+        self.update()
+
+    # ------------------------------------------------------------------ words
+
+    def state_text(self) -> str:
+        """The unit's state in words (strength left, hits, rings, DPs, markers)."""
+        st = self.unit.status
+        parts = [f"{st.strength}/{st.start_strength}"] if st.start_strength > 1 else []
+        parts += self._counts(long=True)
+        parts += [
+            MARKERS.get(m, (m.replace("_", " "),))[0] for m in sorted(st.markers & set(MARKERS))
+        ]
+        if st.eliminated:
+            parts.append("out")
+        return " · ".join(parts)
+
+    def _counts(self, *, long: bool) -> list[str]:
+        st = self.unit.status
+        out = []
+        for value, word, letter in ((st.hits, "hit", "h"), (st.rings, "ring", "r")):
+            if value:
+                out.append(
+                    f"{value} {word}{'s' if value != 1 else ''}" if long else f"{value}{letter}"
+                )
+        if st.dps:
+            out.append(f"{st.dps} DP" if long else f"{st.dps}DP")
+        return out
+
+    def state_words(self, *, long: bool) -> str:
+        """:meth:`words_of_state`, made once a state."""
+        return self._words[0 if long else 1]
+
+    def words_of_state(self, *, long: bool) -> str:
+        """What the base says of the unit's state: strength where some is lost, hits,
+        rings, DPs and the markers that change how it fights (:data:`MARKERS`); nothing for
+        a fresh unit. ``long``: in words, for a large base; else as short as can be read."""
+        st = self.unit.status
+        parts = []
+        if st.eliminated:
+            return "out"
+        if st.start_strength > 1 and st.strength < st.start_strength:
+            parts.append(f"{st.strength}/{st.start_strength}")
+        parts += self._counts(long=long)
+        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & set(MARKERS))]
+        return (" · " if long else " ").join(parts)
+
+    def tooltip(self) -> str:
+        u, st = self.unit, self.unit.status
+        lines = [f"<b>{u.name}</b> ({u.id})"]
+        kind = ", ".join(w for w in (self.look.side, self.look.troop) if w)
+        if kind:
+            lines.append(kind + (f" ({WORDS[self.symbol]})" if self.symbol else ""))
+        lines.append(f"{st.strength} of {st.start_strength} {self.strength_unit} left")
+        for label, value in (("hits", st.hits), ("rings", st.rings), ("DPs", st.dps)):
+            if value:
+                lines.append(f"{label}: {value}")
+        if st.grade:
+            lines.append(f"grade {st.grade}")
+        if st.formation:
+            lines.append(f"formation: {st.formation}")
+        if st.markers:
+            lines.append("markers: " + ", ".join(sorted(st.markers)))
+        if u.moved:
+            lines.append(f"moved {u.moved:.1f} this turn")
+        return "<br>".join(lines)
+
+    # ------------------------------------------------------------------ geometry
+
+    def _bounding(self) -> QRectF:
+        """The base, with room for the notch, the tag, and, only when they are drawn, the
+        rotation handle and the target's marks (a smaller cache to draw at each zoom)."""
+        m = 2.5 * self._plate.px
+        r = self._body.adjusted(-m, -m - self.notch_height(), m, m)
+        if self.primary:
+            r.setTop(min(r.top(), self._body.top() - HANDLE_R * 3.5))
+        if self._plate.tag:
+            r = r.united(to_local(self, self._plate.box).adjusted(-1, -1, 1, 1))
+        if self.targeted:
+            t = (TARGET_OUT + 4) * self._plate.px
+            r = r.united(self._body.adjusted(-t, -t, t, t))
+        return r
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._body)
+        if self._plate.tag:
+            path.addRect(to_local(self, self._plate.box))
+        return path
+
+    def handle_centre(self) -> QPointF:
+        """Where the rotation handle of the selected unit is drawn (local coordinates)."""
+        return QPointF(0, self._body.top() - HANDLE_R * HANDLE_AHEAD)
+
+    # ------------------------------------------------------------------ painting
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        st = self.unit.status
+        body = self._body
+        look = self.look
+        painter.setPen(
+            style.cosmetic_pen(
+                style.SELECTED if self.selected else look.dark,
+                3.0 if self.selected else 1.0,
+                Qt.PenStyle.DashLine if "disordered" in st.markers else Qt.PenStyle.SolidLine,
+            )
+        )
+        painter.setBrush(look.fill)
+        painter.drawRect(body)
+        # strength left: a dark band along the rear, as long as what is lost
+        if self._fraction < 1.0:
+            lost = body.width() * (1.0 - self._fraction)
+            band = QRectF(
+                body.right() - lost,
+                body.bottom() - body.height() * 0.22,
+                lost,
+                body.height() * 0.22,
+            )
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 110))
+            painter.drawRect(band)
+        if st.markers & {"routed", "routing"}:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(body)
+        if "shaken" in st.markers:
+            painter.setPen(style.cosmetic(QColor("#ff9800"), 2.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(body.adjusted(1, 1, -1, -1))
+        # the front edge: a white band and a notch at its middle
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#ffffff"))
+        painter.drawRect(QRectF(body.left(), body.top(), body.width(), self.front_band()))
+        notch = self._notch()
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(-notch / 2, body.top()),
+                    QPointF(notch / 2, body.top()),
+                    QPointF(0, body.top() - notch * 0.8),
+                ]
+            )
+        )
+        if self.targeted:
+            self._paint_target(painter)
+        if self.primary:
+            self._paint_handle(painter, body)
+        self._paint_plate(painter)
+
+    def _paint_plate(self, painter: QPainter) -> None:
+        """The plate the scene laid out: a tag's card, the symbol, the lines of text (in
+        the reference font, scaled); turned half round for a unit facing down the screen,
+        as the plate was laid out, so its words read upright."""
+        plate = self._plate
+        if plate.where == "none":
+            return
+        if self._flip:
+            painter.rotate(180)
+        if plate.tag:
+            painter.setPen(style.cosmetic_pen(self.look.dark, 1.0))
+            painter.setBrush(self.look.fill)
+            r = plate.box.height() * 0.25
+            painter.drawRoundedRect(plate.box, r, r)
+        if self._symbol is not None and plate.symbol is not None:
+            painter.drawPixmap(plate.symbol, self._symbol, QRectF(self._symbol.rect()))
+        k = plate.font / REF_PX
+        wt = painter.worldTransform()
+        if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:
+            return  # zoomed far out in a gesture, before the labels are laid out again
+        painter.setFont(ref_font())
+        painter.setPen(style.TEXT)
+        for text, at in plate.lines:
+            painter.save()
+            painter.translate(at)
+            painter.scale(k, k)
+            painter.drawStaticText(QPointF(0, 0), self._static[text])
+            painter.restore()
+
+    def _paint_target(self, painter: QPainter) -> None:
+        """Red corner marks outside the base, with a thin red outline: the target."""
+        px = self._plate.px
+        out, length = TARGET_OUT * px, TARGET_LEN * px
+        r = self._body.adjusted(-out, -out, out, out)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(style.cosmetic(style.TARGET, 1.0, Qt.PenStyle.DashLine))
+        painter.drawRect(self._body)
+        marks = QPainterPath()
+        for corner, dx, dy in (
+            (r.topLeft(), 1, 1),
+            (r.topRight(), -1, 1),
+            (r.bottomLeft(), 1, -1),
+            (r.bottomRight(), -1, -1),
+        ):
+            marks.moveTo(corner + QPointF(dx * length, 0))
+            marks.lineTo(corner)
+            marks.lineTo(corner + QPointF(0, dy * length))
+        for colour, width in ((QColor("#ffffff"), 5.0), (style.TARGET, 3.0)):
+            pen = QPen(colour, width)
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+            painter.setPen(pen)
+            painter.drawPath(marks)
+
+    def _paint_handle(self, painter: QPainter, body: QRectF) -> None:
+        c = self.handle_centre()
+        r = HANDLE_R
+        painter.setPen(style.cosmetic(style.SELECTED, 2.0))
+        painter.drawLine(QPointF(0, body.top()), QPointF(0, c.y() + r))
+        painter.setBrush(style.SELECTED)
+        painter.drawEllipse(c, r, r)
+
+
+def _static(text: str) -> QStaticText:
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=ref_font())
+    return static

@@ -1,0 +1,212 @@
+"""A map read at a glance (offscreen): in the battle window at 1280x720, each ruleset's
+ready armies open with every unit labelled (inside its base or on a tag beside it, no
+label over another unit or label), in its army's colour, with its troop symbol; the
+legend names the sides and the symbols; zooming in lays longer labels out; the exported
+image carries the labels and the legend, and leaves the screen's labels as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QColor, QImage
+from pytestqt.qtbot import QtBot
+
+from app.core.battle import BattleSession
+from app.gui.battle.map.plates import MIN_PX, overlaps
+from app.gui.battle.map.symbols import symbol_paths
+from app.gui.battle.map.unit_item import UnitItem
+from app.gui.battle.window import BattleWindow
+from app.rules.registry import Registry
+from app.rules.schema import Symbol
+from tests.core.battle.test_ready_battles import ready_session
+from tests.gui.battle.test_window import open_window
+
+pytestmark = pytest.mark.gui
+
+RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+
+
+@pytest.fixture(params=RULESETS)
+def ready_window(
+    request: pytest.FixtureRequest, qtbot: QtBot, registry: Registry, settings: QSettings
+) -> Iterator[BattleWindow]:
+    window = open_window(qtbot, ready_session(registry, request.param), settings)
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: window.map.map_scene.ppu > 0)
+    window.map.fit_table()
+    yield window
+    window.close()
+
+
+def units(window: BattleWindow) -> list[UnitItem]:
+    return list(window.map.map_scene.units.values())
+
+
+def test_the_opening_position_reads_at_a_glance(
+    ready_window: BattleWindow, registry: Registry
+) -> None:
+    window = ready_window
+    session: BattleSession = window.controller.session
+    items = units(window)
+    assert items and all(it.plate.where != "none" for it in items)
+    # no label over another unit's base or label
+    assert overlaps(items) == []
+    # every unit named (full name, short name or abbreviation: never only its id) ...
+    assert [it.unit_id for it in items if it.plate.label == it.label.id] == []
+    for it in items:
+        assert it.plate.label in it.label.variants
+        assert it.plate.label in it.plate.text
+        # ... in text no smaller than the map's smallest, on the screen
+        assert it.plate.font * window.map.map_scene.ppu >= MIN_PX - 1e-6
+    # ... with its troop symbol, on its base or its label (a label laid over a small base
+    # may hide it: at most one unit in a side's deployed army)
+    hidden = [it.unit_id for it in items if it.symbol is not None and it.plate.symbol is None]
+    assert len(hidden) <= 1, hidden
+    assert all(it.symbol is not None for it in items)
+    # ... in its army's colour
+    rs = session.ruleset
+    for it in items:
+        army = rs.army(session.state.sides[it.unit.side].army)
+        assert army.colour is not None and it.look.fill == QColor(army.colour)
+    # the full name on hover
+    for it in items[:3]:
+        assert f"<b>{it.unit.name}</b>" in it.toolTip()
+
+
+def test_rome_keeps_its_colour_on_either_side(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    from app.core.ready import ready_armies, ready_roster
+
+    rs = registry.get("grown-slightly-bald")
+    rome, carthage = (ready_roster(rs, ra.army) for ra in ready_armies(rs))
+    colours: dict[str, set[str]] = {}
+    for rosters in ((rome, carthage), (carthage, rome)):
+        window = open_window(
+            qtbot, ready_session(registry, "grown-slightly-bald", rosters), settings
+        )
+        state = window.controller.state
+        for it in units(window):
+            colours.setdefault(state.sides[it.unit.side].name, set()).add(it.look.fill.name())
+        window.close()
+    assert colours == {"Rome": {"#a83232"}, "Carthage": {"#5b3b8c"}}
+
+
+def test_the_legend_names_the_sides_and_the_symbols(ready_window: BattleWindow) -> None:
+    legend = ready_window.map.legend
+    session = ready_window.controller.session
+    text = legend.text()
+    for side in session.state.sides:
+        assert side.name in text and session.ruleset.army(side.army).name in text
+    assert "heavy infantry" in text
+    assert legend.isVisible() and legend.width() > 0
+    # in the map's bottom left corner
+    area = ready_window.map.viewport().geometry()
+    assert area.contains(legend.geometry())
+
+
+def test_zooming_in_lays_longer_labels_out(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    view = ready_window.map
+    before = {it.unit_id: it.plate.label for it in units(ready_window)}
+    view.zoom(3.0)
+    # the labels keep their layout while the wheel turns, then are laid out for the zoom
+    qtbot.waitUntil(lambda: abs(view.map_scene.ppu - view.transform().m11()) < 1e-9)
+    after = {it.unit_id: it.plate.label for it in units(ready_window)}
+    grown = [uid for uid in before if len(after[uid]) > len(before[uid])]
+    shrunk = [uid for uid in before if len(after[uid]) < len(before[uid])]
+    assert not shrunk
+    # at three times the zoom most units have room for more, where they had less than
+    # their full name
+    short = [it.unit_id for it in units(ready_window) if before[it.unit_id] != it.label.full]
+    assert len([uid for uid in short if uid in grown]) >= len(short) / 2
+    assert overlaps(units(ready_window)) == []
+
+
+def test_a_units_state_is_on_its_base(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    session = ready_window.controller.session
+    state = session.state
+    first = state.units[0]
+    hurt = replace(
+        first,
+        status=replace(
+            first.status,
+            strength=max(first.status.strength - 1, 1),
+            hits=2,
+            rings=1,
+            dps=3,
+            markers=frozenset({"disordered", "shaken", "moved"}),
+        ),
+    )
+    ready_window.map.show_state(state.replace_unit(hurt), session.mechanics, read_only=True)
+    item = ready_window.map.map_scene.units[first.id]
+    words = item.plate.text
+    assert "2h" in words or "2 hits" in words
+    assert "1r" in words or "1 ring" in words
+    assert "3DP" in words or "3 DP" in words
+    assert ("Dis" in words or "disordered" in words) and ("Shk" in words or "shaken" in words)
+    assert "moved" not in words  # the rules' bookkeeping: in the tooltip only
+    assert "markers: disordered, moved, shaken" in item.toolTip()
+    assert overlaps(units(ready_window)) == []
+
+
+def test_export_draws_labels_and_legend_and_restores_the_screen(
+    ready_window: BattleWindow,
+) -> None:
+    view = ready_window.map
+    plates = {it.unit_id: it.plate for it in units(ready_window)}
+    image = view.map_image()
+    assert isinstance(image, QImage)
+    table = view.map_scene.table_rect
+    # the legend below the table
+    assert image.height() > image.width() * table.height() / table.width() * 1.05
+    assert {it.unit_id: it.plate for it in units(ready_window)} == plates
+
+
+@pytest.mark.parametrize("symbol", list(Symbol))
+def test_every_symbol_is_drawn_in_code(symbol: Symbol) -> None:
+    strokes, fills = symbol_paths(symbol)
+    assert not (strokes.isEmpty() and fills.isEmpty())
+    box = strokes.boundingRect().united(fills.boundingRect())
+    assert box.width() <= 1.5 + 1e-6 and box.height() <= 1.0 + 1e-6
+
+
+def test_symbols_are_told_apart() -> None:
+    """No two symbols draw the same shapes."""
+    seen: dict[object, Symbol] = {}
+    for symbol in Symbol:
+        key = tuple(
+            tuple(
+                (round(p.elementAt(i).x, 3), round(p.elementAt(i).y, 3))
+                for i in range(p.elementCount())
+            )
+            for p in symbol_paths(symbol)
+        )
+        assert key not in seen, (symbol, seen.get(key))
+        seen[key] = symbol
+
+
+def test_a_unit_moved_onto_a_label_moves_that_label(ready_window: BattleWindow) -> None:
+    """After a move only the labels in the way are laid out again, and none is left under
+    the unit that moved."""
+    view = ready_window.map
+    session = ready_window.controller.session
+    state = session.state
+    scene = view.map_scene
+    tagged = [it for it in units(ready_window) if it.plate.where in ("rear", "front")]
+    if not tagged:
+        pytest.skip("every label is inside its base at this zoom")
+    host = tagged[0]
+    tag = scene.layout.tags[host.unit_id] if scene.layout else None
+    assert tag is not None
+    # another unit of the same side, its centre put on the middle of that tag
+    mover = next(u for u in state.units if u.side == host.unit.side and u.id != host.unit_id)
+    x, y = scene.frame.to_table(tag.center())
+    moved = state.replace_unit(replace(mover, x=x, y=y))
+    view.show_state(moved, session.mechanics, read_only=True)
+    assert overlaps(units(ready_window)) == []
+    assert scene.layout is not None
+    after = scene.layout.tags.get(host.unit_id)
+    assert after != tag  # the host's label went elsewhere (another tag, or inside)
