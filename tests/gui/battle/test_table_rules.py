@@ -6,7 +6,7 @@ refused on the map as on the command line."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QSettings
 from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
@@ -19,7 +19,7 @@ from tests.cli.test_gsb_activations import gsb_battle
 from tests.cli.test_leg_vi_table_rules import leg_vi_battle
 from tests.cli.test_quincunx_command import battle_in_rome_round
 from tests.cli.test_table_charges import d3_battle
-from tests.gui.battle.test_map import drag
+from tests.gui.battle.test_map import at, drag, mouse
 from tests.gui.battle.test_window import activate, open_window
 from tests.table_setup import roster_of, started
 
@@ -86,6 +86,48 @@ def test_gsb_a_unit_moves_on_the_map_only_once_activated(
     drag(view, (a1.x, a1.y), (a1.x - 0.5, a1.y - 0.5))
     assert len(session.steps) == steps
     assert "(A1) has already acted this turn" in window.statusBar().currentMessage()
+
+
+def test_gsb_a_group_dragged_on_the_map_moves_only_the_activated_unit(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """GSB, Turn order: "Active player moves and/or fights, one unit at a time." Three
+    Roman units selected together and dragged once the first is activated: while dragged,
+    the group's label says the other two may not move, naming the rule; released, the
+    umpire is asked whether the one that may moves alone, and only it moves."""
+    rs = registry.get("grown-slightly-bald")
+    rosters = (
+        roster_of(rs, "rome", ["heavy_infantry", "heavy_infantry", "light_infantry"]),
+        roster_of(rs, "carthage", ["medium_infantry"]),
+    )
+    places = {
+        "A1": (10.0, 4.0, 0.0),
+        "A2": (16.0, 4.0, 0.0),
+        "A3": (22.0, 4.0, 0.0),
+        "B1": (16.0, 40.0, 180.0),
+    }
+    session = started(rs, rosters, places, seed=7)
+    window = open_window(qtbot, session, settings)
+    view = window.map
+    view.fit_table()
+    activate(window, "A1")
+    asked: list[str] = []
+    view.confirm = lambda title, text: asked.append(text) or True
+    before, steps = session.state, len(session.steps)
+    view.select_units(["A1", "A2", "A3"])
+    a, b = at(view, 10.0, 4.0), at(view, 10.0, 5.0)
+    mouse(view, QEvent.Type.MouseButtonPress, a)
+    for k in range(1, 6):
+        mouse(view, QEvent.Type.MouseMove, a + (b - a) * (k / 5))
+    ghost = view.group_ghost.text
+    assert "1 may move" in ghost and "2 may not" in ghost, ghost
+    assert "GSB, Turn order" in ghost and "(A2)" in ghost and "(A3)" in ghost
+    mouse(view, QEvent.Type.MouseButtonRelease, b)
+    assert len(asked) == 1 and "Move the other 1?" in asked[0]
+    assert len(session.steps) == steps + 1
+    assert session.state.unit("A1").y == pytest.approx(5.0, abs=0.11)
+    assert session.state.unit("A2") == before.unit("A2")
+    assert session.state.unit("A3") == before.unit("A3")
 
 
 def _lead(session: BattleSession, side: int) -> None:
