@@ -1207,6 +1207,9 @@ def window_rows() -> list[Row]:
             return took
 
         shut(load_and_show())  # the first opening imports what the window needs
+        # as in the app, whose start freezes what it made (app.gui.app): the collector's
+        # full passes no longer walk the modules, rulesets and Qt's wrappers
+        gc.freeze()
         opened, baseline = paired(RUNS, open_window, bare)
         window = load_and_show()
         controller = window.controller
