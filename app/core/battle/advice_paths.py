@@ -24,6 +24,8 @@ LEAST = 0.1
 HALVINGS = 5
 #: a point within this many degrees of straight ahead is reached by going straight on
 AHEAD = 15.0
+#: how many of the shapes are put where the ruleset would end them (``snap_drag``)
+SNAPPED = 2
 #: the largest wheel tried in one leg (degrees)
 WHEEL = 45.0
 
@@ -95,6 +97,17 @@ def _scaled(legs: tuple[Leg, ...], share: float, fp: Footprint) -> tuple[Leg, ..
     return tuple(out) if out else None
 
 
+def _turns(legs: tuple[Leg, ...]) -> int:
+    """How many of ``legs`` are turns made before the move (kept as they are when the
+    ruleset puts the end of the move where its rules put it: ``snap_drag``)."""
+    n = 0
+    for leg in legs:
+        if leg.kind not in ("wheel", "pivot", "turn"):
+            break
+        n += 1
+    return n
+
+
 def legal(
     view: TurnView,
     mech: Mechanics,
@@ -124,7 +137,9 @@ def path_towards(
     reason: MoveReason = "move",
 ) -> Route | None:
     """A legal route going up to ``far`` towards (x, y): the first of the shapes that
-    ``check_move`` passes at its full length; else the first that it passes at a tenth of
+    ``check_move`` passes at its full length; else the first of the first two put where the
+    ruleset ends such a move (``snap_drag``: Leg VI's dice move its full rolled distance, a
+    move halting 4" from formed enemy); else the first that it passes at a tenth of
     it, as long as it still passes (found by halving: the rules may stop a move short, as
     Leg VI's 4" from formed enemy does); None when none passes at all."""
     if far <= 1e-3:
@@ -135,6 +150,12 @@ def path_towards(
         found = legal(view, mech, unit_id, legs, reason)
         if found is not None:
             return found
+    for legs in shapes[:SNAPPED]:
+        snapped = mech.snap_drag(view, unit_id, legs, _turns(legs), reason)
+        if snapped != legs:
+            found = legal(view, mech, unit_id, snapped, reason)
+            if found is not None:
+                return found
     for legs in shapes:
         lo_legs = _scaled(legs, LEAST, fp)
         best = None if lo_legs is None else legal(view, mech, unit_id, lo_legs, reason)
