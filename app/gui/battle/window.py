@@ -14,9 +14,11 @@ from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
+    QFrame,
     QLabel,
     QMainWindow,
     QMenu,
+    QScrollArea,
     QToolBar,
     QWidget,
 )
@@ -110,7 +112,14 @@ class BattleWindow(QMainWindow):
         self.leaders_panel = LeadersPanel(controller)
         self.sides_panel = SidesPanel(controller)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.turn_dock = self._dock("turnDock", "Turn", self.turn_panel, left, BattleKey.VIEW_TURN)
+        # the Turn panel scrolls in what its dock leaves it: its lines never squeeze together
+        turn_scroll = QScrollArea()
+        turn_scroll.setObjectName("turnScroll")
+        turn_scroll.setWidgetResizable(True)
+        turn_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        turn_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        turn_scroll.setWidget(self.turn_panel)
+        self.turn_dock = self._dock("turnDock", "Turn", turn_scroll, left, BattleKey.VIEW_TURN)
         self.unit_dock = self._dock("unitDock", "Unit", self.unit_panel, left, BattleKey.VIEW_UNIT)
         self.leaders_dock = self._dock(
             "leadersDock", "Leaders", self.leaders_panel, left, BattleKey.VIEW_LEADERS
@@ -585,7 +594,7 @@ class BattleWindow(QMainWindow):
 
     def _default_docks(self) -> None:
         self.resizeDocks([self.turn_dock, self.actions_dock], [270, 330], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.turn_dock, self.unit_dock], [150, 450], Qt.Orientation.Vertical)
+        self.resizeDocks([self.turn_dock, self.unit_dock], [215, 385], Qt.Orientation.Vertical)
         # the odds get the room: the log shows its last steps and scrolls
         self.resizeDocks([self.actions_dock, self.log_dock], [500, 150], Qt.Orientation.Vertical)
 
