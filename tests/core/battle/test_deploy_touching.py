@@ -5,6 +5,8 @@ gaps."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from app.core.battle import BattleSession, NextPhase, StartBattle, new_battle
 from app.core.ready import ready_roster
 from app.rules.geometry import edge_distance
@@ -24,7 +26,7 @@ def _row_gaps(session: BattleSession) -> list[float]:
     """Gaps between neighbours standing in one row (the same y), each side."""
     gaps = []
     units = sorted(session.state.units, key=lambda u: (u.side, round(u.y, 3), u.x))
-    for a, b in zip(units, units[1:], strict=False):
+    for a, b in pairwise(units):
         if a.side == b.side and abs(a.y - b.y) < 1e-6:
             gaps.append(edge_distance(a.footprint, b.footprint))
     return gaps
