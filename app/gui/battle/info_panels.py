@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -87,7 +88,7 @@ class TurnPanel(QWidget):
         form.addRow("Moves", self.in_play)
         self.next_button = QPushButton("Next phase")
         self.next_button.setObjectName("nextPhaseButton")
-        column = QVBoxLayout(self)
+        column = self.column = QVBoxLayout(self)
         column.addLayout(form)
         column.addWidget(self.may_move)
         column.addWidget(self.next_button)
@@ -116,6 +117,20 @@ class TurnPanel(QWidget):
         self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
+        self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """The panel is never shorter than its wrapped lines need at its width: a dock
+        layout reads no height-for-width, and at 1280x720 the rows were squeezed ("Carthage"
+        and "may move" cut at the foot, the sides' last line hidden) while the Unit dock
+        below had room to spare."""
+        need = self.column.totalHeightForWidth(self.width())
+        if need > 0 and need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
 
 class LeadersPanel(QWidget):

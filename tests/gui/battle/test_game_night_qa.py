@@ -1,0 +1,58 @@
+"""A club's game night at 1280x720, as a new player meets it (QA pass): what was cut off,
+named by an internal id or did nothing visible, each held to what the player should see."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from app.core.battle import BattleSession, StartBattle, new_battle
+from app.core.battle.sample import sample_roster
+from app.gui.battle.window import BattleWindow
+from app.rules.mechanics import mechanics_for
+from app.rules.registry import Registry
+from tests.gui.battle.test_window import open_window
+
+pytestmark = pytest.mark.gui
+
+RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+
+
+def deploying_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings, rid: str
+) -> BattleWindow:
+    """A new battle of the ruleset's first two lists as New battle opens it (started, its
+    deployment open), at 1280x720."""
+    rs = registry.get(rid)
+    mech = mechanics_for(rs)
+    armies = list(rs.armies)
+    rosters = (sample_roster(rs, armies[0]), sample_roster(rs, armies[-1]))
+    session = BattleSession(rs, mech, new_battle(rs, mech, rosters), seed=3, name="QA")
+    session.do(StartBattle())  # as New battle starts it: the first phase, deployment open
+    window = open_window(qtbot, session, settings)
+    window.resize(1280, 720)
+    qtbot.wait(20)
+    return window
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_the_turn_dock_is_never_squeezed_at_1280x720(
+    qtbot: QtBot, registry: Registry, settings: QSettings, rid: str
+) -> None:
+    """Deployment open, the Turn dock says five lines or more: each of its labels is as tall
+    as its text needs (its rows were squeezed, cutting 'Carthage' and the last line)."""
+    window = deploying_window(qtbot, registry, settings, rid)
+    panel = window.turn_panel
+    labels = [w for w in panel.findChildren(QLabel) if w.isVisible() and w.text()]
+    assert len(labels) >= 8  # four names, four values, the sides' lines
+
+    def whole() -> bool:
+        return all(
+            w.height() >= (w.heightForWidth(w.width()) if w.wordWrap() else w.sizeHint().height())
+            for w in labels
+        )
+
+    qtbot.waitUntil(whole, timeout=2000)
+    assert window.turn_dock.geometry().bottom() < window.unit_dock.geometry().top()
