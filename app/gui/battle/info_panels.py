@@ -192,7 +192,8 @@ class LeadersPanel(QWidget):
         self.table.setRowCount(len(state.leaders))
         for i, ld in enumerate(state.leaders):
             host = f"{ld.attached_to} {state.unit(ld.attached_to).name}" if ld.attached_to else "-"
-            cells = (f"{ld.name} ({'AB'[ld.side]})", ld.status, str(ld.wounds), host)
+            side = state.sides[ld.side].name
+            cells = (f"{ld.name} ({side})", ld.status, str(ld.wounds), host)
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)

@@ -56,3 +56,18 @@ def test_the_turn_dock_is_never_squeezed_at_1280x720(
 
     qtbot.waitUntil(whole, timeout=2000)
     assert window.turn_dock.geometry().bottom() < window.unit_dock.geometry().top()
+
+
+def test_the_leaders_dock_names_each_leader_s_side(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """The Leaders dock says whose leader he is as the result does ("Hannibal (Carthage)"),
+    not by the side's letter ("Hannibal (A)")."""
+    window = deploying_window(qtbot, registry, settings, "quincunx")
+    state = window.controller.state
+    table = window.leaders_panel.table
+    assert table.rowCount() == len(state.leaders) > 1
+    for row, leader in enumerate(state.leaders):
+        item = table.item(row, 0)
+        assert item is not None
+        assert item.text() == f"{leader.name} ({state.sides[leader.side].name})"
