@@ -222,6 +222,7 @@ def test_a_legal_drag_commits_a_move_unit(battle_map: BattleMap, session: Battle
     drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 4), release=False)
     assert battle_map.ghost.isVisible()
     assert "forward 4" in battle_map.ghost.text and "cost 4.0" in battle_map.ghost.text
+    assert "release to move; Esc cancels" in battle_map.ghost.text
     mouse(battle_map, QEvent.Type.MouseButtonRelease, at(battle_map, a3.x, a3.y + 4))
     assert len(sent) == 1
     move = sent[0]
@@ -333,6 +334,9 @@ def test_keys_turn_and_wheel_then_enter_commits(
     key(battle_map, Qt.Key.Key_E)
     key(battle_map, Qt.Key.Key_E)
     assert "pivot 30 right" in battle_map.ghost.text
+    # nothing is held to release: the ghost says what commits a move made by the keys
+    assert "Enter to move; Esc cancels" in battle_map.ghost.text
+    assert "release" not in battle_map.ghost.text
     key(battle_map, Qt.Key.Key_Q)
     assert "pivot 15 right" in battle_map.ghost.text
     key(battle_map, Qt.Key.Key_Return)

@@ -479,10 +479,11 @@ class BattleMap(QGraphicsView):
             return
         frame = self.map_scene.frame
         self.ghost.label.max_width = self.label_width()
+        held = self._press is not None  # a drag; else the keys or the wheel turned it
         if tool.deploy:
-            self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
+            self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame, held=held)
         elif tool.check is not None:
-            self.ghost.show_check(tool.check, frame, self._symbol)
+            self.ghost.show_check(tool.check, frame, self._symbol, held=held)
         else:
             self.ghost.setVisible(False)
             return
