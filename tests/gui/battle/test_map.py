@@ -401,6 +401,11 @@ def test_ruler_measures_base_edge_to_base_edge(
     crossed = {c.kind for c in reading.crossed}
     assert "river" in crossed  # the Trebia runs across the middle of the table
     assert battle_map.ruler.line.isVisible()
+    # the units at its ends by name, on the ruler's card and in the status line ("A3 to
+    # B3" told a player nothing the map shows)
+    ends = f"{a3.name} (A3) to {b3.name} (B3)"
+    assert ends in battle_map.ruler.label.lines
+    assert reading.text().startswith(f"{ends}: ")
     key(battle_map, Qt.Key.Key_Escape)
     assert not battle_map.ruler.line.isVisible()
 
