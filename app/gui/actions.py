@@ -120,7 +120,9 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "file-output",
         "Export",
     ),
-    ActionKey.CLOSE: ActionSpec("&Close roster", "Close the open roster", (Key.Close,), "x"),
+    ActionKey.CLOSE: ActionSpec(
+        "&Close roster", "Close the open roster", (Key.Close, "Ctrl+W", "Ctrl+F4"), "x"
+    ),
     ActionKey.QUIT: ActionSpec("&Quit", "Quit Castra", (Key.Quit, "Ctrl+Q"), "log-out"),
     ActionKey.UNDO: ActionSpec("&Undo", "Undo the last edit", (Key.Undo,), "undo-2", "Undo"),
     ActionKey.REDO: ActionSpec(
@@ -258,7 +260,9 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "&Sides and players…",
         "On a club server: which member plays each side (the umpire gives sides)",
     ),
-    ActionKey.CV_CLOSE: ActionSpec("&Close", "Close the Campaigns window", (Key.Close,)),
+    ActionKey.CV_CLOSE: ActionSpec(
+        "&Close", "Close the Campaigns window", (Key.Close, "Ctrl+W", "Ctrl+F4")
+    ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
     ),

@@ -77,7 +77,9 @@ SPECS: dict[BattleKey, ActionSpec] = {
         "Save the table's terrain as a layout of your own, offered in New battle",
         ("Ctrl+Shift+L",),
     ),
-    BattleKey.CLOSE: ActionSpec("&Close battle window", "Close this window", (Key.Close,), "x"),
+    BattleKey.CLOSE: ActionSpec(
+        "&Close battle window", "Close this window", (Key.Close, "Ctrl+W", "Ctrl+F4"), "x"
+    ),
     BattleKey.UNDO: ActionSpec("&Undo", "Undo the last step", (Key.Undo,), "undo-2", "Undo"),
     BattleKey.REDO: ActionSpec(
         "&Redo",
