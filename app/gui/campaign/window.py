@@ -279,7 +279,8 @@ class CampaignView(QMainWindow):
         self.picker.blockSignals(True)
         self.picker.clear()
         for c in list_campaigns(self.store):
-            self.picker.addItem(f"{c.name} ({c.ruleset})", c.id)
+            rs = self.registry.get(c.ruleset) if c.ruleset in self.registry else None
+            self.picker.addItem(f"{c.name} ({rs.meta.short_name if rs else c.ruleset})", c.id)
         self.picker.blockSignals(False)
         index = self.picker.findData(select) if select is not None else 0
         if self.picker.count():
