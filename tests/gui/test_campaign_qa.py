@@ -28,3 +28,22 @@ def test_the_campaign_picker_names_the_ruleset_as_players_do(
     view = _view(qtbot, registry, store)
     short = registry.get("quincunx").meta.short_name
     assert view.picker.itemText(0) == f"Hannibal in Italy ({short})"
+
+
+def test_the_history_campaign_dialog_shows_each_account_whole(
+    qtbot: QtBot, registry: Registry
+) -> None:
+    """Campaign > New campaign from history: the campaign's account was squeezed to a line
+    and a half, cut at top and bottom; it is as tall as its lines, for every campaign."""
+    from app.core.scenario.campaigns import TEMPLATES
+    from app.gui.campaign.history import HistoryCampaignDialog
+
+    dialog = HistoryCampaignDialog(registry)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    label = dialog.summary
+    for i in range(len(TEMPLATES)):
+        dialog.template.setCurrentIndex(i)
+        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
+        assert label.heightForWidth(label.width()) > 2 * label.fontMetrics().height()
