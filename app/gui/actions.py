@@ -55,6 +55,7 @@ class ActionKey(Enum):
     CV_APPLY = auto()
     CV_UNDO = auto()
     CV_REDO = auto()
+    CV_ADD_BATTLE = auto()
     CV_FIGHT = auto()
     CV_CHRONICLE = auto()
     CV_EXPORT = auto()
@@ -239,6 +240,13 @@ SPECS: dict[ActionKey, ActionSpec] = {
     ),
     ActionKey.CV_UNDO: ActionSpec("&Undo", "Undo the last campaign step", (Key.Undo,), "undo"),
     ActionKey.CV_REDO: ActionSpec("&Redo", "Redo the campaign step", (Key.Redo,), "redo"),
+    ActionKey.CV_ADD_BATTLE: ActionSpec(
+        "A&dd a battle…",
+        "The next battle between two sides, on the ruleset's table or a historical field",
+        ("Ctrl+B",),
+        "battle-plus",
+        "Add battle",
+    ),
     ActionKey.CV_FIGHT: ActionSpec(
         "&Fight next battle",
         "Make the next battle from the campaign armies (killed and captured leaders stay home)",
