@@ -239,7 +239,9 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "Apply",
     ),
     ActionKey.CV_UNDO: ActionSpec("&Undo", "Undo the last campaign step", (Key.Undo,), "undo"),
-    ActionKey.CV_REDO: ActionSpec("&Redo", "Redo the campaign step", (Key.Redo,), "redo"),
+    ActionKey.CV_REDO: ActionSpec(
+        "&Redo", "Redo the campaign step", (Key.Redo, "Ctrl+Y", "Ctrl+Shift+Z"), "redo"
+    ),
     ActionKey.CV_ADD_BATTLE: ActionSpec(
         "A&dd a battle…",
         "The next battle between two sides, on the ruleset's table or a historical field",
