@@ -71,3 +71,33 @@ def test_the_leaders_dock_names_each_leader_s_side(
         item = table.item(row, 0)
         assert item is not None
         assert item.text() == f"{leader.name} ({state.sides[leader.side].name})"
+
+
+def test_a_long_action_name_does_not_widen_the_actions_dock(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """MWAN #90's "End of the first side's move" sat on the button that does the action,
+    and the button's width pushed the Actions dock wider (the map narrower, the table's
+    right edge out of sight, and the layout kept so for every later battle). The button
+    keeps to its row, its name cut short with "…" and whole in its tooltip."""
+    from app.core.battle import NextPhase
+
+    window = deploying_window(qtbot, registry, settings, "mwan90")
+    session = window.controller.session
+    mech = session.mechanics
+    while mech.side_to_move(session.state.view()) is None:
+        window.controller.execute(NextPhase())
+    qtbot.wait(20)
+    dock, button = window.actions_dock, window.acting.roll_button
+    width = dock.width()
+    acting = window.acting
+    acting.choose_action("end_move")
+    acting.side.setCurrentIndex(acting.side.findData(mech.side_to_move(session.state.view())))
+    qtbot.wait(20)
+    assert dock.width() == width
+    assert button.full_text == "End of the first side's move"
+    shown = button.text()
+    assert shown == button.full_text or (
+        shown.endswith("…") and button.toolTip() == button.full_text
+    )
+    assert button.fontMetrics().horizontalAdvance(shown) <= button.width()
