@@ -101,3 +101,30 @@ def test_a_long_action_name_does_not_widen_the_actions_dock(
         shown.endswith("…") and button.toolTip() == button.full_text
     )
     assert button.fontMetrics().horizontalAdvance(shown) <= button.width()
+
+
+def test_a_charge_the_rules_refuse_is_forced_with_alt_as_a_move_is(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """A refused charge said "force it to override", and the window had no way to: the
+    Charge (button, key or the map's menu) held with Alt asks the umpire and goes ahead,
+    logged as an override; without Alt the refusal says how."""
+    from app.core.battle import Charge
+    from tests.gui.battle.test_window import d3_session, to_phase
+
+    session = d3_session(registry)
+    window = open_window(qtbot, session, settings)
+    to_phase(window, "Movement")
+    window.acting.set_pair("A5", "B5")  # 25" apart: beyond its move
+    steps = len(session.steps)
+    assert window.charge(force=False) is None and len(session.steps) == steps
+    said = window.statusBar().currentMessage()
+    assert "may not charge" in said and "hold Alt" in said and "force it to" not in said
+    asked: list[str] = []
+    window.map.confirm = lambda title, text: asked.append(text) is None and False
+    assert window.charge(force=True) is None and len(session.steps) == steps  # said no
+    assert asked and "logged as an override" in asked[0]
+    window.map.confirm = lambda title, text: True
+    step = window.charge(force=True)
+    assert step is not None and isinstance(step.command, Charge) and step.command.force
+    assert any("Forced past" in line for line in step.lines)
