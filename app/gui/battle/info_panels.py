@@ -40,6 +40,7 @@ RECORD_WORDS = {
     "units_at_start": "units at the start",
     "drawn": "chance cards drawn",
     "deck": "chance cards left",
+    "card_name": "chance card",
 }
 HIDDEN_RECORD = {"army", "side_name"}
 
@@ -252,6 +253,7 @@ class SidesPanel(QWidget):
         result = battle_summary(state, c.session.mechanics)
         unit = result.strength_unit
         parts = []
+        units = {u.id: f"{u.name} ({u.id})" for u in state.units}
         for side, losses in zip(state.sides, result.sides, strict=True):
             rows = [
                 f"<tr><td>units left</td><td>{losses.units_left} of {losses.units}</td></tr>",
@@ -261,15 +263,19 @@ class SidesPanel(QWidget):
             for key, count in (("hits", losses.hits), ("rings", losses.rings), ("DPs", losses.dps)):
                 if count:
                     rows.append(f"<tr><td>{key} standing</td><td>{count}</td></tr>")
-            for key, value in side.record.items():
-                if key in HIDDEN_RECORD:
-                    continue
+            record = side.record
+            for key, value in record.items():
+                if key in HIDDEN_RECORD or value == "" or (key == "card" and "card_name" in record):
+                    continue  # nothing to read, or the card's id beside its name
                 words = RECORD_WORDS.get(key, key.replace("_", " "))
-                named = partial(c.session.mechanics.record_item_name, key)
-                rows.append(f"<tr><td>{_text(words)}</td><td>{_text(value, named)}</td></tr>")
-            parts.append(
-                f"<b>{_text(side.name)}</b> ({_text(side.army)})<table>{''.join(rows)}</table>"
-            )
+                if isinstance(value, str) and value in units:
+                    shown = html.escape(units[value])  # a unit by name, not its id alone
+                else:
+                    shown = _text(value, partial(c.session.mechanics.record_item_name, key))
+                rows.append(f"<tr><td>{_text(words)}</td><td>{shown}</td></tr>")
+            lists = c.session.ruleset.armies
+            army = lists[side.army].name if side.army in lists else side.army
+            parts.append(f"<b>{_text(side.name)}</b> ({_text(army)})<table>{''.join(rows)}</table>")
         if result.over:
             parts.insert(0, f"<p><b>{_text(result.headline)}</b></p>")
         self.view.setHtml("".join(parts))

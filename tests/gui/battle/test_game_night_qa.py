@@ -128,3 +128,26 @@ def test_a_charge_the_rules_refuse_is_forced_with_alt_as_a_move_is(
     step = window.charge(force=True)
     assert step is not None and isinstance(step.command, Charge) and step.command.force
     assert any("Forced past" in line for line in step.lines)
+
+
+def test_the_sides_dock_speaks_the_players_words(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """D3's Sides dock showed the data's ids: "Rome (roman)", "commander unit B7", the
+    drawn card twice ("card" and "card name") and empty rows ("initiative unit")."""
+    window = deploying_window(qtbot, registry, settings, "d3-ancients")
+    state = window.controller.state
+    rs = window.controller.session.ruleset
+    window.sides_panel.refresh()
+    text = window.sides_panel.view.toPlainText()
+    for side in state.sides:
+        assert f"{side.name} ({rs.armies[side.army].name})" in text
+        assert f"({side.army})" not in text
+        commander = state.unit(str(side.record["commander_unit"]))
+        assert f"{commander.name} ({commander.id})" in text
+    drawn = [s for s in state.sides if s.record.get("card_name")]
+    assert drawn  # the side in play drew its card as the battle began
+    assert f"chance card\n{drawn[0].record['card_name']}" in text
+    lines = text.splitlines()
+    assert "card" not in lines and "card name" not in lines
+    assert "initiative unit" not in lines
