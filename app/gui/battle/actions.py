@@ -110,8 +110,9 @@ SPECS: dict[BattleKey, ActionSpec] = {
     ),
     BattleKey.CHARGE: ActionSpec(
         "C&harge",
-        "The chosen unit charges the chosen target: the rules find the path into contact",
-        ("C",),
+        "The chosen unit charges the chosen target: the rules find the path into contact "
+        "(Alt+C: the umpire forces a charge the rules refuse)",
+        ("C", "Alt+C"),
     ),
     BattleKey.END_BATTLE: ActionSpec(
         "&Declare the result…", "End the battle: a winner or a draw, by agreement"

@@ -434,9 +434,10 @@ class BattleWindow(QMainWindow):
     def charge(self, *, force: bool | None = None) -> Step | None:
         """The unit chosen charges the target chosen: the core finds the path into
         contact (front, flank or rear, as the rules align them) and checks it. A charge the
-        rules refuse is refused naming the rule; chosen with Alt held (``force``, as a move
-        released with Alt), the umpire is asked and it goes ahead, logged as an override.
-        The refusal said "force it to override" and the window had no way to."""
+        rules refuse is refused naming the rule; chosen with Alt held (``force``: Alt+C, or
+        the Charge button clicked with Alt, as a move is released with Alt), the umpire is
+        asked and it goes ahead, logged as an override. The refusal said "force it to
+        override" and the window had no way to."""
         c = self.controller
         actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
         if actor is None or target is None:
@@ -461,7 +462,7 @@ class BattleWindow(QMainWindow):
             return step
         why = why.removesuffix(FORCEABLE[0]).removesuffix(FORCEABLE[1])
         if not force:
-            self.say(f"{why}; hold Alt as you charge to force it (the umpire's call)", 15000)
+            self.say(f"{why}; Alt+C forces it (the umpire's call)", 15000)
             return None
         if not self.map.confirm(
             "Force the charge",

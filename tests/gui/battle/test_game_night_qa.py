@@ -110,6 +110,7 @@ def test_a_charge_the_rules_refuse_is_forced_with_alt_as_a_move_is(
     Charge (button, key or the map's menu) held with Alt asks the umpire and goes ahead,
     logged as an override; without Alt the refusal says how."""
     from app.core.battle import Charge
+    from app.gui.battle.actions import BattleKey
     from tests.gui.battle.test_window import d3_session, to_phase
 
     session = d3_session(registry)
@@ -119,7 +120,8 @@ def test_a_charge_the_rules_refuse_is_forced_with_alt_as_a_move_is(
     steps = len(session.steps)
     assert window.charge(force=False) is None and len(session.steps) == steps
     said = window.statusBar().currentMessage()
-    assert "may not charge" in said and "hold Alt" in said and "force it to" not in said
+    assert "may not charge" in said and "Alt+C forces it" in said and "force it to" not in said
+    assert "Alt+C" in [k.toString() for k in window.acts[BattleKey.CHARGE].shortcuts()]
     asked: list[str] = []
     window.map.confirm = lambda title, text: asked.append(text) is None and False
     assert window.charge(force=True) is None and len(session.steps) == steps  # said no
