@@ -51,8 +51,8 @@ def _text(value: object, name: Callable[[str], str] = str) -> str:
         return "yes" if value else "no"
     if isinstance(value, str) and "," in value and " " not in value:
         return _counted([name(v) for v in value.split(",") if v])
-    if isinstance(value, str) and value and " " not in value and "_" in value:
-        return html.escape(name(value))
+    if isinstance(value, str) and value and " " not in value:
+        return html.escape(name(value))  # one item kept by its id (a card: "rally")
     return html.escape(str(value))
 
 

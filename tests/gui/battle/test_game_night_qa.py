@@ -150,6 +150,8 @@ def test_the_sides_dock_speaks_the_players_words(
     drawn = [s for s in state.sides if s.record.get("card_name")]
     assert drawn  # the side in play drew its card as the battle began
     assert f"chance card\n{drawn[0].record['card_name']}" in text
+    # the cards drawn so far by name too: one card was shown by its id ("rally")
+    assert f"cards drawn\n{drawn[0].record['card_name']}" in text
     lines = text.splitlines()
     assert "card" not in lines and "card name" not in lines
     assert "initiative unit" not in lines
