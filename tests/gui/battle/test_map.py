@@ -522,3 +522,27 @@ def test_a_drag_near_the_right_edge_keeps_its_card_on_the_map(
     left = min(session.state.units, key=lambda u: u.x)
     drag(battle_map, (left.x, left.y), (right.x + 2, right.y))
     assert area.contains(card_rect(battle_map, battle_map.ruler.label))
+
+
+def test_a_drag_s_card_is_never_under_the_legend(
+    battle_map: BattleMap, session: BattleSession
+) -> None:
+    """The legend sits over the map's bottom-left corner, and a drag's card (its cost and
+    the rules it breaks) drawn there was hidden under it: the card keeps out of the
+    legend's way."""
+    legend = battle_map.legend
+    assert legend.isVisible()
+    box = QRectF(legend.geometry())
+    # the table point under the legend's top-right part: a drag's end there puts its card
+    # (drawn at the end's top right) over the legend
+    corner = battle_map.mapToScene(box.center().toPoint())
+    frame = battle_map.map_scene.frame
+    x, y = frame.to_table(corner)
+    unit = min(session.state.units, key=lambda u: (u.x - x) ** 2 + (u.y - y) ** 2)
+    battle_map.select_unit(unit.id)
+    drag(battle_map, (unit.x, unit.y), (x, y), release=False)
+    label = battle_map.ghost.label
+    assert battle_map.ghost.isVisible() and label.isVisible()
+    card = battle_map.mapFromScene(label.sceneBoundingRect()).boundingRect()
+    assert not QRectF(card).intersects(box), (card, box)
+    key(battle_map, Qt.Key.Key_Escape)

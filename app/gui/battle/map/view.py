@@ -539,6 +539,15 @@ class BattleMap(QGraphicsView):
             dx = area.left() - anchor.x()
         if anchor.y() + dy < area.top():
             dy = area.top() - anchor.y()
+        # nor under the legend over the map's corner (a card drawn there was hidden): above
+        # it where there is room, else beside it
+        legend = QRectF(self.legend.geometry()).adjusted(-4, -4, 4, 4)
+        card = QRectF(anchor + QPointF(dx, dy), size)
+        if self.legend.isVisible() and card.intersects(legend):
+            if legend.top() - size.height() >= area.top():
+                dy = legend.top() - size.height() - anchor.y()
+            elif legend.right() + size.width() <= area.right():
+                dx = legend.right() - anchor.x()
         label.set_offset(QPointF(dx, dy))
 
     # ------------------------------------------------------------------ mouse
