@@ -52,6 +52,7 @@ from app.core.battle.setup import grown_table_note
 from app.core.battle.state import BattleState
 from app.core.roster import MAX_WOUNDS, MIN_WOUNDS
 from app.core.validation import Severity, validate
+from app.house import HouseError, with_house
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
 BATTLE_ID = number("BATTLE", 1, MAX_ID)
@@ -403,6 +404,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         return _new_on_field(args, rs, rosters, records, seed)
     # Deploy and start in memory, then store the battle with its first step in one
     # transaction: a start that fails leaves no empty battle behind.
+    try:
+        records = with_house(rs.id, rs.meta.engine, records)  # a club's own tables
+    except HouseError as exc:
+        raise CliError(f"the club's morale table: {exc}") from None
     try:
         fitting = fitting_table(rs, mech, rosters) if args.size is None else None
         table_ = tablecmd.new_table(rs, args.size, args.layout, fitting)

@@ -445,6 +445,7 @@ def _named(units: Any, text: str, missing: str) -> str:
 
 def cmd_fight(args: argparse.Namespace) -> int:
     from app.core.campaign.fight import start_battle
+    from app.house import with_house
     from app.rules.mechanics import mechanics_for
     from app.store.battles import create_battle
 
@@ -456,13 +457,16 @@ def cmd_fight(args: argparse.Namespace) -> int:
     try:
         from app.paths import user_scenarios_dir
 
+        rs = session.ruleset
+        house = with_house(rs.id, rs.meta.engine, ({}, {}))  # a club's own tables
         bs, rosters = start_battle(
-            session.ruleset,
-            mechanics_for(session.ruleset),
+            rs,
+            mechanics_for(rs),
             session.campaign,
             battle.id,
             seed=seed,
             scenarios=user_scenarios_dir(),
+            records=house,
         )
     except (CampaignError, ValueError) as exc:
         raise CliError(str(exc)) from None

@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
         help="figures or bases (default from the list)",
     )
     p.add_argument("--grade")
-    p.add_argument("--command", dest="command_id", help="command id")
+    p.add_argument("--command", dest="command_id", help="command id or name")
     p.add_argument("--name")
     roster_edit.allow_invalid(p)
     p.set_defaults(func=cmd_add)
@@ -275,14 +275,14 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     def change(roster: Roster) -> Roster:
         rs = _ruleset(roster.ruleset)
-        if args.command_id is not None and args.command_id not in {c.id for c in roster.commands}:
-            known = ", ".join(c.id for c in roster.commands) or "none"
-            raise CliError(f"roster has no command {args.command_id!r} (commands: {known})")
+        command = None  # an id, or a name the roster gives one command (issue 25)
+        if args.command_id is not None:
+            command = roster_edit.command_id(roster, args.command_id)
         changes: dict[str, object] = {"count": args.count}
         for field, value in (
             ("size", args.size),
             ("grade", args.grade),
-            ("command", args.command_id),
+            ("command", command),
             ("name", args.name),
         ):
             if value is not None:

@@ -17,6 +17,18 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_rulesets)
 
+    p = sub.add_parser(
+        "morale-table",
+        help="a club's own morale table where the source lost it (MWAN #90), kept for new battles",
+    )
+    p.add_argument("ruleset", metavar="RULESET", help="ruleset id (see `castra rulesets`)")
+    p.add_argument(
+        "file", metavar="FILE", nargs="?", help='a TOML file: die = "d6" and rows = [...]'
+    )
+    p.add_argument("--clear", action="store_true", help="forget the saved table")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_morale_table)
+
     p = sub.add_parser("armies", help="list a ruleset's army lists and their entries")
     p.add_argument("ruleset", metavar="RULESET", help="ruleset id (see `castra rulesets`)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -170,4 +182,54 @@ def cmd_armies(args: argparse.Namespace) -> int:
             table(rows, ("entry", "name", "troop type", f"sizes ({unit})", "min", "max", "grades"))
         )
         print()
+    return 0
+
+
+def cmd_morale_table(args: argparse.Namespace) -> int:
+    """Show, save (checked) or forget a club's own morale table for a ruleset whose source
+    breaks off before it; new battles of the ruleset keep a copy and roll checks on it."""
+    from pathlib import Path
+
+    from app.house import MORALE_ENGINES, HouseError, checked, morale_file, read_table, save_morale
+
+    reg = registry()
+    try:
+        rs = reg.get(args.ruleset)
+    except KeyError as exc:
+        raise CliError(str(exc.args[0])) from None
+    if rs.meta.engine not in MORALE_ENGINES:
+        raise CliError(f"{rs.meta.short_name} gives its own morale results: nothing to add")
+    if args.clear and args.file:
+        raise CliError("give a FILE to save, or --clear, not both")
+    path = morale_file(rs.id)
+    if args.clear:
+        existed = path.exists()
+        path.unlink(missing_ok=True)
+        print("forgotten" if existed else "no table was saved")
+        return 0
+    if args.file:
+        try:
+            saved = save_morale(rs.id, Path(args.file))
+        except HouseError as exc:
+            raise CliError(str(exc)) from None
+        print(f"saved: {saved}; new {rs.meta.short_name} battles roll morale checks on it")
+        return 0
+    if not path.exists():
+        if args.json:
+            print_json({"ruleset": rs.id, "saved": False})
+        else:
+            print(f"no morale table saved for {rs.id} (the checks take the players' result)")
+        return 0
+    try:
+        table_ = read_table(path)
+        checked(table_)
+    except HouseError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print_json({"ruleset": rs.id, "saved": True, "file": str(path), **table_})
+        return 0
+    print(f"{path} (die {table_['die']}):")
+    for row in table_["rows"]:
+        lo, hi = row["rolls"]
+        print(f"  {row['unit_in']}: {lo} to {hi}: {row['result']} ({row['outcome']})")
     return 0

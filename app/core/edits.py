@@ -19,6 +19,7 @@ from app.core.roster import (
     Command,
     Leader,
     Roster,
+    RosterValueError,
     Unit,
     check,
     command_problems,
@@ -34,6 +35,18 @@ def _checked(roster: Roster, *fields: str) -> Roster:
     """``roster`` if its ``fields`` are within bounds; else raise ``RosterValueError``."""
     check(roster_problems(roster, fields))
     return roster
+
+
+def _one_unit(leader: str, unit: Unit) -> None:
+    """A leader stands with one unit: a line of identical units (``count`` > 1) takes none,
+    refused here rather than left for validation to flag (which of them would he be with?)."""
+    if unit.count > 1:
+        raise RosterValueError(
+            [
+                f"{leader} stands with one unit, and {unit.name} is a line of {unit.count} "
+                "identical units: split one off first"
+            ]
+        )
 
 
 def _index(roster: Roster, unit_id: str) -> int:
@@ -110,6 +123,8 @@ class UpdateUnit:
         units = list(roster.units)
         unit = replace(units[i], **dict(self.changes))
         check(unit_problems(unit, self.changes.keys()))
+        if unit.leader is not None and {"leader", "count"} & set(self.changes):
+            _one_unit(roster.leader(unit.leader).name, unit)
         if "leader" in self.changes and unit.leader is not None:
             # A leader is attached to one unit at a time: detach him from any other.
             units = [replace(u, leader=None) if u.leader == unit.leader else u for u in units]
@@ -331,9 +346,9 @@ class AttachLeader:
         return "Attach leader" if self.unit_id else "Detach leader"
 
     def apply(self, roster: Roster) -> Roster:
-        roster.leader(self.leader_id)
+        leader = roster.leader(self.leader_id)
         if self.unit_id is not None:
-            _index(roster, self.unit_id)
+            _one_unit(leader.name, roster.units[_index(roster, self.unit_id)])
         units = []
         for u in roster.units:
             if u.id == self.unit_id:

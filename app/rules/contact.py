@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal, get_args
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Literal, get_args
 
 from app.rules.geometry import (
     Footprint,
@@ -210,12 +210,45 @@ class ContactRules(MovementRules):
             out += [("corner", corner_pose(t, w, d, near)), ("corner", corner_pose(t, w, d, far))]
         return out
 
+    def charge_problems(
+        self, view: TurnView, unit: Combatant, target: Combatant, end: Footprint | None
+    ) -> list[Breach]:
+        """The ruleset's own refusals of a charge by ``unit`` on ``target`` ending at
+        ``end`` (None: no path into contact was found), besides those of the move itself
+        (:meth:`check_move` as a charge): who may charge whom (Leg VI's light troops, D3's
+        light troops and cavalry), the sides of the target already taken (D3), ... each
+        citing its rule. Default: none."""
+        return []
+
+    def check_charge(self, view: TurnView, unit_id: str, target_id: str, path: Path) -> MoveCheck:
+        """Every check of a charge by ``unit_id`` on ``target_id`` along ``path``, as one
+        :class:`MoveCheck`: the target a friend or out of the battle, the move as a charge
+        (:meth:`check_move`), the path not reaching the target, and the ruleset's own rules
+        of charging (:meth:`charge_problems`). The one answer both the search for a path
+        (:meth:`contact`) and the core's :class:`~app.core.battle.Charge` (the command line's
+        ``battle charge`` and the window's Charge alike) give, so a charge the rules refuse
+        is refused whichever way it is made."""
+        unit, target = view.unit(unit_id), view.unit(target_id)
+        whom = f"{target.name} ({target_id})"
+        problems: list[Breach] = []
+        if target.side == unit.side:
+            problems.append(Breach(TABLE_RULE, f"{whom} is a friend"))
+        if target.status.eliminated:
+            problems.append(Breach(TABLE_RULE, f"{whom} is out of the battle"))
+        check = self.check_move(view, unit_id, path, reason="charge", target=target_id)
+        after: list[Breach] = []
+        if edge_distance(check.end, target.footprint) > TOUCH:
+            after.append(Breach(TABLE_RULE, f"the path does not reach {whom}"))
+        if target.side != unit.side:
+            after += self.charge_problems(view, unit, target, check.end)
+        return replace(check, breaches=(*problems, *check.breaches, *after))
+
     def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
         """A legal path for ``unit_id`` to charge into contact with ``target_id``, aligned
         as the rules say, or the rules the charge breaks. Default: for each pose of
         :meth:`contact_poses` in turn, the cheapest of :func:`approach_paths` that
-        :meth:`check_move` passes as a charge; failing all, the least bad one with its
-        breaches. A friend, or a unit out of the battle, cannot be charged.
+        :meth:`check_charge` passes; failing all, the least bad one with its breaches. A
+        friend, or a unit out of the battle, cannot be charged.
 
         Contract: the returned :class:`Contact` has a ``path`` ending touching the target
         (base edges at most :data:`TOUCH` apart) with its :class:`MoveCheck` as ``check``
@@ -234,10 +267,8 @@ class ContactRules(MovementRules):
         for how, pose in self.contact_poses(view, unit, target):
             for legs in approach_paths(unit.footprint, pose):
                 path = Path(legs)
-                check = self.check_move(view, unit_id, path, reason="charge", target=target_id)
-                breaches = (*problems, *check.breaches)
-                if edge_distance(check.end, target.footprint) > TOUCH:
-                    breaches += (Breach(TABLE_RULE, "the path does not reach the target"),)
+                check = self.check_charge(view, unit_id, target_id, path)
+                breaches = check.breaches
                 found = Contact(unit_id, target_id, path, check.end, how, breaches, check)
                 rank = (
                     sum(b.severity == "forbidden" for b in breaches),
@@ -250,6 +281,8 @@ class ContactRules(MovementRules):
                 break
         if best is None:
             end = unit.footprint
+            if target.side != unit.side:
+                problems += self.charge_problems(view, unit, target, None)
             return Contact(unit_id, target_id, None, end, "front", (*problems,))
         return best[1]
 
@@ -264,6 +297,10 @@ class ContactRules(MovementRules):
         return Resolution()
 
     # ------------------------------------------------------------------ deployment
+
+    #: the rule a deployment refusal cites (when deploying is open, where a unit may stand):
+    #: the ruleset's own where its text gives one (GSB, Deployment), else the core's
+    deployment_rule: ClassVar[str] = TABLE_RULE
 
     def deployment_depth(self, view: TurnView) -> float:
         """How far from its own table edge a side deploys, in the ruleset's unit. Default:
@@ -297,7 +334,9 @@ class ContactRules(MovementRules):
         """Why ``unit_id`` may not be deployed now, or None. Default: deployment is open in
         the battle's first phase (turn 1, first round), before play begins."""
         if (view.turn, view.round, view.phase) != (1, 1, 0):
-            return Breach(TABLE_RULE, "units are deployed only before play, in the first phase")
+            return Breach(
+                self.deployment_rule, "units are deployed only before play, in the first phase"
+            )
         if view.unit(unit_id).status.eliminated:
             return Breach(TABLE_RULE, "the unit is out of the battle")
         return None
@@ -319,7 +358,7 @@ class ContactRules(MovementRules):
         if not zone_holds(zone, corners):
             out.append(
                 Breach(
-                    TABLE_RULE,
+                    self.deployment_rule,
                     f"{who} would stand outside {view.side_names[unit.side]}'s deployment zone",
                 )
             )

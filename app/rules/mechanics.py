@@ -288,9 +288,30 @@ class Mechanics(SightRules):
             f"{self.ruleset.meta.short_name} has no action {key!r} (actions: {known})"
         )
 
+    def may_act(self, action: str, sit: Situation) -> str | None:
+        """Why ``action`` may not be taken now in the battle's sequence (whose turn, which
+        unit acts, who is in command), in one line naming the rule, or None (GSB: only the
+        unit activated fights or shoots; Leg VI: the side leading the phase acts first;
+        Quincunx: no aggressive act out of command). Asked when the action is resolved, after
+        its own ``prepare`` (which refuses what the rules never allow); not for its odds,
+        which stay what a player weighs before choosing (the unit to activate next, ...).
+        Default: None."""
+        return None
+
+    def _now(self, action: str, sit: Situation) -> Action[Any]:
+        """The declaration of ``action``, its own refusals and then :meth:`may_act`'s
+        raised (``ValueError``)."""
+        declared = self.declared(action)
+        why = self.may_act(action, sit)
+        if why is not None:
+            declared.prepare(sit)  # a rule the action never allows is said first
+            raise ValueError(why)
+        return declared
+
     def resolve(self, action: str, sit: Situation, dice: Dice) -> Resolution:
-        """Resolve ``action`` with ``dice``: its declaration's ``play`` with real dice."""
-        return self.declared(action).resolve(sit, dice)
+        """Resolve ``action`` with ``dice``: its declaration's ``play`` with real dice
+        (refused, with the rule, when :meth:`may_act` says it may not be taken now)."""
+        return self._now(action, sit).resolve(sit, dice)
 
     def odds(self, action: str, sit: Situation) -> Odds:
         """The exact distribution of ``Outcome`` for ``action`` (sums to 1): its

@@ -41,7 +41,7 @@ from app.rules.geometry import (
     convex_overlap,
 )
 from app.rules.layouts import terrain_term
-from app.rules.paths import Path, Traced
+from app.rules.paths import Leg, Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
 from app.rules.values import Combatant, Resolution, Side, TurnView
 
@@ -358,6 +358,23 @@ class MovementRules:
         umpire's call), or None (allowed). Default: a rout, a pursuit or an evade may run
         off the table if the umpire confirms; any other move may not."""
         return "confirm" if reason in ("rout", "pursuit", "evade") else "forbidden"
+
+    def snap_drag(
+        self,
+        view: TurnView,
+        unit_id: str,
+        legs: tuple[Leg, ...],
+        fixed: int,
+        reason: MoveReason,
+    ) -> tuple[Leg, ...]:
+        """Where a unit dragged on the map ends once the ruleset's own distances apply:
+        ``legs[fixed:]`` are the drag's (straight on, then sideways: see
+        :func:`~app.core.battle.reach.drag_legs`), which a ruleset may scale together so the
+        move ends where its rules put it (Leg VI: a dice move its full rolled distance, a
+        move stopped by the 4" rule exactly 4" from the formed enemy), since a pointer
+        lands a little short or a little past. ``legs[:fixed]`` (turns and wheels made
+        first) stay. Default: as dragged."""
+        return legs
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
         """What a move (or a charge's move into contact) does once it is made, besides

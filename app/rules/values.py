@@ -102,6 +102,8 @@ class LeaderView:
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
+    #: the commands (battlegroups) he leads, as the roster gives them
+    commands: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ class Combatant:
     depth: float = 0.0
     #: distance (cost) moved so far this turn or round, in the ruleset's unit
     moved: float = 0.0
+    #: the roster's command (battlegroup) the unit belongs to, None when it has none
+    command: str | None = None
 
     @property
     def footprint(self) -> Footprint:

@@ -342,6 +342,22 @@ class Battle:
         assert text.startswith(f"after step {step} of ")
 
 
+def lead_to(battle: Battle, side: int) -> None:
+    """Let ``side`` act in this phase: when the other side leads it (it has the
+    initiative's first actions) and is not done, it says it is done (Leg VI, Playing the
+    Game)."""
+    state = battle.state()
+    first = state["initiative"]
+    if first is None:
+        return
+    record = state["sides"][first]["record"]
+    if record.get("moves_second") == state["turn"]:
+        first = 1 - first
+    done = state["sides"][first]["record"].get("lead_done") == f"{state['turn']}.{state['phase']}"
+    if first != side and not done:
+        battle("act", "done", "--side", "ab"[first])
+
+
 def contact_point(
     mover: dict[str, Any], target: dict[str, Any], gap: float = 0.0
 ) -> tuple[float, float]:
@@ -676,15 +692,36 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
     legion = battle.unit("A1", state)
     assert legion["status"]["formation"] == "quincunx" and legion["status"]["extra"]["lines"] == 3
     snap = None
-    shots = rounds = falls = 0
+    shots = rounds = falls = tests = 0
+    # Hannibal rides with the Gauls (Varro is with the legion): they stay under control
+    battle("attach", "Hannibal", "Gauls")
     for _ in range(8):  # turns
         battle.next_to("Skirmish")
+        # units found out of control as the command phase ended test before they act; a
+        # halt keeps them where they are all turn (Leg VI, Control)
+        halted = set()
+        for u in battle.state()["units"]:
+            if "out_of_control" in u["status"]["markers"]:
+                out = battle("act", "control_test", u["id"])
+                tests += 1
+                if "Halt for the rest of the turn" in out:
+                    halted.add(u["id"])
         state = battle.state()
         slingers, velites = battle.unit("B2", state), battle.unit("A2", state)
-        if not slingers["status"]["eliminated"] and edge_gap(slingers, velites) > 3.5:
+        if (
+            not slingers["status"]["eliminated"]
+            and edge_gap(slingers, velites) > 3.5
+            and "B2" not in halted
+        ):
+            lead_to(battle, 1)
             advance(battle, state, "B2", "A2", L_MOVE["li"], gap=3.0)
-        if edge_gap(slingers, velites) <= 4:
-            for shooter, target in (("B2", "A2"), ("A2", "B2")):
+        if edge_gap(slingers, velites) <= 4 and not {"A2", "B2"} & halted:
+            # the side leading the phase shoots first (Leg VI, Playing the Game)
+            pairs = [("B2", "A2"), ("A2", "B2")]
+            if battle.state()["initiative"] == 0:
+                pairs.reverse()
+            for shooter, target in pairs:
+                lead_to(battle, 0 if shooter.startswith("A") else 1)
                 if shots == 0:
                     odds = cli.json("battle", "odds", battle.id, "shoot", shooter, target)
                     assert odds_total(odds["outcomes"]) == 1
@@ -700,6 +737,7 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
             if edge_gap(gauls, legion) > L_MOVE["mi"]:
                 battle.next_to("Command")
                 continue
+            lead_to(battle, 1)
             out = battle("act", "charge", "B1", "A1")
             assert "Charge: Gauls (B1) against Roman legion (A1)" in out and "contact" in out
             assert advance(battle, state, "B1", "A1", L_MOVE["mi"])
@@ -749,7 +787,7 @@ def test_leg_vi_battle_fought_to_losses_then_declared(cli: Cli) -> None:
         if gone:
             break
         battle.next_to("Command")
-    assert snap is not None and shots >= 2 and falls >= 1
+    assert snap is not None and shots >= 2 and falls >= 1 and tests >= 1
     # odds of a one-unit action: the control test
     control = cli.json("battle", "odds", battle.id, "control_test", "B1")
     assert odds_total(control["outcomes"]) == 1

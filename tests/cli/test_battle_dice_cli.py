@@ -12,8 +12,9 @@ def gsb_battle(cli: Cli) -> Battle:  # noqa: F811
 
 def test_melee_with_given_dice_uses_and_records_them(cli: Cli) -> None:  # noqa: F811
     battle = gsb_battle(cli)
-    battle.next_to("First player's activations")
+    battle.next_to("Second player's activations")  # Rome's (seed 5: Carthage plays first)
     battle.move_to_contact("A1", "B1")  # a melee needs contact (GSB, Melee)
+    battle("act", "activate", "A1")  # and the unit activated (GSB, Turn order)
     before = battle.state()
     # GSB melee: the legionaries throw 5d6 (heavy infantry), the defenders theirs after
     out = battle.refused("melee", "A1", "B1", "--dice", "6,6,6,6")
@@ -39,8 +40,9 @@ def test_melee_with_given_dice_uses_and_records_them(cli: Cli) -> None:  # noqa:
 
 def test_bad_dice_are_one_line_and_change_nothing(cli: Cli) -> None:  # noqa: F811
     battle = gsb_battle(cli)
-    battle.next_to("First player's activations")
+    battle.next_to("Second player's activations")  # Rome's (seed 5: Carthage plays first)
     battle.move_to_contact("A1", "B1")  # a melee needs contact (GSB, Melee)
+    battle("act", "activate", "A1")  # and the unit activated (GSB, Turn order)
     before = battle.state()
     steps = battle.steps()
     for faces, words in (

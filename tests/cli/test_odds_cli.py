@@ -123,6 +123,43 @@ def test_battle_adjust_refuses_hits_past_a_base(
     x, y = contact_point(units["A1"], units["B1"])
     code, out, err = castra(capsys, "battle", "move", bid, "A1", repr(x), repr(y), "--force")
     assert code == 0, err
+    # only the unit activated fights, in its side's activations (GSB, Turn order)
+    for _ in range(4):
+        code, out, err = castra(capsys, "battle", "act", bid, "activate", "A1")
+        if code == 0:
+            break
+        castra(capsys, "battle", "next", bid)
+    assert code == 0, err
     code, out, err = castra(capsys, "battle", "melee", bid, "A1", "B1")
     assert code == 0, err
     assert "is not a dice expression" not in out + err
+
+
+def test_leg_vi_a_pursuer_fights_unformed_in_standalone_odds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Leg VI, Formations: "Others become unformed if shaken, routing, pursuing, evading or
+    retiring", and Resolving combat: "A hit is scored on each die result of 6 if: unformed
+    ...". ``castra odds ... --set pursued=attacker`` counts the pursuing Gauls as unformed,
+    as a battle does from their marker (issue 25: it counted them formed)."""
+    base = (
+        "odds",
+        "leg-vi-carthago",
+        "--attacker",
+        "carthaginian:gauls",
+        "--defender",
+        "roman:velites",
+        "--set",
+        "charge=none",
+        "--set",
+        "pursued=attacker",
+        "--json",
+    )
+    results = []
+    for extra in ((), ("--marker-a", "pursuing")):
+        code, out, err = castra(capsys, *base, *extra)
+        assert code == 0, err
+        results.append(json.loads(out)["outcomes"])
+    assert results[0] == results[1]
+    code, out, err = castra(capsys, *base[:-3], "--json")  # not pursuing: formed, 5-6
+    assert json.loads(out)["outcomes"] != results[0]

@@ -191,3 +191,25 @@ def test_names_stay_unique_and_the_bin(capsys: Cap, tmp_path: Path) -> None:
     assert "deleted" in fails(capsys, "roster", "show", first)
     ok(capsys, "roster", "restore", first)
     assert shown(capsys, first)["name"] == "Trebia"
+
+
+def test_add_takes_a_commands_name_and_a_leader_joins_one_unit(capsys: Cap) -> None:
+    """Issue 25: ``roster add --command`` takes the command's name as ``roster set`` does
+    (it took only an id); and a leader attached to a line of identical units is refused
+    with the way out (split one off), where before the roster was left invalid."""
+    new(capsys, "quincunx", "roman", "Cannae")
+    ok(capsys, "roster", "command", "add", "Cannae", "Left wing")
+    ok(capsys, "roster", "add", "Cannae", "hastati", "--count", "3", "--command", "left wing")
+    data = shown(capsys, "Cannae")
+    assert [u["command"] is not None for u in data["units"]] == [True]
+    assert "Left wing" in ok(capsys, "roster", "show", "Cannae")
+    err = fails(capsys, "roster", "add", "Cannae", "velites", "--command", "Right wing")
+    assert "the roster has no command 'Right wing'" in err and "Left wing" in err
+    ok(capsys, "roster", "leader", "add", "Cannae", "Varro", "--rank", "general")
+    before = shown(capsys, "Cannae")
+    err = fails(capsys, "roster", "set", "Cannae", "Hastati", "--leader", "Varro")
+    assert "Varro stands with one unit, and Hastati is a line of 3 identical units" in err
+    assert "split one off first" in err and err.count("\n") == 1
+    err = fails(capsys, "roster", "leader", "set", "Cannae", "Varro", "--attach", "Hastati")
+    assert "split one off first" in err
+    assert shown(capsys, "Cannae") == before

@@ -38,7 +38,8 @@ def test_gsb_shot_timing_through_the_cli(cli: Cli) -> None:
     battle.next_to("Initiative")  # turn 2: the hand-set moves are not this turn's
     assert activations_of(battle, 1) == 2
 
-    # the Spanish shoot once, and then move no more
+    # the Spanish, activated, shoot once, and then move no more
+    battle("act", "activate", "B1")
     assert "Spanish" in battle("shoot", "B1", "A1")
     assert "shot" in battle.unit("B1")["status"]["markers"]
     for refused in (
@@ -50,7 +51,8 @@ def test_gsb_shot_timing_through_the_cli(cli: Cli) -> None:
     err = battle.refused("move", "B1", "--path", "forward 0.5")
     assert "GSB, Shooting" in err and "it moves no more this activation" in err
 
-    # the slingers move 1 UW into range, shoot, and their move is over
+    # the slingers, activated, move 1 UW into range, shoot, and their move is over
+    battle("act", "activate", "B3")
     battle("move", "B3", "--path", "forward 1")
     before = battle.state()
     assert "(0.0 UW" in battle("move", "B3", "--path", "turn 90")  # before the shot: free

@@ -1,9 +1,9 @@
 """A scripted Grown Slightly Bald battle on the table through ``castra battle``: the "hills
 and woods" layout, a unit deployed in Rome's zone (1 foot, 3.81 UW deep) and one refused
 outside it, Carthage's swap of two units as the armies are revealed, moves by paths and unit
-names in each side's activations, a shot refused out of range, a legal charge (no
-``--force``) that ends front to front, the legion refused leaving the melee, and undo, redo
-and replay landing on the same state.
+names in each side's activations (each unit activated first), a shot refused out of range, a
+legal charge (no ``--force``) that ends front to front, the legion refused leaving the
+melee, and undo, redo and replay landing on the same state.
 
 Rome: A1, A2 legionaries (heavy infantry, 1 UW a turn), A3 velites (light infantry). Carthage:
 B1 Spanish (medium infantry), B2 the elephant (2 UW a turn), B3 slingers (light infantry).
@@ -73,25 +73,35 @@ def test_a_gsb_battle_on_the_table(cli: Cli) -> None:
     assert "already swapped" in battle.refused("act", "swap", "B1", "B2")
     assert "only Carthage may swap" in battle.refused("act", "swap", "A1", "A2")
 
-    # turn 1: out of range, the slingers cannot shoot at the velites
-    err = battle.refused("shoot", "B3", "A3")
-    assert "GSB, Shooting" in err and "beyond the 1 UW range" in err
+    # turn 1: out of range, the slingers cannot shoot at the velites (nor their odds)
+    for action in ("shoot", "odds"):
+        args = ("shoot", "B3", "A3") if action == "odds" else ("B3", "A3")
+        err = battle.refused(action, *args)
+        assert "GSB, Shooting" in err and "beyond the 1 UW range" in err
     # the elephant and the legion close in, each in its own side's activations
     activations_of(battle, 1)
     err = battle.refused("move", "A2", "--path", "forward 1")  # not Rome's turn to play
     assert "it is Carthage's move" in err
+    # only a unit activated moves (GSB, Turn order): two activations free, a d10 after
+    err = battle.refused("move", "Elephant", "--path", "forward 2")
+    assert "GSB, Turn order: Elephant (B2) has not been activated" in err
+    assert "activation 1 (Elephant) is free" in battle("act", "activate", "Elephant")
     assert "(2.0 UW" in battle("move", "Elephant", "--path", "forward 2")
     activations_of(battle, 0)
+    battle("act", "activate", "A2")
     battle("move", "A2", "--path", "forward 1")
     err = battle.refused("move", "A2", "--path", "forward 1")  # its 1 UW is spent
     assert "would move 1.0 UW with 0.0 UW of its 1 UW left" in err
     activations_of(battle, 1)
+    battle("act", "activate", "B2")
     battle("move", "B2", "--path", "forward 2")
     activations_of(battle, 0)
+    battle("act", "activate", "A2")
     battle("move", "A2", "--path", "forward 1")
     # turn 3: the legion is within its move of the elephant; it charges, no force needed
     battle.next_to("Initiative")
     assert activations_of(battle, 0) == 3
+    battle("act", "activate", "A2")
     before = battle.snapshot()
     out = battle("charge", "A2", "B2")
     assert "charges Elephant (B2): contact front to front" in out

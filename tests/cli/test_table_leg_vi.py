@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_battle_cli import Battle, Cli
+from tests.cli.test_battle_cli import Battle, Cli, lead_to
 from tests.cli.test_battle_cli import store_file as store_file  # the store under tmp_path
 
 
@@ -45,17 +45,24 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     table = cli.json("battle", "table", battle.id)
     assert [p["kind"] for p in table["terrain"]] == ["hill", "woods", "hill", "woods"]
     # deployed in their zones, in the open ground between the west hill and the wood
-    out = battle("deploy", "Roman legion", "27", "10.8")
-    assert out.startswith("Roman legion (A1) deploys at (27, 10.8)")
+    # (the legion 4.36" deep, its lines 1" apart: errata 'legion-footprint')
+    out = battle("deploy", "Roman legion", "27", "9.8")
+    assert out.startswith("Roman legion (A1) deploys at (27, 9.8)")
     battle("deploy", "Gauls", "27", "37.5", "--facing", "180")
     assert "outside" in battle.refused("deploy", "Gauls", "27", "30", "--facing", "180")
+    # Hannibal rides with the Gauls, as Varro with the legion: both under control
+    assert "Hannibal joins Gauls" in battle("attach", "Hannibal", "Gauls")
     battle.next_to("Manoeuvre")
-    # march moves: 8" each for infantry beyond 8" of enemy, ending beyond 8" too
+    # march moves: 8" each for infantry beyond 8" of enemy, ending beyond 8" too; the side
+    # with the initiative's lead moves first, the other once it is done
+    lead_to(battle, 1)
     out = battle("move", "Gauls", "--path", "forward 8")
     assert 'Gauls (B1) moves: forward 8 (8.0"; 0.0" of its 8" left)' in out
+    lead_to(battle, 0)
     battle("move", "Roman legion", "--path", "forward 7.5")
     assert gap(cli, battle, "A1", "B1") == pytest.approx(9.63, abs=0.01)
     battle.next_to("Manoeuvre")  # turn 2
+    lead_to(battle, 0)
     # 6" more would come within 4" of the formed Gauls: refused, naming the rule
     before, steps = battle.state(), battle.steps()
     err = battle.refused("move", "Roman legion", "--path", "forward 6")
@@ -64,6 +71,7 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     assert battle.state() == before and battle.steps() == steps
     # dice moves: each side rolls, and moves its roll or halts 4" from the enemy
     dice_move_then_move(cli, battle, "A1", "B1")
+    lead_to(battle, 1)
     left = dice_move_then_move(cli, battle, "B1", "A1")
     assert left == pytest.approx(4, abs=0.01)  # two rolls of at least 3" close 5.6"
     battle.next_to("Charge")
@@ -78,6 +86,9 @@ def test_leg_vi_battle_on_the_table(cli: Cli) -> None:
     out = battle("charge", "Roman legion", "Gauls")
     assert "Roman legion (A1) charges Gauls (B1): contact front to front." in out
     assert "Forced past" not in out and "Confirmed" not in out
+    # the charge on the table is the ruleset's charge: the combat counts it (issue 25)
+    assert "has charged Gauls (B1): the combat counts the charge (Leg VI, Charges)" in out
+    assert "charging" in battle.unit("A1")["status"]["markers"]
     measured = cli.json("battle", "measure", battle.id, "A1", "B1")
     assert measured["distance"] == pytest.approx(0, abs=1e-6) and measured["los"]
     assert measured["arc"] == "front" and measured["target_arc"] == "front"

@@ -83,13 +83,28 @@ def test_assign_command_moves_the_leader() -> None:
 
 
 def test_attach_leader_to_one_unit_only() -> None:
-    roster = AttachLeader("l1", "u1").apply(_roster())
-    assert roster.unit("u1").leader == "l1"
+    roster = SplitUnit("u1", new_unit_id="u9").apply(_roster())
+    roster = AttachLeader("l1", "u9").apply(roster)
+    assert roster.unit("u9").leader == "l1"
     assert roster.unit("u2").leader is None
     roster = AttachLeader("l1", None).apply(roster)
     assert all(u.leader is None for u in roster.units)
     with pytest.raises(KeyError):
-        AttachLeader("l9", "u1").apply(roster)
+        AttachLeader("l9", "u2").apply(roster)
+
+
+def test_a_leader_is_not_attached_to_a_line_of_identical_units() -> None:
+    """A leader stands with one unit (issue 25): attaching him to a line of 3 hastati, or
+    making his unit a line of 2, is refused, naming the way out; the roster is unchanged
+    (before, it was taken and validation flagged the roster as invalid)."""
+    roster = _roster()
+    for edit in (
+        AttachLeader("l1", "u1"),
+        UpdateUnit("u1", {"leader": "l1"}),
+        UpdateUnit("u2", {"count": 2}),
+    ):
+        with pytest.raises(RosterValueError, match=r"a line of .* identical units: split one"):
+            edit.apply(roster)
 
 
 def test_batch_is_one_undo_step_and_all_or_nothing() -> None:

@@ -15,7 +15,15 @@ from app.core.edits import (
     UpdateRoster,
     UpdateUnit,
 )
-from app.core.roster import Command, Leader, LeaderStatus, Roster, new_roster, unit_from_entry
+from app.core.roster import (
+    Command,
+    Leader,
+    LeaderStatus,
+    Roster,
+    RosterValueError,
+    new_roster,
+    unit_from_entry,
+)
 from app.core.validation import Severity, validate
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
@@ -297,7 +305,8 @@ def test_unknown_command_and_moving_between_commands(registry: Registry) -> None
 
 def d3_army(rs: Ruleset) -> Roster:
     roster = new_roster(rs, "roman", name="r")
-    roster = add(rs, roster, "legionaries", count=3)
+    roster = add(rs, roster, "legionaries", count=2)
+    roster = add(rs, roster, "legionaries")  # one on its own line: a leader may join it
     roster = add(rs, roster, "velites")
     roster = add(rs, roster, "equites")
     roster = add(rs, roster, "triarii")
@@ -333,9 +342,15 @@ def test_attaching_a_leader_moves_him(registry: Registry) -> None:
     moved = UpdateUnit(other.id, {"leader": gen}).apply(roster)
     assert [u.id for u in moved.units if u.leader == gen] == [other.id]
     assert "leader.multiple_units" not in codes(rs, moved)
-    # On a line of three identical units he would be with all three: flagged.
+    # On a line of three identical units he would be with all three: the editor refuses
+    # it (issue 25), and a roster file that holds it is flagged.
     triple = next(u for u in roster.units if u.count > 1)
-    on_line = UpdateUnit(triple.id, {"leader": gen}).apply(roster)
+    with pytest.raises(RosterValueError, match="split one off first"):
+        UpdateUnit(triple.id, {"leader": gen}).apply(roster)
+    on_line = replace(
+        roster,
+        units=tuple(replace(u, leader=gen if u.id == triple.id else None) for u in roster.units),
+    )
     assert "leader.multiple_units" in codes(rs, on_line, Severity.ERROR)
     # A file could still attach one leader to two units: that is flagged.
     twice = replace(moved, units=tuple(replace(u, leader=gen) for u in moved.units[:2]))

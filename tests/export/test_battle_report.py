@@ -22,6 +22,7 @@ def test_report_has_the_result_and_every_roll(registry: Registry) -> None:
     a1, b1 = session.state.unit("A1"), session.state.unit("B1")
     assert b1.facing == 180.0
     session.do(MoveUnit(unit="A1", x=b1.x, y=b1.y - (a1.depth + b1.depth) / 2, facing=0.0))
+    session.do(Act(action="activate", actor="A1"))  # only the unit activated fights
     step = session.do(Act(action="melee", actor="A1", target="B1"))
     session.do(EndBattle(winner=0, reason="Carthage withdrew"))
     result = battle_summary(session.state, session.mechanics)

@@ -206,6 +206,20 @@ def test_leaders_added_assigned_and_attached(window: MainWindow, registry: Regis
     assert session.roster.commands[0].leader == leader.id
     assert model.setData(model.index(0, LCol.NAME), "Scipio")
     assert tree_index(window, unit.id, Col.LEADER).data() == "Scipio"
+    # a leader stands with one unit: made a line of three, his unit is refused, as is
+    # attaching him to another line of two (issue 25), and the roster keeps him where he was
+    refused: list[str] = []
+    session.refused.connect(refused.append)
+    tree_model = window.editor.model
+    assert tree_model is not None
+    assert not tree_model.setData(tree_index(window, unit.id, Col.QTY), 3)
+    assert refused and "split one off first" in refused[-1]
+    window.editor.add_entry("legionaries")
+    pair = session.roster.units[-1]
+    assert tree_model.setData(tree_index(window, pair.id, Col.QTY), 2)
+    assert not model.setData(model.index(0, LCol.ATTACHED), pair.id)
+    assert "Scipio stands with one unit" in refused[-1] and "a line of 2" in refused[-1]
+    assert session.roster.unit(unit.id).leader == leader.id
     leaders.select_leader(leader.id)
     leaders.remove_selected()
     assert session.roster.leaders == ()

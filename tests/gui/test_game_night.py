@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.core.battle import MoveUnit
+from app.core.battle import AttachLeader, MoveUnit
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit
 from app.core.campaign.model import Participant
 from app.core.campaign.start import campaign_from_rosters
@@ -139,11 +139,30 @@ def _kill_by_roll(window: BattleWindow, leader: BattleLeader, ruleset: str) -> N
         assert c.state.unit(host.id).status.hits == 8
     enemy = next(u for u in c.state.units if u.side != host.side and not u.status.eliminated)
     c.execute(_front_of(c.state, enemy, host))
+    if ruleset == "quincunx":  # in command to attack: its commander rides with it (issue 25)
+        theirs = [ld for ld in c.state.leaders if ld.side == enemy.side]
+        commander = next(
+            (ld for ld in theirs if enemy.command in ld.commands),
+            next(ld for ld in theirs if ld.rank == "general"),
+        )
+        c.execute(AttachLeader(leader=commander.id, unit=enemy.id))
     for _ in range(16):
         acting = window.acting
+        view = c.state.view()
+        if (
+            ruleset == "grown-slightly-bald"
+            and c.session.mechanics.side_in_play(view) == enemy.side
+            and not view.unit(enemy.id).status.has("activated")
+        ):  # only the unit activated fights (GSB, Turn order; issue 25)
+            acting.set_pair(enemy.id)
+            acting.choose_action("activate")
+            acting.roll_button.click()
         acting.choose_action("melee")
         acting.set_pair(enemy.id, host.id)
-        if acting.odds is not None:
+        command = acting.command()
+        assert command is not None
+        now = c.session.mechanics.may_act("melee", command.situation(c.state, c.session.mechanics))
+        if acting.odds is not None and now is None:  # the rules let it be fought now
             before = len(c.session.steps)
             _enter_dice(window, c.state.unit(host.id), ruleset)
             assert len(c.session.steps) == before + 1

@@ -21,10 +21,10 @@ from app.core.battle.base import (
     unit_words,
 )
 from app.core.battle.state import BattleState, BattleUnit
-from app.rules.contact import CONTACT_HOWS, TOUCH, ContactHow
-from app.rules.geometry import Footprint, edge_distance
+from app.rules.contact import CONTACT_HOWS, ContactHow
+from app.rules.geometry import Footprint
 from app.rules.mechanics import Mechanics, Resolution
-from app.rules.movement import MOVE_REASONS, TABLE_RULE, Breach, MoveCheck, MoveReason
+from app.rules.movement import MOVE_REASONS, Breach, MoveCheck, MoveReason
 from app.rules.paths import Leg, Path, PathError, legs_from_list, legs_to_list, path_text
 from app.rules.table import coordinate_problem
 
@@ -271,8 +271,10 @@ class Charge(BattleCommand):
     ruleset's :meth:`~app.rules.movement.MovementRules.on_move` and
     :meth:`~app.rules.contact.ContactRules.on_contact` apply. Made with
     :func:`plan_charge`, the command holds the path found, so its replay does not depend
-    on how contact is searched for; without ``legs`` it searches when executed. A charge
-    the rules forbid is refused naming the rule unless ``force``."""
+    on how contact is searched for; without ``legs`` it searches when executed. Either way
+    the charge passes exactly the ruleset's checks of a charge
+    (:meth:`~app.rules.contact.ContactRules.check_charge`: the move, and who may charge
+    whom); one it forbids is refused naming the rule unless ``force``."""
 
     kind: ClassVar[str] = "charge"
     unit: str = ""
@@ -321,12 +323,8 @@ class Charge(BattleCommand):
                 path = Path(self.legs)
             except PathError as exc:
                 raise CommandError(str(exc)) from None
-            check = mech.check_move(view, unit.id, path, reason="charge", target=target.id)
+            check = mech.check_charge(view, unit.id, target.id, path)
             breaches = list(check.breaches)
-            if target.side == unit.side:
-                breaches.insert(0, Breach(TABLE_RULE, f"{whom} is a friend"))
-            if edge_distance(check.end, target.footprint) > TOUCH:
-                breaches.append(Breach(TABLE_RULE, f"the path does not reach {whom}"))
             how: ContactHow = _how(self.how)
         else:
             contact = mech.contact(view, unit.id, target.id)

@@ -76,6 +76,28 @@ def unit_to_dict(u: BattleUnit) -> dict[str, Any]:
     return out
 
 
+def leader_to_dict(ld: BattleLeader) -> dict[str, Any]:
+    """A leader as JSON-ready data. The commands he leads are written only when he leads
+    some, so a state stored before leaders knew them keeps its digest."""
+    out: dict[str, Any] = {
+        "id": ld.id,
+        "side": ld.side,
+        "name": ld.name,
+        "rank": ld.rank,
+        "status": ld.status,
+        "wounds": ld.wounds,
+        "bonus": ld.bonus,
+        "exceptional": ld.exceptional,
+        "quality": ld.quality,
+        "attached_to": ld.attached_to,
+        "x": float(ld.x),
+        "y": float(ld.y),
+    }
+    if ld.commands:
+        out["commands"] = list(ld.commands)
+    return out
+
+
 def state_to_dict(st: BattleState) -> dict[str, Any]:
     """The state as JSON-ready data; lengths are always floats (a move to ``x=20`` is stored
     as 20.0, as it reads back), so a state and its stored copy have one digest. Keys added
@@ -89,23 +111,7 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
             for s in st.sides
         ],
         "units": [unit_to_dict(u) for u in st.units],
-        "leaders": [
-            {
-                "id": ld.id,
-                "side": ld.side,
-                "name": ld.name,
-                "rank": ld.rank,
-                "status": ld.status,
-                "wounds": ld.wounds,
-                "bonus": ld.bonus,
-                "exceptional": ld.exceptional,
-                "quality": ld.quality,
-                "attached_to": ld.attached_to,
-                "x": float(ld.x),
-                "y": float(ld.y),
-            }
-            for ld in st.leaders
-        ],
+        "leaders": [leader_to_dict(ld) for ld in st.leaders],
         "terrain": [t.to_dict() for t in st.terrain],
         "width": float(st.width),
         "height": float(st.height),
@@ -160,6 +166,7 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
             attached_to=ld["attached_to"],
             x=float(ld["x"]),
             y=float(ld["y"]),
+            commands=tuple(str(c) for c in ld.get("commands", ())),
         )
         for ld in d["leaders"]
     )

@@ -253,6 +253,7 @@ def _place_leaders(
                 attached_to=host.id if host is not None else None,
                 x=x,
                 y=y,
+                commands=tuple(sorted(led)),
             )
         )
     return placed

@@ -66,6 +66,7 @@ class BattleUnit:
             width=self.width,
             depth=self.depth,
             moved=self.moved,
+            command=self.command,
         )
 
 
@@ -83,6 +84,8 @@ class BattleLeader:
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
+    #: the roster's commands (battlegroups) he leads
+    commands: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:
@@ -183,6 +186,7 @@ class BattleState:
             attached_to=leader.attached_to,
             x=leader.x,
             y=leader.y,
+            commands=leader.commands,
         )
 
     def combatant(self, unit: BattleUnit) -> Combatant:

@@ -9,6 +9,7 @@ campaign (the store saves both: :mod:`app.store.campaigns`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from app.core.battle import BattleSession, StartBattle, new_battle
@@ -16,7 +17,7 @@ from app.core.battle.result import BattleResult, result_from_state
 from app.core.campaign.model import Campaign, CampaignError
 from app.core.campaign.steps import RecordResult, battle_roster
 from app.core.roster import Roster
-from app.rules.mechanics import Mechanics
+from app.rules.mechanics import Mechanics, Scalar
 from app.rules.ruleset import Ruleset
 
 
@@ -39,13 +40,15 @@ def start_battle(
     *,
     seed: int,
     scenarios: Path | None = None,
+    records: tuple[Mapping[str, Scalar], Mapping[str, Scalar]] = ({}, {}),
 ) -> tuple[BattleSession, tuple[Roster, Roster]]:
     """A new battle session for the campaign battle, started (its first command done),
     and the rosters it was made from (stored with the battle). A battle fought on a
     historical field (``CampaignBattle.scenario``) opens on that field in its battle order,
     with the campaign's armies as they stand (``app.core.scenario``; ``scenarios``: the
     user's own folder of battles besides the built-in ones); a field that cannot be found,
-    or is not set for the ruleset, leaves the battle on a bare table."""
+    or is not set for the ruleset, leaves the battle on a bare table. ``records``: what
+    each side's record holds from the start besides the ruleset's own (a club's tables)."""
     battle = campaign.battle(battle_key)
     rosters = battle_rosters(campaign, battle_key)
     name = f"{campaign.name}: {battle.name}"
@@ -54,8 +57,10 @@ def start_battle(
 
         sc = builtin_scenario(battle.scenario, rs, scenarios)
         if sc is not None and rs.id in sc.rulesets:
-            return scenario_session(sc, rs, mech, seed=seed, rosters=rosters, name=name)
-    state = new_battle(rs, mech, rosters)
+            return scenario_session(
+                sc, rs, mech, seed=seed, rosters=rosters, name=name, records=records
+            )
+    state = new_battle(rs, mech, rosters, records=records)
     session = BattleSession(rs, mech, state, seed=seed, name=name)
     session.do(StartBattle())
     return session, rosters

@@ -30,6 +30,7 @@ from app.core.battle.base import battle_name_problem
 from app.core.battle.setup import Table, default_table, fitting_table
 from app.core.ready import ReadyArmy, ready_armies, ready_roster
 from app.core.roster import Roster
+from app.house import HouseError, with_house
 from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import NotImplementedRule, Scalar, mechanics_for
@@ -264,6 +265,10 @@ class NewBattleDialog(QDialog):
         bad = battle_name_problem(name)
         if bad:
             raise ValueError(bad)
+        try:
+            records = with_house(rs.id, rs.meta.engine, records)  # a club's own tables
+        except HouseError as exc:
+            raise ValueError(f"The club's morale table: {exc}") from None
         try:
             mech = mechanics_for(rs)
             table = self.chosen_table(rs, rosters)

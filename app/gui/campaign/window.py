@@ -590,6 +590,7 @@ class CampaignView(QMainWindow):
 
     def fight(self) -> int | None:
         """Make the next battle from the campaign armies through the core; its id."""
+        from app.house import with_house
         from app.paths import user_scenarios_dir
         from app.rules.mechanics import mechanics_for
         from app.store.battles import create_battle
@@ -598,13 +599,15 @@ class CampaignView(QMainWindow):
         if battle is None or self.session is None:
             return None
         try:
+            rs = self.session.ruleset
             bs, rosters = start_battle(
-                self.session.ruleset,
-                mechanics_for(self.session.ruleset),
+                rs,
+                mechanics_for(rs),
                 self.session.campaign,
                 battle.id,
                 seed=random.SystemRandom().randrange(2**31),
                 scenarios=user_scenarios_dir(),
+                records=with_house(rs.id, rs.meta.engine, ({}, {})),  # a club's own tables
             )
         except (CampaignError, ValueError) as exc:
             self._say(str(exc))

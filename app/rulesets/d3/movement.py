@@ -22,7 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.rules.contact import Contact, ContactHow
+from app.rules.contact import ContactHow
 from app.rules.geometry import Footprint, Point, axes, edge_distance
 from app.rules.movement import (
     Breach,
@@ -422,30 +422,39 @@ class D3Movement(D3Turn):
             not in taken
         ]
 
-    def contact(self, view: TurnView, unit_id: str, target_id: str) -> Contact:
-        """D3, Charges: the core finds the path into contact on a side of the target still
-        free; the charge is refused when every side it could reach has its attacker, or
-        when the troop may not charge this target now (cavalry against elephants, light
-        troops against an enemy not already in combat, a unit that may not move, a broken
-        army)."""
-        found = super().contact(view, unit_id, target_id)
-        unit, target = view.unit(unit_id), view.unit(target_id)
-        breaches = list(found.breaches)
+    def charge_problems(
+        self, view: TurnView, unit: Combatant, target: Combatant, end: Footprint | None
+    ) -> list[Breach]:
+        """D3, Charges: the troop may not charge this target now (cavalry against elephants,
+        light troops against an enemy not already in combat, a unit that may not move, a
+        broken army); and "Only one attacking unit can contact each side of an enemy unit":
+        the side of the target ``end`` touches already has its attacker."""
+        out: list[Breach] = []
         problem = self.may_charge(unit, target, view)
         if problem is not None:
-            breaches.append(Breach(CHARGE_RULE, problem))
-        if found.path is None:
-            taken = self._sides_taken(view, unit, target)
-            if taken:
-                sides = "; ".join(f"{s.replace('_', ' ')}: {w}" for s, w in sorted(taken.items()))
-                breaches.append(
-                    Breach(
-                        CHARGE_RULE,
-                        f"only one attacking unit may contact each side of an enemy, and "
-                        f"the sides of {target.name} ({target_id}) it could reach are taken "
-                        f"({sides})",
-                    )
+            out.append(Breach(CHARGE_RULE, problem))
+        taken = self._sides_taken(view, unit, target)
+        if not taken:
+            return out
+        if end is None:
+            sides = "; ".join(f"{s.replace('_', ' ')}: {w}" for s, w in sorted(taken.items()))
+            out.append(
+                Breach(
+                    CHARGE_RULE,
+                    f"only one attacking unit may contact each side of an enemy, and the "
+                    f"sides of {target.name} ({target.unit_id}) it could reach are taken "
+                    f"({sides})",
                 )
-        if len(breaches) == len(found.breaches):
-            return found
-        return replace(found, breaches=tuple(breaches))
+            )
+            return out
+        side = attack_side(target, replace(unit, x=end.x, y=end.y, facing=end.facing))
+        if side in taken:
+            out.append(
+                Breach(
+                    CHARGE_RULE,
+                    f"only one attacking unit may contact each side of an enemy: the "
+                    f"{side.replace('_', ' ')} of {target.name} ({target.unit_id}) has "
+                    f"{taken[side]}",
+                )
+            )
+        return out

@@ -23,6 +23,15 @@ SHOT = "shot"
 #: in a unit's status ``extra``: it had moved in its activation before it shot, so a light
 #: infantry unit's move is over (a move after the shot would put the shot in its middle)
 SHOT_AFTER_MOVING = "shot_after_moving"
+#: in a unit's status ``extra``: the enemy it fought a melee against in its activation, and
+#: FOUGHT_AGAIN once it has fought the second melee the text allows after destroying the first
+#: opponent (GSB, Melee)
+FOUGHT = "fought"
+FOUGHT_AGAIN = "fought_again"
+#: in a unit's status ``extra``: the degrees it pivoted before the increment (the whole unit
+#: width) under way, and that increment's number (GSB, Pivots; errata pivot-increments)
+PIVOTED = "pivoted"
+PIVOT_GROUP = "pivot_group"
 #: the core's marker on a unit that made a move or charge this turn (cleared as a turn ends)
 MOVED = "moved"
 

@@ -20,10 +20,12 @@ from fractions import Fraction
 from app.rules.actions import Throws, exact_of
 from app.rules.contact import TOUCH, not_in_contact
 from app.rules.geometry import (
+    Footprint,
     Point,
     axes,
     point_in_polygon,
     point_segment_distance,
+    polygon_distance,
     unit_distance,
 )
 from app.rules.mechanics import (
@@ -31,11 +33,20 @@ from app.rules.mechanics import (
     Effects,
     Outcome,
     Resolution,
+    SideUpdate,
     Situation,
     TurnView,
     UnitChange,
 )
-from app.rulesets.gsb.base import DISENGAGED, GENERAL_MOVED, MOVED, SHOT, SHOT_AFTER_MOVING
+from app.rulesets.gsb.base import (
+    DISENGAGED,
+    FOUGHT,
+    FOUGHT_AGAIN,
+    GENERAL_MOVED,
+    MOVED,
+    SHOT,
+    SHOT_AFTER_MOVING,
+)
 from app.rulesets.gsb.rules import (
     ATTACKS,
     NO_DAMAGE,
@@ -339,20 +350,66 @@ class CombatRules(TurnRules):
                 f"turn and may not {verb} again until the next turn"
             )
 
+    def may_act(self, action: str, sit: Situation) -> str | None:
+        """GSB, Turn order: a melee or a shot is made only by the unit activated now
+        (:meth:`activation_problem`: "Units fight ... only on their own turn", one unit at a
+        time, once a turn); a melee once an activation, a second after destroying the
+        first opponent. Their odds are still counted."""
+        doing = {"melee": "fight in melee", "shoot": "shoot"}.get(action)
+        if doing is None or sit.view is None or sit.actor is None:
+            return None
+        problem = self.activation_problem(sit.view, sit.actor, doing)
+        if problem is None and action == "melee":
+            problem = self.second_melee_problem(sit.view, sit.actor, sit.target)
+        return problem
+
+    def second_melee_problem(
+        self, view: TurnView, unit: Combatant, target: Combatant | None
+    ) -> str | None:
+        """GSB, Melee: a unit fights one melee in its activation; "Units which charge into
+        melee and destroy their opponents immediately may use any remaining movement to
+        contact and fight a second melee": a second only once its first opponent is
+        destroyed (out of the battle), against another enemy, and no third."""
+        first = unit.status.extra.get(FOUGHT)
+        if first is None:
+            return None
+        who = f"{unit.name} ({unit.unit_id})"
+        if unit.status.extra.get(FOUGHT_AGAIN) or not self.t.melee.second_melee_after_destroying:
+            return f"{MELEE_RULE}: {who} has fought its melee in this activation"
+        foe = next((u for u in view.units if u.unit_id == str(first)), None)
+        if foe is not None and not foe.status.eliminated:
+            return (
+                f"{MELEE_RULE}: {who} has fought {foe.name} ({foe.unit_id}) in this activation;"
+                " only a unit that destroyed its opponent fights a second melee"
+            )
+        if target is not None and target.unit_id == str(first):
+            return f"{MELEE_RULE}: {who} has destroyed {target.name} ({target.unit_id})"
+        return None
+
     def prepare_melee(self, sit: Situation) -> Attack:
         """GSB, Melee: the active unit's strike; a target fighting an elephant loses a base
-        on morale on 4-6. Refused for a unit that disengaged this turn and, when both units
-        stand on the table, for two units whose bases do not touch."""
+        on morale on 4-6 (made only in the unit's activation: :meth:`may_act`). Refused for
+        a unit that disengaged this turn and, when both units stand on the table, for two
+        units whose bases do not touch and for an enemy not at the unit's front ("Units
+        fight to their front")."""
         self._not_disengaged(sit.attacker, "fight in melee")
         apart = not_in_contact(MELEE_RULE, sit.attacker, sit.defender)
         if apart is not None:
             raise ValueError(apart)
+        a, d = sit.attacker, sit.defender
+        if a.footprint.has_size and d.footprint.has_size and not at_front(a.footprint, d.footprint):
+            raise ValueError(
+                f"{MELEE_RULE}: units fight to their front, and {d.name} ({d.unit_id}) is not "
+                f"at {a.name} ({a.unit_id})'s front (a unit attacked in flank turns to face "
+                "first, errata turn-to-face)"
+            )
         return self._attack(sit, self.melee_strike(sit), True, self.is_elephant(sit.attacker))
 
     def prepare_shoot(self, sit: Situation) -> Attack:
         """GSB, Shooting: 2 dice, 6s hit; hits cost bases and morale as in melee, and a
-        wounded elephant rampages (the shooter, within 1 UW, rolls too). Refused for a
-        unit that disengaged this turn, for one that has already shot in its activation
+        wounded elephant rampages (the shooter, within 1 UW, rolls too); made only in the
+        unit's activation (:meth:`may_act`). Refused for a unit that disengaged this turn,
+        for one that has already shot in its activation
         (:meth:`shot_timing_problem`) and, when both units stand on the table, for a target
         out of the arc, out of range or out of sight (:meth:`shot_problem`)."""
         self._not_disengaged(sit.attacker, "shoot")
@@ -449,7 +506,18 @@ class CombatRules(TurnRules):
         )
         if not plan.melee:  # the shooter has shot in this activation
             others = (*others, UnitChange(att.unit_id, self.shot_record(att)))
+        elif th.rolling and sit.view is not None and self._active_side(sit.view) is not None:
+            # the melee of its activation, kept (one a turn; a second after destroying)
+            again = FOUGHT in att.status.extra
+            record = {FOUGHT_AGAIN: True} if again else {FOUGHT: dfn.unit_id}
+            others = (*others, UnitChange(att.unit_id, Effects(extra=record)))
         sides, events, more = stars_and_fates(self.t, sit.view, hurt)
+        if sit.view is not None and th.rolling:  # an open activation taken by this unit
+            claim = self.claim_activation(sit.view, att)
+            if claim.others:
+                others = (*others, *claim.others)
+                sides = _merged(sides, claim.sides)
+                lines += claim.explanation
         return Resolution(
             outcome=outcome,
             others=others,
@@ -529,6 +597,46 @@ class CombatRules(TurnRules):
             a_eff = replace(a_eff, move=second)
         label = f"target: {dfn.describe()}{self._rampage_label(att)}"
         return Outcome(attacker=a_eff, defender=effects_of(db, dfn), result=label)
+
+
+Updates = tuple[SideUpdate, SideUpdate]
+
+
+def _merged(a: Updates, b: Updates) -> Updates:
+    """Two resolutions' updates of the sides' records, the second's keys last."""
+    out = [
+        None if x is None and y is None else {**(x or {}), **(y or {})}
+        for x, y in zip(a, b, strict=True)
+    ]
+    return (out[0], out[1])
+
+
+#: how many points of a unit's front edge are tried for contact (besides the enemy's corners)
+FRONT_SAMPLES = 9
+
+
+def at_front(unit: Footprint, enemy: Footprint) -> bool:
+    """Whether ``enemy`` touches ``unit``'s front edge somewhere other than at its two front
+    corners (GSB, Melee: "Units fight to their front"): front to front, or an enemy's corner
+    against the front; not an enemy touching only a corner of the front, as one flat against
+    the unit's flank does."""
+    fl, fr = unit.corners()[0], unit.corners()[1]
+    ex, ey = fr[0] - fl[0], fr[1] - fl[1]
+    length2 = ex * ex + ey * ey
+    if length2 <= 0:
+        return True
+    theirs = enemy.corners()
+    ts = [k / (FRONT_SAMPLES + 1) for k in range(1, FRONT_SAMPLES + 1)]
+    for px, py in theirs:  # where the enemy's corners lie along the front
+        ts.append(((px - fl[0]) * ex + (py - fl[1]) * ey) / length2)
+    margin = 1e-6 / math.sqrt(length2)
+    for t in ts:
+        if not margin < t < 1 - margin:
+            continue
+        point = (fl[0] + ex * t, fl[1] + ey * t)
+        if polygon_distance((point,), theirs) <= TOUCH:
+            return True
+    return False
 
 
 def _point_to_polygon(p: Point, poly: Sequence[Point]) -> float:

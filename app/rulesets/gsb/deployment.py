@@ -32,6 +32,8 @@ SWAPPED = "swapped"
 class GSBDeployment(GSBMovement):
     """GSB, Deployment: the zones 1 foot deep, and Carthage's swap of two units."""
 
+    deployment_rule = DEPLOY_RULE
+
     def deployment_depth(self, view: TurnView) -> float:
         """GSB, Deployment: up to 1 foot from a side's own edge, in unit widths (3.81 UW
         with the 8 cm unit width)."""

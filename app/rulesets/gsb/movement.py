@@ -20,6 +20,7 @@ whom, how a unit leaves a melee or turns to face a flank attack, and how far it 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -43,7 +44,7 @@ from app.rules.paths import Leg, Path, Traced
 from app.rules.sight import ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, Side, TurnView, UnitChange
-from app.rulesets.gsb.base import DISENGAGED
+from app.rulesets.gsb.base import DISENGAGED, MOVED, PIVOT_GROUP, PIVOTED
 from app.rulesets.gsb.combat import DISENGAGE_RULE, SHOOT_RULE, CombatRules
 
 PIVOT_RULE = "GSB, Pivots"
@@ -254,14 +255,22 @@ class GSBMovement(CombatRules):
         return self._active_side(view)
 
     def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
-        """The core's rule, then GSB, Shooting: a unit that has shot in its activation moves
-        or charges on only as its troop's timing lets it (medium infantry not at all, light
+        """The core's rule (only the side whose activations these are moves), then GSB, Turn
+        order: only the unit activated now moves or charges, once a turn
+        (:meth:`~app.rulesets.gsb.turn.TurnRules.activation_problem`); then GSB, Shooting: a
+        unit that has shot in its activation moves or charges on only as its troop's timing
+        lets it (medium infantry not at all, light
         infantry only if they shot before moving, light cavalry freely;
         :meth:`move_after_shot_problem`)."""
         found = super().may_move(view, unit_id, reason)
         if found is not None or reason not in CHOSEN:
             return found
-        problem = self.move_after_shot_problem(view.unit(unit_id))
+        unit = view.unit(unit_id)
+        turn = self.activation_problem(view, unit, reason)
+        if turn is not None:
+            rule, _, text = turn.partition(": ")
+            return Breach(rule, text)
+        problem = self.move_after_shot_problem(unit)
         return None if problem is None else Breach(SHOOT_RULE, problem)
 
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
@@ -296,6 +305,7 @@ class GSBMovement(CombatRules):
         if reason not in CHOSEN:
             return found
         unit = view.unit(unit_id)
+        found = self._pivots_per_increment(view, unit, found)
         engaged = self.engagement(view, unit)
         if not engaged.enemies:
             return found
@@ -305,8 +315,73 @@ class GSBMovement(CombatRules):
         breaches = self._engaged_breaches(engaged, path, found)
         if not breaches:
             return found
-        # the melee rule first: it is why the move is refused, whatever else it breaks
-        return replace(found, breaches=(*breaches, *found.breaches))
+        # the melee rule first (it is why the move is refused, whatever else it breaks),
+        # after the turn order's (a unit not acting now moves in no way at all)
+        turn = tuple(b for b in found.breaches if b.rule == self.sequence_rule)
+        rest = tuple(b for b in found.breaches if b.rule != self.sequence_rule)
+        return replace(found, breaches=(*turn, *breaches, *rest))
+
+    def _pivot_walk(
+        self, view: TurnView, unit: Combatant, found: MoveCheck
+    ) -> tuple[list[LegCost], float, int]:
+        """The legs' costs with GSB's pivots read per increment (errata pivot-increments):
+        "May pivot up to 45 degrees before moving an increment": the increment is a whole
+        unit width, and the pivots made before one increment (since the unit last finished
+        one, this move or earlier in its activation) add up: within the free 45 degrees
+        they cost nothing; a pivot that takes them past it costs a unit width. Also the
+        degrees pivoted in the increment under way at the end, and its number."""
+        kind = self.t.pivot.kinds[self.gsb_troop(unit.troop).pivot]
+        legs = list(found.legs)
+        if kind.free_deg is None or kind.free_deg == 0:
+            return legs, 0.0, 0
+        moved = unit.moved
+        group = math.floor(moved + 1e-6)
+        used = self._pivoted_before(view, unit, group)
+        for i, (t, cost) in enumerate(zip(found.traced, found.legs, strict=True)):
+            if t.leg.kind in PIVOT_LEGS and cost.note.startswith(PIVOT_RULE):
+                angle = _turned(t.leg.angle)
+                here = math.floor(moved + 1e-6)
+                if here != group:
+                    group, used = here, 0.0
+                used += angle
+                if angle > 1e-9 and cost.cost == 0 and used > kind.free_deg + 1e-9:
+                    note = (
+                        f"{PIVOT_RULE}: {used:g} degrees pivoted before one increment: "
+                        f"{kind.cost:g} UW ({kind.label})"
+                    )
+                    legs[i] = replace(cost, cost=float(kind.cost), note=note)
+            moved += legs[i].cost
+        return legs, used, group
+
+    def _pivoted_before(self, view: TurnView, unit: Combatant, group: int) -> float:
+        """Degrees the unit pivoted before the increment ``group`` in its earlier moves this
+        activation (its status ``extra``)."""
+        extra = unit.status.extra
+        if extra.get(PIVOT_GROUP) != group or not unit.status.has(MOVED):
+            return 0.0
+        value = extra.get(PIVOTED, 0.0)
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    def _pivots_per_increment(self, view: TurnView, unit: Combatant, found: MoveCheck) -> MoveCheck:
+        """The check with its pivots costed per increment (:meth:`_pivot_walk`) and the
+        allowance checked again on the new total."""
+        legs, _, _ = self._pivot_walk(view, unit, found)
+        if legs == list(found.legs):
+            return found
+        cost = sum(c.cost for c in legs)
+        rule = f"{self.ruleset.meta.short_name}, movement"
+        kept = [b for b in found.breaches if b.rule != rule]
+        if found.left is not None and cost > found.left + 1e-6:
+            who = f"{unit.name} ({unit.unit_id})"
+            used = f" ({unit.moved:.1f} UW used this turn)" if unit.moved else ""
+            kept.append(
+                Breach(
+                    rule,
+                    f"{who} would move {cost:.1f} UW with {max(found.left, 0.0):.1f} UW of its "
+                    f"{found.allowance:g} UW left{used}",
+                )
+            )
+        return replace(found, legs=tuple(legs), cost=cost, breaches=tuple(kept))
 
     def _stays_in_fight(self, engaged: Engagement, found: MoveCheck, target: str | None) -> bool:
         """A charge on an enemy the unit already fights, ending still touching it and
@@ -419,13 +494,29 @@ class GSBMovement(CombatRules):
         return out
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
-        """GSB, Disengaging: a unit that was in melee where its move began and ends it
+        """GSB, Turn order: a unit that moves on an activation rolled without naming its
+        unit takes it (:meth:`~app.rulesets.gsb.turn.TurnRules.claim_activation`). GSB,
+        Disengaging: a unit that was in melee where its move began and ends it
         touching none of those enemies has disengaged: marked so until the next initiative,
         it may not shoot or fight in melee again this turn. ``view`` shows the unit moved;
         where it stood is the start of the path's first leg."""
         base = super().on_move(view, unit_id, check)
         if check.reason not in CHOSEN or not check.traced:
             return base
+        moved_unit = view.unit(unit_id)
+        before = replace(moved_unit, moved=moved_unit.moved - check.cost)
+        _, pivoted, group = self._pivot_walk(view, before, check)
+        if pivoted:
+            mark = Effects(extra={PIVOTED: round(pivoted, 6), PIVOT_GROUP: group})
+            base = replace(base, others=(*base.others, UnitChange(unit_id, mark)))
+        claim = self.claim_activation(view, view.unit(unit_id))
+        if claim != Resolution():
+            base = replace(
+                base,
+                others=(*base.others, *claim.others),
+                sides=claim.sides,
+                explanation=(*base.explanation, *claim.explanation),
+            )
         if not self.t.disengage.no_shoot_or_melee_after:
             return base
         moved = view.unit(unit_id)

@@ -24,7 +24,11 @@ from app.rulesets.gsb.base import (
     ACTIVATED,
     BOTH,
     DISENGAGED,
+    FOUGHT,
+    FOUGHT_AGAIN,
     GENERAL_MOVED,
+    PIVOT_GROUP,
+    PIVOTED,
     SHOT,
     SHOT_AFTER_MOVING,
     GSBBase,
@@ -36,7 +40,7 @@ from app.rulesets.gsb.rules import read_from
 TURN_MARKERS = frozenset({ACTIVATED, GENERAL_MOVED, DISENGAGED, SHOT})
 #: what a unit did in its activation, cleared when it is activated (and at the initiative)
 ACTIVATION_MARKERS = frozenset({SHOT})
-ACTIVATION_EXTRA = frozenset({SHOT_AFTER_MOVING})
+ACTIVATION_EXTRA = frozenset({SHOT_AFTER_MOVING, FOUGHT, FOUGHT_AGAIN, PIVOTED, PIVOT_GROUP})
 
 
 def _did(unit: Combatant) -> bool:
@@ -48,6 +52,11 @@ def _did(unit: Combatant) -> bool:
 
 #: the change that clears a unit's record of its activation
 FORGET_ACTIVATION = Effects(markers_remove=ACTIVATION_MARKERS, extra_remove=ACTIVATION_EXTRA)
+#: in a side's record: the unit activated now (its id), OPEN for an activation rolled
+#: without naming its unit (the first unit of the side to act takes it), "" for none
+ACTIVE = "active"
+OPEN = "*"
+SEQUENCE_RULE = "GSB, Turn order"
 
 
 class Ladder(NamedTuple):
@@ -82,6 +91,10 @@ class TurnRules(GSBBase):
         }
 
     # -- turn -----------------------------------------------------------------------------
+
+    def _phase_name(self, view: TurnView) -> str:
+        phases = self.ruleset.turn.phases
+        return phases[view.phase].name.lower() if 0 <= view.phase < len(phases) else "phase"
 
     def _phase_id(self, view: TurnView) -> str:
         phases = self.ruleset.turn.phases
@@ -157,6 +170,8 @@ class TurnRules(GSBBase):
             lines.append("a tie, and neither side is the one that wins ties: roll again")
         lines.append(f"{view.side_names[winner]} has the initiative and plays first")
         reset: dict[str, Scalar] = {"activations": 0, "passed": False}
+        if any(view.sides[s].get(ACTIVE) for s in BOTH):  # (no key where none was ever set)
+            reset[ACTIVE] = ""
         cleared = tuple(
             UnitChange(
                 u.unit_id, Effects(markers_remove=TURN_MARKERS, extra_remove=ACTIVATION_EXTRA)
@@ -176,6 +191,74 @@ class TurnRules(GSBBase):
         return float(self.t.movement.rows[unit.troop].move)
 
     # -- activation -----------------------------------------------------------------------
+
+    def activation_problem(self, view: TurnView, unit: Combatant, doing: str) -> str | None:
+        """GSB, Turn order: why ``unit`` may not ``doing`` (move, charge, shoot, fight) now,
+        or None. "Active player moves and/or fights, one unit at a time. Two units activate
+        for free, but from the third unit onwards player must roll ... Units may only be
+        activated once per turn. When an activation roll is failed, play passes to the
+        other player." In a player's activations only the unit activated last acts (or, after
+        an activation rolled without naming its unit, the first of the side's units not yet
+        activated to act); a unit that has acted is done for the turn; after a failed roll,
+        no one. Outside the players' activations no unit acts, but for the players standing
+        their units before play (a move in the battle's first phase) and a battle with no
+        initiative yet (odds outside a battle)."""
+        side = self._active_side(view)
+        names = view.side_names
+        who = f"{unit.name} ({unit.unit_id})"
+        if side is None:
+            setting_up = (view.turn, view.round, view.phase) == (1, 1, 0) and doing == "move"
+            if view.initiative is None or setting_up:
+                return None
+            return (
+                f"{SEQUENCE_RULE}: units move and fight only in their side's activations, and "
+                f"this is the {self._phase_name(view)}: {who} may not {doing}"
+            )
+        if unit.side != side:
+            return (
+                f"{SEQUENCE_RULE}: it is {names[side]}'s turn to activate units: {who} may "
+                f"not {doing} (units act only in their own side's activations)"
+            )
+        record = view.sides[side]
+        if record.get("passed"):
+            return (
+                f"{SEQUENCE_RULE}: {names[side]} failed an activation roll and play has "
+                f"passed: {who} may not {doing}"
+            )
+        active = str(record.get(ACTIVE, "") or "")
+        if active == unit.unit_id:
+            return None
+        if active == OPEN and not unit.status.has(ACTIVATED):
+            return None
+        if unit.status.has(ACTIVATED):
+            return (
+                f"{SEQUENCE_RULE}: {who} has already acted this turn (units are activated "
+                "once a turn, one at a time)"
+            )
+        now = next((u for u in view.units if u.unit_id == active), None)
+        current = f"; {now.name} ({now.unit_id}) is the unit activated now" if now else ""
+        return (
+            f"{SEQUENCE_RULE}: {who} has not been activated: activate it first (two units "
+            f"free, then a d10 roll each){current}"
+        )
+
+    def claim_activation(self, view: TurnView, unit: Combatant) -> Resolution:
+        """The record of ``unit`` taking an activation rolled without naming its unit (the
+        side's ``active`` is OPEN): it becomes the unit activated, marked as having acted.
+        Nothing when it is already the unit activated (or no activation is open)."""
+        side = self._active_side(view)
+        if side is None or unit.side != side:
+            return Resolution()
+        if str(view.sides[side].get(ACTIVE, "")) != OPEN or unit.status.has(ACTIVATED):
+            return Resolution()
+        sides: list[SideUpdate] = [None, None]
+        sides[side] = {ACTIVE: unit.unit_id}
+        mark = UnitChange(unit.unit_id, Effects(markers_add=frozenset({ACTIVATED})))
+        return Resolution(
+            others=(mark,),
+            sides=(sides[0], sides[1]),
+            explanation=(f"{unit.name} ({unit.unit_id}) takes the activation.",),
+        )
 
     def _activation_number(self, sit: Situation, side: Side) -> int:
         nth = sit.number("nth", 0)
@@ -199,6 +282,11 @@ class TurnRules(GSBBase):
             active = self._active_side(view)
             if active is not None and active != side:
                 raise ValueError(f"it is {view.side_names[active]}'s turn to activate units")
+            if active is None and view.initiative is not None:
+                raise ValueError(
+                    f"{SEQUENCE_RULE}: units are activated in the players' activations, not "
+                    f"in the {self._phase_name(view)}"
+                )
         if sit.actor is not None and sit.actor.status.has(ACTIVATED):
             raise ValueError(f"{sit.actor.name} has already acted this turn")
 
@@ -235,7 +323,12 @@ class TurnRules(GSBBase):
             line = f"activation {n} ({who}): rolled {face}, needs {need}+: " + (
                 "succeeds" if ok else "fails"
             )
-        update: dict[str, Scalar] = {"activations": n} if ok else {"passed": True}
+        actor = sit.actor
+        update: dict[str, Scalar] = (
+            {"activations": n, ACTIVE: OPEN if actor is None else actor.unit_id}
+            if ok
+            else {"passed": True, ACTIVE: ""}
+        )
         lines = [line]
         if not ok:
             lines.append("play passes to the other player")
@@ -243,7 +336,6 @@ class TurnRules(GSBBase):
         sides[side] = update
         # a new activation starts with nothing done (a unit acts once a turn, so this only
         # matters when a unit shot before it was activated)
-        actor = sit.actor
         fresh: tuple[UnitChange, ...] = ()
         if actor is not None and ok and _did(actor):
             fresh = (UnitChange(actor.unit_id, FORGET_ACTIVATION),)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from app.rules.actions import Action
 from app.rules.mechanics import OptionSpec
 from app.rulesets.leg_vi.base import AUTO, inches
+from app.rulesets.leg_vi.control import ORDER_OPTIONS
 
 if TYPE_CHECKING:
     from app.rulesets.leg_vi.mechanics import LegVIMechanics
@@ -317,6 +318,25 @@ def declare_actions(m: LegVIMechanics) -> tuple[Action[Any], ...]:
             play=m._rampage_play,
             prepare=m._rampage_prepare,
             help="Roll the rampaging elephant's direction and move.",
+        ),
+        Action(
+            "move_order",
+            "Initiative: move first or second",
+            "side",
+            play=m.play_order,
+            prepare=m.prepare_order,
+            options=ORDER_OPTIONS,
+            help="The initiative winner chooses to act first or second in every phase.",
+            odds=False,
+        ),
+        Action(
+            "done",
+            "Done: the other side acts",
+            "side",
+            play=m.play_done,
+            prepare=m.prepare_done,
+            help="The side acting first in this phase is done; the other side acts now.",
+            odds=False,
         ),
         Action(
             "stop_rampage",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from app.rules.actions import Throws
+from app.rules.measure import from_mm
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -23,7 +24,7 @@ from app.rules.mechanics import (
     UnitChange,
 )
 from app.rules.ruleset import Ruleset
-from app.rules.schema import Category
+from app.rules.schema import ArmyEntry, Category
 from app.rulesets.leg_vi.fates import leader_morale_dps
 from app.rulesets.leg_vi.schema import Troop, tables, troops
 from app.rulesets.leg_vi.tables import Tables
@@ -78,6 +79,42 @@ class LegVIBase(Mechanics):
         self.t: Tables = tables(ruleset)
         self.troop_types: dict[str, Troop] = troops(ruleset)
         self.phase_ids: tuple[str, ...] = tuple(p.id for p in ruleset.turn.phases)
+
+    # ------------------------------------------------------------------ the table
+
+    def footprint(self, entry: ArmyEntry, size: int) -> tuple[float, float]:
+        """Leg VI, Unit Organisation: a legion's lines stand "spaced apart on a movement tray
+        with a gap between each base so that the 4 bases in each line have a 120mm frontage
+        -- the same as 6 bases", with "a gap of up to 1 inch between lines": as wide as its
+        widest line at the spaced frontage (``[legion]`` ``line_frontage_mm`` for the
+        legion's line of the most bases), and as deep as its lines with the largest gap
+        between each two (``line_gap_max``; errata 'legion-footprint'). Other units: bases
+        side by side (the core's)."""
+        if not entry.lines:
+            return super().footprint(entry, size)
+        rs = self.ruleset
+        lg = self.t.legion
+        b = rs.troop(entry.troop).basing
+        standard = max(line.bases for line in lg.lines)
+        per_base = lg.line_frontage_mm / standard
+        front = max(line.bases for line in entry.lines)
+        width = from_mm(rs, front * max(per_base, b.frontage_mm))
+        depth = from_mm(rs, len(entry.lines) * b.depth_mm)
+        return (width, depth + (len(entry.lines) - 1) * lg.line_gap_max)
+
+    def spaced_width(self, c: Combatant) -> tuple[int, float]:
+        """A unit's front line as it stands: how many places its width is spread over, and
+        a base's own width (a legion's four bases over its 120mm, a line's bases side by
+        side), in the ruleset's unit."""
+        rs = self.ruleset
+        b = rs.troop(c.troop).basing
+        base = from_mm(rs, b.frontage_mm)
+        u = self.u(c)
+        if u.legion:
+            slots = self.t.legion.lines[0].bases
+        else:
+            slots = max(1, round(c.width / base)) if base > 0 else 1
+        return slots, base
 
     # ------------------------------------------------------------------ helpers
 

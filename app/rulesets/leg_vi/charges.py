@@ -5,9 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.actions import Count, Throws, Total
-from app.rules.contact import not_in_contact
-from app.rules.geometry import away_bearing
-from app.rules.mechanics import Effects, Outcome, Resolution, Situation
+from app.rules.contact import ContactHow, not_in_contact
+from app.rules.geometry import Footprint, away_bearing
+from app.rules.mechanics import (
+    Combatant,
+    Effects,
+    Outcome,
+    Resolution,
+    Situation,
+    TurnView,
+    UnitChange,
+)
+from app.rules.movement import Breach
 from app.rules.schema import Category
 from app.rulesets.leg_vi.base import Pending, inches, plural
 from app.rulesets.leg_vi.combat_rules import default_engaged_bases
@@ -29,6 +38,7 @@ from app.rulesets.leg_vi.units import (
 
 #: the free hack falls on evaders caught by chargers and routers caught by pursuers
 HACK_RULE = "Leg VI, Charges and Pursue"
+CHARGE_RULE = "Leg VI, Charges"
 
 
 @dataclass(frozen=True)
@@ -58,10 +68,11 @@ class ChargeRules(MovementRules):
 
     # ------------------------------------------------------------------ charges
 
-    def _check_charge(self, a: LegUnit, d: LegUnit) -> None:
-        """Leg VI, Charges: light infantry charge only light infantry or elephants; light
-        cavalry only cavalry or unformed troops; no unit charges while shaken, in column,
-        halted by a control test or after re-forming this turn."""
+    def _charge_refusal(self, a: LegUnit, d: LegUnit) -> str | None:
+        """Leg VI, Charges: why ``a`` may not charge ``d`` (None: it may): light infantry
+        charge only light infantry or elephants; light cavalry only cavalry or unformed
+        troops; no unit charges while shaken, in column, halted by a control test or after
+        re-forming this turn."""
         s = a.c.status
         for barred, why in (
             (a.shaken, "shaken"),
@@ -70,7 +81,7 @@ class ChargeRules(MovementRules):
             (s.has(REFORMED), "re-formed this turn"),
         ):
             if barred:
-                raise IllegalAction(f"Leg VI, Charges: {a.name} cannot charge ({why})")
+                return f"{a.name} cannot charge ({why})"
         targets = a.troop.charge_targets
         fits = {
             "any": True,
@@ -81,7 +92,44 @@ class ChargeRules(MovementRules):
         }
         if not any(fits[k] for k in targets):
             allowed = ", ".join(k.replace("_", " ") for k in targets)
-            raise IllegalAction(f"Leg VI, Charges: {a.name} may charge only {allowed}")
+            return f"{a.name} may charge only {allowed}, not {d.name}"
+        return None
+
+    def _check_charge(self, a: LegUnit, d: LegUnit) -> None:
+        """The charge action's refusal (:meth:`_charge_refusal`)."""
+        why = self._charge_refusal(a, d)
+        if why is not None:
+            raise IllegalAction(f"{CHARGE_RULE}: {why}")
+
+    def charge_problems(
+        self, view: TurnView, unit: Combatant, target: Combatant, end: Footprint | None
+    ) -> list[Breach]:
+        """Leg VI, Charges, on the table: the charge action's own rules of who may charge
+        whom (:meth:`_charge_refusal`), so the table's charge refuses what the action
+        refuses."""
+        why = self._charge_refusal(self.u(unit), self.u(target))
+        return [] if why is None else [Breach(CHARGE_RULE, why)]
+
+    def on_contact(
+        self, view: TurnView, unit_id: str, target_id: str, how: ContactHow
+    ) -> Resolution:
+        """Leg VI, Charges: a charge made on the table (the map's Charge, ``battle charge``)
+        is the charge itself, the target standing to receive it: the charger is marked as
+        charging, as the charge action marks it, so the combat that follows counts its
+        charge ("who charged", errata 'charge-move-length'). A target that evades answers with the
+        charge action before the chargers move."""
+        unit = view.unit(unit_id)
+        add = frozenset({CHARGING, MOVED}) - unit.status.markers
+        if CHARGING not in add:
+            return Resolution()
+        target = view.unit(target_id)
+        return Resolution(
+            others=(UnitChange(unit_id, Effects(markers_add=add)),),
+            explanation=(
+                f"{unit.name} ({unit_id}) has charged {target.name} ({target_id}): the combat "
+                f"counts the charge ({CHARGE_RULE}).",
+            ),
+        )
 
     def _charge_prepare(self, sit: Situation) -> ChargePlan:
         a, d = self.u(sit.attacker), self.u(sit.defender)

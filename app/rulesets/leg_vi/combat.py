@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.rules.actions import Throws
 from app.rules.contact import not_in_contact
 from app.rules.geometry import Aspect
 from app.rules.mechanics import (
+    Combatant,
     Effects,
     LeaderEvent,
     Outcome,
@@ -37,6 +38,7 @@ from app.rulesets.leg_vi.leaders import LeaderRules
 from app.rulesets.leg_vi.tables import Tables
 from app.rulesets.leg_vi.throws import Bands, CombatHits, combat_hits
 from app.rulesets.leg_vi.units import (
+    PURSUING,
     ROUTING,
     SHAKEN,
     IllegalAction,
@@ -66,7 +68,16 @@ class CombatRules(LeaderRules):
         average grade for several units, countercharged infantry and a later round.
         Refused when both units stand on the table and their bases do not touch (combat is
         fought by the bases in contact: charge, or follow up, into contact first)."""
-        a, d = self.u(sit.attacker), self.u(sit.defender)
+        pursued = sit.choice("pursued", "none")
+        # Leg VI, Formations: "Others become unformed if shaken, routing, pursuing, ...": a
+        # side that pursued into contact fights unformed whether or not its unit carries the
+        # marker (odds set by hand give only the option; issue 25)
+        attacker, defender = sit.attacker, sit.defender
+        if pursued == "attacker":
+            attacker = _pursuing(attacker)
+        elif pursued == "defender":
+            defender = _pursuing(defender)
+        a, d = self.u(attacker), self.u(defender)
         for x in (a, d):
             if x.routing or x.c.status.eliminated:
                 raise IllegalAction(f"{x.name} is routing or gone: it cannot fight a combat")
@@ -75,7 +86,6 @@ class CombatRules(LeaderRules):
             raise IllegalAction(apart)
         charge = sit.choice("charge", "attacker")
         follow = sit.choice("follow_up", "none")
-        pursued = sit.choice("pursued", "none")
         flank: Aspect = _ASPECTS.get(sit.choice("aspect", "front"), "front")
         ground = sit.choice("ground", "none")
         cc = sit.choice("countercharged", "none")
@@ -334,3 +344,10 @@ class MeleePlan:
             throw = elephant_criticals(t, r.crit_tests, r.auto_crits, name)
             self._criticals[key] = throw
         return throw
+
+
+def _pursuing(c: Combatant) -> Combatant:
+    """``c`` as a unit pursuing (the marker that makes it unformed)."""
+    if c.status.has(PURSUING):
+        return c
+    return replace(c, status=replace(c.status, markers=c.status.markers | {PURSUING}))

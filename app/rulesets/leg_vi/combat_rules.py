@@ -100,22 +100,36 @@ class CombatSide:
         return self.unit.c.leader
 
 
+def legion_lines(t: Tables, u: LegUnit) -> list[int]:
+    """The bases in each line of a legion as it stands: casualties are taken from the first
+    line, the rest fill the lines in order (the first takes any bases beyond them)."""
+    s = u.c.status
+    line_bases = [ln.bases for ln in t.legion.lines][: u.lines]
+    left = s.strength
+    filled = []
+    for b in line_bases:
+        filled.append(min(b, left))
+        left -= filled[-1]
+    filled[0] += max(0, s.strength - sum(line_bases))
+    return filled
+
+
+def second_line_bases(t: Tables, u: LegUnit) -> int:
+    """Leg VI, Engaged bases: "Also count 1/2 bases of a second line of a Legion in quincunx
+    unless in open ranks" (rounded up)."""
+    filled = legion_lines(t, u)
+    if len(filled) > 1 and not u.c.status.has(OPEN_RANKS):
+        return math.ceil(filled[1] * t.combat_dice.legion_second_line_fraction)
+    return 0
+
+
 def default_engaged_bases(t: Tables, u: LegUnit) -> int:
-    """Engaged bases when the player does not count them: a legion in quincunx its first
-    line plus half its second (rounded up; none with open ranks); a column 1 base; others
-    every base. Casualties are taken from the first line, the rest fill lines in order."""
+    """Engaged bases when the player does not count them and the table does not say (units
+    without positions): a legion in quincunx its first line plus half its second (rounded
+    up; none with open ranks); a column 1 base; others every base."""
     s = u.c.status
     if u.quincunx:
-        line_bases = [ln.bases for ln in t.legion.lines][: u.lines]
-        left = s.strength
-        filled = []
-        for b in line_bases:
-            filled.append(min(b, left))
-            left -= filled[-1]
-        front = filled[0] + max(0, s.strength - sum(line_bases))
-        if len(filled) > 1 and not s.has(OPEN_RANKS):
-            front += math.ceil(filled[1] * t.combat_dice.legion_second_line_fraction)
-        return front
+        return legion_lines(t, u)[0] + second_line_bases(t, u)
     if u.column:
         return 1
     return s.strength

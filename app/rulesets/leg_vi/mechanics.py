@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 from app.rules.actions import Action
 from app.rules.mechanics import (
+    Combatant,
     Scalar,
     Situation,
     TurnView,
@@ -47,7 +48,10 @@ from app.rules.mechanics import (
 from app.rulesets.leg_vi.actions import declare_actions
 from app.rulesets.leg_vi.charges import ChargeRules
 from app.rulesets.leg_vi.combat import CombatRules
+from app.rulesets.leg_vi.combat_rules import legion_lines, second_line_bases
 from app.rulesets.leg_vi.command import CommandRules
+from app.rulesets.leg_vi.control import ControlRules
+from app.rulesets.leg_vi.frontage import contact_on, engaged_in_line
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
 from app.rulesets.leg_vi.table import TableRules
@@ -56,7 +60,14 @@ from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
-    TableRules, ManoeuvreRules, TurnRules, CommandRules, ShootingRules, ChargeRules, CombatRules
+    ControlRules,
+    TableRules,
+    ManoeuvreRules,
+    TurnRules,
+    CommandRules,
+    ShootingRules,
+    ChargeRules,
+    CombatRules,
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,
@@ -84,11 +95,45 @@ class LegVIMechanics(
                 for piece in sit.view.table.terrain
             )
         if action == "melee" and sit.actor is not None and sit.target is not None:
+            for key, me, enemy in (
+                ("a_bases", sit.actor, sit.target),
+                ("d_bases", sit.target, sit.actor),
+            ):
+                bases = self.engaged_on_table(me, enemy)
+                if bases:
+                    out[key] = bases
             a, d = sit.actor.status.has(CHARGING), sit.target.status.has(CHARGING)
             out["charge"] = "both" if a and d else "attacker" if a else "defender" if d else "none"
             a, d = sit.actor.status.has(PURSUING), sit.target.status.has(PURSUING)
             out["pursued"] = "attacker" if a else "defender" if d else "none"
         return out
+
+    def engaged_on_table(self, unit: Combatant, enemy: Combatant) -> int:
+        """Leg VI, Engaged bases, read from the table where a formed line or a legion in
+        quincunx touches its enemy with its front (or a line its rear): the bases in direct
+        contact plus one overlapping on each side, and a legion's half second line; a line
+        touched on a flank, its end base. 0 (counted from the formation) for units without
+        positions or not touching, unformed troops, elephants and columns, and a legion
+        touched elsewhere than its front (it has no flank or rear: its maniples turn)."""
+        if not (unit.footprint.has_size and enemy.footprint.has_size):
+            return 0
+        u = self.u(unit)
+        if u.unformed or u.elephant or u.column or not (u.quincunx or u.formed):
+            return 0
+        contact = contact_on(unit.footprint, enemy.footprint)
+        if contact is None:
+            return 0
+        if contact.edge in ("left", "right"):
+            return 0 if u.quincunx else 1
+        if contact.edge == "rear" and u.quincunx:
+            return 0
+        slots, base = self.spaced_width(unit)
+        if u.quincunx:
+            front = legion_lines(self.t, u)[0]
+            return engaged_in_line(unit.width, slots, front, base, contact) + second_line_bases(
+                self.t, u
+            )
+        return engaged_in_line(unit.width, slots, unit.status.strength, base, contact)
 
     def victory(self, view: TurnView) -> Victory | None:
         """Leg VI has no victory rule: the players declare the result."""

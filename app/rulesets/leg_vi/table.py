@@ -28,7 +28,7 @@ from app.rules.geometry import (
     bearing as bearing_to,
 )
 from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
-from app.rules.paths import Leg, Path, Traced
+from app.rules.paths import Leg, Path, Traced, end_pose
 from app.rules.ruleset import Ruleset
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
@@ -274,6 +274,84 @@ class TableRules(LegVIBase):
                     )
                 )
         return found.with_breaches(*more) if more else found
+
+    def snap_drag(
+        self,
+        view: TurnView,
+        unit_id: str,
+        legs: tuple[Leg, ...],
+        fixed: int,
+        reason: MoveReason,
+    ) -> tuple[Leg, ...]:
+        """Leg VI, Non-March Moves: "The full distance must be moved except that movement
+        must halt at 4" from formed enemy": a unit dragged after a dice move goes its full
+        rolled distance (the drag's legs scaled to it); and a move that the drag takes
+        within 4" of formed enemy ends exactly where it reaches 4" (to a ten-thousandth of
+        an inch on the legal side), so that a charge may then be declared from there."""
+        drag = legs[fixed:]
+        if not drag or any(leg.kind not in ("straight", "sideways", "to") for leg in drag):
+            return legs
+        unit = view.unit(unit_id)
+        start = end_pose(unit.footprint, legs[:fixed])
+
+        def scaled(t: float) -> tuple[Leg, ...]:
+            out = list(legs[:fixed])
+            for leg in drag:
+                if leg.kind == "to" and leg.x is not None and leg.y is not None:
+                    x = start.x + (leg.x - start.x) * t
+                    y = start.y + (leg.y - start.y) * t
+                    out.append(Leg.to(round(x, 4), round(y, 4), leg.facing))
+                else:
+                    out.append(replace(leg, distance=math.trunc(leg.distance * t * 1e4) / 1e4))
+            return tuple(out)
+
+        def check(t: float) -> MoveCheck:
+            return self.check_move(view, unit_id, Path(scaled(t)), reason=reason)
+
+        t = 1.0
+        found = check(t)
+        rolled = self.rolled(view, unit, reason)
+        if rolled is not None and found.left is not None:
+            before = (
+                self.check_move(view, unit_id, Path(legs[:fixed]), reason=reason).cost
+                if fixed
+                else 0.0
+            )
+            dragged = found.cost - before
+            if dragged > EPS:
+                t = max(0.0, (found.left - before) / dragged)
+                found = check(t)
+        if reason != "move" or not self._too_near(found):
+            return scaled(t) if t != 1.0 else legs
+        stop = self.t.movement.stop_from_enemy
+        formed = [
+            o.footprint
+            for o in view.units
+            if o.side != unit.side and not o.status.eliminated and o.width > 0 and self.u(o).formed
+        ]
+
+        def near(t: float) -> bool:
+            found = check(t)
+            gap = min((edge_distance(found.end, f) for f in formed), default=math.inf)
+            return self._too_near(found) or gap < stop - 1e-7
+
+        lo, hi = 0.0, t
+        if self._too_near(check(lo)):
+            return legs  # too near already where the drag starts: the refusal says why
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            if near(mid):
+                hi = mid
+            else:
+                lo = mid
+        return scaled(lo)
+
+    @staticmethod
+    def _too_near(found: MoveCheck) -> bool:
+        """Whether the move breaks the 4" rule (Leg VI, Movement)."""
+        return any(
+            b.rule == MOVEMENT_RULE and "from the formed enemy" in b.text for b in found.breaches
+        )
 
     def _halted_short(self, view: TurnView, unit: Combatant, end: Footprint) -> bool:
         """Leg VI, Non-March Moves: whether the end pose stands 4" short of a friend or of

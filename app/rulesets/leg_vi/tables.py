@@ -117,6 +117,9 @@ class SequenceStep(Strict):
     moves: tuple[Literal["light", "others"], ...] = ()
     #: whether charges are declared and made in this phase
     charges: bool = False
+    #: whether the side with the initiative acts first in this phase, the other once it is
+    #: done ("The player with initiative takes the first actions in all phases")
+    initiative_first: bool = False
 
 
 class Sequence(Strict):

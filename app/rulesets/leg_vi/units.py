@@ -41,6 +41,8 @@ RAMPAGE_TESTED = "rampage_tested"
 RELIEVED = "relieved_ranks"
 OPEN_RANKS = "open_ranks"
 LOOTING = "looting"
+#: not under control when the command phase ended, and not yet tested (Leg VI, Control)
+OUT_OF_CONTROL = "out_of_control"
 
 #: markers that last one turn: cleared when the next command phase begins
 PER_TURN_MARKERS = frozenset(
@@ -48,6 +50,7 @@ PER_TURN_MARKERS = frozenset(
         CONTROL_HALT,
         CONTROL_FREE,
         CONTROL_REPEAT,
+        OUT_OF_CONTROL,
         STEADIED,
         REDRESSED,
         MOVED,

@@ -23,15 +23,26 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from app.rules.actions import Action, Throws, Total
-from app.rules.mechanics import NotImplementedRule, Outcome, Resolution, Situation
+from app.rules.mechanics import (
+    LeaderView,
+    NotImplementedRule,
+    Outcome,
+    Resolution,
+    Scalar,
+    Situation,
+)
 from app.rulesets.mwan90.combat import CombatRules
 from app.rulesets.mwan90.movement import MWANMovement
 from app.rulesets.mwan90.rules import (
+    CALLS,
     DISPERSE_OPTIONS,
+    HOUSE_MORALE,
     JAVELIN_OPTIONS,
     SHOOT_OPTIONS,
     UNFORMED,
+    house_morale,
     melee_options,
+    morale_effects,
     morale_help,
     morale_missing,
     morale_options,
@@ -45,13 +56,17 @@ from app.rulesets.mwan90.turn import ORDER_OPTIONS, TurnRules
 
 @dataclass(frozen=True)
 class MoralePlan:
-    """A morale check before its die: exempt (unformed), or the user's rows for the unit's
-    situation and the die modifier (routing elephants)."""
+    """A morale check before its die: exempt (unformed), the players' call (``called``), or
+    the rows of a table for the unit's situation (the ruleset's, or the club's the battle
+    keeps: ``club``), their die and the die modifier (routing elephants)."""
 
     exempt: bool
     unit_in: str = ""
     modifier: int = 0
     rows: tuple[MoraleRow, ...] = ()
+    called: str = ""
+    die: str = ""
+    club: bool = False
 
 
 class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
@@ -153,37 +168,79 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
         """MWAN #90, Morale 1: unformed units do not check morale."""
         return not self.t.morale.unformed_check and not self.formed(sit.attacker)
 
+    def club_morale(self, sit: Situation) -> tuple[str, tuple[MoraleRow, ...]] | None:
+        """The club's own morale table the battle keeps (its side's record), or None."""
+        if sit.view is None:
+            return None
+        text = sit.view.sides[sit.attacker.side].get(HOUSE_MORALE)
+        return None if not isinstance(text, str) or not text else house_morale(text)
+
     def _morale_plan(self, sit: Situation) -> MoralePlan:
-        """The rows the check reads: refused (never invented) while the source's table is
-        missing and the user has not supplied one."""
+        """What the check reads. The source's table is lost (errata morale-table-truncated):
+        the players' call when they give one (the ``result`` option); else the rows of a
+        table: the ruleset's own when a house-rules copy fills them, else the club's own the
+        battle keeps (``castra morale-table``); with neither, refused (never invented),
+        saying how to settle it."""
         if self._exempt(sit):
             return MoralePlan(exempt=True)
-        if not self.t.morale.complete or not self.t.morale.rows:
-            raise NotImplementedRule(self.morale_missing())
-        unit_in, mod, rows = morale_rows(
-            self.t, sit.choice("unit_in", ""), sit.flag("routing_elephants")
-        )
-        return MoralePlan(exempt=False, unit_in=unit_in, modifier=mod, rows=rows)
+        m = self.t.morale
+        called = sit.choice("result", CALLS[0]) if not m.complete else CALLS[0]
+        if called != CALLS[0]:
+            return MoralePlan(exempt=False, called=called)
+        routing = sit.flag("routing_elephants")
+        if m.complete and m.rows:
+            unit_in, mod, rows = morale_rows(self.t, sit.choice("unit_in", ""), routing)
+            return MoralePlan(False, unit_in, mod, rows, die=m.die or "")
+        club = self.club_morale(sit)
+        if club is None:
+            raise NotImplementedRule(
+                self.morale_missing()
+                + " Or give the players' result (the check's result option: passes, "
+                "disordered, falls back, routs)."
+            )
+        situations = list(dict.fromkeys(r.unit_in for r in club[1]))
+        n = sit.number("situation", 1)
+        if not 1 <= n <= len(situations):
+            raise ValueError(
+                f"the club's morale table has {len(situations)} situation(s) "
+                f"({'; '.join(situations)}), not a number {n}"
+            )
+        unit_in, mod, rows = morale_rows(self.t, situations[n - 1], routing, club)
+        return MoralePlan(False, unit_in, mod, rows, die=club[0], club=True)
 
     def _play_morale(self, sit: Situation, plan: MoralePlan, th: Throws) -> Resolution:
         """MWAN #90, Morale 3: a friendly formed unit near a rout path (or a disordered unit
         attacked in melee) checks morale, -3 on the die if the routers are elephants. The
-        results table is lost from the source: only a user's own rows are used."""
+        results table is lost from the source: the players' call, or a user's own rows."""
         unit = sit.attacker
         if plan.exempt:
             return Resolution(
                 outcome=Outcome(result=UNFORMED),
                 explanation=(f"{unit.name} is unformed and does not check morale",),
             )
-        die = self.t.morale.die or ""
-        rolled, faces = th.throw(Total(die, f"morale check for {unit.name} ({plan.unit_in})"))
+        if plan.called:
+            eff = morale_effects(self.t, unit, plan.called)
+            return Resolution(
+                outcome=Outcome(attacker=eff, result=f"{plan.called}: the players' call"),
+                explanation=(
+                    f"{unit.name} checks morale: {plan.called} (the players' call; the "
+                    "article's table is lost)",
+                ),
+            )
+        rolled, faces = th.throw(Total(plan.die, f"morale check for {unit.name} ({plan.unit_in})"))
         score = rolled + plan.modifier
         row = row_for(plan.rows, score)
         assert row is not None  # morale_rows checked every score
         text = f"{unit.name} checks morale ({plan.unit_in}): rolled {faces}"
         if plan.modifier:
             text += f" {plan.modifier:+d} for routing elephants"
+        whose = "your club's table" if plan.club else "your table"
         return Resolution(
             outcome=morale_outcome(self.t, unit, row),
-            explanation=(f"{text} = {score}: {row.result} (your table)",),
+            explanation=(f"{text} = {score}: {row.result} ({whose})",),
         )
+
+    def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
+        """Nothing of its own; a club's morale table is added by the caller from the user
+        data folder (``app.house``), since the mechanics read no files."""
+        return {}

@@ -15,14 +15,23 @@ skirmishers may not close with formed troops, and formed troops move on through 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 from app.rules.contact import TOUCH, Contact, ContactHow, contact_pose
 from app.rules.geometry import Footprint, aspect, axes, edge_distance
-from app.rules.movement import TABLE_RULE, Breach, MoveCheck, MoveReason, TerrainEffect
-from app.rules.paths import Path
+from app.rules.movement import (
+    TABLE_RULE,
+    Breach,
+    LegCost,
+    MoveCheck,
+    MoveReason,
+    TerrainEffect,
+    TerrainSpan,
+)
+from app.rules.paths import Path, Traced
 from app.rules.table import TerrainKind
-from app.rules.values import Combatant, TurnView
+from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
 from app.rulesets.mwan90.base import MWAN90Base
 
 MOVE_RULE = "MWAN #90, Movement"
@@ -42,6 +51,11 @@ TERRAIN_RULE = "MWAN #90, errata terrain-movement"
 FRONT_OFFSETS = (0.25, 0.5, 0.75)
 #: the moves a unit makes of its own will; routs, evades and pursuits go as the rules send them
 CHOSEN = frozenset({"move", "charge"})
+#: the legs that turn a unit (a move to a point turns as a pivot first)
+TURNS = frozenset({"wheel", "pivot", "turn"})
+#: in a unit's status ``extra``: the degrees it has wheeled this turn, and which turn
+TURNED = "wheeled"
+TURNED_TURN = "wheeled_turn"
 
 
 class MWANMovement(MWAN90Base):
@@ -188,6 +202,32 @@ class MWANMovement(MWAN90Base):
         )
         return replace(found, breaches=(*found.breaches, why))
 
+    def leg_cost(
+        self, view: TurnView, unit: Combatant, traced: Traced, spans: Sequence[TerrainSpan]
+    ) -> LegCost:
+        """MWAN #90, Movement: "Cavalry in line (& formed Medium Infantry) may wheel 90 & move
+        8" (or move then wheel). Light Cavalry (& formed Medium Infantry) may also about face
+        before or after movement": for the classes whose turn comes with the move (cavalry,
+        light cavalry, formed medium infantry; elephants and skirmishers by errata
+        manoeuvre-gaps) a wheel, a pivot or an about face costs none of the 8" (how far it
+        may turn is :meth:`check_move`'s). "Heavy Infantry in line may only move forward or
+        wheel 45": their wheel is the move, costing all of it (errata turning-costs)."""
+        cost = super().leg_cost(view, unit, traced, spans)
+        parts = traced.parts or (traced,)
+        turning = [p for p in parts if p.leg.kind in TURNS]
+        if not turning:
+            return cost
+        row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
+        arc = sum(p.distance for p in turning)
+        if row.wheel_with_move:
+            note = "the turn comes with the move"
+            new = max(cost.cost - arc, 0.0)
+        else:
+            note = f'the wheel is the whole move ({row.move:g}")'
+            new = max(cost.cost - arc, 0.0) + float(row.move)
+        words = "; ".join(n for n in (cost.note, f"{MOVE_RULE}: {note}") if n)
+        return replace(cost, cost=new, note=words)
+
     def may_pass_through(self, view: TurnView, unit: Combatant, other: Combatant) -> bool:
         """MWAN #90: friendly skirmishers may pass through elephants, and nobody else passes
         through a friend."""
@@ -224,35 +264,47 @@ class MWANMovement(MWAN90Base):
             for e in self._formed_touched(view, unit, found.end)
         ]
         row = self.t.movement.rows[self.mw_troop(unit.troop).move_class]
-        turned = 0.0
-        moved = False
-        for leg in path.legs:
-            angle = abs(leg.angle) % 360
-            if leg.kind == "turn" and abs(angle - 180) < 1e-6:
-                if not row.about_face:
-                    breaches.append(
-                        Breach(MOVE_RULE, f"{who}: {row.label.lower()} may not about face")
-                    )
-                continue
-            if leg.kind in ("wheel", "pivot", "turn"):
-                turned += min(angle, 360 - angle)
-            elif leg.kind == "to":
-                moved = True  # a straight run to a point: its turn is traced as a pivot
-            elif leg.distance:
-                moved = True
-                if row.forward_only and (leg.kind == "sideways" or leg.distance < 0):
-                    breaches.append(
-                        Breach(
-                            MOVE_RULE,
-                            f"{who}: {row.label.lower()} may only move forward or wheel",
+        turned = self._turned_before(view, unit)
+        moved = unit.moved > 1e-9
+        between = False  # a turn with moves before and after it, in the middle of the move
+        for t in found.traced:
+            for part in t.parts or (t,):
+                leg = part.leg
+                angle = abs(leg.angle) % 360
+                if leg.kind == "turn" and abs(angle - 180) < 1e-6:
+                    if not row.about_face:
+                        breaches.append(
+                            Breach(MOVE_RULE, f"{who}: {row.label.lower()} may not about face")
                         )
-                    )
+                    between = between or (moved and self._moves_after(found, part))
+                    continue
+                if leg.kind in TURNS:
+                    if min(angle, 360 - angle) > 1e-6:
+                        turned += min(angle, 360 - angle)
+                        between = between or (moved and self._moves_after(found, part))
+                elif part.distance > 1e-9:
+                    moved = True
+                    if row.forward_only and (leg.kind == "sideways" or leg.distance < 0):
+                        breaches.append(
+                            Breach(
+                                MOVE_RULE,
+                                f"{who}: {row.label.lower()} may only move forward or wheel",
+                            )
+                        )
+        if between and row.wheel_with_move and row.max_wheel_deg is not None:
+            breaches.append(
+                Breach(
+                    MOVE_RULE,
+                    f"{who}: {row.label.lower()} turn before or after their move, not in the "
+                    "middle of it",
+                )
+            )
         if row.max_wheel_deg is not None and turned > row.max_wheel_deg + 1e-6:
             breaches.append(
                 Breach(
                     MOVE_RULE,
                     f"{who}: {row.label.lower()} may wheel at most {row.max_wheel_deg} degrees "
-                    f"in a move ({turned:g} asked)",
+                    f"in a move ({turned:g} asked this turn)",
                 )
             )
         if not row.wheel_with_move and turned > 1e-6 and moved:
@@ -260,6 +312,47 @@ class MWANMovement(MWAN90Base):
                 Breach(MOVE_RULE, f"{who}: {row.label.lower()} wheel instead of moving, not both")
             )
         return found.with_breaches(*breaches) if breaches else found
+
+    @staticmethod
+    def _moves_after(found: MoveCheck, turn: Traced) -> bool:
+        """Whether the path moves on after the turn ``turn`` (one of its traced parts)."""
+        after = False
+        for t in found.traced:
+            for part in t.parts or (t,):
+                if after and part.leg.kind not in TURNS and part.distance > 1e-9:
+                    return True
+                if part is turn:
+                    after = True
+        return False
+
+    def _turned_before(self, view: TurnView, unit: Combatant) -> float:
+        """Degrees the unit has wheeled in its moves before this one this turn (about faces
+        aside), kept in its status ``extra`` by :meth:`on_move`."""
+        extra = unit.status.extra
+        if extra.get(TURNED_TURN) != view.turn:
+            return 0.0
+        value = extra.get(TURNED, 0.0)
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
+        """MWAN #90, Movement: the degrees a move wheeled (about faces aside) are kept on the
+        unit for the rest of the turn, so a turn made in one move and another in the next
+        count together against the class's wheel."""
+        base = super().on_move(view, unit_id, check)
+        if check.reason not in CHOSEN:
+            return base
+        turned = 0.0
+        for t in check.traced:
+            for part in t.parts or (t,):
+                angle = abs(part.leg.angle) % 360
+                if part.leg.kind in TURNS and abs(angle - 180) > 1e-6:
+                    turned += min(angle, 360 - angle)
+        if turned <= 1e-6:
+            return base
+        unit = view.unit(unit_id)
+        total = self._turned_before(view, unit) + turned
+        mark = UnitChange(unit_id, Effects(extra={TURNED: round(total, 6), TURNED_TURN: view.turn}))
+        return replace(base, others=(*base.others, mark))
 
     def _formed_touched(self, view: TurnView, unit: Combatant, end: Footprint) -> list[Combatant]:
         """MWAN #90, Melee 1: "Skirmishers may not close with formed troops": the formed

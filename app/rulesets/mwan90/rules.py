@@ -7,6 +7,7 @@ typed tables (:mod:`app.rulesets.mwan90.schema`); nothing here imports the battl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,6 +26,7 @@ from app.rules.mechanics import (
     Side,
 )
 from app.rules.ruleset import Ruleset
+from app.rules.validate import validate_json
 from app.rules.values import effects_with
 from app.rulesets.mwan90.schema import MoraleRow, Tables
 
@@ -273,21 +275,87 @@ DISPERSE_OPTIONS = (
 )
 
 
+#: the players' call on a morale check the data cannot settle: their words, and the first
+#: ("table") to roll on a table instead (the ruleset's rows, or the club's the battle keeps)
+CALLS = ("table", "passes", "disordered", "falls back", "routs")
+#: in a battle's side records: the club's own morale table, as JSON (``die`` and ``rows``),
+#: copied into each new battle so it keeps its own (errata morale-table-truncated)
+HOUSE_MORALE = "house_morale"
+
+
 def morale_options(t: Tables) -> tuple[OptionSpec, ...]:
-    """The situations of the user's own morale rows (none built in) and routing elephants."""
+    """The situations of the user's own morale rows (none built in), routing elephants, the
+    players' call (while the source's table is lost) and which situation of a club's own
+    table the unit is in."""
     units_in = tuple(dict.fromkeys(r.unit_in for r in t.morale.rows))
     opts: tuple[OptionSpec, ...] = (
         OptionSpec("routing_elephants", "The routers are elephants", "bool", False),
     )
     if units_in:
         opts = (OptionSpec("unit_in", "Unit in", "choice", units_in[0], units_in), *opts)
+    if not t.morale.complete:
+        opts = (
+            *opts,
+            OptionSpec(
+                "result",
+                "Result (the source's table is lost)",
+                "choice",
+                CALLS[0],
+                CALLS,
+                help="The players' call; 'table' rolls on your club's own table",
+            ),
+            OptionSpec(
+                "situation",
+                "Unit in: which situation of your club's table (1 = its first)",
+                "int",
+                1,
+                minimum=1,
+                maximum=50,
+            ),
+        )
     return opts
 
 
 def morale_help(t: Tables) -> str:
     if not t.morale.complete:
-        return "INCOMPLETE IN SOURCE: only your own rows are used."
+        return (
+            "INCOMPLETE IN SOURCE: give the players' result, or roll on your club's own table "
+            "(castra morale-table)."
+        )
     return "From your own table (the source's is lost)."
+
+
+def house_morale(text: str) -> tuple[str, tuple[MoraleRow, ...]]:
+    """A club's morale table as a battle keeps it (JSON: ``die`` and ``rows``), read and
+    checked (ValueError naming what is wrong)."""
+    try:
+        data = json.loads(text)
+        die = str(data["die"])
+        rows = tuple(validate_json(MoraleRow, r) for r in data["rows"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"the club's morale table cannot be read: {exc}") from None
+    if not rows:
+        raise ValueError("the club's morale table has no rows")
+    return die, rows
+
+
+def house_morale_problem(die: str, rows: Sequence[MoraleRow]) -> str | None:
+    """Why a club's morale rows cannot be rolled on (a situation's rows leave a score of the
+    die, less 3 for routing elephants, uncovered), or None."""
+    try:
+        faces = dist_of(die)
+    except ValueError as exc:
+        return f"{die!r} is not a die: {exc}"
+    for unit_in in dict.fromkeys(r.unit_in for r in rows):
+        mine = [r for r in rows if r.unit_in == unit_in]
+        for score in sorted(faces):
+            for mod in (0, -3):
+                if row_for(mine, score + mod) is None:
+                    return (
+                        f"the rows for {unit_in!r} do not cover a score of {score + mod} "
+                        "(the die, less 3 for routing elephants)"
+                    )
+    return None
 
 
 # --------------------------------------------------------------------------- morale
@@ -311,20 +379,25 @@ def morale_missing(rs: Ruleset) -> str:
 
 
 def morale_rows(
-    t: Tables, unit_in: str, routing_elephants: bool
+    t: Tables,
+    unit_in: str,
+    routing_elephants: bool,
+    table: tuple[str, tuple[MoraleRow, ...]] | None = None,
 ) -> tuple[str, int, tuple[MoraleRow, ...]]:
     """The user's rows for ``unit_in`` (the first situation when empty) and the die
-    modifier, checked to cover every score the die can give."""
+    modifier, checked to cover every score the die can give; from ``table`` (a club's own,
+    ``(die, rows)``) when given, else the ruleset's."""
     m = t.morale
-    if not m.rows or m.die is None:
+    die, all_rows = table if table is not None else (m.die, m.rows)
+    if not all_rows or die is None:
         raise NotImplementedRule("the morale table has no rows")
-    unit_in = unit_in or m.rows[0].unit_in
-    rows = tuple(r for r in m.rows if r.unit_in == unit_in)
+    unit_in = unit_in or all_rows[0].unit_in
+    rows = tuple(r for r in all_rows if r.unit_in == unit_in)
     if not rows:
-        known = ", ".join(sorted({r.unit_in for r in m.rows}))
+        known = ", ".join(sorted({r.unit_in for r in all_rows}))
         raise ValueError(f"no morale rows for {unit_in!r} (rows: {known})")
     mod = m.routing_elephants_modifier if routing_elephants else 0
-    for score in sorted(dist_of(m.die)):
+    for score in sorted(dist_of(die)):
         if row_for(rows, score + mod) is None:
             raise NotImplementedRule(
                 f"the morale rows for {unit_in!r} do not cover a score of {score + mod}; "
@@ -333,17 +406,26 @@ def morale_rows(
     return unit_in, mod, rows
 
 
-def morale_outcome(t: Tables, unit: Combatant, row: MoraleRow) -> Outcome:
-    """The effect of a user's morale row on the checking unit."""
-    if row.outcome == "disordered":
-        eff = Effects(markers_add=frozenset({DISORDERED}))
-    elif row.outcome == "routs":
+def morale_effects(t: Tables, unit: Combatant, outcome: str) -> Effects:
+    """What a morale result does to the checking unit: disordered is marked; routs, routed
+    (removed, MWAN #90, Morale 2); falls back, the players' move (the article gives no
+    distance); holds or passes, nothing."""
+    if outcome == "disordered":
+        return Effects(markers_add=frozenset({DISORDERED}))
+    if outcome == "routs":
         removed = t.morale.routed_removed
-        eff = Effects(
+        return Effects(
             casualties=unit.status.strength if removed else 0,
             eliminated=removed,
             markers_add=frozenset({ROUTED}),
         )
-    else:
-        eff = Effects()
-    return Outcome(attacker=eff, result=f"{row.outcome}: {row.result}")
+    if outcome == "falls back":
+        return Effects(move="falls back: the players move it (the article gives no distance)")
+    return Effects()
+
+
+def morale_outcome(t: Tables, unit: Combatant, row: MoraleRow) -> Outcome:
+    """The effect of a user's morale row on the checking unit."""
+    return Outcome(
+        attacker=morale_effects(t, unit, row.outcome), result=f"{row.outcome}: {row.result}"
+    )

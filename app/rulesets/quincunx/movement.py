@@ -31,8 +31,9 @@ from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind, TerrainPiece
-from app.rules.values import Combatant, Side, Situation, TurnView
+from app.rules.values import Combatant, LeaderView, Side, Situation, TurnView
 from app.rulesets.quincunx.combat import CombatActions
+from app.rulesets.quincunx.geometry import command_reach
 from app.rulesets.quincunx.rules import (
     BERSERK,
     EVADED,
@@ -143,16 +144,70 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             return found
         unit = view.unit(unit_id)
         who = f"{unit.name} ({unit.unit_id})"
-        if unit.status.has(OUT_OF_COMMAND):
-            return Breach(
-                COMMAND_RULE,
+        out = self.command_problem(view, unit)
+        if out is None and unit.status.has(OUT_OF_COMMAND):
+            out = (
                 f"{who} is out of command (more than {self._mf(self.t.command.range_move_factors)}"
                 f" from its commander, no chain of units "
-                f"{self._mf(self.t.command.chain_move_factors)} apart): it cannot move",
+                f"{self._mf(self.t.command.chain_move_factors)} apart)"
             )
+        if out is not None:
+            return Breach(COMMAND_RULE, f"{out}: it cannot move")
         if unit.status.has(EVADED):
             return Breach(MOVE_RULE, f"{who} evaded: it cannot move in the next round (chit)")
         return None
+
+    def commanders_of(self, view: TurnView, unit: Combatant) -> list[LeaderView]:
+        """Quincunx, Commanders: "Each commander is assigned a 'Battlegroup'": the leaders
+        of the unit's side who lead its battlegroup (the roster's command); a unit of no
+        battlegroup, or whose commander is gone, answers to the side's commander-in-chief
+        (its general; errata "command-range-on-the-table"). Empty: no one to command it."""
+        side = [ld for ld in view.leaders if ld.side == unit.side]
+        mine = [ld for ld in side if unit.command is not None and unit.command in ld.commands]
+        return mine or [ld for ld in side if ld.rank == "general"]
+
+    def command_problem(self, view: TurnView, unit: Combatant) -> str | None:
+        """Quincunx, Commanders: "In order for units to move, they must be within four move
+        factors (12") of their commander or able to trace a line of command through
+        affiliated units no further apart than two move factors (6"). A unit not meeting
+        this criteria is out of command": read from the table when it acts (the commander
+        where he stands, the chain through the units of its battlegroup); None when it is
+        in command, has no footprint, or has no commander to answer to."""
+        if not unit.footprint.has_size:
+            return None
+        leaders = self.commanders_of(view, unit)
+        if not leaders:
+            return None
+        group = [
+            u
+            for u in view.units
+            if u.side == unit.side
+            and u.command == unit.command
+            and u.unit_id != unit.unit_id
+            and not u.status.eliminated
+            and u.footprint.has_size
+        ]
+        c = self.t.command
+        for ld in leaders:
+            if command_reach(unit, group, (ld.x, ld.y), c.range_inches, c.chain_inches):
+                return None
+        names = " or ".join(ld.name for ld in leaders)
+        return (
+            f"{unit.name} ({unit.unit_id}) is out of command: more than "
+            f"{self._mf(c.range_move_factors)} from {names}, and no chain of its "
+            f"battlegroup's units {self._mf(c.chain_move_factors)} apart leads to him"
+        )
+
+    def may_act(self, action: str, sit: Situation) -> str | None:
+        """Quincunx, Commanders: a unit out of command "may defend themselves, but may make
+        no aggressive act": it does not shoot (but in passing) or attack in a melee, read
+        from the table as for a move (:meth:`command_problem`)."""
+        if action not in ("shoot", "melee") or sit.view is None or sit.actor is None:
+            return None
+        if action == "shoot" and sit.flag("pass_through"):
+            return None
+        problem = self.command_problem(sit.view, sit.actor)
+        return None if problem is None else f"{COMMAND_RULE}: {problem}: no aggressive act"
 
     # ------------------------------------------------------------------ the check
 

@@ -2,7 +2,8 @@
 any front end: the core (a :class:`BattleSession`) or ``castra battle``.
 
 Two units that stand face to face across the table (:data:`DUELS`) close in: in each phase
-the side in play (both, where the rules name none) moves its unit forward by the longest
+the side in play (both, where the rules name none) activates its unit where the ruleset
+activates units (GSB) and moves it forward by the longest
 legal distance it finds (the whole allowance, or just short of the distances the rules stop
 at), rolling its dice move first where the ruleset moves by dice; when the rules allow a
 charge into contact, it charges; once the two touch, the melee's exact odds are read and the
@@ -132,6 +133,15 @@ def fight(front: Front, mech: Mechanics, duel: Duel, limit: int = 150) -> Fought
         pairs = [(a, b), (b, a)] if in_play != 1 else [(b, a), (a, b)]
         gap = edge_distance(a.footprint, b.footprint)
         for mover, other in pairs:
+            if (  # GSB: a unit acts once activated (its turn sequence, issue 25)
+                "activate" in {x.key for x in mech.actions()}
+                and mover.side == in_play
+                and not mover.status.has("activated")
+                and front.act("activate", mover.id) is not None
+            ):
+                state = front.state()
+                view = state.view()
+                mover = state.unit(mover.id)
             if gap < TOUCH:
                 odds = front.odds(mover.id, other.id)
                 if odds is None:

@@ -12,6 +12,7 @@ from app.core.battle import (
     BattleSession,
     CommandError,
     MoveUnit,
+    NextPhase,
     StartBattle,
     new_battle,
 )
@@ -83,6 +84,10 @@ def test_gsb_melee_after_a_refused_adjust(gsb: BattleSession) -> None:
     a1, b1 = gsb.state.unit("A1"), gsb.state.unit("B1")
     assert b1.facing == 180.0
     gsb.do(MoveUnit(unit="A1", x=b1.x, y=b1.y - (a1.depth + b1.depth) / 2, facing=0.0))
+    # only the unit activated fights, in its side's activations (GSB, Turn order)
+    while gsb.mechanics.side_in_play(gsb.state.view()) != 0:
+        gsb.do(NextPhase())
+    gsb.do(Act(action="activate", actor="A1"))
     step = gsb.do(Act(action="melee", actor="A1", target="B1"))
     assert step.lines
     # the melee leaves both units in states GSB allows (hits below a base's hit points)

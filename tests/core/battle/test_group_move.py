@@ -5,11 +5,13 @@ move; the leading units move first, so those behind can follow into their room."
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 
 import pytest
 
 from app.core.battle import (
+    Act,
     BattleSession,
     CommandError,
     GroupMove,
@@ -28,10 +30,24 @@ RULESETS = sorted(DUELS)
 FORWARD = parse_path("forward 1")
 
 
+def take_control_tests(session: BattleSession) -> None:
+    """What the players do before moving where the rules ask it. Leg VI, Control: "Units
+    that are not under control at the end of the command phase ... must normally take a
+    Control Test": each unit marked out of control and not yet tested this turn tests,
+    scoring 3 ("Act as player wishes"); a test the rules refuse now is left for later."""
+    tested = {"control_free", "control_halt", "control_repeat"}
+    for u in session.state.units:
+        if u.status.has("out_of_control") and not tested & set(u.status.markers):
+            with suppress(CommandError):
+                session.do(Act(action="control_test", actor=u.id), faces=[3])
+
+
 def to_a_move(session: BattleSession, want: int = 3) -> tuple[int, list[str]]:
     """Go on, phase by phase, to the first in which a side may move ``want`` of its units
-    one inch forward as a group: that side and those units."""
+    one inch forward as a group (its units out of control tested first): that side and
+    those units."""
     for _ in range(20):
+        take_control_tests(session)
         state = session.state
         for side in (0, 1):
             units = [u.id for u in state.units if u.side == side]

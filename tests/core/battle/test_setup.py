@@ -89,10 +89,12 @@ def test_figures_stand_in_the_ranks_their_ruleset_gives(registry: Registry) -> N
 
 def test_a_legion_stands_in_its_lines(registry: Registry) -> None:
     """Leg VI: a legion's 10 bases stand as hastati 4, principes 4, triarii 2, one line
-    behind another: four 20 mm bases wide, three deep."""
+    behind another: the four 20 mm bases of a line spaced over 120 mm ("the same as 6
+    bases rather than the actual 4"), three lines 1" apart ("a gap of up to 1 inch between
+    lines"; errata legion-footprint)."""
     rs = registry.get("leg-vi-carthago")
     legion = rs.army("roman").entries["roman_legion"]
-    assert mechanics_for(rs).footprint(legion, 10) == pytest.approx((80 / 25.4, 60 / 25.4))
+    assert mechanics_for(rs).footprint(legion, 10) == pytest.approx((120 / 25.4, 60 / 25.4 + 2))
 
 
 def test_only_d3_keeps_chance_card_conditions_in_the_side_records(registry: Registry) -> None:

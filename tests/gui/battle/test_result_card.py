@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from app.core.battle import MoveUnit, NextPhase
+from app.core.battle import AttachLeader, MoveUnit, NextPhase
 from app.core.battle.result_card import table_changes
 from app.core.battle.sample import sample_session
 from app.core.battle.session import BattleSession
@@ -38,10 +38,19 @@ def _session(registry: Registry, ruleset: str) -> BattleSession:
 
 
 def _meet(session: BattleSession, mover: str, target: str) -> None:
-    """``mover`` front to front with ``target`` (the stored form of a move: unchecked)."""
+    """``mover`` front to front with ``target`` (the stored form of a move: unchecked);
+    where a unit acts only within its commander's range (Quincunx), its commander joins
+    it."""
     a, b = session.state.unit(mover), session.state.unit(target)
     gap = (a.depth + b.depth) / 2
     session.do(MoveUnit(unit=mover, x=b.x, y=b.y - gap if a.side == 0 else b.y + gap))
+    if session.ruleset.id == "quincunx":
+        mine = [ld for ld in session.state.leaders if ld.side == a.side]
+        leader = next(
+            (ld for ld in mine if a.command in ld.commands),
+            next(ld for ld in mine if ld.rank == "general"),
+        )
+        session.do(AttachLeader(leader=leader.id, unit=mover))
 
 
 def _roll_melee(window: BattleWindow, qtbot: QtBot) -> None:
@@ -49,6 +58,15 @@ def _roll_melee(window: BattleWindow, qtbot: QtBot) -> None:
     while the rules refuse it (a melee has its phase)."""
     c = window.controller
     for _ in range(12):
+        view = c.session.state.view()
+        if (
+            c.session.ruleset.id == "grown-slightly-bald"
+            and c.session.mechanics.side_in_play(view) == view.unit("A1").side
+            and not view.unit("A1").status.has("activated")
+        ):  # GSB: only the unit activated fights (issue 25)
+            window.acting.set_pair("A1")
+            window.acting.choose_action("activate")
+            window.acting.roll_button.click()
         window.acting.choose_action("melee")
         window.acting.set_pair("A1", "B1")
         steps = len(c.session.steps)

@@ -81,6 +81,22 @@ def open_window(
     return window
 
 
+def activate(window: BattleWindow, uid: str) -> None:
+    """GSB, Turn order: on to the activations of ``uid``'s side, then activate it from the
+    Actions dock (the unit, "Activate a unit", Roll): only the unit activated moves and
+    fights."""
+    session = window.controller.session
+    side = session.state.unit(uid).side
+    for _ in range(12):
+        if session.mechanics.side_in_play(session.state.view()) == side:
+            break
+        window.turn_panel.next_button.click()
+    window.acting.set_pair(uid)
+    window.acting.choose_action("activate")
+    window.acting.roll_button.click()
+    assert session.state.unit(uid).status.has("activated"), window.statusBar().currentMessage()
+
+
 def to_phase(window: BattleWindow, name: str) -> None:
     for _ in range(12):
         if window.controller.phase_name() == name:
@@ -244,7 +260,7 @@ def test_roll_then_undo_and_redo_with_the_same_dice(
     session = gsb_session(registry)
     meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
-    to_phase(window, "First player's activations")
+    activate(window, "A1")
     window.acting.set_pair("A1", "B1")
     window.acting.choose_action("melee")
     before, steps = session.state, len(session.steps)
@@ -273,7 +289,7 @@ def test_enter_dice_asks_each_throw_and_checks_the_faces(
     session = gsb_session(registry)
     meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
-    to_phase(window, "First player's activations")
+    activate(window, "A1")
     window.acting.set_pair("A1", "B1")
     window.acting.choose_action("melee")
     steps = len(session.steps)
@@ -305,14 +321,14 @@ def test_a_log_step_clicked_shows_the_past_read_only(
     session = gsb_session(registry)
     meet(session, "A1", "B1")
     window = open_window(qtbot, session, settings)
-    to_phase(window, "First player's activations")
+    activate(window, "A1")
     window.acting.set_pair("A1", "B1")
     window.acting.choose_action("melee")
-    for _ in range(3):
-        window.acting.roll_button.click()
-    # a move after the rolls, by a unit of the side in play (GSB: only the active player
-    # moves): the past step shown has it where it stood before it
-    uid = "A2" if session.mechanics.side_in_play(session.state.view()) == 0 else "B2"
+    window.acting.roll_button.click()
+    # a move after the roll, by another unit of the side in play, activated (GSB: only
+    # the unit activated moves): the past step shown has it where it stood before it
+    uid = "A2"
+    activate(window, uid)
     a1 = session.state.unit(uid)
     step = window.controller.execute(MoveUnit(unit=uid, legs=(Leg.straight(0.5),)))
     assert step is not None, window.statusBar().currentMessage()

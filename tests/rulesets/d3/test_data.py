@@ -36,7 +36,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.source_file == "004_78eaa0b0c4f939d1.txt"
     assert m.game_length == "15 turns"
     assert m.scales == () and m.default_scale is None
-    assert m.data_version == "1.2.0"
+    assert m.data_version == "1.3.0"
     assert m.author is None and m.author_note
 
 

@@ -1154,7 +1154,7 @@ def test_headless_battle_with_the_core() -> None:
     """The real battle core drives these mechanics to a result: 15 turns a side, each
     drawing a card a turn, then a verdict; replay rebuilds the same state."""
     from app.core import battle
-    from app.core.edits import AddLeader, AddUnit, UpdateUnit
+    from app.core.edits import AddLeader, AddUnit
     from app.core.roster import Leader, new_roster, unit_from_entry
     from app.rules.registry import BUILTIN_DIR, Registry
     from app.rulesets import find_engine
@@ -1167,7 +1167,9 @@ def test_headless_battle_with_the_core() -> None:
         for entry in list(rs.army(army).entries)[:3]:
             r = AddUnit(unit_from_entry(rs, army, entry, count=2)).apply(r)
         r = AddLeader(Leader(id="cmdr", name=f"{army} commander", rank="general")).apply(r)
-        return UpdateUnit(r.units[0].id, {"leader": "cmdr"}).apply(r)
+        # on a line of two: as a roster file may have it (the editor refuses it); the
+        # battle stands him with the first of them
+        return replace(r, units=(replace(r.units[0], leader="cmdr"), *r.units[1:]))
 
     state = battle.new_battle(rs, mech, (roster("roman"), roster("carthaginian")))
     session = battle.BattleSession(rs, mech, state, seed=5)

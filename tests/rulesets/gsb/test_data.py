@@ -46,7 +46,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.unit_width_mm == 80.0
     assert m.unit_of_measure_note is not None and "8 cm" in m.unit_of_measure_note
     assert m.scales == () and m.default_scale is None
-    assert m.data_version == "1.3.0"
+    assert m.data_version == "1.4.0"
     assert m.author is None and m.author_note
     assert rs.men_per_figure("1:10") is None
 
@@ -397,6 +397,7 @@ ERRATA = {
     "basing": "gap",
     "mi-shooting-timing": "gap",
     "shot-timing": "interpretation",
+    "pivot-increments": "interpretation",
     "activation-turn": "interpretation",
     "campaign-recovery": "gap",
     "campaign-general-fate": "interpretation",

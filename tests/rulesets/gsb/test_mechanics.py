@@ -40,6 +40,7 @@ from app.rulesets.gsb import throws as gsb_throws
 from app.rulesets.gsb.mechanics import GSBMechanics
 from app.rulesets.gsb.schema import tables
 from app.rulesets.gsb.throws import terror_hits
+from app.rulesets.gsb.turn import OPEN
 from tests.rules.mechanics_harness import (
     assert_frequencies_match,
     assert_odds_sum_to_one,
@@ -215,24 +216,25 @@ def act(
 
 
 def test_two_free_activations(mech: GSBMechanics) -> None:
-    """Two units activate for free (no dice)."""
-    assert act(mech, 0, []) == (True, {"activations": 1})
-    assert act(mech, 1, []) == (True, {"activations": 2})
+    """Two units activate for free (no dice). Rolled without naming its unit, the
+    activation is open: the first unit of the side to act takes it (issue 25)."""
+    assert act(mech, 0, []) == (True, {"activations": 1, "active": OPEN})
+    assert act(mech, 1, []) == (True, {"activations": 2, "active": OPEN})
 
 
 def test_activation_ladder(mech: GSBMechanics) -> None:
     """From the third unit a d10 read 0-9 must score 1 or better, then 2, ... A 0 fails the
     third; 1 passes it; the fourth needs 2."""
-    assert act(mech, 2, [("d10z", (0,))]) == (False, {"passed": True})
-    assert act(mech, 2, [("d10z", (1,))]) == (True, {"activations": 3})
-    assert act(mech, 3, [("d10z", (1,))]) == (False, {"passed": True})
-    assert act(mech, 3, [("d10z", (2,))]) == (True, {"activations": 4})
-    assert act(mech, 10, [("d10z", (9,))]) == (True, {"activations": 11})
+    assert act(mech, 2, [("d10z", (0,))]) == (False, {"passed": True, "active": ""})
+    assert act(mech, 2, [("d10z", (1,))]) == (True, {"activations": 3, "active": OPEN})
+    assert act(mech, 3, [("d10z", (1,))]) == (False, {"passed": True, "active": ""})
+    assert act(mech, 3, [("d10z", (2,))]) == (True, {"activations": 4, "active": OPEN})
+    assert act(mech, 10, [("d10z", (9,))]) == (True, {"activations": 11, "active": OPEN})
 
 
 def test_activation_beyond_the_die_fails_without_rolling(mech: GSBMechanics) -> None:
     """The 12th activation would need 10 on a d10 read 0-9: it cannot succeed."""
-    assert act(mech, 11, []) == (False, {"passed": True})
+    assert act(mech, 11, []) == (False, {"passed": True, "active": ""})
 
 
 def test_failed_roll_passes_play(mech: GSBMechanics) -> None:

@@ -66,6 +66,12 @@ def session(
     raise AssertionError(f"side {side} never came to play")
 
 
+def activate(s: BattleSession, uid: str) -> None:
+    """Activate ``uid`` (GSB, Turn order: only the unit activated acts), free: these tests
+    are of shooting, so each activation is given as the first (the ``nth`` option)."""
+    s.do(Act(action="activate", actor=uid, options={"nth": 1}))
+
+
 def move(s: BattleSession, uid: str, path: str, *, force: bool = False) -> None:
     s.do(MoveUnit(uid, legs=parse_path(path), force=force))
 
@@ -79,6 +85,7 @@ def test_medium_infantry_shoot_after_moving_and_then_move_no_more(mech: GSBMecha
     the rest of its 2 UW move is refused, naming the rule and the troop's timing, unless
     forced."""
     s = session(mech, CARTHAGE, ("B3", 9.0, 7.0, 180.0), ("A1", 9.0, 4.5, 0.0))
+    activate(s, "B3")
     move(s, "B3", "forward 1")
     shoot(s, "B3", "A1")
     b3 = s.state.unit("B3")
@@ -103,6 +110,7 @@ def test_medium_infantry_may_shoot_without_moving_but_not_move_after(
     """'After any movement' includes none: Spanish in range shoot where they stand, and
     may not then move."""
     s = session(mech, CARTHAGE, ("B3", 9.0, 6.0, 180.0), ("A1", 9.0, 4.5, 0.0))
+    activate(s, "B3")
     shoot(s, "B3", "A1")
     assert s.state.unit("B3").status.extra.get(SHOT_AFTER_MOVING) is None
     with pytest.raises(CommandError, match=r"GSB, Shooting: .*has shot \(medium infantry"):
@@ -130,6 +138,7 @@ def test_a_unit_shoots_once_an_activation(mech: GSBMechanics) -> None:
         ("B6", "A2", "light infantry shoot before or after moving"),
         ("B11", "A3", "light cavalry shoot before, during or after moving"),
     ):
+        activate(s, shooter)
         assert s.odds("shoot", shooter, target)  # the first shot has odds
         shoot(s, shooter, target)
         with pytest.raises(CommandError) as refused:
@@ -153,11 +162,13 @@ def test_light_infantry_shoot_then_move_or_move_then_shoot(mech: GSBMechanics) -
         ("B7", 9.0, 7.0, 180.0),
         ("A2", 9.0, 4.5, 0.0),
     )
+    activate(s, "B6")
     shoot(s, "B6", "A1")
     move(s, "B6", "turn 90; forward 1")
     move(s, "B6", "forward 1")  # shot before moving: the whole move is still its own
     assert s.state.unit("B6").moved == pytest.approx(2.0)
 
+    activate(s, "B7")
     move(s, "B7", "forward 1")
     shoot(s, "B7", "A2")
     with pytest.raises(CommandError) as refused:
@@ -171,18 +182,21 @@ def test_light_infantry_shoot_then_move_or_move_then_shoot(mech: GSBMechanics) -
 def test_light_cavalry_pause_to_shoot_and_move_on(mech: GSBMechanics) -> None:
     """Numidians (B11, 4 UW) move 1, shoot, and use the rest of their move."""
     s = session(mech, CARTHAGE, ("B11", 9.0, 7.0, 180.0), ("A1", 9.0, 4.5, 0.0))
+    activate(s, "B11")
     move(s, "B11", "forward 1")
     shoot(s, "B11", "A1")
     move(s, "B11", "turn 90; forward 3")
     assert s.state.unit("B11").moved == pytest.approx(4.0)
 
 
-def test_the_record_is_in_the_state_and_cleared_by_the_next_activation(
+def test_the_record_is_in_the_state_and_cleared_at_the_next_initiative(
     mech: GSBMechanics,
 ) -> None:
-    """Undo takes the shot and its record back, redo and replay bring them again; the
-    unit's next activation (and the next initiative) start afresh."""
+    """Undo takes the shot and its record back, redo and replay bring them again; the unit
+    is not activated again this turn ("Units may only be activated once per turn"), and the
+    next turn's initiative starts afresh."""
     s = session(mech, ROME, ("A9", 9.0, 4.0, 0.0), ("B1", 9.0, 5.5, 180.0))
+    activate(s, "A9")
     move(s, "A9", "forward 0.5")
     shoot(s, "A9", "B1")
     shot = s.state
@@ -194,12 +208,9 @@ def test_the_record_is_in_the_state_and_cleared_by_the_next_activation(
     assert s.state == shot and s.replay() == shot
     with pytest.raises(CommandError, match="GSB, Shooting"):
         move(s, "A9", "forward 0.25")
-    # a new activation of the unit forgets what it did
-    s.do(Act(action="activate", actor="A9"))
-    a9 = s.state.unit("A9")
-    assert not a9.status.has(SHOT) and SHOT_AFTER_MOVING not in a9.status.extra
-    s.undo()
-    # the next turn's initiative clears it too
+    with pytest.raises(CommandError, match="has already acted this turn"):
+        s.do(Act(action="activate", actor="A9"))
+    # the next turn's initiative clears it
     while s.state.turn == 1:
         s.do(NextPhase())
     a9 = s.state.unit("A9")

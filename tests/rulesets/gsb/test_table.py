@@ -340,6 +340,7 @@ def test_a_disengaged_unit_neither_shoots_nor_fights_that_turn(
     state = placed(start, ("A9", 9.0, 5.0, 0.0), ("B1", 9.0, 5.5, 180.0), ("B3", 7.5, 5.0, 0.0))
     s = session_of(mech, state)
     s.do(NextPhase())
+    s.do(Act(action="activate", actor="A9"))
     step = s.do(MoveUnit("A9", legs=parse_path("about face; forward 1")))
     assert any("has disengaged" in line for line in step.lines)
     assert s.state.unit("A9").status.has(DISENGAGED)

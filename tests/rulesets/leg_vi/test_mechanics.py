@@ -772,8 +772,10 @@ def test_hi_bonus_for_a_follow_up_not_a_pursuit(
     base, _ = dice_of(mech, a, d, charge="none")
     assert dice_of(mech, a, d, charge="none", follow_up="attacker")[0] == base + follow_up
     assert dice_of(mech, a, d, charge="none", pursued="attacker")[0] == base + pursuit
-    # the defender's pursuit is the defender's: the attacker's dice do not change
-    assert dice_of(mech, a, d, charge="none", pursued="defender")[0] == base
+    # the defender's pursuit is the defender's: the attacker's dice change only as the
+    # pursuing infantry are unformed ("+2 Cavalry fighting unformed infantry"; issue 25)
+    unformed_foe = 2 if troop == "mc" else 0
+    assert dice_of(mech, a, d, charge="none", pursued="defender")[0] == base + unformed_foe
 
 
 def test_mi_charging_hi_frontally_keeps_its_bonus(mech: LegVIMechanics) -> None:
@@ -1272,15 +1274,21 @@ def test_morale_action(mech: LegVIMechanics) -> None:
 
 def test_derived_options(mech: LegVIMechanics) -> None:
     """The table fills in the options it decides: the side of the target the attacker is
-    on, and who charged this turn (from the charge action's markers)."""
+    on, who charged this turn (from the charge action's markers), and the bases engaged
+    where the two touch (side by side, each touches the other with a flank: its end base)."""
     a = placed(unit(mech, "mi", 4, uid="a", markers=frozenset({"charging"})), 3, 0, 0)
     d = placed(unit(mech, "mi", 4, uid="d", side=1), 0, 0, 0)  # a is off d's right flank
     sit = Situation(actor=a, target=d, view=view(a, d, phase=COMBAT))
     opts = mech.derive_options("melee", sit)
     assert (opts["aspect"], opts["charge"]) == ("flank", "attacker")
+    assert (opts["a_bases"], opts["d_bases"]) == (1, 1)
     spec = mech.action("melee")
     for key, value in opts.items():
-        assert value in spec.option(key).choices
+        option = spec.option(key)
+        if option.kind == "choice":
+            assert value in option.choices
+        else:
+            assert isinstance(value, int) and option.minimum <= value <= option.maximum
     both = Situation(
         actor=a,
         target=placed(

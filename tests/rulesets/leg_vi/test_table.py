@@ -22,7 +22,7 @@ from app.core.battle import (
     StartBattle,
     new_battle,
 )
-from app.core.battle.commands import Act
+from app.core.battle.commands import Act, Adjust
 from app.core.battle.moves import plan_charge
 from app.core.battle.sample import sample_roster
 from app.core.battle.session import Step
@@ -39,6 +39,7 @@ from app.rulesets.leg_vi.units import ROLLED_KIND, ROLLED_MOVE, ROLLED_TURN
 #: the phases' positions in the sequence of play (Leg VI, Playing the Game)
 SKIRMISH, MANOEUVRE, CHARGE, AFTER_COMBAT = 1, 2, 3, 5
 SEQ = "Leg VI, Playing the Game"
+LEGION = "Leg VI, Roman Legions"
 WOOD = ((30.0, 24.0), (42.0, 24.0), (42.0, 27.0), (30.0, 27.0))
 
 
@@ -83,6 +84,19 @@ def started(mech: LegVIMechanics, state: BattleState, phase: int) -> BattleSessi
     session.do(StartBattle())
     while session.state.phase != phase:
         session.do(NextPhase())
+    return session
+
+
+def in_control(session: BattleSession, side: int | None = None) -> BattleSession:
+    """For the tests of other rules: the umpire takes the units the command phase found out
+    of control as under control (a correction by hand, as the players would agree), and,
+    when ``side`` should act now, the side acting first in the phase is done."""
+    for u in session.state.units:
+        if u.status.has("out_of_control"):
+            session.do(Adjust(unit=u.id, field="marker", value="-out_of_control"))
+    now = session.mechanics.side_to_move(session.state.view())
+    if side is not None and now is not None and now != side:
+        session.do(Act(action="done", side=now))
     return session
 
 
@@ -228,6 +242,7 @@ def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: B
     session.do(NextPhase())  # velites move in the skirmish phase of turn 2
     while session.state.phase != SKIRMISH:
         session.do(NextPhase())
+    in_control(session, 0)
     session.do(MoveUnit(unit="A3", legs=parse_path("forward 8")))
     assert session.state.unit("A3").status.dps == 0
 
@@ -412,7 +427,7 @@ def test_the_nearest_target_is_shot_and_engaged_units_are_not(
     nearest eligible target and the Gauls may not be shot."""
     state = at(at(state, "A3", 36, 20, 0), "B4", 36, 23.79, 180)
     state = at(state, "B5", 40.5, 22.79, 180)
-    session = started(mech, state, SKIRMISH)
+    session = in_control(started(mech, state, SKIRMISH), 0)
     with pytest.raises(CommandError, match=r"Gauls \(B5\) is nearer .* the nearest target must"):
         session.do(Act(action="shoot", actor="A3", target="B4"))
     step = session.do(Act(action="shoot", actor="A3", target="B5"))
@@ -421,7 +436,7 @@ def test_the_nearest_target_is_shot_and_engaged_units_are_not(
     # the spearmen (A6) in contact with the Gauls' rear
     gauls, spear = state.unit("B5"), state.unit("A6")
     engaged = at(state, "A6", 40.5, gauls.y + (gauls.depth + spear.depth) / 2, 180)
-    session = started(mech, engaged, SKIRMISH)
+    session = in_control(started(mech, engaged, SKIRMISH), 0)
     with pytest.raises(CommandError, match=r"Gauls is engaged in combat: engaged bases are not"):
         session.do(Act(action="shoot", actor="A3", target="B5"))
     step = session.do(Act(action="shoot", actor="A3", target="B4"))
@@ -453,27 +468,61 @@ def test_formed_units_step_sideways_or_back_only_as_a_side_step(
 ) -> None:
     """Leg VI, Manoeuvre: "Movement by formed units must be directly to the front ... To do
     otherwise, requires units to manoeuvre"; "Side-step/step-back: Up to 2" taking a full
-    move. A-B Grade Infantry only." The B grade Roman legion side-steps 2" or steps back 1"
-    and aside 1"; not 2.5", not after a step forward; the C grade allied legion and the
-    equites may not; the velites (unformed) move freely."""
+    move. A-B Grade Infantry only." The B grade Libyan spearmen side-step 2" or step back 1"
+    and aside 1"; not 2.5", not after a step forward; the C grade allied spearmen and the
+    equites may not; the velites (unformed) move freely. A legion "may only move in the
+    direction of facing": the B grade Roman legion does not side-step at all (errata
+    'formed-units-wheel')."""
     view = alone(
-        state.view(), ("A1", 20, 10, 0), ("A2", 36, 10, 0), ("A3", 50, 10, 0), ("A4", 60, 10, 0)
+        state.view(),
+        ("B2", 20, 10, 0),
+        ("A6", 36, 10, 0),
+        ("A3", 50, 10, 0),
+        ("A4", 60, 10, 0),
+        ("A1", 8, 30, 0),
     )
 
     def why(unit_id: str, path: str) -> list[str]:
         return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
 
-    assert why("A1", "right 2") == [] and why("A1", "back 1; left 1") == []
-    (too_far,) = why("A1", "right 2.5")
+    assert why("B2", "right 2") == [] and why("B2", "back 1; left 1") == []
+    (too_far,) = why("B2", "right 2.5")
     assert too_far == (
-        "Roman legion (A1) is formed: it moves directly to its front; a side-step or step "
+        "Libyan spearmen (B2) is formed: it moves directly to its front; a side-step or step "
         'back goes 2" at most (asked: right 2.5)'
     )
-    assert "takes the whole move" in why("A1", "forward 2; right 1")[0]
-    assert "only A-B grade formed infantry side-step" in why("A2", "right 1")[0]
+    assert "takes the whole move" in why("B2", "forward 2; right 1")[0]
+    assert "only A-B grade formed infantry side-step" in why("A6", "right 1")[0]
     assert "only A-B grade formed infantry side-step" in why("A4", "back 1")[0]
     assert why("A3", "right 3; back 2") == []
-    assert mech.check_move(view, "A1", Path(parse_path("right 2"))).ok
+    assert mech.check_move(view, "B2", Path(parse_path("right 2"))).ok
+    for path in ("right 2", "back 1"):
+        (legion,) = rules(mech.check_move(view, "A1", Path(parse_path(path))), LEGION)
+        assert legion.startswith("Roman legion (A1) is a legion: it moves only in the direction")
+
+
+def test_formed_units_wheel_rather_than_pivot(mech: LegVIMechanics, state: BattleState) -> None:
+    """Leg VI, Manoeuvre: "Wheel: Inside edge remains stationary, measure distance moved by
+    outside edge"; "About Face: 1/2 move. Turns to the flank changes line into column and
+    visa versa counting as a formation change." A formed unit turns by those, never by a
+    pivot about its centre (errata 'formed-units-wheel'); unformed troops and elephants
+    turn as they like."""
+    view = alone(state.view(), ("B2", 20, 10, 0), ("A3", 50, 10, 0), ("A1", 8, 30, 0))
+
+    def why(unit_id: str, path: str) -> list[str]:
+        return rules(mech.check_move(view, unit_id, Path(parse_path(path))), "Leg VI, Manoeuvre")
+
+    (pivot,) = why("B2", "pivot 30 right")
+    assert pivot.startswith("Libyan spearmen (B2) is formed: it turns by wheeling")
+    assert "not by a pivot about its centre (leg 1: pivot 30 right)" in pivot
+    assert "a turn of 45 degrees in place" in why("B2", "turn 45 right")[0]
+    for path in ("wheel 30 right", "wheel 30 left", "about face", "right face", "forward 1"):
+        assert why("B2", path) == [], path
+    assert why("A1", "wheel 45 right; forward 1") == []  # the legion wheels too
+    assert why("A3", "pivot 30 right") == []  # the velites are unformed
+    # moves to points vary 22.5 degrees off centre at most in all
+    assert why("B2", "to 21,13") == []
+    assert "turn it 27 degrees in all" in why("B2", "to 21,13; to 23,17")[0]
 
 
 def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
@@ -493,10 +542,12 @@ def test_manoeuvres_on_the_path_cost_their_dps_within_8_inches(
 
     state = at(at(state, "B2", 20, 30, 180), "A6", 20, 22.5, 0)
     state = at(at(state, "B3", 40, 30, 180), "B6", 56, 30, 180)
-    state = at(at(state, "A1", 40, 21.5, 0), "A5", 56, 22.5, 0)
+    # the legion (4.72" wide and 4.36" deep: errata 'legion-footprint') 7.4" from the Spanish
+    state = at(at(state, "A1", 40, 20, 0), "A5", 56, 22.5, 0)
     session = started(mech, state, MANOEUVRE)
     view = session.state.view()
     assert edge_distance(view.unit("B2").footprint, view.unit("A6").footprint) < 8
+    assert edge_distance(view.unit("B3").footprint, view.unit("A1").footprint) < 8
     step = confirmed(session, "B2", "wheel 30 right")
     assert session.state.unit("B2").status.dps == 1
     assert any('wheeled within 8" of enemy: 1 DP' in line for line in step.lines), step.lines

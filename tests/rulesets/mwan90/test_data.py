@@ -37,7 +37,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.scales == ("1:10", "1:100") and m.default_scale == "1:10"
     assert m.year == 1997
     assert m.author is None and m.author_note
-    assert m.data_version == "1.3.0"
+    assert m.data_version == "1.4.0"
     assert rs.men_per_figure("1:10") == 10 and rs.men_per_figure("1:100") == 100
 
 
@@ -431,6 +431,7 @@ ERRATA = {
     "bonus-move": "gap",
     "charge-contact": "interpretation",
     "clear-shot-figures": "gap",
+    "turning-costs": "interpretation",
 }
 
 

@@ -66,15 +66,14 @@ WOOD = TerrainPiece("T1", "woods", ((30.0, 22.0), (42.0, 22.0), (42.0, 24.0), (3
 def test_a_legal_move_costs_its_length_and_a_longer_one_is_refused(
     mech: MWAN90Mechanics, view: TurnView
 ) -> None:
-    """Cavalry in line wheel 90 degrees and move 8": a wheel of 90 and a run forward within
-    8" in all is legal at its traced cost; 9" straight is refused by the allowance."""
+    """ "Cavalry in line ... may wheel 90 & move 8"": a wheel of 90 comes with the 8" move,
+    costing none of it (errata turning-costs); 9" straight is refused by the allowance."""
     v = on(view, at(view, "A6", 36.0, 20.0))
     straight = check(mech, v, "A6", "forward 8")
     assert straight.ok and straight.cost == pytest.approx(8.0) and straight.allowance == 8
-    wheeled = check(mech, v, "A6", "wheel 90 right; forward 2")
-    arc = 3.14159265 / 2 * v.unit("A6").width  # the outer corner's quarter circle
+    wheeled = check(mech, v, "A6", "wheel 90 right; forward 8")
     assert wheeled.ok, texts(wheeled)
-    assert wheeled.cost == pytest.approx(arc + 2, abs=1e-3)
+    assert wheeled.cost == pytest.approx(8.0, abs=1e-9)
     too_far = check(mech, v, "A6", "forward 9")
     assert too_far.forbidden
     assert 'MWAN #90, movement: Roman cavalry (equites) (A6) would move 9.0" with 8.0"' in (

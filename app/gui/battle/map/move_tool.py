@@ -101,12 +101,17 @@ class MoveTool:
         self.turn_to_face = turn_to_face
 
     def legs(self) -> tuple[Leg, ...]:
+        """The turns so far, then the drag's legs where the ruleset ends them (its
+        ``snap_drag``: Leg VI's full rolled distance, or exactly 4" from formed enemy)."""
         legs = list(self.prefix)
-        if self.target is not None and not self.deploy:
-            legs += drag_legs(
-                self.pivot_pose, *self.target, turn_to_face=self.turn_to_face, step=self.step
-            )
-        return tuple(legs)
+        if self.target is None or self.deploy:
+            return tuple(legs)
+        legs += drag_legs(
+            self.pivot_pose, *self.target, turn_to_face=self.turn_to_face, step=self.step
+        )
+        return self.mech.snap_drag(
+            self.view, self.unit_id, tuple(legs), len(self.prefix), self.reason
+        )
 
     def deploy_pose(self) -> Footprint:
         pose = self.pivot_pose
