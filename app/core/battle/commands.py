@@ -271,6 +271,8 @@ def _option_words(spec: ActionSpec, key: str, value: Scalar) -> str:
         label = spec.option(key).label
     except KeyError:
         label = key
+    if label.endswith(")") and " (" in label:  # the dock's hint: "(0 = from formation)"
+        label = label[: label.rindex(" (")]
     words = ("yes" if value else "no") if isinstance(value, bool) else str(value)
     return f"{label}: {words}"
 

@@ -256,3 +256,16 @@ def test_an_action_s_log_names_its_options_in_words(session: BattleSession) -> N
     assert "[Flank: yes]" in head and "flank=" not in head
     step = session.do(Act(action="melee", actor="A1", target="B1", options={"bonus": 2}))
     assert "[Bonus: 2]" in step.lines[0]
+
+
+def test_an_option_s_hint_stays_in_the_dock(registry: Registry) -> None:
+    """Leg VI's "Attacker engaged bases (0 = from formation)" is logged as "Attacker
+    engaged bases: 6": the hint in brackets is for the one choosing it."""
+    from app.core.battle.commands import _option_words
+    from app.rules.mechanics import mechanics_for
+
+    rs = registry.get("leg-vi-carthago")
+    spec = mechanics_for(rs).action("melee")
+    label = spec.option("a_bases").label
+    assert label.endswith("(0 = from formation)")
+    assert _option_words(spec, "a_bases", 6) == "Attacker engaged bases: 6"
