@@ -7,11 +7,13 @@ show what it says, the map sends commands."""
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDockWidget,
     QFrame,
@@ -74,6 +76,10 @@ def step_title(step: Step, state: BattleState | None = None) -> str:
         return first[: TITLE_CHARS - 1] + "…"
     title = step.command.title(state) if state is not None else label
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+
+
+#: how the core ends a refusal the umpire may override (:func:`app.core.battle.moves.refusal`)
+FORCEABLE = ("; force it to override", "; force it to confirm")
 
 
 class BattleWindow(QMainWindow):
@@ -434,20 +440,46 @@ class BattleWindow(QMainWindow):
 
     # ------------------------------------------------------------------ acting
 
-    def charge(self) -> Step | None:
+    def charge(self, *, force: bool | None = None) -> Step | None:
         """The unit chosen charges the target chosen: the core finds the path into
-        contact (front, flank or rear, as the rules align them) and checks it."""
+        contact (front, flank or rear, as the rules align them) and checks it. A charge the
+        rules refuse is refused naming the rule; chosen with Alt held (``force``: Alt+C, or
+        the Charge button clicked with Alt, as a move is released with Alt), the umpire is
+        asked and it goes ahead, logged as an override. The refusal said "force it to
+        override" and the window had no way to."""
         c = self.controller
         actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
         if actor is None or target is None:
             self.say("Choose a unit and a target to charge", 5000)
             return None
+        if force is None:
+            held = QApplication.keyboardModifiers()
+            force = bool(held & Qt.KeyboardModifier.AltModifier)
         try:
             command = plan_charge(c.state, c.session.mechanics, str(actor), str(target))
         except CommandError as exc:
             self.say(str(exc), 10000)
             return None
-        return c.execute(command)
+        said: list[str] = []
+        c.message.connect(said.append)
+        try:
+            step = c.execute(command)
+        finally:
+            c.message.disconnect(said.append)
+        why = said[-1] if said else ""
+        if step is not None or not why.endswith(FORCEABLE):
+            return step
+        why = why.removesuffix(FORCEABLE[0]).removesuffix(FORCEABLE[1])
+        if not force:
+            self.say(f"{why}; Alt+C forces it (the umpire's call)", 15000)
+            return None
+        if not self.map.confirm(
+            "Force the charge",
+            f"{why}.\n\nForce this charge past the rules? It is logged as an override.",
+        ):
+            self.say("Charge cancelled.", 5000)
+            return None
+        return c.execute(replace(command, force=True))
 
     def next_phase(self) -> Step | None:
         return self.controller.execute(NextPhase())
