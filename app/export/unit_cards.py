@@ -73,13 +73,18 @@ def _header(
     canv.setFillColor(white)
     font, size, lines = title_lines(name, inner - corner_w)
     canv.setFont(font, size)
+    sub_y = h - HEAD_H + 6
     if len(lines) == 1:
         canv.drawString(PAD, h - 14, lines[0])
     else:
+        # two lines from just under the band's top (their capitals 0.73 of the size), and
+        # the troop line a little lower: a second line's descenders ran into the troop line
+        # ("javelinmen)" over "Light infantry · light infantry")
         for i, line in enumerate(lines):
-            canv.drawString(PAD, h - 3.5 - size - i * (size + 0.8), line)
+            canv.drawString(PAD, h - 3 - 0.73 * size - i * (size + 0.6), line)
+        sub_y = h - HEAD_H + 5
     canv.setFont(COND, 6.5)
-    canv.drawString(PAD, h - HEAD_H + 6, fit_text(sub, COND, 6.5, inner))
+    canv.drawString(PAD, sub_y, fit_text(sub, COND, 6.5, inner))
     if corner:
         canv.setFont(COND_BOLD, 6.5)
         canv.drawRightString(w - PAD, h - 12, corner)

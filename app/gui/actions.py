@@ -55,6 +55,7 @@ class ActionKey(Enum):
     CV_APPLY = auto()
     CV_UNDO = auto()
     CV_REDO = auto()
+    CV_ADD_BATTLE = auto()
     CV_FIGHT = auto()
     CV_CHRONICLE = auto()
     CV_EXPORT = auto()
@@ -120,7 +121,9 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "file-output",
         "Export",
     ),
-    ActionKey.CLOSE: ActionSpec("&Close roster", "Close the open roster", (Key.Close,), "x"),
+    ActionKey.CLOSE: ActionSpec(
+        "&Close roster", "Close the open roster", (Key.Close, "Ctrl+W", "Ctrl+F4"), "x"
+    ),
     ActionKey.QUIT: ActionSpec("&Quit", "Quit Castra", (Key.Quit, "Ctrl+Q"), "log-out"),
     ActionKey.UNDO: ActionSpec("&Undo", "Undo the last edit", (Key.Undo,), "undo-2", "Undo"),
     ActionKey.REDO: ActionSpec(
@@ -236,7 +239,16 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "Apply",
     ),
     ActionKey.CV_UNDO: ActionSpec("&Undo", "Undo the last campaign step", (Key.Undo,), "undo"),
-    ActionKey.CV_REDO: ActionSpec("&Redo", "Redo the campaign step", (Key.Redo,), "redo"),
+    ActionKey.CV_REDO: ActionSpec(
+        "&Redo", "Redo the campaign step", (Key.Redo, "Ctrl+Y", "Ctrl+Shift+Z"), "redo"
+    ),
+    ActionKey.CV_ADD_BATTLE: ActionSpec(
+        "A&dd a battle…",
+        "The next battle between two sides, on the ruleset's table or a historical field",
+        ("Ctrl+B",),
+        "battle-plus",
+        "Add battle",
+    ),
     ActionKey.CV_FIGHT: ActionSpec(
         "&Fight next battle",
         "Make the next battle from the campaign armies (killed and captured leaders stay home)",
@@ -258,7 +270,9 @@ SPECS: dict[ActionKey, ActionSpec] = {
         "&Sides and players…",
         "On a club server: which member plays each side (the umpire gives sides)",
     ),
-    ActionKey.CV_CLOSE: ActionSpec("&Close", "Close the Campaigns window", (Key.Close,)),
+    ActionKey.CV_CLOSE: ActionSpec(
+        "&Close", "Close the Campaigns window", (Key.Close, "Ctrl+W", "Ctrl+F4")
+    ),
     ActionKey.VIEW_LIBRARY: ActionSpec(
         "Roster &library", "Show or hide the roster library", ("Ctrl+1",)
     ),

@@ -301,8 +301,20 @@ class RosterEditor(QWidget):
             room = 1000
         deficit = sum(want.values()) - room
         if deficit > 0:
-            # The troop type gives way first (the name says much the same), then the name
-            # and the leader are cut to one common limit.
+            # The lines give way first, to what the rows show (the column was as wide as
+            # the longest lines a unit could be given, "understrength triarii (4 bases)",
+            # over empty cells), then the troop type (the name says much the same), then
+            # the name and the leader are cut to one common limit.
+            if Col.LINES in want:
+                shown = max(
+                    header.sectionSizeHint(Col.LINES),
+                    self._content_width(
+                        Col.LINES, *self.model.column_texts(Col.LINES, widest=False)
+                    ),
+                )
+                give = min(deficit, max(want[Col.LINES] - shown, 0))
+                want[Col.LINES] -= give
+                deficit -= give
             if Col.TYPE in want:
                 want[Col.TYPE] -= min(deficit, max(want[Col.TYPE] - _TYPE_MIN, 0))
             long_cols = [c for c in (Col.NAME, Col.LEADER) if c in want]

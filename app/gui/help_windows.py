@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from PySide6 import __version__ as PYSIDE_VERSION
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from app import __version__
@@ -70,6 +70,45 @@ ROSTER_KEYS = (
 )
 
 
+#: keys a player types that are no letter, digit or sign
+_EDITING_KEYS = {
+    Qt.Key.Key_Delete,
+    Qt.Key.Key_Backspace,
+    Qt.Key.Key_Return,
+    Qt.Key.Key_Enter,
+    Qt.Key.Key_Escape,
+    Qt.Key.Key_Tab,
+    Qt.Key.Key_Insert,
+    Qt.Key.Key_Home,
+    Qt.Key.Key_End,
+    Qt.Key.Key_PageUp,
+    Qt.Key.Key_PageDown,
+    Qt.Key.Key_Left,
+    Qt.Key.Key_Right,
+    Qt.Key.Key_Up,
+    Qt.Key.Key_Down,
+    Qt.Key.Key_Space,
+}
+
+
+def typed_keys(action: QAction) -> list[str]:
+    """The action's keys as the platform writes them, those a PC keyboard has only: Qt's
+    standard keys also bind keys of old Unix keyboards ("F14", "Undo", "Close"), which the
+    list of shortcuts showed beside Ctrl+Z and Ctrl+W as if a player had them."""
+    keys = []
+    for seq in action.shortcuts():
+        if seq.isEmpty():
+            continue
+        key = seq[0].key()  # type: ignore[index]  # the stubs lack QKeySequence[i]
+        if (
+            key.value < Qt.Key.Key_Escape.value  # a letter, digit or sign
+            or Qt.Key.Key_F1.value <= key.value <= Qt.Key.Key_F12.value
+            or key in _EDITING_KEYS
+        ):
+            keys.append(seq.toString(QKeySequence.SequenceFormat.NativeText))
+    return keys
+
+
 def shortcuts_html(
     actions: Iterable[QAction], more: Iterable[tuple[str, str]] = ROSTER_KEYS
 ) -> str:
@@ -77,7 +116,7 @@ def shortcuts_html(
     does with a key of its own)."""
     rows = []
     for action in actions:
-        keys = [s.toString(s.SequenceFormat.NativeText) for s in action.shortcuts()]
+        keys = typed_keys(action)
         if not keys:
             continue
         name = action.text().replace("&", "").rstrip("…")

@@ -330,6 +330,10 @@ class ContactRules(MovementRules):
         """The facing a side deploys with (degrees, 0 = +y): towards the enemy's edge."""
         return 0.0 if side == 0 else 180.0
 
+    #: a new battle stands the units of a row side by side with no gap between them (where
+    #: the rules reward lines that touch: Leg VI's control); else a small gap (the app's)
+    deploy_touching: ClassVar[bool] = False
+
     def may_deploy(self, view: TurnView, unit_id: str) -> Breach | None:
         """Why ``unit_id`` may not be deployed now, or None. Default: deployment is open in
         the battle's first phase (turn 1, first round), before play begins."""

@@ -89,7 +89,7 @@ def test_a_legion_stands_on_its_120mm_frontage(cli: Cli, registry: Registry) -> 
     )
     out = battle("melee", "A1", "B1")
     head = out.splitlines()[0]
-    assert "a_bases=6" in head and "d_bases=8" in head, head
+    assert "Attacker engaged bases: 6" in head and "Defender engaged bases: 8" in head, head
     # spearmen whose nearer end stands 0.3" beyond where an 80mm legion would end touch the
     # 120mm one front to front
     spearmen = session.state.unit("B2").width

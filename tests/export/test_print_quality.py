@@ -116,3 +116,31 @@ def test_names_the_font_cannot_print_are_warned(
     _, err = capsys.readouterr()
     assert code == 0 and "castra: warning:" in err and "汉" in err
     assert (tmp_path / "r.pdf").exists()
+
+
+def test_a_two_line_card_title_stays_clear_of_the_troop_line(registry: Registry) -> None:
+    """GSB's ready Carthaginian army prints "Light infantry (slingers, javelinmen)" on two
+    lines, and the second line's descenders ran into the troop line below it. Read back from
+    the PDF: the gap between the title's last baseline and the troop line's baseline holds
+    the title's descenders and the troop line's capitals."""
+    from pypdf import PdfReader
+
+    rs = registry.get("grown-slightly-bald")
+    roster = new_roster(rs, "carthage", name="Titles", standard=True)
+    long = next(u for u in roster.units if u.name == "Light infantry (slingers, javelinmen)")
+    buf = io.BytesIO()
+    write_unit_cards(rs, replace(roster, units=(long,)), buf, leaders=False)
+    seen: dict[str, tuple[float, float]] = {}
+
+    def visit(text: str, cm: object, tm: list[float], font: object, size: float) -> None:
+        text = text.strip()
+        if text:
+            seen.setdefault(text, (tm[5], size * tm[3]))
+
+    page = PdfReader(io.BytesIO(buf.getvalue())).pages[0]
+    page.extract_text(visitor_text=visit)
+    title = [(y, s) for t, (y, s) in seen.items() if t.startswith("javelinmen")]
+    troop = [(y, s) for t, (y, s) in seen.items() if t.startswith("Light infantry ·")]
+    assert title and troop, sorted(seen)
+    (title_y, title_pt), (troop_y, troop_pt) = title[0], troop[0]
+    assert title_y - troop_y >= 0.25 * title_pt + 0.73 * troop_pt

@@ -17,7 +17,7 @@ from app.gui.main_window import MainWindow
 from app.gui.roster_cells import move_units
 from app.gui.roster_model import ID_ROLE, Col, RosterTreeModel
 from app.rules.registry import Registry
-from tests.gui.helpers import open_new, roster_of, tree_index
+from tests.gui.helpers import open_new, roster_of, session_of, tree_index
 
 
 def expanded(window: MainWindow) -> dict[str | None, bool]:
@@ -252,3 +252,30 @@ def test_an_edit_redraws_its_own_row_and_the_groups_only(
     assert session.apply(UpdateRoster({"scale": "1:100"}))
     covered = sum(b - a + 1 for g, a, b in told if g != "group")
     assert covered == len(session.roster.units)
+
+
+def test_an_empty_lines_column_gives_way_to_the_names_at_1280(
+    qtbot: QtBot, window: MainWindow, registry: Registry
+) -> None:
+    """Leg VI's ready Roman army at 1280x720: the Lines column stood some 200 pixels wide
+    for the longest lines a legion could be given ("understrength triarii (4 bases)") while
+    every legion showed the standard lines (an empty cell), and the commands' and units'
+    names were cut ("Centre, right: a…"). Where the tree is too narrow, the Lines column
+    gives way to what it shows first."""
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    open_new(window, registry, "leg-vi-carthago", "roman", standard=True)
+    editor = window.editor
+    model = editor.model
+    assert model is not None and not editor.tree.isColumnHidden(Col.LINES)
+    header = editor.tree.header()
+    metrics = editor.tree.fontMetrics()
+    shown = [t for t in model.column_texts(Col.LINES, widest=False)[0] if t]
+    assert shown == []  # every legion has the standard lines
+    assert model.add_entry("cretan_archers", None)  # as the player did: the columns refit
+    room = header.sectionSizeHint(Col.LINES) + 8
+    qtbot.waitUntil(lambda: header.sectionSize(Col.LINES) <= room, timeout=2000)
+    # the room went to the names: the longest command's name is cut less than before
+    command = max((c.name for c in session_of(window).roster.commands), key=len)
+    assert header.sectionSize(Col.NAME) >= min(metrics.horizontalAdvance(command), 250)

@@ -34,7 +34,15 @@ from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
 from app.core.battle.state import BattleState
 from app.core.battle.terrain import TERRAIN_COMMANDS
 from app.rules.inputs import control_problem
-from app.rules.mechanics import Mechanics, NotImplementedRule, Scalar, Side, Situation, Victory
+from app.rules.mechanics import (
+    ActionSpec,
+    Mechanics,
+    NotImplementedRule,
+    Scalar,
+    Side,
+    Situation,
+    Victory,
+)
 
 __all__ = [
     "COMMANDS",
@@ -240,7 +248,9 @@ class Act(BattleCommand):
             head += f" ({state.sides[sit.side].name})"
         changed = {k: v for k, v in sit.options.items() if v != spec.defaults().get(k)}
         if changed:
-            head += " [" + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]"
+            head += (
+                " [" + ", ".join(_option_words(spec, k, changed[k]) for k in sorted(changed)) + "]"
+            )
         try:
             res = mech.resolve(self.action, sit, ctx.dice)
         except NotImplementedRule as exc:
@@ -252,6 +262,19 @@ class Act(BattleCommand):
         )
         state, more = check_victory(state, mech)
         return Executed(state, (head + ".", *lines, *more), res.outcome)
+
+
+def _option_words(spec: ActionSpec, key: str, value: Scalar) -> str:
+    """An option as the Actions dock shows it ("Who charged: none", "Flank: yes"), not by
+    its data key ("charge=none"); the key where the action has no such option."""
+    try:
+        label = spec.option(key).label
+    except KeyError:
+        label = key
+    if label.endswith(")") and " (" in label:  # the dock's hint: "(0 = from formation)"
+        label = label[: label.rindex(" (")]
+    words = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    return f"{label}: {words}"
 
 
 #: the largest strength, hits, rings or DPs a unit can be set to by hand (no unit has more

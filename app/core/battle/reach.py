@@ -218,9 +218,19 @@ class RulerReading:
     kind: Literal["points", "units"] = "points"
     #: between two units: the mechanics' measurement (arcs, sight, command distance)
     measurement: Measurement | None = None
+    #: the units at the ends in words ("Hastati (A1)"), as a player reads them
+    from_words: str = ""
+    to_words: str = ""
+
+    @property
+    def ends(self) -> str:
+        """``Hastati (A1) to Gauls (B3)`` between two units, else empty."""
+        if not (self.from_unit and self.to_unit):
+            return ""
+        return f"{self.from_words or self.from_unit} to {self.to_words or self.to_unit}"
 
     def text(self, symbol: str = '"') -> str:
-        ends = f"{self.from_unit} to {self.to_unit}: " if self.from_unit and self.to_unit else ""
+        ends = f"{self.ends}: " if self.ends else ""
         out = f"{ends}{self.distance:.2f}{symbol}"
         m = self.measurement
         if m is not None:
@@ -262,4 +272,25 @@ def ruler(
         for t in view.table.terrain
         if distance > 1e-9 and t.crosses(start, end)
     )
-    return RulerReading(start, end, distance, from_unit, to_unit, crossed, kind, measurement)
+    return RulerReading(
+        start,
+        end,
+        distance,
+        from_unit,
+        to_unit,
+        crossed,
+        kind,
+        measurement,
+        _words(view, from_unit),
+        _words(view, to_unit),
+    )
+
+
+def _words(view: TurnView, unit_id: str | None) -> str:
+    """A unit at an end of the ruler by name and id, as the log names it."""
+    if unit_id is None:
+        return ""
+    try:
+        return f"{view.unit(unit_id).name} ({unit_id})"
+    except KeyError:
+        return unit_id

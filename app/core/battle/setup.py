@@ -91,38 +91,46 @@ def _rows(units: list[BattleUnit], width: float, gap: float) -> list[list[Battle
     return [r for r in rows if r]
 
 
-def _classic(units: list[BattleUnit], side: Side, table: Table) -> list[BattleUnit]:
+def _classic(
+    units: list[BattleUnit], side: Side, table: Table, touching: bool = False
+) -> list[BattleUnit]:
     """The lines Castra drew up before battles had deployment zones: the first row 15% of
     the table's depth from the side's edge, the next in front of it. Kept where it lies in
-    the zone, so a battle set up from the same rosters opens as it always did."""
+    the zone, so a battle set up from the same rosters opens as it always did. ``touching``:
+    the units of a row stand side by side with no gap (the ruleset's lines touch)."""
     gap = table.width * 0.01
+    side_gap = 0.0 if touching else gap
     placed: list[BattleUnit] = []
     y = table.height * 0.15
-    for row in _rows(units, table.width, gap):
-        total = sum(u.width for u in row) + gap * (len(row) - 1)
+    for row in _rows(units, table.width, side_gap):
+        total = sum(u.width for u in row) + side_gap * (len(row) - 1)
         x = (table.width - total) / 2
         depth = max(u.depth for u in row)
         for u in row:
             cy = y + depth / 2 if side == 0 else table.height - y - depth / 2
             placed.append(replace(u, x=x + u.width / 2, y=cy))
-            x += u.width + gap
+            x += u.width + side_gap
         y += depth + gap * 2
     return placed
 
 
-def _in_zone(units: list[BattleUnit], side: Side, zone: Zone) -> list[BattleUnit]:
+def _in_zone(
+    units: list[BattleUnit], side: Side, zone: Zone, touching: bool = False
+) -> list[BattleUnit]:
     """The side's units in rows inside its deployment ``zone``: the first row along the
     zone's front edge (the one nearest the enemy), the next behind it; rows wrap when a line
-    is wider than the zone. An army too big for its zone goes on in rows in front of it."""
+    is wider than the zone. An army too big for its zone goes on in rows in front of it.
+    ``touching``: the units of a row stand side by side with no gap."""
     x0, y0, x1, y1 = bbox_of(zone)
     width = x1 - x0
     gap = width * 0.01
+    side_gap = 0.0 if touching else gap
     placed: list[BattleUnit] = []
     back = gap  # how far behind the front edge the next row begins
     ahead = 0.0  # rows that did not fit, in front of the zone
     depth_of_zone = y1 - y0
-    for row in _rows(units, width, gap):
-        total = sum(u.width for u in row) + gap * (len(row) - 1)
+    for row in _rows(units, width, side_gap):
+        total = sum(u.width for u in row) + side_gap * (len(row) - 1)
         x = x0 + (width - total) / 2
         depth = max(u.depth for u in row)
         if back + depth <= depth_of_zone:
@@ -134,21 +142,26 @@ def _in_zone(units: list[BattleUnit], side: Side, zone: Zone) -> list[BattleUnit
         cy = y1 + offset if side == 0 else y0 - offset
         for u in row:
             placed.append(replace(u, x=x + u.width / 2, y=cy))
-            x += u.width + gap
+            x += u.width + side_gap
     return placed
 
 
 def _deploy(
-    units: list[BattleUnit], side: Side, zone: Zone, facing: float, table: Table
+    units: list[BattleUnit],
+    side: Side,
+    zone: Zone,
+    facing: float,
+    table: Table,
+    touching: bool = False,
 ) -> list[BattleUnit]:
     """The side's units facing ``facing``, inside its deployment ``zone``: the classic
     lines (:func:`_classic`) when every base lies in the zone, else rows packed from the
-    zone's front edge (:func:`_in_zone`)."""
+    zone's front edge (:func:`_in_zone`); side by side with no gap where ``touching``."""
     units = [replace(u, facing=facing) for u in units]
-    classic = _classic(units, side, table)
+    classic = _classic(units, side, table, touching)
     if all(zone_holds(zone, u.footprint.corners()) for u in classic):
         return classic
-    return _in_zone(units, side, zone)
+    return _in_zone(units, side, zone, touching)
 
 
 def _before(rosters: tuple[Roster, Roster], table: Table) -> TurnView:
@@ -174,7 +187,9 @@ def _stands_in_zones(
     for index, roster in enumerate(rosters):
         side: Side = 0 if index == 0 else 1
         units = _expand(rs, mech, roster, side)
-        placed = _deploy(units, side, zones[side], mech.deployment_facing(side), table)
+        placed = _deploy(
+            units, side, zones[side], mech.deployment_facing(side), table, mech.deploy_touching
+        )
         if not all(zone_holds(zones[side], u.footprint.corners()) for u in placed):
             return False
     return True
@@ -318,6 +333,7 @@ def new_battle(
                 zones[side],
                 mech.deployment_facing(side),
                 table,
+                mech.deploy_touching,
             )
         else:
             facing = mech.deployment_facing(side)

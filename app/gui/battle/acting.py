@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -72,6 +73,40 @@ def _option_row(widget: QWidget, label: QLabel) -> QWidget:
         layout.addWidget(label, 1)
         layout.addWidget(widget, 0, top)
     return row
+
+
+class _ActButton(QPushButton):
+    """The button that does the chosen action: "Roll", or the action's own name when it
+    throws no dice. A long name is cut short with "…" to the room the row leaves (the whole
+    name in its tooltip) instead of widening the dock: MWAN #90's "End of the first side's
+    move" pushed the Actions dock wider, the map narrower and the table's edge out of
+    sight."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.full_text = text
+        policy = self.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        self.setSizePolicy(policy)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self._elide()
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance("Roll…") + 16, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = self.width() - 16  # the frame's padding
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, room)
+        if shown != self.text():
+            self.setText(shown)
+        self.setToolTip(self.full_text if shown != self.full_text else "")
 
 
 class ActingPanel(QWidget):
@@ -155,14 +190,14 @@ class ActingPanel(QWidget):
         self.odds_scroll.setWidget(odds)
         layout.addWidget(self.odds_scroll, 1)
         row = QHBoxLayout()
-        self.roll_button = QPushButton("Roll")
+        self.roll_button = _ActButton("Roll")
         self.roll_button.setObjectName("rollButton")
         self.dice_button = QPushButton("Enter dice…")
         self.dice_button.setObjectName("enterDiceButton")
         self.charge_button = QPushButton("Charge")
         self.charge_button.setObjectName("chargeButton")
         self.charge_button.setToolTip("The unit charges the target (the rules find the path)")
-        row.addWidget(self.roll_button)
+        row.addWidget(self.roll_button, 1)
         row.addWidget(self.dice_button)
         row.addWidget(self.charge_button)
         layout.addLayout(row)
@@ -399,7 +434,7 @@ class ActingPanel(QWidget):
         throws = self._throws(cmd)
         # the button says what it does: Roll for an action that throws dice, else the
         # action itself (MWAN #90's "End move" sat behind a button labelled Roll)
-        self.roll_button.setText("Roll" if throws or spec is None else spec.label)
+        self.roll_button.set_full_text("Roll" if throws or spec is None else spec.label)
         self.roll_button.setEnabled(playable)
         self.dice_button.setEnabled(playable and throws)
         self.charge_button.setEnabled(playable)

@@ -82,7 +82,9 @@ SPECS: dict[BattleKey, ActionSpec] = {
         "Save the table's terrain as a layout of your own, offered in New battle",
         ("Ctrl+Shift+L",),
     ),
-    BattleKey.CLOSE: ActionSpec("&Close battle window", "Close this window", (Key.Close,), "x"),
+    BattleKey.CLOSE: ActionSpec(
+        "&Close battle window", "Close this window", (Key.Close, "Ctrl+W", "Ctrl+F4"), "x"
+    ),
     BattleKey.UNDO: ActionSpec("&Undo", "Undo the last step", (Key.Undo,), "undo-2", "Undo"),
     BattleKey.REDO: ActionSpec(
         "&Redo",
@@ -113,8 +115,9 @@ SPECS: dict[BattleKey, ActionSpec] = {
     ),
     BattleKey.CHARGE: ActionSpec(
         "C&harge",
-        "The chosen unit charges the chosen target: the rules find the path into contact",
-        ("C",),
+        "The chosen unit charges the chosen target: the rules find the path into contact "
+        "(Alt+C: the umpire forces a charge the rules refuse)",
+        ("C", "Alt+C"),
     ),
     BattleKey.END_BATTLE: ActionSpec(
         "&Declare the result…", "End the battle: a winner or a draw, by agreement"

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -39,6 +40,7 @@ RECORD_WORDS = {
     "units_at_start": "units at the start",
     "drawn": "chance cards drawn",
     "deck": "chance cards left",
+    "card_name": "chance card",
 }
 HIDDEN_RECORD = {"army", "side_name"}
 
@@ -49,8 +51,8 @@ def _text(value: object, name: Callable[[str], str] = str) -> str:
         return "yes" if value else "no"
     if isinstance(value, str) and "," in value and " " not in value:
         return _counted([name(v) for v in value.split(",") if v])
-    if isinstance(value, str) and value and " " not in value and "_" in value:
-        return html.escape(name(value))
+    if isinstance(value, str) and value and " " not in value:
+        return html.escape(name(value))  # one item kept by its id (a card: "rally")
     return html.escape(str(value))
 
 
@@ -87,7 +89,7 @@ class TurnPanel(QWidget):
         form.addRow("Moves", self.in_play)
         self.next_button = QPushButton("Next phase")
         self.next_button.setObjectName("nextPhaseButton")
-        column = QVBoxLayout(self)
+        column = self.column = QVBoxLayout(self)
         column.addLayout(form)
         column.addWidget(self.may_move)
         column.addWidget(self.next_button)
@@ -116,6 +118,20 @@ class TurnPanel(QWidget):
         self.may_move.setVisible(said.sides is not None)
         if state.result is not None:
             self.phase.setText(f"Ended: {state.result.reason}")
+        self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """The panel is never shorter than its wrapped lines need at its width: a dock
+        layout reads no height-for-width, and at 1280x720 the rows were squeezed ("Carthage"
+        and "may move" cut at the foot, the sides' last line hidden) while the Unit dock
+        below had room to spare."""
+        need = self.column.totalHeightForWidth(self.width())
+        if need > 0 and need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
 
 class LeadersPanel(QWidget):
@@ -177,7 +193,8 @@ class LeadersPanel(QWidget):
         self.table.setRowCount(len(state.leaders))
         for i, ld in enumerate(state.leaders):
             host = f"{ld.attached_to} {state.unit(ld.attached_to).name}" if ld.attached_to else "-"
-            cells = (f"{ld.name} ({'AB'[ld.side]})", ld.status, str(ld.wounds), host)
+            side = state.sides[ld.side].name
+            cells = (f"{ld.name} ({side})", ld.status, str(ld.wounds), host)
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
@@ -236,6 +253,7 @@ class SidesPanel(QWidget):
         result = battle_summary(state, c.session.mechanics)
         unit = result.strength_unit
         parts = []
+        units = {u.id: f"{u.name} ({u.id})" for u in state.units}
         for side, losses in zip(state.sides, result.sides, strict=True):
             rows = [
                 f"<tr><td>units left</td><td>{losses.units_left} of {losses.units}</td></tr>",
@@ -245,15 +263,19 @@ class SidesPanel(QWidget):
             for key, count in (("hits", losses.hits), ("rings", losses.rings), ("DPs", losses.dps)):
                 if count:
                     rows.append(f"<tr><td>{key} standing</td><td>{count}</td></tr>")
-            for key, value in side.record.items():
-                if key in HIDDEN_RECORD:
-                    continue
+            record = side.record
+            for key, value in record.items():
+                if key in HIDDEN_RECORD or value == "" or (key == "card" and "card_name" in record):
+                    continue  # nothing to read, or the card's id beside its name
                 words = RECORD_WORDS.get(key, key.replace("_", " "))
-                named = partial(c.session.mechanics.record_item_name, key)
-                rows.append(f"<tr><td>{_text(words)}</td><td>{_text(value, named)}</td></tr>")
-            parts.append(
-                f"<b>{_text(side.name)}</b> ({_text(side.army)})<table>{''.join(rows)}</table>"
-            )
+                if isinstance(value, str) and value in units:
+                    shown = html.escape(units[value])  # a unit by name, not its id alone
+                else:
+                    shown = _text(value, partial(c.session.mechanics.record_item_name, key))
+                rows.append(f"<tr><td>{_text(words)}</td><td>{shown}</td></tr>")
+            lists = c.session.ruleset.armies
+            army = lists[side.army].name if side.army in lists else side.army
+            parts.append(f"<b>{_text(side.name)}</b> ({_text(army)})<table>{''.join(rows)}</table>")
         if result.over:
             parts.insert(0, f"<p><b>{_text(result.headline)}</b></p>")
         self.view.setHtml("".join(parts))

@@ -131,7 +131,11 @@ class UnitPanel(QWidget):
         roster = rosters[unit.side]
         for u in roster.units:
             if u.id == unit.roster_unit:
-                out = [("roster", roster.name), ("entry", u.entry), ("size", str(u.size))]
+                out = [
+                    ("roster", roster.name),
+                    ("entry", self._entry_name(roster.army, u.entry)),
+                    ("size", str(u.size)),
+                ]
                 if u.command:
                     command = next((c for c in roster.commands if c.id == u.command), None)
                     out.append(("command", command.name if command else u.command))
@@ -139,6 +143,13 @@ class UnitPanel(QWidget):
                     out.append(("notes", u.notes))
                 return out
         return []
+
+    def _entry_name(self, army_id: str, entry_id: str) -> str:
+        """The army-list entry by its name ("Roman legion", not "roman_legion"); its id only
+        when the ruleset's data no longer has it."""
+        army = self.controller.session.ruleset.armies.get(army_id)
+        entry = army.entries.get(entry_id) if army is not None else None
+        return entry.name if entry is not None else entry_id
 
     def adjust(self) -> None:
         if self.unit_id is None:

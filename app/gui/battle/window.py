@@ -7,16 +7,20 @@ show what it says, the map sends commands."""
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDockWidget,
+    QFrame,
     QLabel,
     QMainWindow,
     QMenu,
+    QScrollArea,
     QToolBar,
     QWidget,
 )
@@ -79,6 +83,10 @@ def step_title(step: Step, state: BattleState | None = None) -> str:
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
 
 
+#: how the core ends a refusal the umpire may override (:func:`app.core.battle.moves.refusal`)
+FORCEABLE = ("; force it to override", "; force it to confirm")
+
+
 class BattleWindow(QMainWindow):
     #: the window closed (the main window forgets it)
     closed = Signal()
@@ -117,7 +125,14 @@ class BattleWindow(QMainWindow):
         self.castra = CastraRunner(controller)
         self.advice_panel = AdvicePanel(controller, self.castra)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.turn_dock = self._dock("turnDock", "Turn", self.turn_panel, left, BattleKey.VIEW_TURN)
+        # the Turn panel scrolls in what its dock leaves it: its lines never squeeze together
+        turn_scroll = QScrollArea()
+        turn_scroll.setObjectName("turnScroll")
+        turn_scroll.setWidgetResizable(True)
+        turn_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        turn_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        turn_scroll.setWidget(self.turn_panel)
+        self.turn_dock = self._dock("turnDock", "Turn", turn_scroll, left, BattleKey.VIEW_TURN)
         self.unit_dock = self._dock("unitDock", "Unit", self.unit_panel, left, BattleKey.VIEW_UNIT)
         self.leaders_dock = self._dock(
             "leadersDock", "Leaders", self.leaders_panel, left, BattleKey.VIEW_LEADERS
@@ -500,20 +515,46 @@ class BattleWindow(QMainWindow):
 
     # ------------------------------------------------------------------ acting
 
-    def charge(self) -> Step | None:
+    def charge(self, *, force: bool | None = None) -> Step | None:
         """The unit chosen charges the target chosen: the core finds the path into
-        contact (front, flank or rear, as the rules align them) and checks it."""
+        contact (front, flank or rear, as the rules align them) and checks it. A charge the
+        rules refuse is refused naming the rule; chosen with Alt held (``force``: Alt+C, or
+        the Charge button clicked with Alt, as a move is released with Alt), the umpire is
+        asked and it goes ahead, logged as an override. The refusal said "force it to
+        override" and the window had no way to."""
         c = self.controller
         actor, target = self.acting.actor.currentData(), self.acting.target.currentData()
         if actor is None or target is None:
             self.say("Choose a unit and a target to charge", 5000)
             return None
+        if force is None:
+            held = QApplication.keyboardModifiers()
+            force = bool(held & Qt.KeyboardModifier.AltModifier)
         try:
             command = plan_charge(c.state, c.session.mechanics, str(actor), str(target))
         except CommandError as exc:
             self.say(str(exc), 10000)
             return None
-        return c.execute(command)
+        said: list[str] = []
+        c.message.connect(said.append)
+        try:
+            step = c.execute(command)
+        finally:
+            c.message.disconnect(said.append)
+        why = said[-1] if said else ""
+        if step is not None or not why.endswith(FORCEABLE):
+            return step
+        why = why.removesuffix(FORCEABLE[0]).removesuffix(FORCEABLE[1])
+        if not force:
+            self.say(f"{why}; Alt+C forces it (the umpire's call)", 15000)
+            return None
+        if not self.map.confirm(
+            "Force the charge",
+            f"{why}.\n\nForce this charge past the rules? It is logged as an override.",
+        ):
+            self.say("Charge cancelled.", 5000)
+            return None
+        return c.execute(replace(command, force=True))
 
     def next_phase(self) -> Step | None:
         return self.controller.execute(NextPhase())
@@ -660,10 +701,11 @@ class BattleWindow(QMainWindow):
 
     def _default_docks(self) -> None:
         self.resizeDocks([self.turn_dock, self.actions_dock], [270, 330], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.turn_dock, self.unit_dock], [150, 450], Qt.Orientation.Vertical)
-        # the odds get the room: the log (or the advisor, tabbed with it) shows its last
-        # steps and scrolls
-        self.resizeDocks([self.actions_dock, self.log_dock], [330, 320], Qt.Orientation.Vertical)
+        self.resizeDocks([self.turn_dock, self.unit_dock], [215, 385], Qt.Orientation.Vertical)
+        # the odds get the room: the log shows its last steps and scrolls; the advisor (tabbed
+        # with the log, in front when Castra plays a side) gets more, its entries to choose from
+        low = [330, 320] if self.castra.plays else [500, 150]
+        self.resizeDocks([self.actions_dock, self.log_dock], low, Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         self.resize(1280, 720)

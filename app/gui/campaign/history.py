@@ -47,8 +47,8 @@ class HistoryCampaignDialog(QDialog):
         form.addRow(buttons)
         self.buttons = buttons
         self.template.currentIndexChanged.connect(lambda _i: self._describe())
-        self._describe()
         self.resize(520, 0)
+        self._describe()
 
     def _describe(self) -> None:
         t = TEMPLATES[max(self.template.currentIndex(), 0)]
@@ -56,6 +56,13 @@ class HistoryCampaignDialog(QDialog):
             f"{t.summary} Each side starts with the army its first battle's sources give it "
             "in the ruleset; every battle is fought on its historical field."
         )
+        # as tall as the account's wrapped lines need at the dialog's width: a dialog's
+        # least height reads no height-for-width, and the account was cut to a line and a
+        # half at top and bottom
+        need = self.heightForWidth(self.width())
+        self.setMinimumHeight(need)
+        if self.height() < need:
+            self.resize(self.width(), need)
 
     def make_campaign(self) -> CampaignSession:
         """The campaign chosen (CampaignError in one line when it cannot be made)."""

@@ -44,10 +44,11 @@ from app.core.campaign.chronicle import entry as chronicle_entry
 from app.core.campaign.chronicle import strength, timeline
 from app.core.campaign.diff import diff, size_word
 from app.core.campaign.fight import battle_rosters, hand_back, start_battle
-from app.core.campaign.model import CampaignBattle, CampaignError
+from app.core.campaign.model import Campaign, CampaignBattle, CampaignError
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import ApplyResult, LinkBattle, RecordResult, Step
 from app.gui.actions import SPECS, ActionKey, make_action, set_tip
+from app.gui.campaign.add_battle import AddBattleDialog
 from app.gui.campaign.plot import StrengthPlot
 from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KeptTree, army_items, timeline_items
@@ -129,6 +130,13 @@ class SidesDialog(QDialog):
 
 
 #: what the view says while the store holds no campaign
+def _no_battle(campaign: Campaign) -> str:
+    """Why there is no next battle to fight, record or apply, and what to do."""
+    if not campaign.battles:
+        return "the campaign has no battle yet: add one with Add a battle"
+    return "every battle of the campaign has been applied: add the next with Add a battle"
+
+
 NO_CAMPAIGN = (
     "No campaign yet: start one in the main window with Campaign > New campaign from "
     "rosters…, or the Hannibal in Italy template"
@@ -153,6 +161,10 @@ class CampaignView(QMainWindow):
         )
         #: runs the record form; returns whether it was accepted
         self.ask_result: Callable[[RecordDialog], bool] = lambda d: (
+            d.exec() == QDialog.DialogCode.Accepted
+        )
+        #: runs the add-a-battle form; returns whether it was accepted
+        self.ask_battle: Callable[[AddBattleDialog], bool] = lambda d: (
             d.exec() == QDialog.DialogCode.Accepted
         )
         #: runs the sides-and-players form; returns whether it was accepted
@@ -230,6 +242,7 @@ class CampaignView(QMainWindow):
             ActionKey.CV_APPLY: self.apply,
             ActionKey.CV_UNDO: self.undo,
             ActionKey.CV_REDO: self.redo,
+            ActionKey.CV_ADD_BATTLE: self.add_battle,
             ActionKey.CV_FIGHT: self.fight,
             ActionKey.CV_CHRONICLE: self.chronicle,
             ActionKey.CV_EXPORT: self.export,
@@ -279,7 +292,8 @@ class CampaignView(QMainWindow):
         self.picker.blockSignals(True)
         self.picker.clear()
         for c in list_campaigns(self.store):
-            self.picker.addItem(f"{c.name} ({c.ruleset})", c.id)
+            rs = self.registry.get(c.ruleset) if c.ruleset in self.registry else None
+            self.picker.addItem(f"{c.name} ({rs.meta.short_name if rs else c.ruleset})", c.id)
         self.picker.blockSignals(False)
         index = self.picker.findData(select) if select is not None else 0
         if self.picker.count():
@@ -360,6 +374,9 @@ class CampaignView(QMainWindow):
         a[ActionKey.CV_RECORD].setEnabled(nxt is not None)
         a[ActionKey.CV_APPLY].setEnabled(nxt is not None and nxt.result is not None)
         self._limit(undo is not None, redo is not None)
+        if nxt is None:  # disabled, saying why (a campaign from rosters starts with none)
+            for key in (ActionKey.CV_FIGHT, ActionKey.CV_RECORD, ActionKey.CV_APPLY):
+                a[key].setToolTip(f"Disabled: {_no_battle(c)}")
         self.setWindowTitle(f"{c.name} - Campaigns - Castra")
         first = self.timeline.topLevelItem(0)
         if self.timeline.currentItem() is None and first is not None:
@@ -382,6 +399,7 @@ class CampaignView(QMainWindow):
         tips = {
             ActionKey.CV_RECORD: f"Recording a result is {umpires}",
             ActionKey.CV_APPLY: f"Applying a result is {umpires}",
+            ActionKey.CV_ADD_BATTLE: f"Adding a battle is {umpires}",
             ActionKey.CV_FIGHT: f"Fighting the next battle is {umpires}",
             ActionKey.CV_ASSIGN: f"Giving sides is {umpires}",
         }
@@ -481,8 +499,26 @@ class CampaignView(QMainWindow):
             return None
         battle = self.session.campaign.next_battle()
         if battle is None:
-            self._say("every battle of the campaign has been applied")
+            self._say(_no_battle(self.session.campaign))
         return battle
+
+    def add_battle(self) -> bool:
+        """The next battle, between two sides, from the Add-a-battle form."""
+        if self.session is None:
+            return False
+        from app.core.scenario.start import scenario_library
+        from app.paths import user_scenarios_dir
+
+        rs = self.session.ruleset
+        dialog = AddBattleDialog(
+            self,
+            campaign=self.session.campaign,
+            ruleset=rs,
+            library=scenario_library([rs], user_scenarios_dir()),
+        )
+        if not self.ask_battle(dialog) or dialog.step is None:
+            return False
+        return self.do(dialog.step)
 
     def record(self) -> bool:
         """Record the next battle's result: from its fought battle when it has ended,

@@ -75,7 +75,7 @@ class TurnRules(GSBBase):
         """GSB, Victory: each side starts with no stars; the enemy's unit count at the start
         sets the stars needed (the general is not a unit)."""
         lines = tuple(
-            f"{view.side_names[s]} wins with {self._stars_needed(view, s)} victory stars"
+            f"{view.side_names[s]} needs {self._stars_needed(view, s)} victory stars to win"
             for s in BOTH
         )
         return Resolution(

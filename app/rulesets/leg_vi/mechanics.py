@@ -77,6 +77,10 @@ class LegVIMechanics(
 
     engine: ClassVar[str] = "leg-vi"
     sequence_rule = "Leg VI, Playing the Game"
+    #: Leg VI, Control: units in a line that touches a controlled unit are under control, so
+    #: a new battle stands each row's units side by side, touching (with the app's small
+    #: gaps most of a Leg VI army started out of control)
+    deploy_touching = True
     strength_unit: ClassVar[str] = "bases"
 
     def declare(self) -> Sequence[Action[Any]]:

@@ -245,3 +245,27 @@ def test_property_undo_redo_replay(registry: Registry, commands: list[object], s
         s.redo()
         assert s.state == step.state and s.steps[s.cursor - 1].rolls == step.rolls
     assert s.replay() == s.state
+
+
+def test_an_action_s_log_names_its_options_in_words(session: BattleSession) -> None:
+    """The first line of an action's log (and its result card) named the options changed
+    from the action's defaults by their data keys: "[charge=none]", "[flank=True]". They
+    are named by their labels, as the Actions dock shows them."""
+    step = session.do(Act(action="melee", actor="A1", target="B1", options={"flank": True}))
+    head = step.lines[0]
+    assert "[Flank: yes]" in head and "flank=" not in head
+    step = session.do(Act(action="melee", actor="A1", target="B1", options={"bonus": 2}))
+    assert "[Bonus: 2]" in step.lines[0]
+
+
+def test_an_option_s_hint_stays_in_the_dock(registry: Registry) -> None:
+    """Leg VI's "Attacker engaged bases (0 = from formation)" is logged as "Attacker
+    engaged bases: 6": the hint in brackets is for the one choosing it."""
+    from app.core.battle.commands import _option_words
+    from app.rules.mechanics import mechanics_for
+
+    rs = registry.get("leg-vi-carthago")
+    spec = mechanics_for(rs).action("melee")
+    label = spec.option("a_bases").label
+    assert label.endswith("(0 = from formation)")
+    assert _option_words(spec, "a_bases", 6) == "Attacker engaged bases: 6"

@@ -222,6 +222,7 @@ def test_a_legal_drag_commits_a_move_unit(battle_map: BattleMap, session: Battle
     drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 4), release=False)
     assert battle_map.ghost.isVisible()
     assert "forward 4" in battle_map.ghost.text and "cost 4.0" in battle_map.ghost.text
+    assert "release to move; Esc cancels" in battle_map.ghost.text
     mouse(battle_map, QEvent.Type.MouseButtonRelease, at(battle_map, a3.x, a3.y + 4))
     assert len(sent) == 1
     move = sent[0]
@@ -333,6 +334,9 @@ def test_keys_turn_and_wheel_then_enter_commits(
     key(battle_map, Qt.Key.Key_E)
     key(battle_map, Qt.Key.Key_E)
     assert "pivot 30 right" in battle_map.ghost.text
+    # nothing is held to release: the ghost says what commits a move made by the keys
+    assert "Enter to move; Esc cancels" in battle_map.ghost.text
+    assert "release" not in battle_map.ghost.text
     key(battle_map, Qt.Key.Key_Q)
     assert "pivot 15 right" in battle_map.ghost.text
     key(battle_map, Qt.Key.Key_Return)
@@ -397,6 +401,11 @@ def test_ruler_measures_base_edge_to_base_edge(
     crossed = {c.kind for c in reading.crossed}
     assert "river" in crossed  # the Trebia runs across the middle of the table
     assert battle_map.ruler.line.isVisible()
+    # the units at its ends by name, on the ruler's card and in the status line ("A3 to
+    # B3" told a player nothing the map shows)
+    ends = f"{a3.name} (A3) to {b3.name} (B3)"
+    assert ends in battle_map.ruler.label.lines
+    assert reading.text().startswith(f"{ends}: ")
     key(battle_map, Qt.Key.Key_Escape)
     assert not battle_map.ruler.line.isVisible()
 
@@ -513,3 +522,27 @@ def test_a_drag_near_the_right_edge_keeps_its_card_on_the_map(
     left = min(session.state.units, key=lambda u: u.x)
     drag(battle_map, (left.x, left.y), (right.x + 2, right.y))
     assert area.contains(card_rect(battle_map, battle_map.ruler.label))
+
+
+def test_a_drag_s_card_is_never_under_the_legend(
+    battle_map: BattleMap, session: BattleSession
+) -> None:
+    """The legend sits over the map's bottom-left corner, and a drag's card (its cost and
+    the rules it breaks) drawn there was hidden under it: the card keeps out of the
+    legend's way."""
+    legend = battle_map.legend
+    assert legend.isVisible()
+    box = QRectF(legend.geometry())
+    # the table point under the legend's top-right part: a drag's end there puts its card
+    # (drawn at the end's top right) over the legend
+    corner = battle_map.mapToScene(box.center().toPoint())
+    frame = battle_map.map_scene.frame
+    x, y = frame.to_table(corner)
+    unit = min(session.state.units, key=lambda u: (u.x - x) ** 2 + (u.y - y) ** 2)
+    battle_map.select_unit(unit.id)
+    drag(battle_map, (unit.x, unit.y), (x, y), release=False)
+    label = battle_map.ghost.label
+    assert battle_map.ghost.isVisible() and label.isVisible()
+    card = battle_map.mapFromScene(label.sceneBoundingRect()).boundingRect()
+    assert not QRectF(card).intersects(box), (card, box)
+    key(battle_map, Qt.Key.Key_Escape)

@@ -208,7 +208,7 @@ def test_mwan90_end_of_move_is_not_behind_a_roll_button(
     acting = window.acting
     acting.choose_action("end_move")
     acting.side.setCurrentIndex(acting.side.findData(mover))
-    assert acting.roll_button.text() == "End of the first side's move"
+    assert acting.roll_button.full_text == "End of the first side's move"
     assert not acting.dice_button.isEnabled()
     acting.choose_action("melee")
     acting.set_pair("A1", "B1")

@@ -43,3 +43,25 @@ def test_command_names_and_rounded_moves(
     assert f"command{command.name}" in text.replace("\n", "").replace("\t", "")
     assert "moved this turn4.5" in text.replace("\n", "").replace("\t", "")
     assert "4.53606" not in text
+
+
+def test_the_roster_line_names_its_army_list_entry(
+    qtbot: QtBot, registry: Registry, settings: QSettings, store: Store
+) -> None:
+    """The Unit dock gives the unit's army-list entry by its name ("Roman legion"), not by
+    the data's id ("roman_legion", seen at a game night in Leg VI)."""
+    rs = registry.get("leg-vi-carthago")
+    armies = list(rs.armies)
+    rosters = (sample_roster(rs, armies[0]), sample_roster(rs, armies[-1]))
+    mech = mechanics_for(rs)
+    session = BattleSession(rs, mech, new_battle(rs, mech, rosters), seed=1)
+    session.do(StartBattle())
+    window = open_window(qtbot, session, settings, store, rosters)
+    unit = session.state.units[0]
+    line = next(u for u in rosters[0].units if u.id == unit.roster_unit)
+    entry = rs.armies[rosters[0].army].entries[line.entry]
+    assert entry.name != line.entry
+    window.unit_panel.show_unit(unit.id)
+    text = window.unit_panel.view.toPlainText().replace("\n", "").replace("\t", "")
+    assert f"entry{entry.name}" in text
+    assert line.entry not in text

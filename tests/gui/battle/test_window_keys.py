@@ -3,11 +3,14 @@ lists each of them, with the keys the map reads itself; the map's context menu c
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QTextBrowser
 from pytestqt.qtbot import QtBot
 
+from app.gui import help_windows
 from app.gui.battle.actions import OVERLAYS, BattleKey
 from app.gui.battle.controller import one_line
 from app.gui.battle.map.menu import map_menu
@@ -50,6 +53,14 @@ def test_common_acts_have_keys_listed_in_help(
     for words in ("Q / E", "Esc", "Enter", "Mouse wheel", "Right-click", "Edit pieces"):
         assert words in listed
     assert "Edit the selected cell" not in listed  # the roster window's, not this one's
+    # only keys a PC keyboard has: Qt's standard Undo, Redo and Close also bind the keys of
+    # old Unix keyboards, which the list showed as "Ctrl+Z, F14, Undo"
+    cells = re.findall(
+        r"<b>(.*?)</b>", help_windows.shortcuts_html(window.acts[k] for k in BattleKey)
+    )
+    keys = {k.strip() for cell in cells for k in cell.split(",")}
+    assert {"Ctrl+Z", "Ctrl+Y", "Ctrl+W"} <= keys
+    assert not keys & {"F14", "Undo", "Redo", "Close"}, keys
     dialog.close()
 
 

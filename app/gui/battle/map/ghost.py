@@ -108,8 +108,10 @@ class Ghost(QGraphicsItem):
         self.check: MoveCheck | None = None
         self.label = Label(self)
 
-    def show_check(self, check: MoveCheck, frame: Frame, symbol: str) -> None:
-        """Draw ``check`` (its traced legs and end pose) and write its label."""
+    def show_check(self, check: MoveCheck, frame: Frame, symbol: str, *, held: bool = True) -> None:
+        """Draw ``check`` (its traced legs and end pose) and write its label; ``held``: the
+        mouse holds the move (a drag: release commits it), else it was made by the keys or
+        the wheel (Enter commits it)."""
         self.prepareGeometryChange()
         self.check = check
         corners = [frame.to_scene(x, y) for x, y in check.end.corners()]
@@ -137,11 +139,14 @@ class Ghost(QGraphicsItem):
             self._swept.boundingRect().united(self._end.boundingRect()).adjusted(-2, -2, 2, 2)
         )
         self.label.setPos(self._end.boundingRect().topRight() + QPointF(2, 0))
-        self.label.set_lines(ghost_lines(check, symbol, self._colour))
+        self.label.set_lines(ghost_lines(check, symbol, self._colour, held=held))
         self.update()
 
-    def show_deploy(self, pose: Footprint, breaches: Sequence[Breach], frame: Frame) -> None:
-        """Draw a unit being deployed at ``pose`` and the rules it would break there."""
+    def show_deploy(
+        self, pose: Footprint, breaches: Sequence[Breach], frame: Frame, *, held: bool = True
+    ) -> None:
+        """Draw a unit being deployed at ``pose`` and the rules it would break there
+        (``held`` as in :meth:`show_check`)."""
         self.prepareGeometryChange()
         self.check = None
         corners = [frame.to_scene(x, y) for x, y in pose.corners()]
@@ -163,7 +168,7 @@ class Ghost(QGraphicsItem):
                 (f"{mark}: {b}", style.GHOST_BAD if b.severity == "forbidden" else style.GHOST_ASK)
             )
         if not breaches:
-            lines.append(("release to deploy; Esc cancels", self._colour))
+            lines.append((f"{_commit_word(held)} to deploy; Esc cancels", self._colour))
         self.label.set_lines(lines)
         self.update()
 
@@ -202,11 +207,18 @@ class Ghost(QGraphicsItem):
 ADVICE_HINT = "the advisor's move: Enter makes it; Esc drops it"
 
 
+def _commit_word(held: bool) -> str:
+    """What commits a pending move: releasing the mouse that drags it, or Enter after the
+    keys or the wheel turned it (nothing is held then to release)."""
+    return "release" if held else "Enter"
+
+
 def ghost_lines(
-    check: MoveCheck, symbol: str, colour: QColor, hint: str = "release to move; Esc cancels"
+    check: MoveCheck, symbol: str, colour: QColor, *, held: bool = True, hint: str | None = None
 ) -> list[tuple[str, QColor]]:
-    """The ghost's label: path, cost against what is left, terrain, then each rule broken
-    (or, when none, ``hint``)."""
+    """The ghost's label: path, cost against what is left, terrain, then each rule broken,
+    and what commits the move (``held``: see :meth:`Ghost.show_check`; ``hint``, when given,
+    says it instead)."""
     ink = QColor("#202020")
     legs = [t.leg for t in check.traced]
     lines = [(path_text(legs) or "no move", ink)]
@@ -228,5 +240,5 @@ def ghost_lines(
             (f"{mark}: {b}", style.GHOST_BAD if b.severity == "forbidden" else style.GHOST_ASK)
         )
     if not check.breaches:
-        lines.append((hint, colour))
+        lines.append((hint or f"{_commit_word(held)} to move; Esc cancels", colour))
     return lines

@@ -227,8 +227,8 @@ class RulerLine:
                 ink,
             )
         ]
-        if reading.from_unit and reading.to_unit:
-            lines.append((f"{reading.from_unit} to {reading.to_unit}", ink))
+        if reading.ends:
+            lines.append((reading.ends, ink))
         m = reading.measurement
         if m is not None:
             lines.append((f"in its {m.arc} arc; it stands in the target's {m.target_arc} arc", ink))

@@ -506,10 +506,11 @@ class BattleMap(QGraphicsView):
             return
         frame = self.map_scene.frame
         self.ghost.label.max_width = self.label_width()
+        held = self._press is not None  # a drag; else the keys or the wheel turned it
         if tool.deploy:
-            self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame)
+            self.ghost.show_deploy(tool.deploy_pose(), verdict.breaches, frame, held=held)
         elif tool.check is not None:
-            self.ghost.show_check(tool.check, frame, self._symbol)
+            self.ghost.show_check(tool.check, frame, self._symbol, held=held)
         else:
             self.ghost.setVisible(False)
             return
@@ -565,6 +566,15 @@ class BattleMap(QGraphicsView):
             dx = area.left() - anchor.x()
         if anchor.y() + dy < area.top():
             dy = area.top() - anchor.y()
+        # nor under the legend over the map's corner (a card drawn there was hidden): above
+        # it where there is room, else beside it
+        legend = QRectF(self.legend.geometry()).adjusted(-4, -4, 4, 4)
+        card = QRectF(anchor + QPointF(dx, dy), size)
+        if self.legend.isVisible() and card.intersects(legend):
+            if legend.top() - size.height() >= area.top():
+                dy = legend.top() - size.height() - anchor.y()
+            elif legend.right() + size.width() <= area.right():
+                dx = legend.right() - anchor.x()
         label.set_offset(QPointF(dx, dy))
 
     # ------------------------------------------------------------------ mouse
