@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -53,12 +54,13 @@ def play(ruleset: str, seed: int, turns: int) -> Battle:
     rs = load_registry(only={ruleset}).get(ruleset)
     mech = mechanics_for(rs)
     a, b = (ready_roster(rs, r.army) for r in ready_armies(rs))
-    castra = seed % 2
+    castra: Literal[0, 1] = 0 if seed % 2 == 0 else 1
+    other: Literal[0, 1] = 1 if castra == 0 else 0
     session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=seed)
     session.do(StartBattle())
     table = Table.of(
         {castra: Player(castra, seed=seed)},
-        baseline={1 - castra: Player(1 - castra, seed=seed + 100_000)},
+        baseline={other: Player(other, seed=seed + 100_000)},
     )
     report = autoplay(session, table, turns=turns)
     result = session.state.result
@@ -90,7 +92,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     rulesets = args.ruleset or list(RULESETS)
     seeds = range(args.first_seed, args.first_seed + args.battles)
-    jobs = [(r, s, args.turns) for r in rulesets for s in seeds]
+    # seed by seed across the rulesets: a run stopped early has every ruleset's first battles
+    jobs = [(r, s, args.turns) for s in seeds for r in rulesets]
     results: list[Battle] = []
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
