@@ -129,6 +129,8 @@ class _Phase:
     plan: SidePlan | None
     cursor: int = 0
     skipped: set[str] = field(default_factory=set)
+    #: how many commands the phase's log held when the side last looked
+    seen: int = 0
 
 
 class SidePlayer:
@@ -189,6 +191,10 @@ class SidePlayer:
         if state.result is not None or not state.started:
             return None
         key = (state.turn, state.round, state.phase)
+        if self._phase is not None and len(log.commands) < self._phase.seen:
+            # steps were undone: the side works the phase out afresh from the battle as it
+            # stands (its walk had gone past the units whose commands were taken back)
+            self._phase = None
         if self._phase is None or self._phase.key != key:
             self._advice.clear()
             units = [u for u in state.units if u.side == self.side and not u.status.eliminated]
@@ -196,6 +202,7 @@ class SidePlayer:
             self._phase = _Phase(key, [], plan)
             self._phase.order = self.order(state, rs, mech, units)
         phase = self._phase
+        phase.seen = len(log.commands)
         if len(log.commands) >= PHASE_LIMIT:
             return None
         rng = self._rng(state, log)

@@ -31,6 +31,7 @@ from app.core.battle.advisor import advise
 from app.core.battle.autoplay import Table, autoplay, owner
 from app.core.battle.base import CommandError, Context
 from app.core.battle.dice import RecordingDice
+from app.core.battle.opponent import Castra
 from app.core.battle.players import Player, Temperament, player_of, players_of
 from app.core.ready import ready_armies, ready_roster
 from app.core.roster import Roster
@@ -179,3 +180,55 @@ def test_a_side_given_to_castra_is_kept_in_the_battle(registry: Registry) -> Non
     assert player_of(state, 1) == player
     assert player_of(state, 0) is None
     assert player.words() == "Castra (cautious; left bold)"
+
+
+def test_each_command_is_weighed_by_its_own_temperament(registry: Registry) -> None:
+    # Quincunx's Carthaginian ready army has seven commands: one of them bold, then the same
+    # one cautious; the rest of the side steady both times
+    rs = registry.get("quincunx")
+    mech = mechanics_for(rs)
+    a, b = (ready_roster(rs, r.army) for r in ready_armies(rs))
+    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=2)
+    session.do(StartBattle())
+    autoplay(session, Table.of({0: Player(0, seed=1)}))  # on to Carthage's turn
+    state = session.state
+    assert owner(state, session) == 1
+    mine = [u for u in state.units if u.side == 1]
+
+    def scores(wing: str | None, temper: Temperament, unit: str) -> list[tuple[str, float]]:
+        castra = Castra(Player(1, Temperament.STEADY, {wing or "": temper}, seed=3))
+        found = castra.advisor(state, rs, mech, state.unit(unit)).unit(unit)
+        return [(e.title, round(e.score, 9)) for e in found]
+
+    advised = [u for u in mine if scores(None, Temperament.STEADY, u.id)]
+    wing = next(u.command for u in advised if u.command is not None)
+    theirs = next(u.id for u in advised if u.command == wing)
+    other = next(u.id for u in advised if u.command != wing)
+    # the wing's unit weighs the same choices differently; a unit of another command not
+    bold, cautious = Temperament.BOLD, Temperament.CAUTIOUS
+    assert scores(wing, bold, theirs) != scores(wing, cautious, theirs)
+    assert scores(wing, bold, other) == scores(wing, cautious, other)
+
+
+@pytest.mark.parametrize("ruleset", ["d3-ancients", "quincunx"])
+def test_after_an_undo_castra_works_its_phase_out_afresh(registry: Registry, ruleset: str) -> None:
+    session = session_for(registry, ruleset, seed=2)
+    table = Table.of({1: Player(1, Temperament.BOLD, seed=3)})
+    moved: list[MoveUnit] = []
+    for _ in range(400):  # Castra plays (the player passes) until it has moved in a phase
+        choice = table.next(session)
+        if choice is None or isinstance(choice.command, NextPhase):
+            if moved:  # its phase is done, with moves in it: stop there
+                break
+            session.do(NextPhase())
+            continue
+        session.do(choice.command)
+        if isinstance(choice.command, MoveUnit):
+            moved.append(choice.command)
+    assert moved
+    # the player takes back Castra's steps to its last move: Castra gives that move again
+    while session.steps[session.cursor - 1].command != moved[-1]:
+        session.undo()
+    session.undo()
+    again = table.next(session)
+    assert again is not None and again.command == moved[-1]

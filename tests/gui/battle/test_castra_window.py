@@ -143,16 +143,22 @@ def test_castra_plays_its_turn_in_the_window(
     if isinstance(unit, str):
         assert window.map.selected_unit() == unit
     assert window.log_panel.item_for_step(session.cursor) is not None
-    # Undo takes back Castra's step like a player's, and holds it back
+    # Undo takes back the player's step, then Castra's like a player's, and holds it back
     cursor = session.cursor
     window.acts[BattleKey.UNDO].trigger()
+    window.acts[BattleKey.UNDO].trigger()
+    assert session.cursor == cursor - 2
+    qtbot.wait(50)
+    assert not runner.playing and session.cursor == cursor - 2
+    # Castra works its phase out afresh: Step gives one command of its side, and no more
+    again = runner.next_choice()
+    assert again is not None
+    runner.step()
     assert session.cursor == cursor - 1
+    unit = getattr(again.command, "unit", None) or getattr(again.command, "actor", None)
+    assert unit is None or str(unit).startswith("B")
     qtbot.wait(50)
     assert not runner.playing and session.cursor == cursor - 1
-    # Step gives one command
-    if runner.next_choice() is not None:
-        runner.step()
-        assert session.cursor == cursor
 
 
 def test_the_advisor_shows_a_move_on_the_map(
