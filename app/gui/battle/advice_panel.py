@@ -12,7 +12,7 @@ while the dock is shown."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -39,7 +40,7 @@ MEASURE = (
     "ground it gains, less the enemy's reach where it ends."
 )
 #: the measure in one line, under the list (the whole of it in the tooltips)
-SHORT = "Score: gives − takes + ½ × breaks it − 2 × its leader's risk. Click to set up."
+SHORT = "Score: gives − takes + ½ breaks − 2 × leader's risk"
 #: most entries listed for a whole side
 SIDE_ROWS = 60
 
@@ -84,6 +85,12 @@ class AdvicePanel(QWidget):
         for i in range(1, len(COLUMNS)):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         self.table.cellClicked.connect(lambda row, _col: self._clicked(row))
+        # two entries in sight at least, whatever the docks around it leave
+        self.table.setMinimumHeight(
+            self.table.horizontalHeader().sizeHint().height()
+            + 2 * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+        )
         layout.addWidget(self.table, 1)
         self.words = QLabel()
         self.words.setObjectName("adviceWords")
@@ -91,7 +98,7 @@ class AdvicePanel(QWidget):
         self.words.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.words)
         for w in (self.title, self.table, self.words):
-            w.setToolTip(MEASURE)
+            w.setToolTip(f"{MEASURE} Click an entry to set it up; nothing happens until you act.")
         self._pending = False
         runner.acted.connect(lambda _c: self._castra_refresh())
         runner.running.connect(lambda _on: self._castra_refresh())
@@ -138,9 +145,13 @@ class AdvicePanel(QWidget):
         self.pace.currentIndexChanged.connect(
             lambda _i: self.runner.set_pace(str(self.pace.currentData()))
         )
+        # its plan and its last command, a line each, cut to the dock's width (the whole in
+        # the tooltip; the last command in the status bar too): a wrapped label is squeezed
+        # by the docks around it and loses its lines
         self.castra_plan = QLabel()
         self.castra_plan.setObjectName("castraPlan")
-        self.castra_plan.setWordWrap(True)
+        self.castra_plan.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._plan_lines: list[str] = []
         self.castra_plan.setStyleSheet("color: #333366")
         layout.addWidget(self.castra_label)
         layout.addLayout(row)
@@ -161,8 +172,25 @@ class AdvicePanel(QWidget):
         plan = runner.plan_words()
         last = runner.last
         lines = [f"Plan: {plan}" if plan else "", f"Last: {last.why}" if last else ""]
-        self.castra_plan.setText("\n".join(t for t in lines if t))
-        self.castra_plan.setVisible(bool(plan or last))
+        self._plan_lines = [t for t in lines if t]
+        self.castra_plan.setToolTip("\n".join(self._plan_lines))
+        self.castra_plan.setVisible(bool(self._plan_lines))
+        self._elide_plan()
+
+    def _elide_plan(self) -> None:
+        label = self.castra_plan
+        metrics = label.fontMetrics()
+        width = max(label.width(), 50)
+        label.setText(
+            "\n".join(
+                metrics.elidedText(t, Qt.TextElideMode.ElideRight, width) for t in self._plan_lines
+            )
+        )
+        label.setFixedHeight(metrics.lineSpacing() * len(self._plan_lines) + 4)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide_plan()
 
     # ------------------------------------------------------------------ advice
 
@@ -214,12 +242,10 @@ class AdvicePanel(QWidget):
                         self.entries += advisor.unit(u.id)
                 self.entries.sort(key=lambda a: (-a.score, a.unit, a.title))
                 self.entries = self.entries[:SIDE_ROWS]
-                self.title.setText(f"<b>{name}</b>: what its units may do now, best first")
+                self.title.setText(f"<b>{name}</b>: every unit, best first")
             else:
                 self.entries = advisor.unit(unit.id)
-                self.title.setText(
-                    f"<b>{unit_words(state, unit.id)}</b>: what it may do now, best first"
-                )
+                self.title.setText(f"<b>{unit_words(state, unit.id)}</b>, best first")
             if not self.entries:
                 self.title.setText(self.title.text() + " — nothing the rules allow now")
         self._rows()

@@ -237,3 +237,31 @@ def test_the_advisor_sets_up_a_fight_in_the_actions_dock(
     window.acts[BattleKey.ROLL].trigger()  # the player rolls it: the advisor's command
     assert session.cursor == before + 1
     assert session.steps[-1].command == found.command
+
+
+def test_the_advisor_with_castra_fits_1280x720(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    # Quincunx's ready armies (the most units): Castra's bar, its plan and the list of
+    # entries all in the dock, the window no taller than the screen
+    session = castra_session(registry, "quincunx", Player(1, seed=1))
+    window = open_window(qtbot, session, settings)
+    window.castra.auto = False
+    window.resize(1280, 720)
+    window.advice_dock.raise_()
+    while window.castra.next_choice() is None:  # the player passes to Castra's turn
+        window.controller.execute(NextPhase())
+    assert window.castra.step() is not None
+    qtbot.wait(10)
+    assert window.minimumSizeHint().height() <= 720
+    assert window.height() == 720
+    panel = window.advice_panel
+    assert panel.castra_plan.isVisible() and panel.castra_plan.text().startswith("Plan:")
+    label = panel.castra_plan  # a line each for its plan and its last command, none cut
+    lines = label.text().split("\n")
+    assert len(lines) == 2 and lines[1].startswith("Last:")
+    assert label.height() >= len(lines) * label.fontMetrics().lineSpacing()
+    assert label.width() <= panel.width()
+    assert all(label.fontMetrics().horizontalAdvance(t) <= label.width() for t in lines)
+    rows = panel.table.verticalHeader().defaultSectionSize()
+    assert panel.table.viewport().height() >= 2 * rows
