@@ -273,6 +273,13 @@ class AdvicePanel(QWidget):
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
                 self.table.setItem(row, col, item)
+        # a column none of the entries fills (moves have no odds) gives its room to "What"
+        for col in range(2, len(COLUMNS)):
+            empty = all(
+                not ((cell := self.table.item(r, col)) and cell.text())
+                for r in range(len(self.entries))
+            )
+            self.table.setColumnHidden(col, empty and bool(self.entries))
         self.words.setText(SHORT if self.entries else "")
 
     def _clicked(self, row: int) -> None:

@@ -29,6 +29,7 @@ from app.core.battle.opponent import decision_command
 from app.core.battle.players import Player, Temperament, player_of
 from app.core.ready import ready_armies, ready_roster
 from app.gui.battle.actions import BattleKey
+from app.gui.battle.advice_panel import COLUMNS
 from app.gui.battle.controller import BattleController
 from app.gui.battle.window import BattleWindow
 from app.rules.mechanics import mechanics_for
@@ -187,6 +188,9 @@ def test_the_advisor_shows_a_move_on_the_map(
     qtbot.waitUntil(lambda: panel.table.rowCount() > 0, timeout=10_000)
     moves = [i for i, a in enumerate(panel.entries) if isinstance(a.command, MoveUnit)]
     assert moves, [a.title for a in panel.entries]
+    # columns of odds only where an entry has odds: moves leave "What" the room
+    no_odds = all(a.odds is None for a in panel.entries)
+    assert panel.table.isColumnHidden(COLUMNS.index("Gives")) == no_odds
     command = panel.entries[moves[0]].command
     before = session.cursor
     panel.table.cellClicked.emit(moves[0], 0)
@@ -227,6 +231,8 @@ def test_the_advisor_sets_up_a_fight_in_the_actions_dock(
     panel = window.advice_panel
     qtbot.waitUntil(lambda: panel.table.rowCount() > 0, timeout=10_000)
     row = next(i for i, a in enumerate(panel.entries) if a.title == found.title)
+    for name in ("Gives", "Takes", "Breaks"):  # a fight's odds are shown
+        assert not panel.table.isColumnHidden(COLUMNS.index(name))
     before = session.cursor
     panel.table.cellClicked.emit(row, 0)
     assert session.cursor == before  # set up, not rolled
