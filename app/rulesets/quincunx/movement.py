@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.rules.contact import TOUCH, not_in_contact
-from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector
+from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector, surely_apart
 from app.rules.mechanics import Mechanics, Outcome
 from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
@@ -461,6 +461,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             if u.side != unit.side
             and not u.status.eliminated
             and u.footprint.has_size
+            and not surely_apart(unit.footprint, u.footprint, TOUCH)
             and edge_distance(unit.footprint, u.footprint) <= TOUCH
             and aspect(unit.footprint, u.x, u.y) == "front"
         ]
