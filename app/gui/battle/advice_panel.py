@@ -145,9 +145,8 @@ class AdvicePanel(QWidget):
         self.pace.currentIndexChanged.connect(
             lambda _i: self.runner.set_pace(str(self.pace.currentData()))
         )
-        # its plan and its last command, a line each, cut to the dock's width (the whole in
-        # the tooltip; the last command in the status bar too): a wrapped label is squeezed
-        # by the docks around it and loses its lines
+        # its plan in a line cut to the dock's width (the whole, and its last command, in
+        # the tooltip): a wrapped label is squeezed by the docks around it and loses lines
         self.castra_plan = QLabel()
         self.castra_plan.setObjectName("castraPlan")
         self.castra_plan.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -172,8 +171,10 @@ class AdvicePanel(QWidget):
         plan = runner.plan_words()
         last = runner.last
         lines = [f"Plan: {plan}" if plan else "", f"Last: {last.why}" if last else ""]
-        self._plan_lines = [t for t in lines if t]
-        self.castra_plan.setToolTip("\n".join(self._plan_lines))
+        # the plan in the dock; its last command is the status bar's, the log's and the
+        # map's (a line more here pushed the window past 720 pixels)
+        self._plan_lines = [f"Plan: {plan}"] if plan else []
+        self.castra_plan.setToolTip("\n".join(t for t in lines if t))
         self.castra_plan.setVisible(bool(self._plan_lines))
         self._elide_plan()
 
