@@ -60,6 +60,9 @@ TOUCH = 0.05
 #: charges looked for: against the nearest enemies within this many times the charge move
 CHARGE_REACH = 1.25
 CHARGES_TRIED = 3
+#: a move that shifts a unit less than this (inches) and turns it less than a degree is no
+#: move: what a unit has left after a move found by halving (0.008") is not offered
+LEAST_MOVE = 0.1
 #: what a move that takes a unit out of its leader's command range costs its score
 COMMAND_LOSS = 0.05
 
@@ -418,7 +421,7 @@ class Advisor:
             if route is None:
                 continue
             key = (round(route.end.x, 2), round(route.end.y, 2), round(route.end.facing, 1))
-            if key in seen:
+            if key in seen or _no_move(unit.footprint, route.end):
                 continue
             seen.add(key)
             cmd = MoveUnit(unit=unit.id, legs=route.legs)
@@ -528,6 +531,12 @@ class Advisor:
             out += self.moves(u, enemies, aims)
         out.sort(key=lambda a: (-a.score, a.title))
         return out
+
+
+def _no_move(start: Footprint, end: Footprint) -> bool:
+    """Whether ``end`` is no move from ``start`` (see :data:`LEAST_MOVE`)."""
+    turn = abs((end.facing - start.facing + 180) % 360 - 180)
+    return math.hypot(end.x - start.x, end.y - start.y) < LEAST_MOVE and turn < 1.0
 
 
 def odds_words(given: float, taken: float, breaks: float, leader: float, odds: Odds) -> str:

@@ -232,3 +232,23 @@ def test_after_an_undo_castra_works_its_phase_out_afresh(registry: Registry, rul
     session.undo()
     again = table.next(session)
     assert again is not None and again.command == moved[-1]
+
+
+def test_what_a_unit_has_left_after_a_move_is_no_move(registry: Registry) -> None:
+    # a move found by halving leaves a unit a few thousandths of an inch: the advisor (and
+    # so Castra) offers no move of that length ("costs 0.0 of 0.0 left")
+    rs = registry.get("d3-ancients")
+    mech = mechanics_for(rs)
+    a, b = (ready_roster(rs, r.army) for r in ready_armies(rs))
+    session = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=1)
+    session.do(StartBattle())
+    session.do(NextPhase())  # Rome's movement
+    state = session.state
+    unit = next(u for u in state.units if advise(state, rs, mech, unit=u.id))
+    full = mech.move_allowance_for(state.view(), state.view().unit(unit.id), "move")
+    assert full is not None
+    assert any(e.kind == "move" for e in advise(state, rs, mech, unit=unit.id))
+    for left in (0.008, 0.05):
+        tired = state.replace_unit(replace(unit, moved=full - left))
+        found = [e for e in advise(tired, rs, mech, unit=unit.id) if e.kind == "move"]
+        assert found == [], [e.title for e in found]
