@@ -90,6 +90,10 @@ def test_advise_lists_what_the_battle_accepts(cli: Cli, store_file: Path) -> Non
         (("--side", "Numidia"), "no side 'Numidia'"),
         (("--side", "b", "--turns", "0"), "--turns 0 is out of range"),
         (("--side", "b", "--turns", "nan"), "--turns must be a whole number"),
+        (("--side", "b", "--turns", "-3"), "--turns -3 is out of range"),
+        (("--side", "b", "--turns", "1" + "0" * 60), "is too large"),
+        (("--side", "b", "--turns", "1e9"), "--turns must be a whole number"),
+        (("--side", "b", "--seed", "-1"), "--seed -1 is out of range"),
         (("--side", "b\x07"), "control"),
     ],
 )
@@ -108,3 +112,24 @@ def test_autoplay_refuses_bad_input_in_one_line(
 def test_a_missing_battle_is_refused(cli: Cli, store_file: Path) -> None:
     assert "no battle with id 9" in cli.fails("battle", "autoplay", "9", "--side", "a")
     assert "no battle with id 9" in cli.fails("battle", "advise", "9", "--side", "a")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--side", "Numidia"), "no side 'Numidia'"),
+        (("--side", "a\x1b"), "control"),
+        (("Z99",), "no unit 'Z99'"),
+        (("A1\x00",), "control"),
+        (("--limit", "0"), "--limit 0 is out of range"),
+        (("--limit", "inf"), "--limit must be a whole number"),
+    ],
+)
+def test_advise_refuses_bad_input_in_one_line(
+    cli: Cli, store_file: Path, args: tuple[str, ...], says: str
+) -> None:
+    cli.ok("battle", "new", "d3-ancients:roman", "d3-ancients:carthaginian", "--seed", "1")
+    before = stored(store_file, 1).cursor
+    err = cli.fails("battle", "advise", "1", *args)
+    assert says in err and err.count("\n") == 1
+    assert stored(store_file, 1).cursor == before
