@@ -5,6 +5,8 @@ loses."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from app.rules.actions import Action, Throws, Total
 from app.rules.mechanics import (
     Dice,
@@ -24,6 +26,9 @@ from app.rules.mechanics import (
 class ToyMechanics(Mechanics):
     engine = "toy"
     strength_unit = "units"
+    #: the toy's units fight wherever they stand (the core's tests place them anywhere): it
+    #: opts out of the contact rule every engine has by default
+    contact_actions: ClassVar[frozenset[str]] = frozenset()
 
     def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
         return Status(strength=1, start_strength=1, grade=grade)
