@@ -9,8 +9,9 @@ import tomllib
 
 import pytest
 
-from app.rules.registry import BUILTIN_DIR
+from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import engines, find_engine, package_names
+from tests.builtin import ruleset_ids
 
 
 def test_every_package_is_an_engine_named_after_it() -> None:
@@ -41,3 +42,8 @@ def test_a_name_not_a_package_here_is_refused(name: str) -> None:
     with pytest.raises(LookupError, match=r"unknown engine .* \(known: "):
         find_engine(name)
     assert not {m for m in set(sys.modules) - before if not m.startswith("app.rulesets.")}
+
+
+def test_the_tests_walk_every_ruleset_the_registry_loads(registry: Registry) -> None:
+    assert ruleset_ids() == tuple(sorted(registry.rulesets))
+    assert {rs.engine for rs in registry} == set(engines())
