@@ -21,6 +21,7 @@ from app.rules.mechanics import (
     UnitChange,
     Victory,
 )
+from app.rulesets.d3.mechanics import D3Mechanics
 
 
 class ToyMechanics(Mechanics):
@@ -29,6 +30,8 @@ class ToyMechanics(Mechanics):
     #: the toy's units fight wherever they stand (the core's tests place them anywhere): it
     #: opts out of the contact rule every engine has by default
     contact_actions: ClassVar[frozenset[str]] = frozenset()
+    #: over D3's data, D3's words for the kinds of terrain (an engine's, not the data's)
+    terrain_terms = D3Mechanics.terrain_terms
 
     def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
         return Status(strength=1, start_strength=1, grade=grade)
