@@ -211,7 +211,7 @@ DATA = {
         topic = "What hits"
         kind = "interpretation"
         source_says = "The toy has no source."
-        decision = "A d6 a base hits on the table's hit_on."
+        decision = "A d6 a base hits on the melee table's number to hit."
         applies_to = ["tables.melee.hit_on"]
         """,
 }

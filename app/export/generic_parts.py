@@ -61,7 +61,7 @@ def _shown(value: Any) -> bool:
 def _rows(value: Any) -> list[tuple[str, Mapping[str, Any]]] | None:
     """A table's rows (a mapping or a list of records), labelled; None when it is not one."""
     if isinstance(value, Mapping) and value and all(isinstance(v, Mapping) for v in value.values()):
-        return [(str(v.get("label") or v.get("name") or k), v) for k, v in value.items()]
+        return [(str(v.get("label") or v.get("name") or _label(k)), v) for k, v in value.items()]
     if isinstance(value, list | tuple) and value and all(isinstance(v, Mapping) for v in value):
         return [(str(v.get("label") or v.get("name") or i), v) for i, v in enumerate(value, 1)]
     return None

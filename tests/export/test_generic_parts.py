@@ -12,12 +12,16 @@ from pathlib import Path
 import pytest
 
 import app.export.rulesets
+from app.core.ready import ready_armies, ready_roster
 from app.core.roster import Leader, new_roster, unit_from_entry
+from app.export import card_faces, generic_parts, refsheet
 from app.export.refsheet import render_refsheet
 from app.export.rulesets import module_for
 from app.export.unit_cards import write_unit_cards
+from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 from app.rulesets import load_registry
+from tests.builtin import ruleset_ids
 from tests.export.pdf import all_text
 from tests.toy_ruleset import HIT_ON, RULESET, Toy
 from tests.toy_ruleset import toy as toy  # the fixture
@@ -85,3 +89,24 @@ def test_printed_parts_that_fail_to_import_still_fail(
     )
     with pytest.raises(ModuleNotFoundError, match="castra_no_such_module"):
         module_for(rs.engine)
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_the_generic_parts_print_every_rulesets_data(
+    registry: Registry, ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made to fit any engine's tables: each built-in ruleset's, printed through them as if
+    its engine had no printed parts, gives a sheet naming every table and troop type and
+    cards for its ready army."""
+    monkeypatch.setattr(refsheet, "_engine_story", lambda engine: generic_parts.story)
+    monkeypatch.setattr(card_faces, "_face_of", lambda engine: generic_parts.face)
+    rs = registry.get(ruleset)
+    data, pages, _ = render_refsheet(rs, invariant=True)
+    text = all_text(data)
+    assert pages >= 1 and "Troop types" in text
+    for troop in rs.troops.values():
+        assert troop.name in text, troop.name
+    ready = ready_armies(rs)[0]
+    out = tmp_path / "cards.pdf"
+    write_unit_cards(rs, ready_roster(rs, ready.army), out, invariant=True)
+    assert "(tick one per" in all_text(out.read_bytes())
