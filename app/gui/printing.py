@@ -81,13 +81,8 @@ def write(
     """Write the PDF of ``job``; returns its page count. Raises ``ValueError`` or ``OSError``
     with a message for the user. ``progress`` hears of the unit cards drawn (and may raise
     to stop)."""
-    from app.export import (
-        write_chance_cards,
-        write_refsheet,
-        write_roster_sheet,
-        write_unit_cards,
-    )
-    from app.export.chance_cards import commander_quality
+    from app.export import write_refsheet, write_roster_sheet, write_unit_cards
+    from app.export.documents import maker
 
     rs = registry.get(job.ruleset)
     if job.document is Document.REFSHEET:
@@ -95,14 +90,12 @@ def write(
     if job.document is Document.CHANCE_CARDS:
         if job.side is None:
             raise ValueError("choose the side whose deck to print")
-        return write_chance_cards(
-            rs,
-            job.path,
-            side=job.side,
-            commander=commander_quality(job.commander),
-            supply_problems=job.supply_problems,
-            page_size=job.page_size,
-        ).pages
+        options: dict[str, str | bool] = {
+            "commander": job.commander,
+            "supply_problems": job.supply_problems,
+        }
+        make = maker(rs.engine, "chance-cards")
+        return make(rs, job.path, side=job.side, options=options, page_size=job.page_size).pages
     if roster is None:
         raise ValueError("open a roster first")
     if job.document is Document.CARDS:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from app.rules.documents import DocumentSpec
 from app.rules.schema import Strict, TroopBase
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class Engine:
     builtin_folder: str
     #: a deck of chance cards per side, printed as a document of its own (D3 Ancients)
     has_chance_cards: bool = False
+    #: the documents it prints beyond the common ones (:mod:`app.rules.documents`)
+    documents: tuple[DocumentSpec, ...] = ()
 
     @property
     def package_name(self) -> str:
