@@ -69,13 +69,10 @@ def register(sub: Any) -> None:
 
 def _declared_documents() -> list[DocumentSpec]:
     """Each document the engines declare, once, by engine name."""
+    from app.rules.documents import declared_documents
     from app.rulesets import engines
 
-    found: dict[str, DocumentSpec] = {}
-    for engine in engines():
-        for spec in engine.documents:
-            found.setdefault(spec.id, spec)
-    return list(found.values())
+    return declared_documents(engines())
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -98,10 +95,10 @@ def slug(text: str) -> str:
 
 def _document_ruleset(spec: DocumentSpec) -> Ruleset:
     """The first ruleset whose engine declares the document ``spec``, built-in ones first."""
-    from app.export.documents import declared
+    from app.rules.documents import declared_by
 
     found = sorted(
-        (rs for rs in registry() if declared(rs.engine, spec.id) is not None),
+        (rs for rs in registry() if declared_by(rs.engine, spec.id) is not None),
         key=lambda r: (not r.builtin, r.id),
     )
     if not found:
@@ -199,11 +196,12 @@ def cmd_roster(args: argparse.Namespace) -> int:
 
 def cmd_document(args: argparse.Namespace) -> int:
     """A document an engine declares, for one side, with its options' values."""
-    from app.export.documents import declared, maker, resolve_side
+    from app.export.documents import maker, resolve_side
+    from app.rules.documents import declared_by
 
     spec: DocumentSpec = args.document
     rs = _ruleset(args.ruleset) if args.ruleset else _document_ruleset(spec)
-    if declared(rs.engine, spec.id) is None:
+    if declared_by(rs.engine, spec.id) is None:
         raise CliError(f"ruleset {rs.id!r} ({rs.meta.short_name}) has no {spec.name}")
     try:
         army = resolve_side(rs, args.side)

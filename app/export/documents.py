@@ -10,7 +10,7 @@ from typing import Protocol
 
 from app.export.common import Target, Written
 from app.export.rulesets import module_for
-from app.rules.documents import DocumentSpec, OptionValue
+from app.rules.documents import OptionValue
 from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 
@@ -28,11 +28,6 @@ class Maker(Protocol):
         page_size: str = "a4",
         invariant: bool = False,
     ) -> Written: ...
-
-
-def declared(engine: Engine, document_id: str) -> DocumentSpec | None:
-    """The document ``document_id`` that ``engine`` declares; None if it declares none."""
-    return next((d for d in engine.documents if d.id == document_id), None)
 
 
 def maker(engine: Engine, document_id: str) -> Maker:

@@ -31,7 +31,7 @@ from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.icons import bundled_icon
 from app.gui.library import LibraryPanel
-from app.gui.printing import Document, Printer
+from app.gui.printing import Document, Printable, Printer, declared
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
@@ -50,7 +50,6 @@ PRINT_DOCUMENTS = {
     ActionKey.PRINT_CARDS: Document.CARDS,
     ActionKey.PRINT_ROSTER: Document.ROSTER,
     ActionKey.PRINT_REFSHEET: Document.REFSHEET,
-    ActionKey.PRINT_CHANCE_CARDS: Document.CHANCE_CARDS,
 }
 
 
@@ -88,6 +87,7 @@ class MainWindow(QMainWindow):
         self.registry = registry
         self.prefs = WindowSettings(settings if settings is not None else QSettings())
         self.action_registry = Actions(self)
+        self.action_registry.add_documents(declared(registry))
 
         self.editor = RosterEditor()
         self.setCentralWidget(self.editor)
@@ -241,8 +241,12 @@ class MainWindow(QMainWindow):
         for key, document in PRINT_DOCUMENTS.items():
             a[key].triggered.connect(lambda _c=False, d=document: self.print_document(d))
             self.print_menu.addAction(a[key])
+        for spec in declared(self.registry):
+            action = a.documents[spec.id]
+            action.triggered.connect(lambda _c=False, d=spec: self.print_document(d))
+            self.print_menu.addAction(action)
 
-    def print_document(self, document: Document) -> None:
+    def print_document(self, document: Printable) -> None:
         session = self.builder.session
         self.printer.ask_and_print(document, session.roster if session is not None else None)
 

@@ -10,7 +10,12 @@ A declared document is made for one side of a ruleset (an army id or a side's na
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.rules.engine import Engine
 
 #: an option's value: a choice's word, or on/off for a flag
 OptionValue = str | bool
@@ -64,3 +69,17 @@ class DocumentSpec:
 
     def defaults(self) -> dict[str, OptionValue]:
         return {o.name: o.initial for o in self.options}
+
+
+def declared_documents(engines: Iterable[Engine]) -> list[DocumentSpec]:
+    """The documents ``engines`` declare, each once (by id), in the order first met."""
+    found: dict[str, DocumentSpec] = {}
+    for engine in engines:
+        for spec in engine.documents:
+            found.setdefault(spec.id, spec)
+    return list(found.values())
+
+
+def declared_by(engine: Engine, document_id: str) -> DocumentSpec | None:
+    """The document ``document_id`` that ``engine`` declares; None if it declares none."""
+    return next((d for d in engine.documents if d.id == document_id), None)

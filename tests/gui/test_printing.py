@@ -50,10 +50,12 @@ def run_dialog(
     return seen
 
 
-def print_and_wait(qtbot: QtBot, window: MainWindow, key: ActionKey) -> None:
-    """Trigger a print action and wait for the worker thread to write the file."""
+def print_and_wait(qtbot: QtBot, window: MainWindow, key: ActionKey | str) -> None:
+    """Trigger a print action (a declared document's by its id) and wait for the worker
+    thread to write the file."""
+    a = window.action_registry
     with qtbot.waitSignal(window.printer.written, timeout=20_000):
-        window.action_registry[key].trigger()
+        (a.documents[key] if isinstance(key, str) else a[key]).trigger()
 
 
 def text_of(path: Path) -> str:
@@ -89,9 +91,8 @@ def test_editor_print_button_offers_every_document(window: MainWindow, registry:
             ActionKey.PRINT_CARDS,
             ActionKey.PRINT_ROSTER,
             ActionKey.PRINT_REFSHEET,
-            ActionKey.PRINT_CHANCE_CARDS,
         )
-    ]
+    ] + [window.action_registry.documents["chance-cards"].text()]
     menu = window.findChild(type(window.editor.print_button.menu()), "printMenu")
     assert menu is not None and len(menu.actions()) == 4
 
@@ -142,11 +143,13 @@ def test_chance_cards_take_the_rosters_side_and_commander(
 ) -> None:
     open_new(window, registry, "d3-ancients", "carthaginian")
     target = tmp_path / "deck.pdf"
-    seen = run_dialog(monkeypatch, target, lambda d: d.supply.setChecked(True))
-    print_and_wait(qtbot, window, ActionKey.PRINT_CHANCE_CARDS)
+    seen = run_dialog(
+        monkeypatch, target, lambda d: d.option_widget("supply_problems").setChecked(True)
+    )
+    print_and_wait(qtbot, window, "chance-cards")
     dialog = seen[0]
     assert dialog.side.currentData() == "carthaginian"
-    assert dialog.job().supply_problems
+    assert dialog.job().options["supply_problems"]
     text = text_of(target)
     assert "Ammunition" in text and "Initiative" in text
     assert len(PdfReader(target).pages) == 2  # 15 cards, nine a page
