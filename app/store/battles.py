@@ -180,14 +180,26 @@ def _save_cursor(db: Session, battle_id: int, session: BattleSession) -> None:
 
 @contextmanager
 def battle_for_update(
-    store: Store, *, battle_id: int, registry: Registry
+    store: Store,
+    *,
+    battle_id: int,
+    registry: Registry | None = None,
+    session: BattleSession | None = None,
 ) -> Iterator[BattleSession]:
     """The battle, loaded inside one write transaction; what the block does to it (a new
     step, or undo and redo moving the cursor) is saved when the block ends, in the same
-    transaction. Another writer waits meanwhile, so nothing either does is lost."""
+    transaction. Another writer waits meanwhile, so nothing either does is lost.
+
+    ``session``: the battle as loaded earlier (a window's), used as it is when the store
+    still holds that version, else refused (:class:`StaleWrite`) before the block runs;
+    without it the battle is loaded with ``registry``."""
     with store.session() as db:
-        _row(db, battle_id, None)  # locks the battle on a server (SQLite: the write lock)
-        session = _load(_dbapi(db), battle_id, registry)
+        # locks the battle on a server (SQLite: the write lock)
+        _row(db, battle_id, None if session is None else session.version)
+        if session is None:
+            if registry is None:
+                raise ValueError("battle_for_update needs the registry or a loaded session")
+            session = _load(_dbapi(db), battle_id, registry)
         serial, cursor = session.serial, session.cursor
         yield session
         if session.serial != serial:
