@@ -310,7 +310,7 @@ def create_on_field(
     from app.core.battle import CommandError
     from app.core.scenario.start import scenario_session
     from app.rules.mechanics import NotImplementedRule, mechanics_for
-    from app.store.battles import create_battle
+    from app.usecases.battle import create_battle
 
     try:
         mech = mechanics_for(rs)
@@ -368,7 +368,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def _save_rosters(rosters: tuple[Any, Any], as_json: bool) -> int:
     from dataclasses import replace
 
-    from app.store import save_roster, unique_name
+    from app.usecases.roster import save_roster, unique_name
 
     st = store()
     saved = []

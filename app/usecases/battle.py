@@ -1,5 +1,8 @@
 """Battle operations: make a battle, take a step (a command, an undo, a redo), reload it.
 
+Listing battles is light (the battle manager shows at start); the rest loads the battle
+core on first use.
+
 A step is taken one way, by the window and by ``castra battle`` alike: inside one write
 transaction (the store's write lock; on a club server the battle's row lock) the battle is
 checked or loaded, the step is done and the new step or cursor is saved. A window's battle
@@ -16,15 +19,12 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from app.store.battle_list import BattleSummary as BattleSummary
 from app.store.battle_list import list_battles as list_battles
-from app.store.battles import battle_for_update
-from app.store.battles import battle_rosters as battle_rosters
-from app.store.battles import create_battle as create_battle
-from app.store.battles import load_battle as load_battle
 from app.store.read import battle_lock as battle_lock
 from app.store.read import battle_version
 
 if TYPE_CHECKING:
     from app.core.battle.session import BattleSession
+    from app.core.roster import Roster
     from app.rules.registry import Registry
     from app.store.engine import Store
 
@@ -55,6 +55,8 @@ def updating_battle(
     block ends. ``session``: the battle as the caller loaded it (a window's), refused when
     the store holds a newer version and restored as it was when the block or the save
     fails; without it the battle is loaded (``registry``) inside the transaction."""
+    from app.store.battles import battle_for_update
+
     mark = None if session is None else (list(session.steps), session.cursor, session.serial)
     try:
         with battle_for_update(
@@ -92,3 +94,24 @@ def reload_if_changed(
     if stored is None or stored == session.version:
         return None
     return load_battle(store, battle_id=battle_id, registry=registry)
+
+
+def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster, Roster]) -> int:
+    """Save a new battle (with the steps it has already) in one transaction; its id."""
+    from app.store.battles import create_battle as create
+
+    return create(store, session=session, rosters=rosters)
+
+
+def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSession:
+    """The battle as it was left (KeyError when there is none)."""
+    from app.store.battles import load_battle as load
+
+    return load(store, battle_id=battle_id, registry=registry)
+
+
+def battle_rosters(store: Store, *, battle_id: int, registry: Registry) -> tuple[Roster, Roster]:
+    """The two rosters the battle was made from, as they were then."""
+    from app.store.battles import battle_rosters as rosters
+
+    return rosters(store, battle_id=battle_id, registry=registry)

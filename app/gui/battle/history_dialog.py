@@ -43,7 +43,7 @@ from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
-    from app.store import Store
+    from app.usecases.access import Store
 
 MAX_SEED = 2**31 - 1
 
@@ -370,8 +370,8 @@ def create_from_history(
     dialog: HistoryDialog, store: Store
 ) -> tuple[int, BattleSession, tuple[Roster, Roster]]:
     """Start the battle chosen and store it (ValueError in one line; nothing stored)."""
-    from app.store import StoreError
-    from app.store.battles import create_battle
+    from app.usecases.access import StoreError
+    from app.usecases.battle import create_battle
 
     session, rosters = dialog.make_session()
     try:
@@ -386,7 +386,8 @@ def save_history_rosters(dialog: HistoryDialog, store: Store) -> list[tuple[int,
     (id, name) of each."""
     from dataclasses import replace
 
-    from app.store import StoreError, save_roster, unique_name
+    from app.usecases.access import StoreError
+    from app.usecases.roster import save_roster, unique_name
 
     out = []
     try:
