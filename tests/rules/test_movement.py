@@ -3,7 +3,9 @@ none is there for a legal move; terrain cost; the allowance cumulative over a tu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import ClassVar
 
 import pytest
 
@@ -11,13 +13,15 @@ from app.rules.mechanics import Combatant, Mechanics, Side, Status, TurnView
 from app.rules.movement import GENERIC_TERRAIN, MoveCheck, MoveReason
 from app.rules.paths import Path
 from app.rules.registry import Registry
-from app.rules.table import Table, TerrainPiece
+from app.rules.table import Table, TerrainKind, TerrainPiece
 
 
 class Plain(Mechanics):
     """The base class's generic rules with a fixed 6" move (the base says None)."""
 
     engine = "plain"
+    #: the D3 ruleset's word for woods (it reads D3's numbers; the words are an engine's)
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {"woods": "woods"}
     moving: Side | None = None
     friends_pass = False
     allowance = 6.0
@@ -128,7 +132,8 @@ def test_terrain_costs_and_bars(mech: Plain) -> None:
     assert c.cost == pytest.approx(6)  # 2" open, 2" in woods at half speed
     assert c.legs[0].terrain == ("T1",) and "2.0 in woods x2" in c.legs[0].note
     note = GENERIC_TERRAIN["woods"].note + " (generic; D3 Ancients: woods)"
-    assert c.terrain_crossed == (("T1", "woods", note),)
+    assert c.terrain_crossed == (("T1", "woods", note, "Silva"),)
+    assert c.terrain_crossed[0].words() == 'woods T1 "Silva"'  # as the ruler names it
     assert c.ok
     lake = TerrainPiece("T2", "lake", ((30, 12), (42, 12), (42, 20), (30, 20)))
     c = check(mech, view(A1, terrain=(lake,)), "forward 4")

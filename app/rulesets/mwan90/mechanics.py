@@ -19,6 +19,7 @@ phase, so that missiles are simultaneous: a unit shoots with the figures it bega
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ from app.rules.mechanics import (
     Scalar,
     Situation,
 )
+from app.rules.table import TerrainKind
 from app.rulesets.mwan90.combat import CombatRules
 from app.rulesets.mwan90.movement import MWANMovement
 from app.rulesets.mwan90.rules import (
@@ -41,6 +43,7 @@ from app.rulesets.mwan90.rules import (
     SHOOT_OPTIONS,
     UNFORMED,
     house_morale,
+    house_morale_problem,
     melee_options,
     morale_effects,
     morale_help,
@@ -76,6 +79,8 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
     table."""
 
     engine: ClassVar[str] = "mwan90"
+    #: MWAN #90's text is cut short before any terrain rule, so it names no terrain
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {}
     sequence_rule = "MWAN #90, Turn sequence"
     strength_unit: ClassVar[str] = "figures"
 
@@ -239,6 +244,18 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
             outcome=morale_outcome(self.t, unit, row),
             explanation=(f"{text} = {score}: {row.result} ({whose})",),
         )
+
+    #: MWAN #90's morale results break off in the source: a club's own table is kept here
+    house_morale_key: ClassVar[str | None] = HOUSE_MORALE
+
+    @classmethod
+    def house_morale_problem(cls, text: str) -> str | None:
+        """The club's table read and checked as :meth:`morale_check` reads it."""
+        try:
+            die, rows = house_morale(text)
+        except ValueError as exc:
+            return str(exc).splitlines()[0]
+        return house_morale_problem(die, rows)
 
     def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
         """Nothing of its own; a club's morale table is added by the caller from the user
