@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.core.battle.commands import command_from_dict
-from app.core.battle.serialize import rolls_from_list, state_to_dict, step_to_dict
-from app.core.battle.session import BattleSession, DataStamp, Step
+from app.core.battle.serialize import rolls_from_list, state_to_dict
+from app.core.battle.session import BattleSession, DataStamp, Step, step_to_dict
 from app.core.battle.timeline import Timeline, step_record, unpack_snapshot
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
