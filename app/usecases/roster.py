@@ -5,7 +5,7 @@ the changed roster). The writes import the ORM on first use, as the store does."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from app.store.read import RosterChange as RosterChange
@@ -80,6 +80,19 @@ def unique_name(store: Store, *, name: str, exclude_id: int | None = None) -> st
     from app.store.repo import unique_name as unique
 
     return unique(store, name=name, exclude_id=exclude_id)
+
+
+def save_new_rosters(store: Store, rosters: Iterable[Roster]) -> list[tuple[int, str]]:
+    """Put ``rosters`` in the library, each under a name no roster has yet (numbered when
+    taken); the (id, name) of each. A history's two armies, from the window or from
+    ``castra scenario new --rosters``."""
+    from dataclasses import replace
+
+    out = []
+    for roster in rosters:
+        roster = replace(roster, name=unique_name(store, name=roster.name))
+        out.append((save_roster(store, roster=roster), roster.name))
+    return out
 
 
 def rename_roster(store: Store, *, roster_id: int, name: str) -> None:

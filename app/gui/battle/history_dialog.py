@@ -379,16 +379,10 @@ def create_from_history(
 def save_history_rosters(dialog: HistoryDialog, store: Store) -> list[tuple[int, str]]:
     """Put the two armies chosen in the library, each under a name no roster has yet;
     (id, name) of each."""
-    from dataclasses import replace
-
     from app.usecases.access import StoreError
-    from app.usecases.roster import save_roster, unique_name
+    from app.usecases.roster import save_new_rosters
 
-    out = []
     try:
-        for roster in dialog.rosters():
-            roster = replace(roster, name=unique_name(store, name=roster.name))
-            out.append((save_roster(store, roster=roster), roster.name))
+        return save_new_rosters(store, dialog.rosters())
     except StoreError as exc:
         raise ValueError(str(exc)) from None
-    return out
