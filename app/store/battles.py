@@ -143,7 +143,8 @@ def save_step(store: Store, *, battle_id: int, session: BattleSession) -> None:
         _save_step(db, battle_id, session)
 
 
-def _save_step(db: Session, battle_id: int, session: BattleSession) -> None:
+def _save_step(db: Session, battle_id: int, session: BattleSession, row: Any = None) -> None:
+    """``row``: the battle's row, locked and checked already in this transaction."""
     from sqlmodel import col, delete
 
     from app.store.models import BattleStepRow
@@ -151,7 +152,8 @@ def _save_step(db: Session, battle_id: int, session: BattleSession) -> None:
     n = session.cursor - 1
     if n < 0:
         raise ValueError("the session has no step to save")
-    row = _row(db, battle_id, session.version)
+    if row is None:
+        row = _row(db, battle_id, session.version)
     db.exec(
         delete(BattleStepRow).where(
             col(BattleStepRow.battle_id) == battle_id, col(BattleStepRow.n) >= n
@@ -170,8 +172,9 @@ def save_cursor(store: Store, *, battle_id: int, session: BattleSession) -> None
         _save_cursor(db, battle_id, session)
 
 
-def _save_cursor(db: Session, battle_id: int, session: BattleSession) -> None:
-    row = _row(db, battle_id, session.version)
+def _save_cursor(db: Session, battle_id: int, session: BattleSession, row: Any = None) -> None:
+    if row is None:
+        row = _row(db, battle_id, session.version)
     _stamp(row, session)
     db.add(row)
     db.flush()
@@ -195,7 +198,7 @@ def battle_for_update(
     without it the battle is loaded with ``registry``."""
     with store.session() as db:
         # locks the battle on a server (SQLite: the write lock)
-        _row(db, battle_id, None if session is None else session.version)
+        row = _row(db, battle_id, None if session is None else session.version)
         if session is None:
             if registry is None:
                 raise ValueError("battle_for_update needs the registry or a loaded session")
@@ -203,9 +206,9 @@ def battle_for_update(
         serial, cursor = session.serial, session.cursor
         yield session
         if session.serial != serial:
-            _save_step(db, battle_id, session)
+            _save_step(db, battle_id, session, row)
         elif session.cursor != cursor:
-            _save_cursor(db, battle_id, session)
+            _save_cursor(db, battle_id, session, row)
 
 
 # --------------------------------------------------------------------------- reading

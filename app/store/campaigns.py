@@ -173,12 +173,14 @@ def _row(db: Session, campaign_id: int, expected: int | None) -> Any:
     return row
 
 
-def _save(db: Session, campaign_id: int, session: CampaignSession) -> None:
+def _save(db: Session, campaign_id: int, session: CampaignSession, row: Any = None) -> None:
+    """``row``: the campaign's row, locked and checked already in this transaction."""
     from sqlmodel import col, delete
 
     from app.store.models import CampaignStepRow
 
-    row = _row(db, campaign_id, session.version)
+    if row is None:
+        row = _row(db, campaign_id, session.version)
     count = _count(db, campaign_id)
     if session.stored < len(session.done) or session.stored != count:
         dropped = db.exec(
@@ -240,7 +242,7 @@ def campaign_for_update(
     without it the campaign is loaded with ``registry``."""
     with store.session() as db:
         # locks the campaign on a server (SQLite: the write lock)
-        _row(db, campaign_id, None if session is None else session.version)
+        row = _row(db, campaign_id, None if session is None else session.version)
         if session is None:
             if registry is None:
                 raise ValueError("campaign_for_update needs the registry or a loaded session")
@@ -248,7 +250,7 @@ def campaign_for_update(
         before = (session.cursor, len(session.done), session.stored)
         yield session
         if (session.cursor, len(session.done), session.stored) != before:
-            _save(db, campaign_id, session)
+            _save(db, campaign_id, session, row)
 
 
 def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> CampaignSession:
