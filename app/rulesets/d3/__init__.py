@@ -4,7 +4,7 @@ rules helpers and mechanics (``mechanics``). Importing the package loads its sch
 card or the odds need them."""
 
 from app.rules.documents import DocumentOption, DocumentSpec
-from app.rules.engine import Engine, EngineSchema
+from app.rules.engine import Engine, EngineSchema, SideFlag
 from app.rulesets.d3.checks import check
 from app.rulesets.d3.schema import QUALITIES, Tables, Troop
 
@@ -33,5 +33,17 @@ CHANCE_CARDS = DocumentSpec(
     ),
 )
 
+#: a side with supply problems: its deck's No Event becomes an Ammunition Shortage
+SUPPLY_PROBLEMS = SideFlag(
+    "supply_problems", "Supply problems (D3)", "D3: the side(s) with supply problems"
+)
+
 #: this engine, as the registry (:mod:`app.rulesets`) finds it
-ENGINE = Engine("d3", __name__, "d3-ancients", has_chance_cards=True, documents=(CHANCE_CARDS,))
+ENGINE = Engine(
+    "d3",
+    __name__,
+    "d3-ancients",
+    has_chance_cards=True,
+    documents=(CHANCE_CARDS,),
+    side_flags=(SUPPLY_PROBLEMS,),
+)
