@@ -311,6 +311,7 @@ def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) 
     def loaded(rest: Registry) -> None:
         try:
             registry.absorb(rest)
+            window.add_declared_documents()  # a ruleset just loaded may print more
             _seed(store, registry)  # a ruleset new since the last start brings its sample army
             window.library.update_names()
             _report_failures(window, registry)

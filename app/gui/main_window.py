@@ -88,7 +88,6 @@ class MainWindow(QMainWindow):
         self.registry = registry
         self.prefs = WindowSettings(settings if settings is not None else QSettings())
         self.action_registry = Actions(self)
-        self.action_registry.add_documents(declared(registry))
 
         self.editor = RosterEditor()
         self.setCentralWidget(self.editor)
@@ -242,10 +241,21 @@ class MainWindow(QMainWindow):
         for key, document in PRINT_DOCUMENTS.items():
             a[key].triggered.connect(lambda _c=False, d=document: self.print_document(d))
             self.print_menu.addAction(a[key])
-        for spec in declared(self.registry):
+        self.add_declared_documents()
+
+    def add_declared_documents(self) -> None:
+        """A print action for each document the loaded rulesets' engines declare that has
+        none yet (after the common ones). The rulesets load after the window shows: this
+        runs again when they are attached and when the others arrive."""
+        a = self.action_registry
+        new = [spec for spec in declared(self.registry) if spec.id not in a.documents]
+        a.add_documents(new)
+        for spec in new:
             action = a.documents[spec.id]
             action.triggered.connect(lambda _c=False, d=spec: self.print_document(d))
             self.print_menu.addAction(action)
+        if new:
+            self.builder.update_actions()  # shown only where the open roster's engine has it
 
     def print_document(self, document: Printable) -> None:
         session = self.builder.session
@@ -416,6 +426,7 @@ class MainWindow(QMainWindow):
         self.library.registry = registry
         self.library.set_store(store, summaries)
         self.battles.attach(registry, store)
+        self.add_declared_documents()
         self.editor.placeholder.setText(PLACEHOLDER)
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
@@ -302,3 +303,29 @@ def test_the_print_dialog_warns_of_names_that_print_blank(
     # a reference sheet shows no roster names: no warning
     dialog.document.setCurrentIndex(dialog.document.findData(Document.REFSHEET))
     assert not dialog.font_warning.isVisibleTo(dialog)
+
+
+def test_a_declared_document_is_offered_once_its_ruleset_has_loaded(
+    qtbot: QtBot, settings: QSettings
+) -> None:
+    """The window starts with the reopened roster's ruleset and loads the others after: the
+    Print menu offers a document an engine declares (D3's chance cards) once a ruleset of
+    that engine is there, after the common three, once."""
+    from app.rulesets import find_engine
+
+    early = Registry.load(find_engine, only=["quincunx"])
+    window = MainWindow(early, None, settings)
+    qtbot.addWidget(window)
+    a = window.action_registry
+    assert "chance-cards" not in a.documents and len(window.print_menu.actions()) == 3
+    early.absorb(Registry.load(find_engine, only=["d3-ancients"]))
+    window.add_declared_documents()
+    window.add_declared_documents()
+    chance = a.documents["chance-cards"]
+    assert window.print_menu.actions() == [
+        a[ActionKey.PRINT_CARDS],
+        a[ActionKey.PRINT_ROSTER],
+        a[ActionKey.PRINT_REFSHEET],
+        chance,
+    ]
+    assert chance.text() == "C&hance cards…" and chance.isVisible()
