@@ -11,17 +11,19 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli import opponent
 from app.cli import table as tablecmd
+from app.cli.battle_store import load as _load
+from app.cli.battle_store import run as _run
+from app.cli.battle_store import updating as _updating
 from app.cli.common import (
     MAX_COORD,
     MAX_ID,
     MAX_SMALL,
     CliError,
+    LateParser,
     number,
     print_json,
     registry,
@@ -35,7 +37,6 @@ from app.core.battle import (
     Adjust,
     AdjustLeader,
     AttachLeader,
-    BattleCommand,
     BattleSession,
     CommandError,
     EndBattle,
@@ -56,12 +57,17 @@ from app.core.validation import Severity, validate
 from app.house import HouseError, with_house
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
+if TYPE_CHECKING:
+    from app.rules.engine import SideFlag
+
 BATTLE_ID = number("BATTLE", 1, MAX_ID)
 
 
 def register(sub: Any) -> None:
     battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
-    bsub = battle.add_subparsers(dest="battle_command", metavar="ACTION", required=True)
+    bsub = battle.add_subparsers(
+        dest="battle_command", metavar="ACTION", required=True, parser_class=LateParser
+    )
 
     p = bsub.add_parser(
         "new",
@@ -76,17 +82,8 @@ def register(sub: Any) -> None:
     p.add_argument("roster_b", metavar="ROSTER_B", help="the other side, as ROSTER_A")
     p.add_argument("--name")
     p.add_argument("--seed", type=number("--seed", 0, MAX_ID), help="dice seed (default: random)")
-    p.add_argument(
-        "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
-    )
-    p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
-    p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
-    p.add_argument(
-        "--scenario",
-        metavar="NAME",
-        help="fight on a historical battle's field in its battle order (castra scenario list)",
-    )
-    p.add_argument("--json", action="store_true")
+    assert isinstance(p, LateParser)
+    p.late = _new_later  # the engines are asked only when a battle is started
     p.set_defaults(func=cmd_new)
 
     p = bsub.add_parser("list", help="battles in the store")
@@ -202,6 +199,31 @@ def register(sub: Any) -> None:
 # ---------------------------------------------------------------------------- helpers
 
 
+def _new_later(p: argparse.ArgumentParser) -> None:
+    """``battle new``'s arguments after the seed: the conditions the engines declare a side
+    may start under, then the table and the output."""
+    for flag in _side_flags():
+        p.add_argument(
+            "--" + flag.name.replace("_", "-"), choices=("a", "b", "both"), help=flag.help
+        )
+    p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
+    p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
+    p.add_argument(
+        "--scenario",
+        metavar="NAME",
+        help="fight on a historical battle's field in its battle order (castra scenario list)",
+    )
+    p.add_argument("--json", action="store_true")
+
+
+def _side_flags() -> list[SideFlag]:
+    """The conditions the engines declare a side may start a battle under, each once."""
+    from app.rules.engine import side_flags_of
+    from app.rulesets import engines
+
+    return side_flags_of(engines())
+
+
 def _dice_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dice",
@@ -227,17 +249,6 @@ def _side(text: str | None) -> Side | None:
     return 0 if text in ("0", "a") else 1
 
 
-def _load(battle_id: int) -> tuple[Any, BattleSession]:
-    """The battle for a command that only reads it (no write lock, no ORM)."""
-    from app.store.battles import load_battle
-
-    st = store()
-    try:
-        return st, load_battle(st, battle_id=battle_id, registry=registry())
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
-
-
 def _warn_if_data_changed(session: BattleSession) -> bool:
     """Say once (on stderr) that the battle's data has changed; whether it has."""
     warning = session.data_warning()
@@ -256,40 +267,6 @@ def _replay_failed(exc: ReplayError, session: BattleSession) -> CliError:
     else:
         why = "the ruleset data is unchanged, so this is a bug in Castra; please report it"
     return CliError(f"{exc}; {why} (the battle is unchanged)")
-
-
-@contextmanager
-def _updating(battle_id: int) -> Iterator[BattleSession]:
-    """The battle for a command that changes it: loaded, changed and saved in one
-    transaction holding the store's write lock (another writer waits; no step is lost)."""
-    from app.store.battles import battle_for_update
-
-    try:
-        with battle_for_update(store(), battle_id=battle_id, registry=registry()) as session:
-            yield session
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
-
-
-def _run(
-    battle_id: int,
-    command: BattleCommand | Callable[[BattleSession], BattleCommand],
-    faces: list[int] | None = None,
-) -> int:
-    """Execute ``command`` (or the one built from the loaded session: its options need the
-    ruleset's mechanics) on the battle and save the step; the battle is loaded once.
-    ``faces``: dice thrown at the table (``--dice``) instead of the battle's own."""
-    with _updating(battle_id) as session:
-        cmd = command(session) if callable(command) else command
-        try:
-            step = session.do(cmd, faces=faces)
-        except CommandError as exc:
-            raise CliError(str(exc)) from None
-    for line in step.lines:
-        print(line)
-    for roll in step.rolls:
-        print(f"  roll {roll}")
-    return 0
 
 
 def _unit(session: BattleSession, text: str | None) -> str | None:
@@ -376,7 +353,7 @@ def print_state(state: BattleState, session: BattleSession) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from app.store.battles import create_battle
+    from app.usecases.battle import create_battle
 
     rosters = (resolve_roster(args.roster_a), resolve_roster(args.roster_b))
     if rosters[0].ruleset != rosters[1].ruleset:
@@ -392,12 +369,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         mech = mechanics_for(rs)
     except (NotImplementedRule, ImportError) as exc:
         raise CliError(str(exc)) from None
-    supply = args.supply_problems
-    records = (
-        ({"supply_problems": supply in ("a", "both")}, {"supply_problems": supply in ("b", "both")})
-        if supply
-        else ({}, {})
-    )
+    records: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+    for flag in _side_flags():
+        sides = getattr(args, flag.name, None)
+        if sides:
+            records[0][flag.name] = sides in ("a", "both")
+            records[1][flag.name] = sides in ("b", "both")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     name = args.name if args.name is not None else f"{rosters[0].name} vs {rosters[1].name}"
     bad = battle_name_problem(name)
@@ -479,7 +456,7 @@ def history_lines(session: BattleSession, rosters: tuple[Any, Any] | None) -> li
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from app.store.battles import list_battles
+    from app.usecases.battle import list_battles
 
     battles = list_battles(store())
     if args.json:
@@ -511,7 +488,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     _warn_if_data_changed(session)
     history: list[str] = []
     if session.state.scenario is not None:
-        from app.store.battles import battle_rosters
+        from app.usecases.battle import battle_rosters
 
         history = history_lines(
             session, battle_rosters(st, battle_id=args.battle, registry=registry())

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from app.cli.common import CliError, number, print_json, registry, store
+from app.cli.common import CliError, number, print_json, store
 from app.cli.table import resolve_unit
 from app.core.battle.base import BattleCommand, CommandError
 from app.core.battle.session import BattleSession
@@ -79,12 +79,9 @@ def side_named(state: BattleState, text: str) -> Side:
 
 
 def _load(battle_id: int) -> BattleSession:
-    from app.store.battles import load_battle
+    from app.cli.battle_store import load
 
-    try:
-        return load_battle(store(), battle_id=battle_id, registry=registry())
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
+    return load(battle_id)[1]
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
@@ -144,7 +141,8 @@ def _advice_json(a: Any) -> dict[str, Any]:
 def cmd_autoplay(args: argparse.Namespace) -> int:
     from app.core.battle.autoplay import Table, autoplay
     from app.core.battle.players import Player, player_of, temperament
-    from app.store.battles import save_step
+    from app.usecases.access import StoreError
+    from app.usecases.battle import updating_battle
 
     session = _load(args.battle)
     state = session.state
@@ -164,11 +162,18 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     st = store()
     lines: list[str] = []
 
-    def saved(choice: Any, step: Any) -> None:
+    def do(command: BattleCommand) -> Any:
+        # each step saved as it is taken, in its own transaction (the store's write lock
+        # held for one step, not the whole run); refused if the battle changed meanwhile
         try:
-            save_step(st, battle_id=args.battle, session=session)
-        except (ValueError, KeyError) as exc:
+            with updating_battle(st, battle_id=args.battle, session=session) as s:
+                return s.do(command)
+        except CommandError:
+            raise  # refused by the rules: autoplay counts it, nothing was saved
+        except (StoreError, ValueError, KeyError) as exc:
             raise CliError(f"the battle could not be saved: {exc}") from None
+
+    def saved(choice: Any, step: Any) -> None:
         if args.json:
             lines.extend(step.lines)
             return
@@ -177,7 +182,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             print(f"    {line}")
 
     try:
-        report = autoplay(session, table, turns=args.turns, on_step=saved)
+        report = autoplay(session, table, turns=args.turns, on_step=saved, do=do)
     except CommandError as exc:  # pragma: no cover - autoplay counts refusals itself
         raise CliError(str(exc)) from None
     end = session.state

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QMenu
 
-from app.core.capabilities import has_chance_cards, uses_commands
+from app.core.capabilities import uses_commands
 from app.core.edits import UpdateRoster
 from app.core.roster import Roster
 from app.gui import dialogs
@@ -30,6 +30,7 @@ from app.gui.new_roster import NewRosterDialog
 from app.gui.session import RosterSession
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
+from app.rules.documents import declared_by
 from app.rules.registry import Registry
 
 #: The sample a newcomer sees on a first start: the Quincunx Roman model legion, the army
@@ -37,7 +38,8 @@ from app.rules.registry import Registry
 FIRST_SAMPLE = ("quincunx", "Rome")
 
 if TYPE_CHECKING:
-    from app.store import RosterSummary, Store
+    from app.usecases.access import Store
+    from app.usecases.roster import RosterSummary
 
 
 def _file_name(name: str) -> str:
@@ -119,8 +121,8 @@ class Builder(QObject):
             return True
         if self.store is None:
             return False
-        from app.store import StoreError, load_roster_versioned
-        from app.store.read import roster_lock
+        from app.usecases.access import StoreError
+        from app.usecases.roster import load_roster_versioned, roster_lock
 
         try:
             roster, version = load_roster_versioned(self.store, roster_id=roster_id)
@@ -280,7 +282,7 @@ class Builder(QObject):
             self._start_session(roster, None)
             self.message.emit("No store is open: export the roster to keep it")
             return True
-        from app.store import save_roster, unique_name
+        from app.usecases.roster import save_roster, unique_name
 
         try:
             name = unique_name(self.store, name=roster.name)
@@ -304,7 +306,7 @@ class Builder(QObject):
         if self.store is None:
             return
         if summaries is None:
-            from app.store import list_rosters
+            from app.usecases.roster import list_rosters
 
             summaries = list_rosters(self.store)
         live = {s.id: s for s in summaries}
@@ -359,8 +361,8 @@ class Builder(QObject):
             self.message.emit("Open a stored roster to see its history")
             return None
         from app.gui.roster_history import show_history
-        from app.store import StoreError
-        from app.store.read import roster_history
+        from app.usecases.access import StoreError
+        from app.usecases.roster import roster_history
 
         try:
             changes = roster_history(self.store, roster_id=s.roster_id)
@@ -372,7 +374,7 @@ class Builder(QObject):
 
     def rename_roster(self, roster_id: int, name: str) -> None:
         if self.store is not None:
-            from app.store import unique_name
+            from app.usecases.roster import unique_name
 
             wanted, name = name, unique_name(self.store, name=name, exclude_id=roster_id)
             if name != wanted:
@@ -380,7 +382,8 @@ class Builder(QObject):
         if self.session is not None and self.session.roster_id == roster_id:
             self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {short_name(name)}"))
         elif self.store is not None:
-            from app.store import StoreError, rename_roster
+            from app.usecases.access import StoreError
+            from app.usecases.roster import rename_roster
 
             try:
                 rename_roster(self.store, roster_id=roster_id, name=name)
@@ -468,7 +471,7 @@ class Builder(QObject):
 
     def fill_recent_menu(self, menu: QMenu) -> None:
         menu.clear()
-        from app.store import list_rosters
+        from app.usecases.roster import list_rosters
 
         live = {s.id: s for s in list_rosters(self.store)} if self.store is not None else {}
         n = 0
@@ -529,14 +532,15 @@ class Builder(QObject):
             ):
                 a[key].setEnabled(False)
         # Only what applies: no "Add command" where the rules have no commands (D3, GSB,
-        # MWAN #90), no chance cards for a roster of a ruleset without them, no Delete with
-        # nothing to delete.
+        # MWAN #90), no declared document (D3's chance cards) for a roster of a ruleset
+        # whose engine does not declare it, no Delete with nothing to delete.
         a[ActionKey.ADD_COMMAND].setVisible(s is None or uses_commands(s.ruleset))
-        a[ActionKey.PRINT_CHANCE_CARDS].setVisible(
-            has_chance_cards(s.ruleset)
-            if s is not None
-            else any(has_chance_cards(rs) for rs in self.registry)
-        )
+        for doc_id, action in a.documents.items():
+            action.setVisible(
+                declared_by(s.ruleset.engine, doc_id) is not None
+                if s is not None
+                else any(declared_by(rs.engine, doc_id) is not None for rs in self.registry)
+            )
         a[ActionKey.DELETE].setEnabled(have or self.library.selected_roster() is not None)
         status = s.status() if s is not None and s.read_only is None else None
         a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))

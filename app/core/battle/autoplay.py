@@ -146,9 +146,13 @@ def autoplay(
     turns: int | None = None,
     max_steps: int = 100_000,
     on_step: Callable[[Choice, Step], None] | None = None,
+    do: Callable[[BattleCommand], Step] | None = None,
 ) -> Report:
     """Let ``table``'s players play ``session`` until the battle ends, it is a person's
-    turn, ``turns`` more turns have begun, or ``max_steps`` commands are given."""
+    turn, ``turns`` more turns have begun, or ``max_steps`` commands are given. ``do``
+    takes each command (by default ``session.do``; the command line saves each step as it
+    is taken, in its own transaction)."""
+    take = session.do if do is None else do
     report = Report()
     stop_at = None if turns is None else session.state.turn + turns
     while report.steps < max_steps:
@@ -164,7 +168,7 @@ def autoplay(
             report.stopped = "person"
             return report
         try:
-            step = session.do(choice.command)
+            step = take(choice.command)
         except CommandError as exc:
             report.refused.append(f"{choice.command.title(state)}: {exc}")
             table.refused(choice)

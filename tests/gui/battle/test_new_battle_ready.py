@@ -20,10 +20,11 @@ from app.rules.registry import Registry
 from app.store import Store, list_rosters
 from app.store.battles import list_battles
 from app.store.repo import save_roster
+from tests.builtin import ruleset_ids
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+RULESETS = ruleset_ids()
 
 
 def items(combo: Any) -> list[tuple[object, str]]:
@@ -57,7 +58,7 @@ def test_with_an_empty_library_every_ruleset_offers_its_ready_armies(
         assert a[0][1] == f"Ready army: {roman.name} — Rome, {whose} ({roman.units} units)"
         ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
         assert ok.isEnabled() and dialog.error.text() == ""
-        assert dialog.supply_a.isVisibleTo(dialog) == (rid == "d3-ancients")
+        assert dialog.side_flags["supply_problems"][1].isVisibleTo(dialog) == (rid == "d3-ancients")
     dialog.reject()
 
 
