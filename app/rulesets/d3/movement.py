@@ -220,6 +220,17 @@ class D3Movement(D3Turn):
 
     # ----------------------------------------------------------------- the check of a move
 
+    def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
+        """The core's answer, then D3's for a unit's own move: its side's movement step (or
+        the unit named for the Initiative card), not a catapult, not held by Confusion, out
+        of combat unless cavalry (what the Turn dock counts: under Confusion only the
+        commander's unit may move). A pivot on the spot is judged by :meth:`check_move`."""
+        found = super().may_move(view, unit_id, reason)
+        if found is not None or reason != "move" or view.initiative is None:
+            return found
+        problem = self.why_not_move(view.unit(unit_id), view)
+        return None if problem is None else Breach(MOVE_RULE, problem)
+
     def check_move(
         self,
         view: TurnView,
@@ -242,6 +253,12 @@ class D3Movement(D3Turn):
         steps = steps_of(found.traced)
         more: list[Breach] = []
         if view.initiative is not None:
+            if reason == "move":
+                # :meth:`may_move` (the core's first check) said why the unit may not move
+                # at all; a pivot on the spot is judged here, so its answer gives way
+                said = self.may_move(view, unit_id, reason)
+                if said is not None and said.rule == MOVE_RULE:
+                    found = replace(found, breaches=tuple(b for b in found.breaches if b != said))
             pivot_only = all(s.leg.kind in _TURNING for s in steps)
             problem = self.why_not_move(unit, view, pivot_only=pivot_only)
             if problem is not None:

@@ -334,6 +334,25 @@ def test_confusion(mech: D3Mechanics) -> None:
     assert not mech.can_move(plain, replace(calm, initiative=1))
 
 
+def test_confusion_holds_units_where_the_turn_dock_counts_them(mech: D3Mechanics) -> None:
+    """Under Confusion the Turn dock's count (``may_move``) holds the units without the
+    commander, naming D3, Movement (it said "all 8 units may move"); a move of theirs is
+    refused once, naming the card, and a pivot on the spot is still allowed."""
+    from app.rules.paths import Path, parse_path
+
+    plain = unit(mech, "heavy_infantry", 0, "a", at=(20, 10), facing=0)
+    led = unit(mech, "heavy_infantry", 0, "b", at=(50, 10), facing=0, leader=GENERAL)
+    view = with_card(started(mech, (plain, led)), 0, "confusion", PHASE["movement"])
+    held = mech.may_move(view, "a", "move")
+    assert held is not None and held.rule == "D3, Movement" and "Confusion" in held.text
+    assert mech.may_move(view, "b", "move") is None
+    move = mech.check_move(view, "a", Path(parse_path("forward 2")))
+    assert [b.rule for b in move.breaches if "Confusion" in b.text] == ["D3, Movement"]
+    assert mech.check_move(view, "a", Path(parse_path("turn 90"))).ok
+    calm = with_card(view, 0, "no_event", PHASE["movement"])
+    assert mech.may_move(calm, "a", "move") is None
+
+
 def test_ammunition_shortage(mech: D3Mechanics) -> None:
     """Ammunition Shortage: the side's units cannot shoot this turn."""
     li = unit(mech, "light_infantry", 0, "velites")
