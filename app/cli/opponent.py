@@ -91,6 +91,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     state = session.state
     unit = None if args.unit is None else resolve_unit(state, args.unit)
     side = None if args.side is None else side_named(state, args.side)
+    if unit is not None and side is not None:
+        raise CliError("give a UNIT or --side, not both (the unit's advice is its own side's)")
     if unit is None and side is None:
         view = state.view()
         side = session.mechanics.side_to_move(view)

@@ -123,6 +123,7 @@ def test_a_missing_battle_is_refused(cli: Cli, store_file: Path) -> None:
         (("A1\x00",), "control"),
         (("--limit", "0"), "--limit 0 is out of range"),
         (("--limit", "inf"), "--limit must be a whole number"),
+        (("A1", "--side", "b"), "give a UNIT or --side, not both"),
     ],
 )
 def test_advise_refuses_bad_input_in_one_line(
