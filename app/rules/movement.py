@@ -138,6 +138,12 @@ class TerrainCrossed(NamedTuple):
     piece_id: str
     kind: TerrainKind
     note: str
+    #: the piece's own name, if it has one ("Trebia")
+    name: str = ""
+
+    def words(self) -> str:
+        """The piece as the ruler names it: ``stream T1 "Trebia"``, or ``woods T2``."""
+        return f"{self.kind} {self.piece_id}" + (f' "{self.name}"' if self.name else "")
 
 
 @dataclass(frozen=True)
@@ -429,7 +435,8 @@ class MovementRules:
             legs.append(self.leg_cost(view, unit, t, spans))
             for s in spans:
                 crossed.setdefault(
-                    s.piece.id, TerrainCrossed(s.piece.id, s.piece.kind, s.effect.note)
+                    s.piece.id,
+                    TerrainCrossed(s.piece.id, s.piece.kind, s.effect.note, s.piece.name or ""),
                 )
                 if s.effect.passable is not True and s.piece.id not in refused:
                     refused.add(s.piece.id)

@@ -48,7 +48,7 @@ def test_a_d3_battle_on_the_table(cli: Cli) -> None:
     battle.next_to("Movement")
     out = battle("move", NUMIDIANS, "--path", "forward 12")
     assert out.startswith(f'{NUMIDIANS} (B5) moves: forward 12 (12.0"; 0.0" of its 12" left)')
-    assert "hill T3 (hills: Defenders take 1 hit fewer.)" in out
+    assert 'hill T3 "East hill" (hills: Defenders take 1 hit fewer.)' in out
     # cavalry may not enter the wood ahead of them; nobody pivots in the middle of a move
     err = battle.refused("move", "Numidian cavalry 1", "--path", "forward 9")
     assert err.startswith("castra: Numidian cavalry 1 (B3) may not move so: D3, Terrain:")

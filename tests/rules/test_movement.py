@@ -128,7 +128,8 @@ def test_terrain_costs_and_bars(mech: Plain) -> None:
     assert c.cost == pytest.approx(6)  # 2" open, 2" in woods at half speed
     assert c.legs[0].terrain == ("T1",) and "2.0 in woods x2" in c.legs[0].note
     note = GENERIC_TERRAIN["woods"].note + " (generic; D3 Ancients: woods)"
-    assert c.terrain_crossed == (("T1", "woods", note),)
+    assert c.terrain_crossed == (("T1", "woods", note, "Silva"),)
+    assert c.terrain_crossed[0].words() == 'woods T1 "Silva"'  # as the ruler names it
     assert c.ok
     lake = TerrainPiece("T2", "lake", ((30, 12), (42, 12), (42, 20), (30, 20)))
     c = check(mech, view(A1, terrain=(lake,)), "forward 4")

@@ -85,8 +85,7 @@ def _path_line(
     lines = [text + ")."]
     if check.terrain_crossed:
         crossed = [
-            f"{t.kind} {t.piece_id} ({t.note})" if t.note else f"{t.kind} {t.piece_id}"
-            for t in check.terrain_crossed
+            f"{t.words()} ({t.note})" if t.note else t.words() for t in check.terrain_crossed
         ]
         lines.append("Terrain crossed: " + "; ".join(crossed) + ".")
     return lines

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import BattleSession, CommandError
+from app.core.battle.look import battle_look
 from app.core.battle.state import BattleState
 from app.core.roster import Roster
 from app.core.scenario.build import scenario_rosters
@@ -38,6 +39,8 @@ from app.core.scenario.deploy import scenario_battle
 from app.core.scenario.library import Scenario, ScenarioLibrary
 from app.core.scenario.start import scenario_session
 from app.core.totals import roster_totals
+from app.gui.battle.map.style import CLOTH
+from app.gui.battle.map.style import look as terrain_look
 from app.rules.mechanics import NotImplementedRule, mechanics_for
 from app.rules.registry import Registry
 
@@ -46,22 +49,6 @@ if TYPE_CHECKING:
     from app.store import Store
 
 MAX_SEED = 2**31 - 1
-
-#: colours of the preview: the table, each side's units, the terrain by kind
-TABLE = QColor("#e9e4cf")
-SIDES = (QColor("#a83232"), QColor("#2b5a8c"))
-TERRAIN = {
-    "woods": QColor("#5f8a4a"),
-    "hill": QColor("#c9b48a"),
-    "river": QColor("#6f9fd6"),
-    "stream": QColor("#8fb6e0"),
-    "lake": QColor("#4f86c6"),
-    "ford": QColor("#c8bf9b"),
-    "road": QColor("#b8a77e"),
-    "marsh": QColor("#8aa69a"),
-    "town": QColor("#9a8f86"),
-    "broken": QColor("#b3a07c"),
-}
 
 
 class FieldPreview(QWidget):
@@ -73,14 +60,22 @@ class FieldPreview(QWidget):
         self.setObjectName("fieldPreview")
         self.state: BattleState | None = None
         self.zones: tuple[tuple[tuple[float, float], ...], ...] = ()
+        #: each side's colour, from its army, as the battle map draws it
+        self.colours: tuple[QColor, QColor] = (QColor(), QColor())
         self.setMinimumSize(320, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def show_state(
-        self, state: BattleState | None, zones: tuple[tuple[tuple[float, float], ...], ...] = ()
+        self,
+        state: BattleState | None,
+        ruleset: Ruleset | None = None,
+        zones: tuple[tuple[tuple[float, float], ...], ...] = (),
     ) -> None:
         self.state = state
         self.zones = zones
+        if state is not None and ruleset is not None:
+            a, b = (QColor(s.colour) for s in battle_look(state, ruleset).sides)
+            self.colours = (a, b)
         self.update()
 
     def paintEvent(self, _event: object) -> None:
@@ -102,28 +97,28 @@ class FieldPreview(QWidget):
             return QPointF(ox + x * scale, oy + (state.height - y) * scale)
 
         table = QRectF(ox, oy, state.width * scale, state.height * scale)
-        p.fillRect(table, TABLE)
+        p.fillRect(table, CLOTH)
         p.setClipRect(table)
         for piece in state.terrain:
-            colour = TERRAIN.get(piece.kind, QColor("#999999"))
+            look = terrain_look(piece.kind)
             if piece.width is not None:
                 path = QPainterPath(at(*piece.points[0]))
                 for pt in piece.points[1:]:
                     path.lineTo(at(*pt))
                 p.setBrush(Qt.BrushStyle.NoBrush)
-                p.setPen(QPen(colour, max(piece.width * scale, 1.5)))
+                p.setPen(QPen(look.fill, max(piece.width * scale, 1.5)))
                 p.drawPath(path)
             else:
-                p.setPen(QPen(colour.darker(130), 1))
-                p.setBrush(QBrush(colour))
+                p.setPen(QPen(look.outline, 1))
+                p.setBrush(QBrush(look.fill))
                 p.drawPolygon(QPolygonF([at(*pt) for pt in piece.points]))
         for side, zone in enumerate(self.zones):
             p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(SIDES[side].lighter(150), 1, Qt.PenStyle.DashLine))
+            p.setPen(QPen(self.colours[side].lighter(150), 1, Qt.PenStyle.DashLine))
             p.drawPolygon(QPolygonF([at(*pt) for pt in zone]))
         for u in state.units:
-            p.setPen(QPen(SIDES[u.side].darker(150), 0.8))
-            p.setBrush(QBrush(SIDES[u.side]))
+            p.setPen(QPen(self.colours[u.side].darker(150), 0.8))
+            p.setBrush(QBrush(self.colours[u.side]))
             p.drawPolygon(QPolygonF([at(*pt) for pt in u.footprint.corners()]))
         p.setClipping(False)
         p.setPen(QPen(QColor("#555555"), 1))
@@ -295,7 +290,7 @@ class HistoryDialog(QDialog):
             self.preview.show_state(None)
             self.error.setText(str(exc))
             return
-        self.preview.show_state(state, mech.deployment_zones(state.view()))
+        self.preview.show_state(state, rs, mech.deployment_zones(state.view()))
         u = mech.length_symbol()
         self.table_label.setText(
             f"Table {state.width:g} x {state.height:g}{u}. {sc.data.field.note}"

@@ -554,7 +554,7 @@ class TableRules(LegVIBase):
                 for name, _ in manoeuvres
             ]
             if rough:
-                kinds = ", ".join(sorted({f"{t.kind} {t.piece_id}" for t in check.terrain_crossed}))
+                kinds = ", ".join(sorted({t.words() for t in check.terrain_crossed}))
                 why.insert(0, f"moved through rough terrain ({kinds})")
             capped = "" if dp.dps == n else f" (none past {self.t.dp_limits.fatigue_manoeuvre_cap})"
             words.append(

@@ -85,7 +85,7 @@ def test_terrain_in_the_log(session: BattleSession) -> None:
     step = session.do(move("A1", "forward 4"))
     assert session.state.unit("A1").moved == pytest.approx(6)  # 1" open + 3" of woods x2
     assert step.lines[1] == (
-        "Terrain crossed: woods T1 (woods: half speed (generic; D3 Ancients: woods))."
+        'Terrain crossed: woods T1 "Silva" (woods: half speed (generic; D3 Ancients: woods)).'
     )
 
 

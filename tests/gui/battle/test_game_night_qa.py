@@ -155,3 +155,27 @@ def test_the_sides_dock_speaks_the_players_words(
     lines = text.splitlines()
     assert "card" not in lines and "card name" not in lines
     assert "initiative unit" not in lines
+
+
+def test_the_whole_table_stays_in_view_when_the_window_grows(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Opened at 1280x720 the map shows the whole table; the window enlarged, it still does,
+    larger (the player had to press F); once the player has zoomed, a resize keeps the zoom."""
+    window = deploying_window(qtbot, registry, settings, "quincunx")
+    view = window.map
+    table = view.map_scene.table_rect
+
+    def shown() -> bool:
+        return view.mapToScene(view.viewport().rect()).boundingRect().contains(table)
+
+    qtbot.waitUntil(shown, timeout=2000)
+    small = view.transform().m11()
+    window.resize(1900, 1060)
+    qtbot.waitUntil(lambda: view.transform().m11() > small * 1.2, timeout=2000)
+    assert shown()
+    view.zoom(2.0)
+    zoomed = view.transform().m11()
+    window.resize(1280, 720)
+    qtbot.wait(50)
+    assert view.transform().m11() == pytest.approx(zoomed)

@@ -120,3 +120,28 @@ def test_a_campaign_from_history(make_window: Any, qtbot: QtBot) -> None:
     assert battle_window.controller.session.state.scenario == "great-plains"
     battle_window.close()
     view.close()
+
+
+def test_the_preview_draws_each_side_in_its_armys_colour(make_window: Any) -> None:
+    """The preview is the field as the battle map will show it: Carthage in the purple its
+    army list names, as on the map and in the legend, not a blue of the dialog's own."""
+    from PySide6.QtGui import QColor
+
+    from app.core.battle.look import battle_look
+
+    dialog = open_dialog(make_window())
+    choose(dialog, "cannae", "quincunx")
+    dialog.preview.resize(640, 400)
+    state, rs = dialog.preview.state, dialog.chosen_ruleset()
+    assert state is not None and rs is not None
+    rome, carthage = (s.colour for s in battle_look(state, rs).sides)
+    assert (rome, carthage) == ("#a83232", "#5b3b8c")  # from the army lists
+    image = dialog.preview.grab().toImage()
+    seen = {
+        image.pixelColor(x, y).name()
+        for x in range(0, image.width(), 2)
+        for y in range(0, image.height(), 2)
+    }
+    assert rome in seen and carthage in seen
+    assert QColor("#2b5a8c").name() not in seen  # the old side-B blue
+    dialog.reject()

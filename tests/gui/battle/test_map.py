@@ -546,3 +546,30 @@ def test_a_drag_s_card_is_never_under_the_legend(
     card = battle_map.mapFromScene(label.sceneBoundingRect()).boundingRect()
     assert not QRectF(card).intersects(box), (card, box)
     key(battle_map, Qt.Key.Key_Escape)
+
+
+def test_the_drag_card_names_the_terrain_crossed_as_the_ruler_does(
+    battle_map: BattleMap, session: BattleSession
+) -> None:
+    """The drag card says what the path goes through by the piece's name as well as its id
+    ('river T1 "Aufidus"'), as the ruler and the log do, not by the id alone."""
+    from dataclasses import replace
+
+    from app.rules.movement import TerrainEffect
+    from app.rules.table import TerrainKind
+
+    base = type(session.mechanics)
+
+    class Wade(base):  # type: ignore[misc, valid-type]
+        def terrain_effect(self, unit: Any, kind: TerrainKind) -> TerrainEffect:
+            found: TerrainEffect = super().terrain_effect(unit, kind)
+            return replace(found, passable=True) if kind == "river" else found
+
+    river = next(p for p in session.state.terrain if p.kind == "river")
+    terrain = tuple(replace(p, name="Aufidus") if p is river else p for p in session.state.terrain)
+    named = replace(session.state, terrain=terrain)
+    a3 = replace(named.unit("A3"), y=19.0)  # the river runs about y 24 here
+    battle_map.show_state(named.replace_unit(a3), Wade(session.ruleset))
+    battle_map.select_unit("A3")
+    drag(battle_map, (a3.x, a3.y), (a3.x, a3.y + 8), release=False)
+    assert f'through river {river.id} "Aufidus"' in battle_map.ghost.text

@@ -232,7 +232,7 @@ def test_moving_through_woods_costs_dps_once_made(mech: LegVIMechanics, state: B
     assert [t.kind for t in check.terrain_crossed] == ["woods"]
     step = session.do(MoveUnit(unit="A6", legs=parse_path("forward 8")))
     assert session.state.unit("A6").status.dps == 2
-    assert any("rough terrain (woods T1): 2 DPs" in line for line in step.lines)
+    assert any('rough terrain (woods T1 "Silva"): 2 DPs' in line for line in step.lines)
     session.undo()
     assert session.state.unit("A6").status.dps == 0
     session.redo()

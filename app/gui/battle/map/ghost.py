@@ -222,9 +222,7 @@ def ghost_lines(
     else:
         lines.append((cost + " (no fixed allowance)", ink))
     if check.terrain_crossed:
-        lines.append(
-            ("through " + ", ".join(f"{t.kind} {t.piece_id}" for t in check.terrain_crossed), ink)
-        )
+        lines.append(("through " + ", ".join(t.words() for t in check.terrain_crossed), ink))
     for b in check.breaches:
         mark = "forbidden" if b.severity == "forbidden" else "confirm"
         lines.append(

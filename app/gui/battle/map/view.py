@@ -130,6 +130,9 @@ class BattleMap(QGraphicsView):
         self._space = False
         self._ruler_from: tuple[Point, str | None] | None = None
         self._look: tuple[object, BattleLook] | None = None
+        #: whether the whole table is in view as fitted (nobody zoomed since): it is
+        #: fitted again when the map changes size
+        self._whole = False
         self.legend = LegendWidget(self)
         self._relabel = QTimer(self)
         self._relabel.setSingleShot(True)
@@ -192,6 +195,11 @@ class BattleMap(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        if self._whole:
+            # the whole table was in view and nobody zoomed since: it stays in view at the
+            # map's new size (a window enlarged or a dock closed), its labels once it rests
+            self._fit()
+            self._zoomed()
         self._place_legend()
 
     def _sync_zoom(self) -> None:
@@ -237,12 +245,18 @@ class BattleMap(QGraphicsView):
     def fit_table(self, *, labels: bool = True) -> None:
         """Show the whole table; ``labels``: lay the labels out for it now (else when the
         map is next drawn)."""
+        if self._fit() and (labels or self.map_scene.ppu > 0):
+            self._sync_zoom()
+
+    def _fit(self) -> bool:
+        """The whole table in view, with a small margin; False when there is no table."""
         rect = self.map_scene.table_rect
-        if rect.isValid():
-            pad = max(rect.width(), rect.height()) * 0.02
-            self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
-            if labels or self.map_scene.ppu > 0:
-                self._sync_zoom()
+        if not rect.isValid():
+            return False
+        self._whole = True
+        pad = max(rect.width(), rect.height()) * 0.02
+        self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.AspectRatioMode.KeepAspectRatio)
+        return True
 
     def selected_unit(self) -> str | None:
         return self._selected
@@ -727,6 +741,7 @@ class BattleMap(QGraphicsView):
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 200.0 / current))
+        self._whole = False
         self.scale(factor, factor)
         self._zoomed()
 
