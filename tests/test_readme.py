@@ -1,6 +1,7 @@
 """The catalogue of tables and troop types (docs/reference/rulesets-as-data.md, once in the
-README) matches the data."""
+README) matches the data, and the README's links lead somewhere."""
 
+import re
 from pathlib import Path
 
 from app.rules.catalogue import END, START, replace_section
@@ -21,3 +22,13 @@ def test_catalogue_names_every_table_and_troop(registry: Registry) -> None:
             assert f"`[{key}]`" in section
         for troop in rs.troops:
             assert f"`[troops.{troop}]`" in section
+
+
+def test_the_readmes_links_and_pictures_resolve() -> None:
+    """The README is short and points on to docs/: every file it links to or shows exists."""
+    root = PAGE.parents[2]
+    text = (root / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    assert len(targets) > 10
+    missing = [t for t in targets if "://" not in t and not (root / t).exists()]
+    assert not missing, missing
