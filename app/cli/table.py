@@ -348,7 +348,7 @@ def cmd_table(args: argparse.Namespace) -> int:
 
         def lay_out(s: BattleSession) -> BattleCommand:
             try:
-                lay = find_layout(args.layout, s.ruleset.id, saved)
+                lay = find_layout(args.layout, s.mechanics.terrain_in_place_of, saved)
                 pieces = fit_layout(lay, s.state.table, mm_per_unit(s.ruleset))
             except (LayoutError, TerrainError) as exc:
                 raise CliError(str(exc)) from None
@@ -372,7 +372,7 @@ def new_table(
         table_ = Table(w, h)
     if layout is not None:
         try:
-            lay = find_layout(layout, rs.id, _saved())
+            lay = find_layout(layout, rs.engine.mechanics.terrain_in_place_of, _saved())
             table_ = Table(table_.width, table_.height, fit_layout(lay, table_, mm_per_unit(rs)))
         except (LayoutError, TerrainError) as exc:
             raise CliError(str(exc)) from None
@@ -397,7 +397,7 @@ def _show(args: argparse.Namespace) -> int:
     _, session = _load(args.battle)
     state = session.state
     u = session.mechanics.length_symbol()
-    names = [lay.name for lay in (*ready_made(session.ruleset.id), *_saved())]
+    names = [lay.name for lay in (*ready_made(session.mechanics.terrain_in_place_of), *_saved())]
     if args.json:
         print_json(
             {

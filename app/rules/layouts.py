@@ -1,6 +1,7 @@
 """Table layouts: the ready-made tables every ruleset offers ("open plain", "river crossing",
 "hills and woods") and the layouts a user saves, as data in fractions of the table so one
-layout fits any table size; and each ruleset's own words for the kinds of terrain (no Qt).
+layout fits any table size (no Qt). Each ruleset's own words for the kinds of terrain are
+its engine's (:attr:`~app.rules.movement.MovementRules.terrain_terms`).
 
 A layout is a list of pieces whose points are fractions of the table (x of its width, y of
 its height; side 0's edge is y = 0) and, for a river, road or stream, a width in millimetres
@@ -36,56 +37,6 @@ FORMAT = "castra-table-layout"
 VERSION = 1
 #: Largest layout file read (bytes): far above any real table.
 MAX_FILE = 2_000_000
-
-# --------------------------------------------------------------------------- terms
-
-#: Each ruleset's own word for the kinds of terrain its source names (the kinds it does not
-#: name are missing). Until a ruleset's mechanics give a kind its own effect, it has Castra's
-#: generic one (``app.rules.movement.GENERIC_TERRAIN``) and the note says so. MWAN #90's text
-#: is cut short before any terrain rule, so it names none.
-TERRAIN_TERMS: Mapping[str, Mapping[TerrainKind, str]] = {
-    "quincunx": {
-        "woods": "woods",
-        "stream": "streams",
-        "river": "rivers",
-        "road": "roads",
-        "hill": "hills",
-        "town": "towns",
-    },
-    "leg-vi-carthago": {
-        "woods": "woods (rough terrain)",
-        "town": "built-up areas (rough terrain)",
-        "marsh": "boggy ground (rough terrain)",
-        "broken": "rough terrain",
-        "hill": "higher ground",
-        "stream": "a minor obstacle",
-        # not named by the source: read in its errata 'terrain-kinds'
-        "river": "an obstacle to cross (rough terrain)",
-        "ford": "a minor obstacle",
-        "road": "open ground",
-        "lake": "impassable",
-    },
-    "grown-slightly-bald": {"hill": "hills", "woods": "woods"},
-    "mwan90": {},
-    "d3-ancients": {
-        "woods": "woods",
-        "town": "towns",
-        "marsh": "marshland",
-        "lake": "lakes",
-        "river": "rivers",
-        "ford": "river crossings",
-        "broken": "broken ground",
-        "road": "roads",
-        "hill": "hills",
-        "stream": "streams",
-    },
-}
-
-
-def terrain_term(ruleset_id: str, kind: TerrainKind) -> str | None:
-    """The ruleset's word for ``kind``, or None when its source does not name it."""
-    return TERRAIN_TERMS.get(ruleset_id, {}).get(kind)
-
 
 # --------------------------------------------------------------------------- layouts
 
@@ -145,16 +96,11 @@ READY_MADE: tuple[Layout, ...] = (
     ),
 )
 
-#: Kinds a ruleset's ready-made tables use in place of another, where its source names the
-#: one and not the other (Leg VI knows obstacles to cross, not rivers).
-KIND_IN: Mapping[str, Mapping[TerrainKind, TerrainKind]] = {
-    "leg-vi-carthago": {"river": "stream", "ford": "broken"},
-}
 
-
-def ready_made(ruleset_id: str) -> tuple[Layout, ...]:
-    """The ready-made tables as ``ruleset_id`` has them (its kinds)."""
-    swap = KIND_IN.get(ruleset_id, {})
+def ready_made(in_place_of: Mapping[TerrainKind, TerrainKind]) -> tuple[Layout, ...]:
+    """The ready-made tables with ``in_place_of``'s kinds swapped in (a ruleset's
+    :attr:`~app.rules.movement.MovementRules.terrain_in_place_of`)."""
+    swap = in_place_of
     if not swap:
         return READY_MADE
     return tuple(
@@ -330,11 +276,13 @@ def layout_from_json(text: str) -> Layout:
     return Layout(name.strip(), tuple(_piece(i, p) for i, p in enumerate(pieces)), note)
 
 
-def find_layout(name: str, ruleset_id: str, saved: Sequence[Layout] = ()) -> Layout:
-    """The ready-made or saved layout called ``name`` (case ignored); :class:`LayoutError`
-    listing the names there are."""
+def find_layout(
+    name: str, in_place_of: Mapping[TerrainKind, TerrainKind], saved: Sequence[Layout] = ()
+) -> Layout:
+    """The ready-made (``in_place_of``: see :func:`ready_made`) or saved layout called
+    ``name`` (case ignored); :class:`LayoutError` listing the names there are."""
     wanted = name.strip().casefold()
-    for lay in (*ready_made(ruleset_id), *saved):
+    for lay in (*ready_made(in_place_of), *saved):
         if lay.name.casefold() == wanted:
             return lay
     names = ", ".join(lay.name for lay in (*READY_MADE, *saved))

@@ -40,7 +40,6 @@ from app.rules.geometry import (
     bboxes_meet,
     convex_overlap,
 )
-from app.rules.layouts import terrain_term
 from app.rules.paths import Leg, Path, Traced
 from app.rules.table import Table, TerrainKind, TerrainPiece
 from app.rules.values import Combatant, Resolution, Side, TurnView
@@ -207,6 +206,15 @@ class MovementRules:
     #: the ruleset's rule on whose move it is, cited when a unit of the side not moving is
     #: refused ("Quincunx, Sequence"); the core's own words where a ruleset names none
     sequence_rule: ClassVar[str] = TABLE_RULE
+    #: the ruleset's own word for each kind of terrain its source names (the kinds it does
+    #: not name are missing): the engine's, so a house-rules copy of the ruleset keeps them.
+    #: Until a ruleset's mechanics give a kind its own effect, it has Castra's generic one
+    #: (:data:`GENERIC_TERRAIN`) and the note says so.
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {}
+    #: kinds the ready-made tables and the historical fields use in place of another, where
+    #: the source names the one and not the other (Leg VI knows obstacles to cross, not
+    #: rivers)
+    terrain_in_place_of: ClassVar[Mapping[TerrainKind, TerrainKind]] = {}
 
     if TYPE_CHECKING:
         ruleset: Ruleset
@@ -214,6 +222,11 @@ class MovementRules:
         def move_allowance(self, unit: Combatant, view: TurnView | None = None) -> float | None: ...
 
     # ------------------------------------------------------------------ terrain
+
+    @classmethod
+    def terrain_term(cls, kind: TerrainKind) -> str | None:
+        """The ruleset's word for ``kind``, or None when its source does not name it."""
+        return cls.terrain_terms.get(kind)
 
     def terrain_laid_over(self) -> Mapping[TerrainKind, frozenset[TerrainKind]]:
         """Kinds of terrain laid over others, whose effect gives way to theirs where they
@@ -223,13 +236,12 @@ class MovementRules:
 
     def terrain_effect(self, unit: Combatant, kind: TerrainKind) -> TerrainEffect:
         """What terrain of ``kind`` is to ``unit``. Default: :data:`GENERIC_TERRAIN`, the
-        note naming the ruleset's own word for the kind
-        (:data:`~app.rules.layouts.TERRAIN_TERMS`) or saying its source names no such
-        terrain. A ruleset returns its own numbers and rule (from its ``tables.toml``), and
-        maps a kind its source does not name to its nearest kind, or to open ground with a
-        note."""
+        note naming the ruleset's own word for the kind (:attr:`terrain_terms`) or saying its
+        source names no such terrain. A ruleset returns its own numbers and rule (from its
+        ``tables.toml``), and maps a kind its source does not name to its nearest kind, or to
+        open ground with a note."""
         effect = GENERIC_TERRAIN[kind]
-        term = terrain_term(self.ruleset.id, kind)
+        term = self.terrain_term(kind)
         short = self.ruleset.meta.short_name
         said = f"{short}: {term}" if term else f"{short} names no {kind}"
         return replace(effect, note=f"{effect.note} (generic; {said})")

@@ -5,6 +5,8 @@ line naming what is wrong; every ruleset gives every kind of terrain an effect a
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -20,11 +22,13 @@ from app.rules.layouts import (
     layout_to_json,
     ready_made,
 )
+from app.rules.loader import load_ruleset
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import TurnView, mechanics_for
 from app.rules.registry import Registry
 from app.rules.table import TERRAIN_KINDS, Table
 
+FOLDERS = Path(__file__).resolve().parents[2] / "rulesets"
 RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
 
 
@@ -32,12 +36,12 @@ RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-
 def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> None:
     rs = registry.get(rid)
     table = default_table(rs)
-    assert [lay.name for lay in ready_made(rid)] == [
+    assert [lay.name for lay in ready_made(rs.engine.mechanics.terrain_in_place_of)] == [
         "open plain",
         "river crossing",
         "hills and woods",
     ]
-    for lay in ready_made(rid):
+    for lay in ready_made(rs.engine.mechanics.terrain_in_place_of):
         pieces = fit_layout(lay, table, mm_per_unit(rs))
         assert len(pieces) == len(lay.pieces)
         on = Table(table.width, table.height, pieces)
@@ -51,7 +55,7 @@ def test_ready_made_tables_fit_each_ruleset(registry: Registry, rid: str) -> Non
             for zone in zones:
                 y0, y1 = min(y for _, y in zone), max(y for _, y in zone)
                 assert p.bbox[3] <= y0 + 1e-9 or p.bbox[1] >= y1 - 1e-9, (lay.name, p.id)
-    crossing = find_layout("River Crossing", rid)
+    crossing = find_layout("River Crossing", rs.engine.mechanics.terrain_in_place_of)
     kinds = {p.kind for p in crossing.pieces}
     assert kinds == (
         {"stream", "broken", "woods", "hill"}
@@ -69,7 +73,7 @@ def mech_view(table: Table, rs_armies: tuple[str, str]) -> TurnView:
 
 
 def test_a_river_is_three_inches_or_its_width_in_unit_widths(registry: Registry) -> None:
-    lay = find_layout("river crossing", "d3-ancients")
+    lay = find_layout("river crossing", {})
     river = fit_layout(lay, Table(72, 48), mm_per_unit(registry.get("d3-ancients")))[0]
     assert (river.kind, river.width) == ("river", pytest.approx(3.0))
     assert river.points[0] == (0.0, 24.0)
@@ -99,9 +103,9 @@ def test_saved_layouts_round_trip(registry: Registry) -> None:
     bigger = fit_layout(again, Table(144, 96), mm_per_unit(rs))
     assert bigger[0].points[1] == pytest.approx((43.2, 46.08))
     assert bigger[0].width == pytest.approx(3.0)
-    assert find_layout("my FORD", "d3-ancients", [again]) is again
+    assert find_layout("my FORD", {}, [again]) is again
     with pytest.raises(LayoutError, match=r"no table layout 'nowhere' \(layouts: open plain"):
-        find_layout("nowhere", "d3-ancients", [again])
+        find_layout("nowhere", {}, [again])
 
 
 GOOD = {"format": "castra-table-layout", "version": 1, "name": "x", "pieces": []}
@@ -133,3 +137,25 @@ def test_bad_layout_files_are_one_line(doc: object, words: str) -> None:
     with pytest.raises(LayoutError) as err:
         layout_from_json(text)
     assert "\n" not in str(err.value) and words in str(err.value)
+
+
+def test_a_house_rules_copy_keeps_its_engines_words_for_terrain(tmp_path: Path) -> None:
+    """A house-rules copy of Leg VI under its own id plays Leg VI's engine, and so keeps Leg
+    VI's words for the kinds of terrain (woods are rough terrain) and its ready-made tables'
+    kinds (a stream for a river); they were keyed by the built-in ruleset's id, and a copy
+    lost them."""
+    from app.rulesets import find_engine
+
+    folder = tmp_path / "our-leg-vi"
+    shutil.copytree(FOLDERS / "leg-vi-carthago", folder)
+    toml = folder / "ruleset.toml"
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace('id = "leg-vi-carthago"', 'id = "our-leg-vi"', 1),
+        encoding="utf-8",
+    )
+    copy = load_ruleset(folder, find_engine, builtin=False)
+    assert copy.id == "our-leg-vi"
+    mech = mechanics_for(copy)
+    assert mech.terrain_term("woods") == "woods (rough terrain)"
+    kinds = {p.kind for p in find_layout("river crossing", mech.terrain_in_place_of).pieces}
+    assert kinds == {"stream", "broken", "woods", "hill"}

@@ -3,7 +3,9 @@ none is there for a legal move; terrain cost; the allowance cumulative over a tu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import ClassVar
 
 import pytest
 
@@ -11,13 +13,15 @@ from app.rules.mechanics import Combatant, Mechanics, Side, Status, TurnView
 from app.rules.movement import GENERIC_TERRAIN, MoveCheck, MoveReason
 from app.rules.paths import Path
 from app.rules.registry import Registry
-from app.rules.table import Table, TerrainPiece
+from app.rules.table import Table, TerrainKind, TerrainPiece
 
 
 class Plain(Mechanics):
     """The base class's generic rules with a fixed 6" move (the base says None)."""
 
     engine = "plain"
+    #: the D3 ruleset's word for woods (it reads D3's numbers; the words are an engine's)
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {"woods": "woods"}
     moving: Side | None = None
     friends_pass = False
     allowance = 6.0

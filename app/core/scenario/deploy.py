@@ -27,13 +27,13 @@ from app.core.scenario.library import Scenario
 from app.core.scenario.schema import Post
 from app.rules.contact import Zone
 from app.rules.geometry import axes
-from app.rules.layouts import KIND_IN, Layout, LayoutPiece, fit_layout
+from app.rules.layouts import Layout, LayoutPiece, fit_layout
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, Scalar, Side
 from app.rules.movement import Breach
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
-from app.rules.table import Table
+from app.rules.table import Table, TerrainKind
 
 #: the gap between rows, as a share of the depth of the row in front
 ROW_GAP = 0.1
@@ -47,11 +47,14 @@ def _turned(points: Sequence[tuple[float, float]], turn: bool) -> tuple[tuple[fl
     return tuple((1 - x, 1 - y) for x, y in points) if turn else tuple(points)
 
 
-def field_layout(sc: Scenario, ruleset_id: str, *, turned: bool = False) -> Layout:
-    """The battle's field as a layout, in the ruleset's kinds of terrain (Leg VI knows
-    obstacles to cross, not rivers: :data:`app.rules.layouts.KIND_IN`); ``turned`` half
-    about when the battle's second side stands at side A's edge."""
-    swap = KIND_IN.get(ruleset_id, {})
+def field_layout(
+    sc: Scenario, in_place_of: Mapping[TerrainKind, TerrainKind], *, turned: bool = False
+) -> Layout:
+    """The battle's field as a layout, in the ruleset's kinds of terrain (``in_place_of``:
+    Leg VI knows obstacles to cross, not rivers:
+    :attr:`~app.rules.movement.MovementRules.terrain_in_place_of`); ``turned`` half about
+    when the battle's second side stands at side A's edge."""
+    swap = in_place_of
     pieces = tuple(
         LayoutPiece(swap.get(p.kind, p.kind), _turned(p.points, turned), p.name, p.width_mm)
         for p in sc.data.field.pieces
@@ -75,7 +78,7 @@ def scenario_table(
     """A ``width`` by ``height`` table with the battle's field and zones on it, the field
     turned about when ``order`` puts the battle's second side at side A's edge."""
     blank = Table(width, height)
-    layout = field_layout(sc, rs.id, turned=order != sc.side_ids)
+    layout = field_layout(sc, rs.engine.mechanics.terrain_in_place_of, turned=order != sc.side_ids)
     terrain = fit_layout(layout, blank, mm_per_unit(rs))
     return Table(width, height, terrain, zone_fractions(sc, order))
 

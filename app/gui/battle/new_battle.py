@@ -210,7 +210,8 @@ class NewBattleDialog(QDialog):
 
         keep = self.table.currentText()
         saved, problems = saved_layouts(data_dir() / "tables")
-        self.layouts = [*ready_made(ruleset_id), *saved]
+        in_place_of = self.registry.get(ruleset_id).engine.mechanics.terrain_in_place_of
+        self.layouts = [*ready_made(in_place_of), *saved]
         self.table.clear()
         self.table.addItem("The ruleset's standard table, no terrain", None)
         for i, lay in enumerate(self.layouts):

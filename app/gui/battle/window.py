@@ -41,7 +41,7 @@ from app.gui.battle.log_panel import LogPanel
 from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
 from app.gui.status import ElidingStatusBar
-from app.rules.layouts import LayoutError, layout_of, terrain_term
+from app.rules.layouts import LayoutError, layout_of
 from app.rules.measure import mm_per_unit
 from app.rules.table import TERRAIN_KINDS
 
@@ -393,14 +393,14 @@ class BattleWindow(QMainWindow):
         corners or deletes it. Every piece drawn or edited is a battle command (undoable)."""
         menu = map_menu.addMenu("&Terrain")
         menu.setObjectName("terrainMenu")
-        ruleset_id = self.controller.session.ruleset.id
+        mechanics = self.controller.session.mechanics
         self.terrain_tools: dict[str, QAction] = {}
         edit = menu.addAction("&Edit pieces (drag a corner; Del deletes)")
         edit.setShortcut("T")
         self.terrain_tools["terrain:edit"] = edit
         menu.addSeparator()
         for kind in TERRAIN_KINDS:
-            term = terrain_term(ruleset_id, kind)
+            term = mechanics.terrain_term(kind)
             label = kind.capitalize() + (f" ({term})" if term and term != kind else "")
             if term is None:
                 label += " (not in the source: generic)"

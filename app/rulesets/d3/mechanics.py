@@ -31,7 +31,7 @@ next turn). The acting side's turn markers are cleared at the end of its turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from app.rules.actions import Action, Highest, Throws, Total
 from app.rules.dice import parse_dice
@@ -46,6 +46,7 @@ from app.rules.mechanics import (
     Situation,
     TurnView,
 )
+from app.rules.table import TerrainKind
 from app.rulesets.d3.base import (
     CHANCE_CARD,
     MELEE,
@@ -78,6 +79,19 @@ class D3Mechanics(D3Movement):
 
     engine = "d3"
     sequence_rule = "D3, Sequence of play"
+    #: the source's words for the kinds of terrain it names
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {
+        "woods": "woods",
+        "town": "towns",
+        "marsh": "marshland",
+        "lake": "lakes",
+        "river": "rivers",
+        "ford": "river crossings",
+        "broken": "broken ground",
+        "road": "roads",
+        "hill": "hills",
+        "stream": "streams",
+    }
 
     def record_item_name(self, key: str, item: str) -> str:
         """D3, Chance cards: a card in the deck or drawn, by its name ("No Event")."""

@@ -17,10 +17,12 @@ moved first); all are cleared when a turn begins, ``shot`` also when the unit is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.rules.actions import Action
 from app.rules.mechanics import Side, TurnView, Victory
+from app.rules.table import TerrainKind
 from app.rulesets.gsb.base import BOTH, other_side
 from app.rulesets.gsb.deployment import GSBDeployment
 from app.rulesets.gsb.rules import (
@@ -38,6 +40,8 @@ class GSBMechanics(GSBDeployment):
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 
     engine: ClassVar[str] = "gsb"
+    #: the source's words for the kinds of terrain it names
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {"hill": "hills", "woods": "woods"}
     sequence_rule = "GSB, Turn order"
     strength_unit: ClassVar[str] = "bases"
 

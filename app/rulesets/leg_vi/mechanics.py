@@ -34,7 +34,7 @@ What the core must know (the contract leaves these to the ruleset):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.actions import Action
@@ -45,6 +45,7 @@ from app.rules.mechanics import (
     TurnView,
     Victory,
 )
+from app.rules.table import TerrainKind
 from app.rulesets.leg_vi.actions import declare_actions
 from app.rulesets.leg_vi.charges import ChargeRules
 from app.rulesets.leg_vi.combat import CombatRules
@@ -74,6 +75,27 @@ class LegVIMechanics(
     elephant critical hits and rampage, redress and rally, the die of death."""
 
     engine: ClassVar[str] = "leg-vi"
+    #: the source's words for the kinds of terrain it names, and (read in its errata
+    #: 'terrain-kinds') those it does not
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {
+        "woods": "woods (rough terrain)",
+        "town": "built-up areas (rough terrain)",
+        "marsh": "boggy ground (rough terrain)",
+        "broken": "rough terrain",
+        "hill": "higher ground",
+        "stream": "a minor obstacle",
+        # not named by the source: read in its errata 'terrain-kinds'
+        "river": "an obstacle to cross (rough terrain)",
+        "ford": "a minor obstacle",
+        "road": "open ground",
+        "lake": "impassable",
+    }
+    #: Leg VI knows obstacles to cross, not rivers: its ready-made tables and historical
+    #: fields have a stream for a river and rough terrain for a ford
+    terrain_in_place_of: ClassVar[Mapping[TerrainKind, TerrainKind]] = {
+        "river": "stream",
+        "ford": "broken",
+    }
     sequence_rule = "Leg VI, Playing the Game"
     #: Leg VI, Control: units in a line that touches a controlled unit are under control, so
     #: a new battle stands each row's units side by side, touching (with the app's small

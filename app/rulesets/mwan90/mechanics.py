@@ -19,6 +19,7 @@ phase, so that missiles are simultaneous: a unit shoots with the figures it bega
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ from app.rules.mechanics import (
     Scalar,
     Situation,
 )
+from app.rules.table import TerrainKind
 from app.rulesets.mwan90.combat import CombatRules
 from app.rulesets.mwan90.movement import MWANMovement
 from app.rulesets.mwan90.rules import (
@@ -76,6 +78,8 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
     table."""
 
     engine: ClassVar[str] = "mwan90"
+    #: MWAN #90's text is cut short before any terrain rule, so it names no terrain
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {}
     sequence_rule = "MWAN #90, Turn sequence"
     strength_unit: ClassVar[str] = "figures"
 

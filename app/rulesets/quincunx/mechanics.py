@@ -38,9 +38,9 @@ one to the other side.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from app.rules.actions import Action, Throws
 from app.rules.mechanics import (
@@ -53,6 +53,7 @@ from app.rules.mechanics import (
     Victory,
 )
 from app.rules.ruleset import Ruleset
+from app.rules.table import TerrainKind
 from app.rulesets.quincunx.combat import sides
 from app.rulesets.quincunx.movement import QuincunxTable
 from app.rulesets.quincunx.options import (
@@ -76,6 +77,15 @@ class QuincunxMechanics(QuincunxTable):
 
     engine = "quincunx"
     sequence_rule = "Quincunx, Sequence"
+    #: the source's words for the kinds of terrain it names
+    terrain_terms: ClassVar[Mapping[TerrainKind, str]] = {
+        "woods": "woods",
+        "stream": "streams",
+        "river": "rivers",
+        "road": "roads",
+        "hill": "hills",
+        "town": "towns",
+    }
     strength_unit = "figures"
     #: Quincunx, Sequence: each turn is two rounds, move and counter-move.
     rounds_per_turn = 2

@@ -19,11 +19,14 @@ from app.rules.mechanics import (
     UnitChange,
     Victory,
 )
+from app.rulesets.d3.mechanics import D3Mechanics
 
 
 class ToyMechanics(Mechanics):
     engine = "toy"
     strength_unit = "units"
+    #: over D3's data, D3's words for the kinds of terrain (an engine's, not the data's)
+    terrain_terms = D3Mechanics.terrain_terms
 
     def initial_status(self, troop: str, size: int, grade: str | None) -> Status:
         return Status(strength=1, start_strength=1, grade=grade)
