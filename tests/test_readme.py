@@ -32,3 +32,10 @@ def test_the_readmes_links_and_pictures_resolve() -> None:
     assert len(targets) > 10
     missing = [t for t in targets if "://" not in t and not (root / t).exists()]
     assert not missing, missing
+
+
+def test_the_readme_stays_short() -> None:
+    """Issue 27: the README holds what a newcomer needs; the reference lives in docs/."""
+    text = (PAGE.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert "## Two commands" in text and "make run" in text and "make test" in text
