@@ -26,10 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from app.paths import data_dir
-from app.rulesets.mwan90.rules import HOUSE_MORALE, house_morale, house_morale_problem
+from app.rulesets import find_engine
 
-#: the rulesets whose source leaves a morale table out (by engine)
-MORALE_ENGINES = frozenset({"mwan90"})
 #: the largest file read
 MAX_BYTES = 200_000
 
@@ -62,24 +60,26 @@ def read_table(path: Path) -> dict[str, Any]:
     return {"die": data["die"], "rows": data["rows"]}
 
 
-def checked(table: Mapping[str, Any]) -> str:
-    """The table as a battle keeps it (JSON), read and checked as the morale check reads it
-    (HouseError saying what is wrong)."""
+def takes_morale(engine: str) -> bool:
+    """Whether the rulesets of ``engine`` take a club's morale table (their source leaves
+    the results out: :attr:`~app.rules.mechanics.Mechanics.house_morale_key`)."""
+    return find_engine(engine).mechanics.house_morale_key is not None
+
+
+def checked(table: Mapping[str, Any], engine: str) -> str:
+    """The table as a battle keeps it (JSON), read and checked as ``engine``'s morale check
+    reads it (HouseError saying what is wrong)."""
     text = json.dumps({"die": table["die"], "rows": table["rows"]}, sort_keys=True)
-    try:
-        die, rows = house_morale(text)
-    except ValueError as exc:
-        raise HouseError(str(exc).splitlines()[0]) from None
-    problem = house_morale_problem(die, rows)
+    problem = find_engine(engine).mechanics.house_morale_problem(text)
     if problem is not None:
         raise HouseError(problem)
     return text
 
 
-def save_morale(ruleset_id: str, source: Path) -> Path:
-    """Check ``source`` and keep it as the club's morale table for ``ruleset_id`` (written
-    whole or not at all)."""
-    checked(read_table(source))
+def save_morale(ruleset_id: str, engine: str, source: Path) -> Path:
+    """Check ``source`` and keep it as the club's morale table for ``ruleset_id`` (of
+    ``engine``), written whole or not at all."""
+    checked(read_table(source), engine)
     target = morale_file(ruleset_id)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = source.read_text(encoding="utf-8")
@@ -98,12 +98,13 @@ def house_records(ruleset_id: str, engine: str) -> dict[str, str]:
     """What a new battle of the ruleset keeps in each side's record from the club's tables:
     the morale table as JSON, when one is saved and reads well (HouseError otherwise, so a
     battle is not begun on a table that cannot be used)."""
-    if engine not in MORALE_ENGINES:
+    key = find_engine(engine).mechanics.house_morale_key
+    if key is None:
         return {}
     path = morale_file(ruleset_id)
     if not path.exists():
         return {}
-    return {HOUSE_MORALE: checked(read_table(path))}
+    return {key: checked(read_table(path), engine)}
 
 
 def with_house(

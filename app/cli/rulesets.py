@@ -190,14 +190,21 @@ def cmd_morale_table(args: argparse.Namespace) -> int:
     breaks off before it; new battles of the ruleset keep a copy and roll checks on it."""
     from pathlib import Path
 
-    from app.house import MORALE_ENGINES, HouseError, checked, morale_file, read_table, save_morale
+    from app.house import (
+        HouseError,
+        checked,
+        morale_file,
+        read_table,
+        save_morale,
+        takes_morale,
+    )
 
     reg = registry()
     try:
         rs = reg.get(args.ruleset)
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
-    if rs.meta.engine not in MORALE_ENGINES:
+    if not takes_morale(rs.meta.engine):
         raise CliError(f"{rs.meta.short_name} gives its own morale results: nothing to add")
     if args.clear and args.file:
         raise CliError("give a FILE to save, or --clear, not both")
@@ -209,7 +216,7 @@ def cmd_morale_table(args: argparse.Namespace) -> int:
         return 0
     if args.file:
         try:
-            saved = save_morale(rs.id, Path(args.file))
+            saved = save_morale(rs.id, rs.meta.engine, Path(args.file))
         except HouseError as exc:
             raise CliError(str(exc)) from None
         print(f"saved: {saved}; new {rs.meta.short_name} battles roll morale checks on it")
@@ -222,7 +229,7 @@ def cmd_morale_table(args: argparse.Namespace) -> int:
         return 0
     try:
         table_ = read_table(path)
-        checked(table_)
+        checked(table_, rs.meta.engine)
     except HouseError as exc:
         raise CliError(str(exc)) from None
     if args.json:

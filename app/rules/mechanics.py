@@ -196,6 +196,18 @@ class Mechanics(SightRules):
         layout default (not a rules number) for rulesets that give none."""
         return 2
 
+    #: the side-record key under which a battle keeps a club's own morale table, for a
+    #: ruleset whose source leaves its morale results out (MWAN #90); None: the ruleset
+    #: takes no such table (``app.house`` keeps the club's file)
+    house_morale_key: ClassVar[str | None] = None
+
+    @classmethod
+    def house_morale_problem(cls, text: str) -> str | None:
+        """What is wrong with a club's morale table (JSON: ``die`` and ``rows``) as this
+        ruleset's morale check reads it, in one line; None when it reads well. Only for a
+        ruleset with a :attr:`house_morale_key`."""
+        raise NotImplementedError(f"{cls.engine or cls.__name__} takes no house morale table")
+
     def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
         """What this ruleset keeps in a side's record from the start of a battle, besides
         the ``army`` and ``side_name`` every battle records (D3: the commander's quality and

@@ -43,6 +43,7 @@ from app.rulesets.mwan90.rules import (
     SHOOT_OPTIONS,
     UNFORMED,
     house_morale,
+    house_morale_problem,
     melee_options,
     morale_effects,
     morale_help,
@@ -243,6 +244,18 @@ class MWAN90Mechanics(MWANMovement, TurnRules, CombatRules):
             outcome=morale_outcome(self.t, unit, row),
             explanation=(f"{text} = {score}: {row.result} ({whose})",),
         )
+
+    #: MWAN #90's morale results break off in the source: a club's own table is kept here
+    house_morale_key: ClassVar[str | None] = HOUSE_MORALE
+
+    @classmethod
+    def house_morale_problem(cls, text: str) -> str | None:
+        """The club's table read and checked as :meth:`morale_check` reads it."""
+        try:
+            die, rows = house_morale(text)
+        except ValueError as exc:
+            return str(exc).splitlines()[0]
+        return house_morale_problem(die, rows)
 
     def side_record(self, army: str, general: LeaderView | None) -> dict[str, Scalar]:
         """Nothing of its own; a club's morale table is added by the caller from the user
