@@ -1,7 +1,8 @@
 """The bundle's smoke test (``make dist`` runs it after PyInstaller): the bundled ``castra``,
 run offscreen from an empty folder with a bare environment (no Python of ours on the path,
 no virtual environment, a home of its own), answers ``--version`` with the checkout's version,
-lists the five rulesets, and passes ``castra self-test``: its window opens a sample roster and
+lists every ruleset of the checkout (each folder of ``rulesets/``, as the registry finds
+them), and passes ``castra self-test``: its window opens a sample roster and
 a battle, prints unit cards to a PDF (checked here with pypdf) and quits.
 
     python scripts/smoke_bundle.py dist/castra
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +26,14 @@ sys.path.insert(0, str(ROOT))
 
 from app import __version__  # noqa: E402
 
-RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+#: the built-in rulesets the bundle must list: the checkout's folders, as the registry finds
+#: them (a folder with a ruleset.toml, listed by its id)
+RULESETS = tuple(
+    sorted(
+        tomllib.loads(head.read_text(encoding="utf-8"))["ruleset"]["id"]
+        for head in (ROOT / "rulesets").glob("*/ruleset.toml")
+    )
+)
 
 
 def main(argv: list[str]) -> int:

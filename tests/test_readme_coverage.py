@@ -9,11 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.builtin import ruleset_ids
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference" / "rules-coverage.md"
 HEADING = "# Rules coverage"
 COLUMNS = ["ruleset", "rule", "where implemented", "tests", "status"]
-RULESETS = {"quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"}
+RULESETS = set(ruleset_ids())
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 

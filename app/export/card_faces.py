@@ -1,7 +1,7 @@
 """What each ruleset prints on a unit card: its troop line, move and shooting, the fighting
 numbers as boxes to tick, and the special rules. One function per engine (``face`` in
-:mod:`app.export.rulesets`); every number comes
-from the ruleset data.
+:mod:`app.export.rulesets`; an engine without one prints :mod:`app.export.generic_parts`'s);
+every number comes from the ruleset data.
 
 - Quincunx: the melee die for each ring count 0-7 with ring tick boxes, and a casualty box
   per figure marking where the attrition table's 50%, 33% and 25% thresholds fall.
@@ -56,7 +56,12 @@ FaceFn = Callable[[Ruleset, Roster, Unit, TroopBase, float], Face]
 
 
 def _face_of(engine: Engine) -> FaceFn:
-    face: FaceFn = module_for(engine).face
+    """The engine's own card face, or the generic one made from its data."""
+    face: FaceFn | None = getattr(module_for(engine), "face", None)
+    if face is None:
+        from app.export import generic_parts  # it builds on this module
+
+        face = generic_parts.face
     return face
 
 

@@ -363,7 +363,12 @@ Story = Callable[[Ruleset, Ctx], list[Flowable]]
 
 
 def _engine_story(engine: Engine) -> Story:
-    story: Story = module_for(engine).story
+    """The engine's own sheet body, or the generic one made from its data."""
+    story: Story | None = getattr(module_for(engine), "story", None)
+    if story is None:
+        from app.export import generic_parts  # it builds on this module
+
+        story = generic_parts.story
     return story
 
 

@@ -1,6 +1,7 @@
 """An engine: one family of rules (``quincunx``, ``leg-vi``, ``gsb``, ``mwan90``, ``d3``),
-described by a small value that the registry of engines (:data:`app.rulesets.ENGINES`)
-lists, one line each (python-chess's ``VARIANTS`` and ``find_variant`` are the model).
+described by a small value that its package declares (``ENGINE`` in
+``app/rulesets/<package>/__init__.py``), where the registry of engines
+(:func:`app.rulesets.find_engine`) finds it: no list of engines is kept by hand.
 
 A ruleset folder names its engine in ``ruleset.toml``; a house-rules copy keeps the engine
 and changes its ``id``. The engine's code lives in its package (``app.rulesets.<name>``),

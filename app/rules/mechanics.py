@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
-from app.rules.contact import Contact, ContactHow
+from app.rules.contact import Contact, ContactHow, not_in_contact
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.movement import (
@@ -135,6 +136,13 @@ class Mechanics(SightRules):
         "routed": "routed off",
         "berserk": "ran berserk off the table",
     }
+    #: the actions that are a fight between two units: refused, naming the rule and both
+    #: units, when both stand on the table and their bases do not touch
+    #: (:func:`app.rules.contact.not_in_contact`; odds outside a battle and units not placed
+    #: are never refused). On by default for ``melee``, after the action's own ``prepare``
+    #: (whose refusals come first); an engine whose rules let units fight apart opts out by
+    #: leaving an action out (``frozenset()``), one with more hand-to-hand actions names them.
+    contact_actions: ClassVar[frozenset[str]] = frozenset({"melee"})
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -250,7 +258,13 @@ class Mechanics(SightRules):
 
     @cached_property
     def _declared(self) -> dict[str, Action[Any]]:
-        return {a.key: a for a in self.declare()}
+        out: dict[str, Action[Any]] = {}
+        for a in self.declare():
+            if a.key in self.contact_actions:
+                rule = f"{self.ruleset.meta.short_name}, {a.label}"
+                a = replace(a, prepare=_then_in_contact(a.prepare, rule))
+            out[a.key] = a
+        return out
 
     def declared(self, key: str) -> Action[Any]:
         """The declaration of action ``key``; :class:`NotImplementedRule` naming the known
@@ -394,6 +408,20 @@ class Mechanics(SightRules):
         one element of a list kept there: D3's chance cards by name, not by id). Default:
         the item with its underscores as spaces."""
         return item.replace("_", " ")
+
+
+def _then_in_contact(prepare: Callable[[Situation], Any], rule: str) -> Callable[[Situation], Any]:
+    """``prepare``, then the contact rule (:attr:`Mechanics.contact_actions`)."""
+
+    def checked(sit: Situation) -> Any:
+        plan = prepare(sit)
+        if sit.actor is not None and sit.target is not None:
+            apart = not_in_contact(rule, sit.actor, sit.target)
+            if apart is not None:
+                raise ValueError(apart)
+        return plan
+
+    return checked
 
 
 def central(units: Sequence[Combatant]) -> Combatant:

@@ -248,8 +248,16 @@ class Cli:
         assert "usage: castra" in err
         return err
 
-    def rosters(self, ruleset: str) -> tuple[Path, Path]:
-        paths = []
+    def rosters(self, ruleset: str) -> tuple[Path | str, Path | str]:
+        """Two small roster files of ``ruleset`` (:data:`ROSTERS`); for a ruleset without
+        them here, its two ready armies (``RULESET:ARMY``, as ``battle new`` takes them)."""
+        if ruleset not in ROSTERS:
+            from app.core.ready import ready_armies
+            from app.paths import load_registry
+
+            first, second = ready_armies(load_registry({ruleset}).get(ruleset))[:2]
+            return first.key, second.key
+        paths: list[Path | str] = []
         for i, data in enumerate(ROSTERS[ruleset]):
             path = self.tmp_path / f"{ruleset}-{'ab'[i]}.json"
             path.write_text(json.dumps(data), encoding="utf-8")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.test_battle_cli import ROSTERS, Battle, Cli
+from tests.builtin import ruleset_ids
+from tests.cli.test_battle_cli import Battle, Cli
 from tests.cli.test_battle_cli import cli as cli  # the CLI in-process
 from tests.cli.test_battle_cli import store_file as store_file  # the store under tmp_path
 
 
-@pytest.mark.parametrize("ruleset", sorted(ROSTERS))
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_the_coordinate_form_refuses_what_the_path_form_refuses(cli: Cli, ruleset: str) -> None:
     a, b = cli.rosters(ruleset)
     battle = Battle.new(cli, a, b, seed=5)

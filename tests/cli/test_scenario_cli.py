@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builtin import ruleset_ids
 from tests.cli.test_cli import run, run_json, store_file  # noqa: F401 (autouse fixture)
 
 
@@ -37,9 +38,7 @@ def test_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     for words in ("Polybius 3.113.5", "Aufidus", "Leg VI:", "twice the men", "Castra's reading"):
         assert words in shown, words
     d = run_json(capsys, "scenario", "show", "trebia", "--json")
-    assert set(d["rulesets"]) == {
-        "quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients",
-    }  # fmt: skip
+    assert set(d["rulesets"]) == set(ruleset_ids())
     quincunx = d["rulesets"]["quincunx"]
     assert quincunx["scale"] == "1:100"
     rome = quincunx["sides"][0]

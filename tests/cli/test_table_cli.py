@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builtin import ruleset_ids
 from tests.cli.test_battle_cli import Battle, Cli
 from tests.cli.test_battle_cli import store_file as store_file  # the store under tmp_path
 
@@ -19,7 +20,7 @@ def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Cli:
     return Cli(capsys, tmp_path)
 
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 
 
 def new_battle(cli: Cli, ruleset: str, *extra: str) -> Battle:

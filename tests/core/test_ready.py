@@ -13,8 +13,9 @@ from app.core.ready import find_ready, ready_armies, ready_name, ready_notes, re
 from app.core.roster import Roster
 from app.core.validation import validate
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 
-RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+RULESETS = ruleset_ids()
 
 #: ruleset: (its Roman and Carthaginian lists, whose armies, the erratum that says so)
 ARMIES = {

@@ -25,8 +25,9 @@ from app.rules.contact import zone_holds
 from app.rules.mechanics import mechanics_for
 from app.rules.paths import parse_path
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 #: the battles the issue asks for, at least
 WANTED = {"trebia", "trasimene", "cannae", "metaurus", "ilipa", "zama"}
 

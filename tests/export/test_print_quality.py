@@ -18,6 +18,7 @@ from app.export.fonts import register_fonts, unprintable, unprintable_warning
 from app.export.refsheet import LEVELS, plays_at_table
 from app.export.unit_cards import title_lines
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 from tests.export.pdf import all_text, page_texts
 
 IDENTIFIER = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b|\b[a-z_]+ ?= ?(?:true|false)\b")
@@ -27,9 +28,7 @@ def test_errata_never_under_8_pt() -> None:
     assert all(level.errata_pt >= 8 for level in LEVELS)
 
 
-@pytest.mark.parametrize(
-    "ruleset", ["quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"]
-)
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_reference_sheet_errata_in_words(registry: Registry, ruleset: str) -> None:
     rs = registry.get(ruleset)
     data, pages, _ = render_refsheet(rs)

@@ -17,9 +17,10 @@ from app.rulesets.gsb import schema as gsb
 from app.rulesets.leg_vi import schema as leg_vi
 from app.rulesets.mwan90 import schema as mwan90
 from app.rulesets.quincunx import schema as quincunx
+from tests.builtin import ruleset_ids
 from tests.export.pdf import font_file_kinds, fonts, page_texts
 
-RULESETS = ["quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"]
+RULESETS = ruleset_ids()
 
 
 _SHEETS: dict[tuple[str, str], tuple[bytes, int, int]] = {}

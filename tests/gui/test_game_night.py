@@ -35,10 +35,11 @@ from app.gui.main_window import MainWindow
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
 from app.store.campaigns import create_campaign
+from tests.builtin import ruleset_ids
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "d3-ancients", "mwan90")
+RULESETS = ruleset_ids()
 #: the faces that kill the leader on his own throw, by what the throw is for
 KILLING = {
     "risk to": (1, 1),  # Quincunx: snake-eyes

@@ -27,9 +27,10 @@ from app.rules.measure import mm_per_unit
 from app.rules.mechanics import TurnView, mechanics_for
 from app.rules.registry import Registry
 from app.rules.table import TERRAIN_KINDS, Table
+from tests.builtin import ruleset_ids
 
 FOLDERS = Path(__file__).resolve().parents[2] / "rulesets"
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 
 
 @pytest.mark.parametrize("rid", RULESETS)

@@ -11,14 +11,14 @@ import pytest
 from app.rules.engine import Engine
 from app.rules.registry import BUILTIN_DIR
 from app.rules.ruleset import Ruleset
-from app.rulesets import ENGINES, load_ruleset
+from app.rulesets import engines, load_ruleset
 
 
 @pytest.fixture(scope="module")
 def engine(request: pytest.FixtureRequest) -> Engine:
     """The engine of the test module's folder (``tests/rulesets/gsb/...``: ``gsb``)."""
     package = Path(request.path).parent.name
-    found = [e for e in ENGINES if e.package_name == package]
+    found = [e for e in engines() if e.package_name == package]
     assert found, f"no engine has the package {package!r}"
     return found[0]
 

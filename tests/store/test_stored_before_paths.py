@@ -26,6 +26,9 @@ from app.store import open_store
 from app.store.battles import battle_for_update, load_battle
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "battles-0005.sqlite3.gz"
+#: the rulesets of the fixture's battles (one each, recorded when there were these five; a
+#: ruleset added later has no battle stored before paths, so this is the fixture's content,
+#: not a walk of every ruleset)
 RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
 #: battles that fought melees with the units apart (Leg VI after a fall back 1" with no
 #: follow-up, Quincunx after a 12" recoil), refused since a melee needs contact; GSB's,

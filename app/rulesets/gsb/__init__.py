@@ -3,8 +3,11 @@ rules helpers and mechanics (``mechanics``). Importing the package loads its sch
 (``SCHEMA``, read by :class:`app.rules.engine.Engine`); the mechanics load when a battle, a
 card or the odds need them."""
 
-from app.rules.engine import EngineSchema
+from app.rules.engine import Engine, EngineSchema
 from app.rulesets.gsb.checks import check
 from app.rulesets.gsb.schema import Tables, Troop
 
 SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables, check=check)
+
+#: this engine, as the registry (:mod:`app.rulesets`) finds it
+ENGINE = Engine("gsb", __name__, "grown-slightly-bald")

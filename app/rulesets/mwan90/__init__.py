@@ -3,8 +3,11 @@ mechanics (``mechanics``). Importing the package loads its schema only (``SCHEMA
 :class:`app.rules.engine.Engine`); the mechanics load when a battle, a card or the odds need
 them."""
 
-from app.rules.engine import EngineSchema
+from app.rules.engine import Engine, EngineSchema
 from app.rulesets.mwan90.checks import check
 from app.rulesets.mwan90.schema import Tables, Troop
 
 SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables, check=check)
+
+#: this engine, as the registry (:mod:`app.rulesets`) finds it
+ENGINE = Engine("mwan90", __name__, "mwan90")

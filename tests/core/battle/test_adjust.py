@@ -20,6 +20,7 @@ from app.core.edits import AddUnit
 from app.core.roster import Roster, new_roster, unit_from_entry
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 
 
 def _roster(registry: Registry, ruleset: str, army: str, entries: list[str]) -> Roster:
@@ -96,9 +97,7 @@ def test_gsb_melee_after_a_refused_adjust(gsb: BattleSession) -> None:
         assert gsb.mechanics.status_problem(unit.troop, unit.status) is None, uid
 
 
-@pytest.mark.parametrize(
-    "ruleset", ["quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"]
-)
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_strength_above_the_start_is_refused_in_every_ruleset(
     registry: Registry, ruleset: str
 ) -> None:

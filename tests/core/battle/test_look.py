@@ -26,8 +26,9 @@ from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
 from app.rules.schema import Symbol
 from app.rulesets import load_ruleset
+from tests.builtin import ruleset_ids
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 
 
 def ready_state(registry: Registry, ruleset: str, *, swap: bool = False) -> BattleState:

@@ -48,7 +48,9 @@ def ready_session(
     rs = registry.get(ruleset)
     mech = mechanics_for(rs)
     rosters = rosters or ready_rosters(registry, ruleset)
-    session = BattleSession(rs, mech, new_battle(rs, mech, rosters), seed=DUELS[ruleset].seed)
+    # a ruleset without a scripted duel (a new one) opens on the seed most duels use
+    seed = DUELS[ruleset].seed if ruleset in DUELS else 7
+    session = BattleSession(rs, mech, new_battle(rs, mech, rosters), seed=seed)
     session.do(StartBattle())
     return session
 

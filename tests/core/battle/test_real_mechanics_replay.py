@@ -21,8 +21,9 @@ from app.core.edits import AddUnit
 from app.core.roster import Roster, new_roster, unit_from_entry
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 
-RULESETS = ["quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients"]
+RULESETS = ruleset_ids()
 
 
 def army(registry: Registry, ruleset: str, index: int) -> Roster:

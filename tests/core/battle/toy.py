@@ -5,6 +5,8 @@ loses."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from app.rules.actions import Action, Throws, Total
 from app.rules.mechanics import (
     Dice,
@@ -25,6 +27,9 @@ from app.rulesets.d3.mechanics import D3Mechanics
 class ToyMechanics(Mechanics):
     engine = "toy"
     strength_unit = "units"
+    #: the toy's units fight wherever they stand (the core's tests place them anywhere): it
+    #: opts out of the contact rule every engine has by default
+    contact_actions: ClassVar[frozenset[str]] = frozenset()
     #: over D3's data, D3's words for the kinds of terrain (an engine's, not the data's)
     terrain_terms = D3Mechanics.terrain_terms
 

@@ -14,11 +14,12 @@ from app.core.battle.sample import sample_session
 from app.gui.battle.window import BattleWindow
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 from tests.gui.battle.test_window import open_window
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+RULESETS = ruleset_ids()
 
 
 def sample_window(qtbot: QtBot, registry: Registry, settings: QSettings, rid: str) -> BattleWindow:

@@ -21,12 +21,13 @@ from app.gui.battle.map.unit_item import UnitItem
 from app.gui.battle.window import BattleWindow
 from app.rules.registry import Registry
 from app.rules.schema import Symbol
+from tests.builtin import ruleset_ids
 from tests.core.battle.test_ready_battles import ready_session
 from tests.gui.battle.test_window import open_window
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 
 
 @pytest.fixture(params=RULESETS)

@@ -20,10 +20,11 @@ from app.rules.registry import Registry
 from app.store import Store, list_rosters
 from app.store.battles import list_battles
 from app.store.repo import save_roster
+from tests.builtin import ruleset_ids
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("d3-ancients", "grown-slightly-bald", "leg-vi-carthago", "mwan90", "quincunx")
+RULESETS = ruleset_ids()
 
 
 def items(combo: Any) -> list[tuple[object, str]]:

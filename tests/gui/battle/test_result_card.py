@@ -25,11 +25,12 @@ from app.gui.battle.actions import BattleKey
 from app.gui.battle.window import BattleWindow
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from tests.builtin import ruleset_ids
 from tests.gui.battle.test_window import open_window
 
 pytestmark = pytest.mark.gui
 
-RULESETS = ("quincunx", "leg-vi-carthago", "grown-slightly-bald", "mwan90", "d3-ancients")
+RULESETS = ruleset_ids()
 
 
 def _session(registry: Registry, ruleset: str) -> BattleSession:
