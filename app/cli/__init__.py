@@ -135,6 +135,9 @@ _WINDOW_MODULES = (
     "app.core.capabilities",
     "app.store",
     "app.store.read",
+    "app.usecases",
+    "app.usecases.access",
+    "app.usecases.roster",
 )
 
 
@@ -195,7 +198,7 @@ def _main(args_list: list[str]) -> int:
         print(f"castra: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:
-        from app.store.engine import StoreError
+        from app.usecases.access import StoreError
 
         if isinstance(exc, StoreError):  # locked, read-only, full, damaged: one line
             print(f"castra: {exc}", file=sys.stderr)

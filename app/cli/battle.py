@@ -11,11 +11,12 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from app.cli import table as tablecmd
+from app.cli.battle_store import load as _load
+from app.cli.battle_store import run as _run
+from app.cli.battle_store import updating as _updating
 from app.cli.common import (
     MAX_COORD,
     MAX_ID,
@@ -34,7 +35,6 @@ from app.core.battle import (
     Adjust,
     AdjustLeader,
     AttachLeader,
-    BattleCommand,
     BattleSession,
     CommandError,
     EndBattle,
@@ -224,17 +224,6 @@ def _side(text: str | None) -> Side | None:
     return 0 if text in ("0", "a") else 1
 
 
-def _load(battle_id: int) -> tuple[Any, BattleSession]:
-    """The battle for a command that only reads it (no write lock, no ORM)."""
-    from app.store.battles import load_battle
-
-    st = store()
-    try:
-        return st, load_battle(st, battle_id=battle_id, registry=registry())
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
-
-
 def _warn_if_data_changed(session: BattleSession) -> bool:
     """Say once (on stderr) that the battle's data has changed; whether it has."""
     warning = session.data_warning()
@@ -253,40 +242,6 @@ def _replay_failed(exc: ReplayError, session: BattleSession) -> CliError:
     else:
         why = "the ruleset data is unchanged, so this is a bug in Castra; please report it"
     return CliError(f"{exc}; {why} (the battle is unchanged)")
-
-
-@contextmanager
-def _updating(battle_id: int) -> Iterator[BattleSession]:
-    """The battle for a command that changes it: loaded, changed and saved in one
-    transaction holding the store's write lock (another writer waits; no step is lost)."""
-    from app.store.battles import battle_for_update
-
-    try:
-        with battle_for_update(store(), battle_id=battle_id, registry=registry()) as session:
-            yield session
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
-
-
-def _run(
-    battle_id: int,
-    command: BattleCommand | Callable[[BattleSession], BattleCommand],
-    faces: list[int] | None = None,
-) -> int:
-    """Execute ``command`` (or the one built from the loaded session: its options need the
-    ruleset's mechanics) on the battle and save the step; the battle is loaded once.
-    ``faces``: dice thrown at the table (``--dice``) instead of the battle's own."""
-    with _updating(battle_id) as session:
-        cmd = command(session) if callable(command) else command
-        try:
-            step = session.do(cmd, faces=faces)
-        except CommandError as exc:
-            raise CliError(str(exc)) from None
-    for line in step.lines:
-        print(line)
-    for roll in step.rolls:
-        print(f"  roll {roll}")
-    return 0
 
 
 def _unit(session: BattleSession, text: str | None) -> str | None:
@@ -373,7 +328,7 @@ def print_state(state: BattleState, session: BattleSession) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from app.store.battles import create_battle
+    from app.usecases.battle import create_battle
 
     rosters = (resolve_roster(args.roster_a), resolve_roster(args.roster_b))
     if rosters[0].ruleset != rosters[1].ruleset:
@@ -476,7 +431,7 @@ def history_lines(session: BattleSession, rosters: tuple[Any, Any] | None) -> li
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from app.store.battles import list_battles
+    from app.usecases.battle import list_battles
 
     battles = list_battles(store())
     if args.json:
@@ -508,7 +463,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     _warn_if_data_changed(session)
     history: list[str] = []
     if session.state.scenario is not None:
-        from app.store.battles import battle_rosters
+        from app.usecases.battle import battle_rosters
 
         history = history_lines(
             session, battle_rosters(st, battle_id=args.battle, registry=registry())

@@ -21,7 +21,6 @@ from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import (
     AddBattle,
     ApplyResult,
-    LinkBattle,
     Promote,
     RecordResult,
     Reinforce,
@@ -182,7 +181,7 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def _find(text: str) -> int:
-    from app.store.campaigns import find_campaign
+    from app.usecases.campaign import find_campaign
 
     try:
         return find_campaign(store(), key=text)
@@ -191,18 +190,18 @@ def _find(text: str) -> int:
 
 
 def _load(text: str) -> CampaignSession:
-    from app.store.campaigns import load_campaign
+    from app.usecases.campaign import load_campaign
 
     return load_campaign(store(), campaign_id=_find(text), registry=registry())
 
 
 @contextmanager
 def _updating(text: str) -> Iterator[CampaignSession]:
-    from app.store.campaigns import campaign_for_update
+    from app.usecases.campaign import updating_campaign
 
     cid = _find(text)
     try:
-        with campaign_for_update(store(), campaign_id=cid, registry=registry()) as session:
+        with updating_campaign(store(), campaign_id=cid, registry=registry()) as session:
             yield session
     except (CampaignError, ResultError, RosterValueError) as exc:
         raise CliError(str(exc)) from None
@@ -253,7 +252,7 @@ def _unit_id(session: CampaignSession, battle: str, text: str) -> tuple[Side, st
 def cmd_new(args: argparse.Namespace) -> int:
     from app.cli.common import resolve_roster
     from app.core.roster import roster_name_problem
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     problem = roster_name_problem(args.name)
     if problem:
@@ -309,7 +308,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from app.store.campaigns import list_campaigns
+    from app.usecases.campaign import list_campaigns
 
     rows = list_campaigns(store())
     if args.json:
@@ -353,7 +352,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if n > len(session.done):
         raise CliError(f"--step {n}: the campaign has {len(session.done)} steps")
     campaign = session.at(n)
-    from app.store.campaigns import step_makers
+    from app.usecases.campaign import step_makers
 
     makers = step_makers(store(), campaign_id=_find(args.campaign))
     if args.json:
@@ -444,10 +443,7 @@ def _named(units: Any, text: str, missing: str) -> str:
 
 
 def cmd_fight(args: argparse.Namespace) -> int:
-    from app.core.campaign.fight import start_battle
-    from app.house import with_house
-    from app.rules.mechanics import mechanics_for
-    from app.store.battles import create_battle
+    from app.usecases.campaign import fight
 
     session = _load(args.campaign)
     battle = session.campaign.battle(args.battle) if args.battle else session.campaign.next_battle()
@@ -455,23 +451,11 @@ def cmd_fight(args: argparse.Namespace) -> int:
         raise CliError("every battle of the campaign has been applied: add one")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        from app.paths import user_scenarios_dir
-
-        rs = session.ruleset
-        house = with_house(rs.id, rs.meta.engine, ({}, {}))  # a club's own tables
-        bs, rosters = start_battle(
-            rs,
-            mechanics_for(rs),
-            session.campaign,
-            battle.id,
-            seed=seed,
-            scenarios=user_scenarios_dir(),
-            records=house,
-        )
+        fought = fight(store(), session=session, battle=battle.id, seed=seed)
     except (CampaignError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    bid = create_battle(store(), session=bs, rosters=rosters)
-    _do(args.campaign, LinkBattle(battle.id, bid))
+    bid, bs = fought.battle_id, fought.battle
+    _do(args.campaign, fought.link)
     print(
         f"battle {bid}: {bs.name} (seed {seed}); when it ends: "
         f"castra campaign record {args.campaign} {battle.id} --fought {bid}"
@@ -481,19 +465,24 @@ def cmd_fight(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     if args.fought is not None:
-        from app.core.campaign.fight import hand_back
-        from app.store.battles import battle_rosters, load_battle
+        from app.usecases.campaign import record_fought
 
-        st = store()
+        cid = _find(args.campaign)
         try:
-            bs = load_battle(st, battle_id=args.fought, registry=registry())
-            rosters = battle_rosters(st, battle_id=args.fought, registry=registry())
+            done = record_fought(
+                store(),
+                campaign_id=cid,
+                battle=args.battle,
+                fought=args.fought,
+                registry=registry(),
+            )
         except KeyError as exc:
             raise CliError(str(exc.args[0])) from None
-        return _do(
-            args.campaign,
-            make=lambda s: hand_back(s.campaign.battle(args.battle).id, bs, rosters, args.fought),
-        )
+        except (CampaignError, ResultError, RosterValueError) as exc:
+            raise CliError(str(exc)) from None
+        _changes(done.session, done.before)
+        print(f"{done.value.label}: done")
+        return 0
 
     def make(session: CampaignSession) -> Step:
         from app.core.campaign.fight import battle_rosters
@@ -585,8 +574,8 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
-    from app.store.campaigns import assign_side, find_campaign, load_campaign
-    from app.store.read import club_members
+    from app.usecases.campaign import assign_side, find_campaign, load_campaign
+    from app.usecases.club import club_members
 
     st = store()
     if not st.on_server:

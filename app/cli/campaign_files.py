@@ -13,7 +13,7 @@ from app.core.campaign.session import CampaignSession
 
 
 def _load(text: str) -> CampaignSession:
-    from app.store.campaigns import find_campaign, load_campaign
+    from app.usecases.campaign import find_campaign, load_campaign
 
     try:
         cid = find_campaign(store(), key=text)
@@ -94,7 +94,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from app.core.campaign.campaignfile import CampaignFileError, read_file
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     try:
         session = read_file(Path(args.file), registry())

@@ -120,7 +120,7 @@ _OPENED: list[Any] = []
 def store() -> Any:
     """Open the store (CASTRA_DB or the user data folder), migrating it if needed; it is
     closed when the command ends."""
-    from app.store import StoreError, open_store
+    from app.usecases.access import StoreError, open_store
 
     try:
         opened = open_store()
@@ -160,7 +160,7 @@ def resolve_roster(text: str) -> Roster:
     if path.suffix.lower() == ".json":
         raise CliError(f"no roster file {text}: no such file")
     from app.core.ready import find_ready, ready_roster
-    from app.store import find_roster, load_roster
+    from app.usecases.roster import find_roster, load_roster
 
     st = store()
     try:

@@ -275,7 +275,7 @@ def _edit(roster_key: str, make: Any) -> int:
     and nothing it wrote is lost); print what was done and the validation of the result."""
     from app.cli.rosters import find_stored
     from app.core.validation import validate
-    from app.store import update_roster
+    from app.usecases.roster import update_roster
 
     st = store()
     rid = find_stored(st, roster_key)
@@ -363,7 +363,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_rename(args: argparse.Namespace) -> int:
     from app.cli.rosters import find_stored
     from app.core.roster import roster_name_problem
-    from app.store import rename_roster, unique_name
+    from app.usecases.roster import rename_roster, unique_name
 
     problem = roster_name_problem(args.name)
     if problem:
@@ -379,7 +379,7 @@ def cmd_rename(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     from app.cli.rosters import find_stored
-    from app.store import delete_roster
+    from app.usecases.roster import delete_roster
 
     st = store()
     rid = find_stored(st, args.roster)
@@ -390,7 +390,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from app.cli.rosters import find_stored
-    from app.store import restore_roster
+    from app.usecases.roster import restore_roster
 
     st = store()
     rid = find_stored(st, args.roster, include_deleted=True)

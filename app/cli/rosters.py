@@ -109,7 +109,7 @@ def _ruleset(ruleset_id: str) -> Ruleset:
 
 def find_stored(st: Any, key: str, *, include_deleted: bool = False) -> int:
     """The id of the stored roster ``key`` names (an id or a name)."""
-    from app.store import find_roster
+    from app.usecases.roster import find_roster
 
     try:
         return int(find_roster(st, key=key, include_deleted=include_deleted))
@@ -119,7 +119,7 @@ def find_stored(st: Any, key: str, *, include_deleted: bool = False) -> int:
 
 def load_stored(st: Any, key: str) -> tuple[int, Roster]:
     """The id and the roster of the stored roster ``key`` names."""
-    from app.store import load_roster
+    from app.usecases.roster import load_roster
 
     rid = find_stored(st, key)
     return rid, load_roster(st, roster_id=rid)
@@ -139,7 +139,7 @@ def _unique(st: Any, roster: Roster) -> Roster:
     taken), so a name always finds one roster."""
     from dataclasses import replace
 
-    from app.store import unique_name
+    from app.usecases.roster import unique_name
 
     name = unique_name(st, name=roster.name)
     return roster if name == roster.name else replace(roster, name=name)
@@ -241,7 +241,7 @@ def print_report(rs: Ruleset, roster: Roster, report: Report) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from app.store import save_roster
+    from app.usecases.roster import save_roster
 
     rs = _ruleset(args.ruleset)
     try:
@@ -267,7 +267,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     processes adding units at once both keep their units (issue 13)."""
     from app.core.edits import AddUnit
     from app.core.validation import validate
-    from app.store import update_roster
+    from app.usecases.roster import update_roster
 
     st = store()
     rid = find_stored(st, args.roster)
@@ -332,7 +332,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from app.store import list_rosters
+    from app.usecases.roster import list_rosters
 
     rosters = list_rosters(store(), include_deleted=args.deleted)
     if args.json:
@@ -383,7 +383,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     """A roster's history, oldest first: its version after each change, when, by whom (on a
     club server) and what."""
-    from app.store.read import roster_history
+    from app.usecases.roster import roster_history
 
     st = store()
     rid = find_stored(st, args.roster, include_deleted=True)
@@ -431,7 +431,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from app.core.validation import Severity, validate
-    from app.store import save_roster
+    from app.usecases.roster import save_roster
 
     roster = _read(args.file)
     if args.name is not None:

@@ -310,7 +310,7 @@ def create_on_field(
     from app.core.battle import CommandError
     from app.core.scenario.start import scenario_session
     from app.rules.mechanics import NotImplementedRule, mechanics_for
-    from app.store.battles import create_battle
+    from app.usecases.battle import create_battle
 
     try:
         mech = mechanics_for(rs)
@@ -366,15 +366,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def _save_rosters(rosters: tuple[Any, Any], as_json: bool) -> int:
-    from dataclasses import replace
+    from app.usecases.roster import save_new_rosters
 
-    from app.store import save_roster, unique_name
-
-    st = store()
-    saved = []
-    for roster in rosters:
-        roster = replace(roster, name=unique_name(st, name=roster.name))
-        saved.append((save_roster(st, roster=roster), roster.name))
+    saved = save_new_rosters(store(), rosters)
     if as_json:
         print_json([{"id": rid, "name": name} for rid, name in saved])
         return 0

@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
 
 
 def _url(given: str | None) -> str:
-    from app.store.engine import is_server_url
+    from app.usecases.access import is_server_url
 
     url = given or os.environ.get("CASTRA_DB", "")
     if not is_server_url(url):
@@ -58,8 +58,8 @@ def _url(given: str | None) -> str:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from app.store.engine import StoreError, is_server_url
-    from app.store.server import init_server
+    from app.usecases.access import StoreError, is_server_url
+    from app.usecases.club import init_server
 
     if not is_server_url(args.url):
         raise CliError(f"{args.url!r} is not a PostgreSQL URL (postgresql://…)")
@@ -86,8 +86,8 @@ def _ask_password() -> str:
 
 
 def cmd_add_member(args: argparse.Namespace) -> int:
-    from app.store.engine import StoreError
-    from app.store.server import add_member
+    from app.usecases.access import StoreError
+    from app.usecases.club import add_member
 
     url = _url(args.url)
     password = _ask_password() if args.password else None

@@ -34,9 +34,10 @@ def register(sub: Any) -> None:
 
 def cmd_copy(args: argparse.Namespace) -> int:
     from app.cli.common import registry, store
-    from app.store import StoreError, find_roster, open_store
-    from app.store.campaigns import find_campaign
-    from app.store.transfer import copy_campaign, copy_roster
+    from app.usecases.access import StoreError, open_store
+    from app.usecases.campaign import find_campaign
+    from app.usecases.club import copy_campaign, copy_roster
+    from app.usecases.roster import find_roster
 
     source = store()
     try:
@@ -64,7 +65,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from app.store.engine import StoreError, default_path, integrity_check, open_store
+    from app.usecases.access import StoreError, default_path, integrity_check, open_store
 
     path = default_path()
     try:

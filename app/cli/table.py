@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.cli.battle_store import load as _load
+from app.cli.battle_store import run as _run
 from app.cli.common import MAX_COORD, CliError, number, print_json, table
 from app.core.battle import (
     AddTerrain,
@@ -37,18 +39,6 @@ from app.rules.table import (
     TerrainError,
     coordinate_problem,
 )
-
-
-def _run(battle_id: int, command: BattleCommand | Callable[[BattleSession], BattleCommand]) -> int:
-    from app.cli.battle import _run as run  # the battle module registers this one
-
-    return run(battle_id, command)
-
-
-def _load(battle_id: int) -> tuple[Any, BattleSession]:
-    from app.cli.battle import _load as load
-
-    return load(battle_id)
 
 
 def register(bsub: Any, battle_id: Callable[[str], int | float]) -> None:

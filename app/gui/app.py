@@ -43,8 +43,8 @@ from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine
 
 if TYPE_CHECKING:
-    from app.store import RosterSummary, Store
-    from app.store.engine import EarlyCheck
+    from app.usecases.access import EarlyCheck, Store
+    from app.usecases.roster import RosterSummary
 
 _T0 = time.perf_counter()
 
@@ -78,8 +78,7 @@ def _settings() -> QSettings:
 def open_store_or_error(early: EarlyCheck | None = None) -> tuple[Store | None, str | None]:
     """The store, or None and a message naming the file; ``early``: its quick check, started
     while the window was being built."""
-    from app.store import StoreError, open_store
-    from app.store.engine import default_location
+    from app.usecases.access import StoreError, default_location, open_store
 
     try:
         return open_store(early=early), None
@@ -129,7 +128,7 @@ def _list(store: Store | None) -> tuple[list[RosterSummary], str | None]:
     an empty list and why it could not be read."""
     if store is None:
         return [], None
-    from app.store import list_rosters
+    from app.usecases.roster import list_rosters
 
     try:
         return list_rosters(store, include_deleted=True), None
@@ -140,7 +139,7 @@ def _list(store: Store | None) -> tuple[list[RosterSummary], str | None]:
 def _start_check() -> EarlyCheck | None:
     """The store's quick check on a thread, if opening it is due to make one (any failure to
     start it is left to opening the store, which says what is wrong)."""
-    from app.store.engine import start_check
+    from app.usecases.access import start_check
 
     try:
         return start_check()
@@ -228,7 +227,7 @@ def _seed(store: Store | None, registry: Registry) -> list[int]:
     reading only)."""
     if store is None or store.on_server or store.read_only:
         return []
-    from app.store.read import seeded_samples
+    from app.usecases.roster import seeded_samples
 
     try:
         done = seeded_samples(store)
@@ -240,7 +239,7 @@ def _seed(store: Store | None, registry: Registry) -> list[int]:
         }
         if wanted <= done:
             return []
-        from app.store import seed_samples
+        from app.usecases.roster import seed_samples
 
         return seed_samples(store, registry=registry)
     except Exception as exc:
@@ -271,7 +270,7 @@ class _RulesetLoader(QObject):
 
     def start(self, skip: set[str]) -> None:
         def work() -> None:
-            from app.store.prepare import prepare_writes
+            from app.usecases.roster import prepare_writes
 
             try:
                 rest = Registry(find_engine, cache_dir=cache_dir())
@@ -302,7 +301,7 @@ class _RulesetLoader(QObject):
 
 
 def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) -> None:
-    from app.store.prepare import warm_writes
+    from app.usecases.roster import warm_writes
 
     loader = _RulesetLoader(window)
     app = QApplication.instance()
@@ -353,7 +352,7 @@ def _report_failures(window: MainWindow, registry: Registry) -> None:
 
 def _show(window: MainWindow, store: Store | None, spec: str) -> None:
     """The ``CASTRA_SHOW`` switch: put the window in a given state for a screenshot."""
-    from app.store import find_roster
+    from app.usecases.roster import find_roster
 
     for step in filter(None, (s.strip() for s in spec.split(";"))):
         what, _, arg = step.partition(":")

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSocketNotifier
 
     from app.gui.main_window import MainWindow
-    from app.store import Store
-    from app.store.read import RosterSummary
-    from app.store.server import ChangeListener
+    from app.usecases.access import Store
+    from app.usecases.club import ChangeListener
+    from app.usecases.roster import RosterSummary
 
 #: How often a window on a club server looks for other members' changes.
 POLL_MS = 2000
@@ -84,12 +84,11 @@ class ClubLink(QObject):
     def connect_to(self, url: str) -> bool:
         """Switch the window to the club server at ``url``; False (one line said, the store
         in use unchanged) when it cannot be used."""
-        from app.store import StoreError, open_store
-        from app.store.engine import is_server_url
+        from app.usecases.access import StoreError, is_server_url, open_store
 
         if not is_server_url(url):
             return self._failed(f"{url!r} is not a club server's address (postgresql://…)")
-        from app.store.server import has_password
+        from app.usecases.club import has_password
 
         if has_password(url):
             return self._failed(
@@ -109,8 +108,7 @@ class ClubLink(QObject):
         return True
 
     def use_local(self) -> bool:
-        from app.store import StoreError, open_store
-        from app.store.engine import default_path
+        from app.usecases.access import StoreError, default_path, open_store
 
         try:
             store = open_store(default_path())
@@ -155,8 +153,8 @@ class ClubLink(QObject):
     def _limit_library(self, store: Store | None) -> None:
         """A player's window: another member's roster cannot be renamed, deleted or
         restored (the server would refuse): the library disables those, saying why."""
-        from app.store import StoreError
-        from app.store.read import member_role
+        from app.usecases.access import StoreError
+        from app.usecases.club import member_role
 
         role = None
         if store is not None and store.on_server:
@@ -203,11 +201,11 @@ class ClubLink(QObject):
         the server cannot be listened to."""
         from PySide6.QtCore import QSocketNotifier
 
-        from app.store import StoreError
-        from app.store.server import ChangeListener
+        from app.usecases.access import StoreError
+        from app.usecases.club import listen_for_changes
 
         try:
-            self.listener = ChangeListener(store)
+            self.listener = listen_for_changes(store)
         except StoreError:
             return False
         self.notifier = QSocketNotifier(self.listener.fileno(), QSocketNotifier.Type.Read, self)
@@ -226,7 +224,7 @@ class ClubLink(QObject):
 
     def _told(self) -> None:
         """The server said something: what changed (reloaded at once), or that it went."""
-        from app.store import StoreError
+        from app.usecases.access import StoreError
 
         store = self.store
         if self.listener is None or store is None:
@@ -254,8 +252,9 @@ class ClubLink(QObject):
     def poll(self) -> bool:
         """Look for other members' changes; reload what the window shows if there are any.
         True when something was reloaded."""
-        from app.store import StoreError
-        from app.store.read import change_mark, roster_version
+        from app.usecases.access import StoreError
+        from app.usecases.club import change_mark
+        from app.usecases.roster import roster_version
 
         store = self.store
         if store is None or not store.on_server:

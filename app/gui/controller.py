@@ -37,7 +37,8 @@ from app.rules.registry import Registry
 FIRST_SAMPLE = ("quincunx", "Rome")
 
 if TYPE_CHECKING:
-    from app.store import RosterSummary, Store
+    from app.usecases.access import Store
+    from app.usecases.roster import RosterSummary
 
 
 def _file_name(name: str) -> str:
@@ -119,8 +120,8 @@ class Builder(QObject):
             return True
         if self.store is None:
             return False
-        from app.store import StoreError, load_roster_versioned
-        from app.store.read import roster_lock
+        from app.usecases.access import StoreError
+        from app.usecases.roster import load_roster_versioned, roster_lock
 
         try:
             roster, version = load_roster_versioned(self.store, roster_id=roster_id)
@@ -280,7 +281,7 @@ class Builder(QObject):
             self._start_session(roster, None)
             self.message.emit("No store is open: export the roster to keep it")
             return True
-        from app.store import save_roster, unique_name
+        from app.usecases.roster import save_roster, unique_name
 
         try:
             name = unique_name(self.store, name=roster.name)
@@ -304,7 +305,7 @@ class Builder(QObject):
         if self.store is None:
             return
         if summaries is None:
-            from app.store import list_rosters
+            from app.usecases.roster import list_rosters
 
             summaries = list_rosters(self.store)
         live = {s.id: s for s in summaries}
@@ -359,8 +360,8 @@ class Builder(QObject):
             self.message.emit("Open a stored roster to see its history")
             return None
         from app.gui.roster_history import show_history
-        from app.store import StoreError
-        from app.store.read import roster_history
+        from app.usecases.access import StoreError
+        from app.usecases.roster import roster_history
 
         try:
             changes = roster_history(self.store, roster_id=s.roster_id)
@@ -372,7 +373,7 @@ class Builder(QObject):
 
     def rename_roster(self, roster_id: int, name: str) -> None:
         if self.store is not None:
-            from app.store import unique_name
+            from app.usecases.roster import unique_name
 
             wanted, name = name, unique_name(self.store, name=name, exclude_id=roster_id)
             if name != wanted:
@@ -380,7 +381,8 @@ class Builder(QObject):
         if self.session is not None and self.session.roster_id == roster_id:
             self.session.apply(UpdateRoster({"name": name}, f"Rename roster to {short_name(name)}"))
         elif self.store is not None:
-            from app.store import StoreError, rename_roster
+            from app.usecases.access import StoreError
+            from app.usecases.roster import rename_roster
 
             try:
                 rename_roster(self.store, roster_id=roster_id, name=name)
@@ -468,7 +470,7 @@ class Builder(QObject):
 
     def fill_recent_menu(self, menu: QMenu) -> None:
         menu.clear()
-        from app.store import list_rosters
+        from app.usecases.roster import list_rosters
 
         live = {s.id: s for s in list_rosters(self.store)} if self.store is not None else {}
         n = 0

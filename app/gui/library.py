@@ -43,7 +43,8 @@ from app.gui.library_model import (
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
-    from app.store import RosterSummary, Store
+    from app.usecases.access import Store
+    from app.usecases.roster import RosterSummary
 
 __all__ = [
     "DELETED_GROUP",
@@ -166,10 +167,12 @@ class LibraryPanel(QWidget):
             self.status.setText("No store is open: rosters cannot be listed or saved.")
             self._update_buttons()
             return
-        from app.store import list_rosters  # loaded after the window is shown (app.gui.app)
+        from app.usecases.roster import (
+            list_rosters,  # loaded after the window is shown (app.gui.app)
+        )
 
         if summaries is None:
-            from app.store import StoreError
+            from app.usecases.access import StoreError
 
             try:
                 summaries = list_rosters(self.store, include_deleted=True)
@@ -361,7 +364,7 @@ class LibraryPanel(QWidget):
         if rid is None or self.store is None:
             return
         store = self.store
-        from app.store import duplicate_roster
+        from app.usecases.roster import duplicate_roster
 
         new = self._store_call(lambda: duplicate_roster(store, roster_id=rid))
         if not isinstance(new, int):
@@ -393,7 +396,7 @@ class LibraryPanel(QWidget):
             self.message.emit(f"Not deleted: {lock}")
             return
         store = self.store
-        from app.store import delete_roster, purge_roster
+        from app.usecases.roster import delete_roster, purge_roster
 
         name = str(self._selected_index().data(Qt.ItemDataRole.DisplayRole))
         if self.selected_is_deleted():
@@ -431,7 +434,7 @@ class LibraryPanel(QWidget):
             self.message.emit(f"Not restored: {lock}")
             return
         store = self.store
-        from app.store import restore_roster
+        from app.usecases.roster import restore_roster
 
         if self._store_call(lambda: restore_roster(store, roster_id=rid)) is None:
             return
@@ -442,7 +445,7 @@ class LibraryPanel(QWidget):
     def _store_call(self, call: Callable[[], object]) -> object | None:
         """Run a store write; a store failure (busy, read-only, full) is told in the status
         bar and returns None (a success returns True or the call's result)."""
-        from app.store import StoreError
+        from app.usecases.access import StoreError
 
         try:
             result = call()

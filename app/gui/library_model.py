@@ -19,7 +19,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QBrush, QColor, QFont
 
 if TYPE_CHECKING:
-    from app.store import RosterSummary
+    from app.usecases.roster import RosterSummary
 
 ROSTER_ROLE = Qt.ItemDataRole.UserRole + 1
 DELETED_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -39,7 +39,8 @@ from app.rules.registry import Registry
 if TYPE_CHECKING:  # the event classes are built when the first such event comes
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 
-    from app.store import RosterSummary, Store
+    from app.usecases.access import Store
+    from app.usecases.roster import RosterSummary
 
 
 #: room for the title bar and frame at first start (width, height), before they are known

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from app.store.read import RosterChange
+    from app.usecases.roster import RosterChange
 
 HEADERS = ("Version", "When (UTC)", "By", "What")
 

@@ -22,7 +22,7 @@ from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyList
 
 if TYPE_CHECKING:
-    from app.store import Store
+    from app.usecases.access import Store
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,8 @@ class RosterSession(QObject):
             self.save_error = "no store is open; export the roster to a file to keep it"
             self.saved.emit(False, self.save_error)
             return False
-        from app.store import AccessRefused, StaleWrite, write_roster  # the ORM loads now
+        from app.usecases.access import AccessRefused, StaleWrite  # the ORM loads now
+        from app.usecases.roster import write_roster
 
         roster = self.roster
         try:

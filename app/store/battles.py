@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.core.battle.commands import command_from_dict
-from app.core.battle.serialize import rolls_from_list, state_to_dict, step_to_dict
-from app.core.battle.session import BattleSession, DataStamp, Step
+from app.core.battle.serialize import rolls_from_list, state_to_dict
+from app.core.battle.session import BattleSession, DataStamp, Step, step_to_dict
 from app.core.battle.timeline import Timeline, step_record, unpack_snapshot
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
@@ -143,7 +143,8 @@ def save_step(store: Store, *, battle_id: int, session: BattleSession) -> None:
         _save_step(db, battle_id, session)
 
 
-def _save_step(db: Session, battle_id: int, session: BattleSession) -> None:
+def _save_step(db: Session, battle_id: int, session: BattleSession, row: Any = None) -> None:
+    """``row``: the battle's row, locked and checked already in this transaction."""
     from sqlmodel import col, delete
 
     from app.store.models import BattleStepRow
@@ -151,7 +152,8 @@ def _save_step(db: Session, battle_id: int, session: BattleSession) -> None:
     n = session.cursor - 1
     if n < 0:
         raise ValueError("the session has no step to save")
-    row = _row(db, battle_id, session.version)
+    if row is None:
+        row = _row(db, battle_id, session.version)
     db.exec(
         delete(BattleStepRow).where(
             col(BattleStepRow.battle_id) == battle_id, col(BattleStepRow.n) >= n
@@ -170,8 +172,9 @@ def save_cursor(store: Store, *, battle_id: int, session: BattleSession) -> None
         _save_cursor(db, battle_id, session)
 
 
-def _save_cursor(db: Session, battle_id: int, session: BattleSession) -> None:
-    row = _row(db, battle_id, session.version)
+def _save_cursor(db: Session, battle_id: int, session: BattleSession, row: Any = None) -> None:
+    if row is None:
+        row = _row(db, battle_id, session.version)
     _stamp(row, session)
     db.add(row)
     db.flush()
@@ -180,20 +183,32 @@ def _save_cursor(db: Session, battle_id: int, session: BattleSession) -> None:
 
 @contextmanager
 def battle_for_update(
-    store: Store, *, battle_id: int, registry: Registry
+    store: Store,
+    *,
+    battle_id: int,
+    registry: Registry | None = None,
+    session: BattleSession | None = None,
 ) -> Iterator[BattleSession]:
     """The battle, loaded inside one write transaction; what the block does to it (a new
     step, or undo and redo moving the cursor) is saved when the block ends, in the same
-    transaction. Another writer waits meanwhile, so nothing either does is lost."""
+    transaction. Another writer waits meanwhile, so nothing either does is lost.
+
+    ``session``: the battle as loaded earlier (a window's), used as it is when the store
+    still holds that version, else refused (:class:`StaleWrite`) before the block runs;
+    without it the battle is loaded with ``registry``."""
     with store.session() as db:
-        _row(db, battle_id, None)  # locks the battle on a server (SQLite: the write lock)
-        session = _load(_dbapi(db), battle_id, registry)
+        # locks the battle on a server (SQLite: the write lock)
+        row = _row(db, battle_id, None if session is None else session.version)
+        if session is None:
+            if registry is None:
+                raise ValueError("battle_for_update needs the registry or a loaded session")
+            session = _load(_dbapi(db), battle_id, registry)
         serial, cursor = session.serial, session.cursor
         yield session
         if session.serial != serial:
-            _save_step(db, battle_id, session)
+            _save_step(db, battle_id, session, row)
         elif session.cursor != cursor:
-            _save_cursor(db, battle_id, session)
+            _save_cursor(db, battle_id, session, row)
 
 
 # --------------------------------------------------------------------------- reading

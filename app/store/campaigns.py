@@ -173,12 +173,14 @@ def _row(db: Session, campaign_id: int, expected: int | None) -> Any:
     return row
 
 
-def _save(db: Session, campaign_id: int, session: CampaignSession) -> None:
+def _save(db: Session, campaign_id: int, session: CampaignSession, row: Any = None) -> None:
+    """``row``: the campaign's row, locked and checked already in this transaction."""
     from sqlmodel import col, delete
 
     from app.store.models import CampaignStepRow
 
-    row = _row(db, campaign_id, session.version)
+    if row is None:
+        row = _row(db, campaign_id, session.version)
     count = _count(db, campaign_id)
     if session.stored < len(session.done) or session.stored != count:
         dropped = db.exec(
@@ -226,17 +228,29 @@ def save_campaign(store: Store, *, campaign_id: int, session: CampaignSession) -
 
 @contextmanager
 def campaign_for_update(
-    store: Store, *, campaign_id: int, registry: Registry
+    store: Store,
+    *,
+    campaign_id: int,
+    registry: Registry | None = None,
+    session: CampaignSession | None = None,
 ) -> Iterator[CampaignSession]:
     """The campaign loaded inside one write transaction; what the block does is saved when
-    it ends, in the same transaction (another writer waits meanwhile)."""
+    it ends, in the same transaction (another writer waits meanwhile).
+
+    ``session``: the campaign as loaded earlier (a window's), used as it is when the store
+    still holds that version, else refused (:class:`StaleWrite`) before the block runs;
+    without it the campaign is loaded with ``registry``."""
     with store.session() as db:
-        _row(db, campaign_id, None)  # locks the campaign on a server (SQLite: the write lock)
-        session = _load(_dbapi(db), campaign_id, registry)
+        # locks the campaign on a server (SQLite: the write lock)
+        row = _row(db, campaign_id, None if session is None else session.version)
+        if session is None:
+            if registry is None:
+                raise ValueError("campaign_for_update needs the registry or a loaded session")
+            session = _load(_dbapi(db), campaign_id, registry)
         before = (session.cursor, len(session.done), session.stored)
         yield session
         if (session.cursor, len(session.done), session.stored) != before:
-            _save(db, campaign_id, session)
+            _save(db, campaign_id, session, row)
 
 
 def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> CampaignSession:

@@ -1,4 +1,5 @@
-"""Battle states, steps and rolls as JSON-ready dicts (for the store) and back."""
+"""Battle states and rolls as JSON-ready dicts (for the store) and back; a step's dict is
+:func:`app.core.battle.session.step_to_dict`, beside :class:`~app.core.battle.session.Step`."""
 
 from __future__ import annotations
 
@@ -6,9 +7,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.core.battle.commands import command_from_dict
 from app.core.battle.dice import Roll
-from app.core.battle.session import Step
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
 from app.rules.mechanics import Side, Status, Victory
 from app.rules.table import TerrainPiece
@@ -203,30 +202,6 @@ def rolls_to_list(rolls: tuple[Roll, ...]) -> list[dict[str, Any]]:
 
 def rolls_from_list(data: list[Mapping[str, Any]]) -> tuple[Roll, ...]:
     return tuple(Roll(r["purpose"], r["spec"], tuple(int(f) for f in r["faces"])) for r in data)
-
-
-def step_to_dict(step: Step, *, with_state: bool = True) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "command": step.command.to_dict(),
-        "rolls": rolls_to_list(step.rolls),
-        "lines": list(step.lines),
-        "turn": step.turn,
-        "phase": step.phase,
-    }
-    if with_state:
-        out["state"] = state_to_dict(step.state)
-    return out
-
-
-def step_from_dict(d: Mapping[str, Any]) -> Step:
-    return Step(
-        command=command_from_dict(d["command"]),
-        rolls=rolls_from_list(d["rolls"]),
-        lines=tuple(d["lines"]),
-        turn=int(d["turn"]),
-        phase=int(d["phase"]),
-        state=state_from_dict(d["state"]),
-    )
 
 
 def state_from_json(text: str) -> Callable[[], BattleState]:

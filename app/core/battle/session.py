@@ -19,12 +19,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from app.core.battle.commands import Act, BattleCommand, CommandError, Context
+from app.core.battle.commands import Act, BattleCommand, CommandError, Context, command_from_dict
 from app.core.battle.dice import RecordingDice, Roll, fresh_dice, replay_dice
 from app.core.battle.given import DiceRequest, DiceWanted, GivenDice
+from app.core.battle.serialize import rolls_from_list, rolls_to_list, state_from_dict, state_to_dict
 from app.core.battle.state import BattleState
+from app.core.battle.timeline import SNAPSHOT_EVERY, state_digest
 from app.rules.fingerprint import fingerprint
 from app.rules.mechanics import Mechanics, Odds, Outcome, Scalar, Side
 from app.rules.ruleset import Ruleset
@@ -154,8 +156,6 @@ class Step:
     def digest(self) -> str:
         """The digest of the recorded state (:func:`app.core.battle.timeline.digest`)."""
         if self._digest is None:
-            from app.core.battle.timeline import state_digest
-
             self._digest = state_digest(self.state)
         return self._digest
 
@@ -368,8 +368,6 @@ class BattleSession:
             raise ReplayError(f"diverged: {exc}") from exc
         if not script.exhausted:
             raise ReplayError("diverged: it used fewer rolls than were recorded")
-        from app.core.battle.timeline import state_digest
-
         if state_digest(done.state) != step.digest:
             raise ReplayError("diverged from the recorded state")
         return done.state
@@ -401,8 +399,6 @@ class BattleSession:
         :data:`~app.core.battle.timeline.SNAPSHOT_EVERY` steps."""
         if self.timeline is not None:
             return self.timeline.nearest_snapshot(n)
-        from app.core.battle.timeline import SNAPSHOT_EVERY
-
         return n - n % SNAPSHOT_EVERY
 
     # ------------------------------------------------------------------ reading
@@ -437,3 +433,30 @@ class BattleSession:
     def _notify(self) -> None:
         for listener in list(self.listeners):
             listener(self)
+
+
+# --------------------------------------------------------------------------- as dicts
+
+
+def step_to_dict(step: Step, *, with_state: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "command": step.command.to_dict(),
+        "rolls": rolls_to_list(step.rolls),
+        "lines": list(step.lines),
+        "turn": step.turn,
+        "phase": step.phase,
+    }
+    if with_state:
+        out["state"] = state_to_dict(step.state)
+    return out
+
+
+def step_from_dict(d: Mapping[str, Any]) -> Step:
+    return Step(
+        command=command_from_dict(d["command"]),
+        rolls=rolls_from_list(d["rolls"]),
+        lines=tuple(d["lines"]),
+        turn=int(d["turn"]),
+        phase=int(d["phase"]),
+        state=state_from_dict(d["state"]),
+    )

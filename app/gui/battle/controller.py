@@ -6,8 +6,8 @@ Widgets send commands here and listen to :attr:`changed`; none changes a state i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -18,7 +18,13 @@ from app.core.battle.state import BattleState
 if TYPE_CHECKING:
     from app.core.roster import Roster
     from app.rules.registry import Registry
-    from app.store import Store
+    from app.usecases.access import Store
+
+T = TypeVar("T")
+
+
+class _NotSaved(Exception):
+    """The store refused the change (said in the status bar); the battle is as it was."""
 
 
 #: longest status-bar line made of a step's log
@@ -96,16 +102,13 @@ class BattleController(QObject):
         if self.read_only:
             self.message.emit("A past step is shown: return to the present to play")
             return None
-        session = self.session
-        saved = (list(session.steps), session.cursor, session.serial)
-        before = session.state
+        before = self.session.state
         try:
-            step = session.do(command, faces=faces)
+            step = self._change(lambda s: s.do(command, faces=faces))
         except CommandError as exc:
             self.message.emit(str(exc))
             return None
-        if not self._save(step=True):
-            session.steps[:], session.cursor, session.serial = saved
+        except _NotSaved:
             return None
         self.done.emit(step, before)
         self.changed.emit()
@@ -120,9 +123,9 @@ class BattleController(QObject):
     def undo(self) -> bool:
         if self.read_only or not self.session.can_undo():
             return False
-        step = self.session.undo()
-        if not self._save(step=False):
-            self.session.cursor += 1
+        try:
+            step = self._change(lambda s: s.undo())
+        except _NotSaved:
             return False
         self.done.emit(None, None)
         self.changed.emit()
@@ -134,33 +137,34 @@ class BattleController(QObject):
             return False
         changed = self.session.data_changed
         try:
-            step = self.session.redo(trust_recorded=changed)
+            step = self._change(lambda s: s.redo(trust_recorded=changed))
         except ReplayError as exc:
             self.message.emit(str(exc))
             return False
-        if not self._save(step=False):
-            self.session.cursor -= 1
+        except _NotSaved:
             return False
         self.done.emit(None, None)
         self.changed.emit()
         self.message.emit(f"Redone with the same dice: {step.command.title(self.session.state)}")
         return True
 
-    def _save(self, *, step: bool) -> bool:
+    def _change(self, change: Callable[[BattleSession], T]) -> T:
+        """``change`` done on the session and saved in one transaction (the battle use
+        case, as ``castra battle`` does it); :class:`_NotSaved` after saying why the store
+        refused, the session left as it was."""
         if self.store is None or self.battle_id is None:
-            return True
-        from app.store import StoreError
-        from app.store.battles import save_cursor, save_step
+            return change(self.session)
+        from app.usecases.access import StoreError
+        from app.usecases.battle import change_battle
 
         try:
-            if step:
-                save_step(self.store, battle_id=self.battle_id, session=self.session)
-            else:
-                save_cursor(self.store, battle_id=self.battle_id, session=self.session)
+            done = change_battle(
+                self.store, battle_id=self.battle_id, session=self.session, change=change
+            )
         except StoreError as exc:
             self.message.emit(f"Not saved: {exc}")
-            return False
-        return True
+            raise _NotSaved from None
+        return done.value
 
     def reload_if_changed(self, registry: Registry) -> bool:
         """Load the battle again when the store holds another version of it (another member
@@ -168,17 +172,17 @@ class BattleController(QObject):
         reloaded; a store failure leaves the battle as shown."""
         if self.store is None or self.battle_id is None:
             return False
-        from app.store import StoreError
-        from app.store.battles import load_battle
-        from app.store.read import battle_version
+        from app.usecases import battle
+        from app.usecases.access import StoreError
 
         try:
-            stored = battle_version(self.store, battle_id=self.battle_id)
-            if stored is None or stored == self.session.version:
-                return False
-            session = load_battle(self.store, battle_id=self.battle_id, registry=registry)
+            session = battle.reload_if_changed(
+                self.store, battle_id=self.battle_id, session=self.session, registry=registry
+            )
         except (StoreError, KeyError, ValueError) as exc:
             self.message.emit(f"Could not reload the battle: {exc}")
+            return False
+        if session is None:
             return False
         self.session = session
         self.return_to_present()

@@ -46,7 +46,7 @@ from app.rules.registry import Registry
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
-    from app.store import Store
+    from app.usecases.access import Store
 
 MAX_SEED = 2**31 - 1
 
@@ -365,8 +365,8 @@ def create_from_history(
     dialog: HistoryDialog, store: Store
 ) -> tuple[int, BattleSession, tuple[Roster, Roster]]:
     """Start the battle chosen and store it (ValueError in one line; nothing stored)."""
-    from app.store import StoreError
-    from app.store.battles import create_battle
+    from app.usecases.access import StoreError
+    from app.usecases.battle import create_battle
 
     session, rosters = dialog.make_session()
     try:
@@ -379,15 +379,10 @@ def create_from_history(
 def save_history_rosters(dialog: HistoryDialog, store: Store) -> list[tuple[int, str]]:
     """Put the two armies chosen in the library, each under a name no roster has yet;
     (id, name) of each."""
-    from dataclasses import replace
+    from app.usecases.access import StoreError
+    from app.usecases.roster import save_new_rosters
 
-    from app.store import StoreError, save_roster, unique_name
-
-    out = []
     try:
-        for roster in dialog.rosters():
-            roster = replace(roster, name=unique_name(store, name=roster.name))
-            out.append((save_roster(store, roster=roster), roster.name))
+        return save_new_rosters(store, dialog.rosters())
     except StoreError as exc:
         raise ValueError(str(exc)) from None
-    return out

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.gui.battle.history_dialog import HistoryDialog
     from app.gui.battle.new_battle import NewBattleDialog
     from app.gui.battle.window import BattleWindow
-    from app.store import Store
+    from app.usecases.access import Store
 
 RECENT_KEY = "battles/recent"
 RECENT_MAX = 8
@@ -69,8 +69,8 @@ class BattleLibrary(QWidget):
         if store is None:
             self.status.setText("No store: battles are not kept")
             return
-        from app.store import StoreError
-        from app.store.battle_list import list_battles
+        from app.usecases.access import StoreError
+        from app.usecases.battle import list_battles
 
         try:
             battles = list_battles(store)
@@ -154,7 +154,7 @@ class BattleManager(QObject):
         if self.store is None:
             menu.addAction("(no store)").setEnabled(False)
             return
-        from app.store.battle_list import list_battles
+        from app.usecases.battle import list_battles
 
         known = {b.id: b for b in list_battles(self.store)}
         shown = 0
@@ -175,7 +175,7 @@ class BattleManager(QObject):
             self.message.emit("No store: a battle needs the library to be kept")
             return None
         from app.gui.battle.new_battle import NewBattleDialog  # battle code loads when used
-        from app.store import list_rosters
+        from app.usecases.roster import list_rosters
 
         dialog = NewBattleDialog(self.registry, list_rosters(self.store), self.parent_widget)
         dialog.accepted.connect(lambda: self._create(dialog))
@@ -253,9 +253,8 @@ class BattleManager(QObject):
         if self.store is None:
             return None
         from app.gui.battle.controller import BattleController
-        from app.store import StoreError
-        from app.store.battles import battle_rosters, load_battle
-        from app.store.read import battle_lock
+        from app.usecases.access import StoreError
+        from app.usecases.battle import battle_lock, battle_rosters, load_battle
 
         try:
             session = load_battle(self.store, battle_id=battle_id, registry=self.registry)

@@ -39,7 +39,8 @@ from app.rules.table import TerrainError
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset
-    from app.store import RosterSummary, Store
+    from app.usecases.access import Store
+    from app.usecases.roster import RosterSummary
 
 MAX_SEED = 2**31 - 1
 
@@ -286,8 +287,9 @@ def create_from_dialog(
 ) -> tuple[int, BattleSession, tuple[Roster, Roster]]:
     """Load the two rosters chosen, start the battle and store it; ValueError (one line)
     when that cannot be done, and nothing is stored."""
-    from app.store import StoreError, load_roster
-    from app.store.battles import create_battle
+    from app.usecases.access import StoreError
+    from app.usecases.battle import create_battle
+    from app.usecases.roster import load_roster
 
     chosen = dialog.chosen()
     if chosen is None:

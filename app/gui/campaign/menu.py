@@ -85,7 +85,7 @@ def new_from_rosters(window: MainWindow) -> CampaignView | None:
 
 def start_campaign(window: MainWindow, session: CampaignSession) -> CampaignView | None:
     """Store a new campaign and show it in the campaign view."""
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     store = window.builder.store
     if store is None:
@@ -98,7 +98,7 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
 
     from app.core.campaign.model import CampaignError
     from app.core.campaign.template import hannibal_in_italy
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     store = window.builder.store
     if store is None or "quincunx" not in window.registry:
@@ -133,7 +133,7 @@ def _create_from_history(window: MainWindow, dialog: HistoryCampaignDialog) -> N
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.model import CampaignError
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     store = window.builder.store
     if store is None:
@@ -151,7 +151,7 @@ def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignVie
 
     from app.core.campaign.campaignfile import CampaignFileError, read_file
     from app.gui.files import open_file_name
-    from app.store.campaigns import create_campaign
+    from app.usecases.campaign import create_campaign
 
     store = window.builder.store
     if store is None:

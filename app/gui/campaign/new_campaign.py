@@ -22,8 +22,8 @@ from app.core.campaign.model import MAX_SIDES, MAX_TEXT, RECOVERIES, CampaignErr
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.start import campaign_from_rosters
 from app.rules.registry import Registry
-from app.store import Store, StoreError
-from app.store.read import RosterSummary, list_rosters, load_roster
+from app.usecases.access import Store, StoreError
+from app.usecases.roster import RosterSummary, list_rosters, load_roster
 
 RECOVERY_WORDS: dict[Recovery, str] = {
     "ruleset": "as the ruleset says",

@@ -15,7 +15,6 @@ battle is only made, to be played from the command line and recorded from there.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -43,10 +42,10 @@ from PySide6.QtWidgets import (
 from app.core.campaign.chronicle import entry as chronicle_entry
 from app.core.campaign.chronicle import strength, timeline
 from app.core.campaign.diff import diff, size_word
-from app.core.campaign.fight import battle_rosters, hand_back, start_battle
+from app.core.campaign.fight import battle_rosters
 from app.core.campaign.model import Campaign, CampaignBattle, CampaignError
 from app.core.campaign.session import CampaignSession
-from app.core.campaign.steps import ApplyResult, LinkBattle, RecordResult, Step
+from app.core.campaign.steps import ApplyResult, RecordResult, Step
 from app.gui.actions import SPECS, ActionKey, make_action, set_tip
 from app.gui.campaign.add_battle import AddBattleDialog
 from app.gui.campaign.plot import StrengthPlot
@@ -54,10 +53,11 @@ from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KeptTree, army_items, timeline_items
 from app.gui.guide import show_guide
 from app.rules.registry import Registry
-from app.store.engine import StaleWrite, Store, StoreError
+from app.usecases.access import StaleWrite, Store, StoreError
 
 if TYPE_CHECKING:
     from app.gui.battle.window import BattleWindow
+    from app.usecases.campaign import CampaignChanged
 
 
 def _confirm_dialog(parent: QWidget, title: str, lines: list[str]) -> bool:
@@ -176,7 +176,7 @@ class CampaignView(QMainWindow):
         #: store, or the club's admin
         self.role: str | None = None
         if store.on_server:
-            from app.store.read import member_role
+            from app.usecases.club import member_role
 
             try:
                 self.role = member_role(store)
@@ -287,7 +287,7 @@ class CampaignView(QMainWindow):
     # ------------------------------------------------------------------ loading
 
     def fill_picker(self, select: int | None = None) -> None:
-        from app.store.campaigns import list_campaigns
+        from app.usecases.campaign import list_campaigns
 
         self.picker.blockSignals(True)
         self.picker.clear()
@@ -308,7 +308,7 @@ class CampaignView(QMainWindow):
             self.open_campaign(int(cid))
 
     def open_campaign(self, campaign_id: int) -> None:
-        from app.store.campaigns import load_campaign
+        from app.usecases.campaign import load_campaign
 
         try:
             self.session = load_campaign(
@@ -328,7 +328,7 @@ class CampaignView(QMainWindow):
     def reload_if_changed(self) -> bool:
         """Load the open campaign again when the store holds another version of it (another
         member made or undid a step on a club server). True when it was reloaded."""
-        from app.store.read import campaign_version
+        from app.usecases.campaign import campaign_version
 
         if self.session is None or self.campaign_id is None:
             return False
@@ -386,7 +386,7 @@ class CampaignView(QMainWindow):
     def _limit(self, can_undo: bool, can_redo: bool) -> None:
         """A player's window on a club server: what the server would refuse is disabled,
         saying why, and the banner says what is theirs (the sides they play)."""
-        from app.store.campaigns import campaign_sides, step_makers
+        from app.usecases.campaign import campaign_sides, step_makers
 
         a = self.actions_
         for key, action in a.items():
@@ -463,36 +463,49 @@ class CampaignView(QMainWindow):
 
     # ------------------------------------------------------------------ steps
 
-    def _save(self) -> bool:
-        from app.store.campaigns import save_campaign
-
-        assert self.session is not None and self.campaign_id is not None
+    def _saved(self, op: Callable[[], CampaignChanged[Step]]) -> Step | None:
+        """Run a campaign use case (one transaction, as ``castra campaign`` does); the step
+        it did, or None when the store refused it (said, and the campaign reloaded). A step
+        the core refuses raises."""
+        assert self.campaign_id is not None
         try:
-            save_campaign(self.store, campaign_id=self.campaign_id, session=self.session)
+            return op().value
         except StaleWrite as exc:
             self._say(f"{exc}; reloaded")
-            self.open_campaign(self.campaign_id)
-            return False
         except StoreError as exc:
             self._say(str(exc))
-            self.open_campaign(self.campaign_id)
-            return False
-        return True
+        self.open_campaign(self.campaign_id)
+        return None
+
+    def _change(self, change: Callable[[CampaignSession], Step]) -> CampaignChanged[Step]:
+        from app.usecases.campaign import change_campaign
+
+        assert self.session is not None and self.campaign_id is not None
+        return change_campaign(
+            self.store, campaign_id=self.campaign_id, session=self.session, change=change
+        )
 
     def do(self, step: Step) -> bool:
         """Do a step, save it, show it; a step the core refuses is a message."""
+
+        def do_step(session: CampaignSession) -> Step:
+            session.do(step)
+            return step
+
+        return self._do(lambda: self._change(do_step))
+
+    def _do(self, op: Callable[[], CampaignChanged[Step]]) -> bool:
         if self.session is None:
             return False
         try:
-            self.session.do(step)
+            step = self._saved(op)
         except (CampaignError, ValueError) as exc:
             self._say(str(exc))
             return False
-        ok = self._save()
         self._refresh()
-        if ok:
+        if step is not None and self.session is not None:
             self._say(f"{step.title(self.session.campaign)}: done")
-        return ok
+        return step is not None
 
     def _next(self) -> CampaignBattle | None:
         if self.session is None:
@@ -564,60 +577,43 @@ class CampaignView(QMainWindow):
     def undo(self) -> None:
         if self.session is None or not self.session.can_undo():
             return
-        step = self.session.undo()
-        if self._save():
+        step = self._saved(lambda: self._change(lambda s: s.undo()))
+        if step is not None:
             self._say(f"undone: {step.title(self.session.campaign)}")
         self._refresh()
 
     def redo(self) -> None:
         if self.session is None or not self.session.can_redo():
             return
-        step = self.session.redo()
-        if self._save():
+        step = self._saved(lambda: self._change(lambda s: s.redo()))
+        if step is not None:
             self._say(f"redone: {step.title(self.session.campaign)}")
         self._refresh()
 
     # ------------------------------------------------------------------ battles
 
     def _fought_ended(self, battle_id: int) -> bool:
-        from app.store.battles import load_battle
+        from app.usecases.campaign import battle_ended
 
-        try:
-            bs = load_battle(self.store, battle_id=battle_id, registry=self.registry)
-        except (KeyError, StoreError):
-            return False
-        return bs.state.result is not None
+        return battle_ended(self.store, battle_id=battle_id, registry=self.registry)
 
     def fight(self) -> int | None:
         """Make the next battle from the campaign armies through the core; its id."""
-        from app.house import with_house
-        from app.paths import user_scenarios_dir
-        from app.rules.mechanics import mechanics_for
-        from app.store.battles import create_battle
+        from app.usecases.campaign import fight
 
         battle = self._next()
         if battle is None or self.session is None:
             return None
         try:
-            rs = self.session.ruleset
-            bs, rosters = start_battle(
-                rs,
-                mechanics_for(rs),
-                self.session.campaign,
-                battle.id,
-                seed=random.SystemRandom().randrange(2**31),
-                scenarios=user_scenarios_dir(),
-                records=with_house(rs.id, rs.meta.engine, ({}, {})),  # a club's own tables
-            )
+            fought = fight(self.store, session=self.session, battle=battle.id)
         except (CampaignError, ValueError) as exc:
             self._say(str(exc))
             return None
-        try:
-            bid = create_battle(self.store, session=bs, rosters=rosters)
         except StoreError as exc:  # a player's window: the server refuses (one line)
             self._say(f"Not fought: {exc}")
             return None
-        self.do(LinkBattle(battle.id, bid))
+        bid, bs = fought.battle_id, fought.battle
+        self.do(fought.link)
         window = self.open_battle(bid) if self.open_battle is not None else None
         if window is not None:
             # when the battle ends, its result comes back to this campaign battle
@@ -636,8 +632,7 @@ class CampaignView(QMainWindow):
     def battle_ended(self, battle_id: int) -> bool:
         """The entry point for the battle window: the stored battle ``battle_id`` has
         ended; its result goes to the campaign battle it was fought for."""
-        from app.store.battles import battle_rosters as stored_rosters
-        from app.store.battles import load_battle
+        from app.usecases.campaign import record_fought
 
         if self.session is None:
             return False
@@ -645,22 +640,26 @@ class CampaignView(QMainWindow):
         if target is None:
             self._say(f"battle {battle_id} was not fought for this campaign")
             return False
-        bs = load_battle(self.store, battle_id=battle_id, registry=self.registry)
-        rosters = stored_rosters(self.store, battle_id=battle_id, registry=self.registry)
-        try:
-            step = hand_back(target.id, bs, rosters, battle_id)
-        except CampaignError as exc:
-            self._say(str(exc))
-            return False
-        return self.do(step)
+        assert self.campaign_id is not None
+        cid, session = self.campaign_id, self.session
+        return self._do(
+            lambda: record_fought(
+                self.store,
+                campaign_id=cid,
+                battle=target.id,
+                fought=battle_id,
+                registry=self.registry,
+                session=session,
+            )
+        )
 
     # ------------------------------------------------------------------ club
 
     def assign_sides(self) -> bool:
         """Campaign > Sides and players…: the umpire gives each side to a club member (or
         to nobody). True when something changed."""
-        from app.store.campaigns import assign_side, campaign_sides, unassign_side
-        from app.store.read import club_members
+        from app.usecases.campaign import assign_side, campaign_sides, unassign_side
+        from app.usecases.club import club_members
 
         if self.session is None or self.campaign_id is None or not self.store.on_server:
             return False

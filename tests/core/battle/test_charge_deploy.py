@@ -20,7 +20,7 @@ from app.core.battle import (
     plan_charge,
 )
 from app.core.battle.commands import command_from_dict
-from app.core.battle.serialize import step_from_dict, step_to_dict
+from app.core.battle.session import step_from_dict, step_to_dict
 from app.rules.contact import zone_holds
 from app.rules.geometry import edge_distance
 from app.rules.registry import Registry

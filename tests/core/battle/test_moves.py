@@ -19,7 +19,7 @@ from app.core.battle import (
     NextPhase,
 )
 from app.core.battle.commands import command_from_dict
-from app.core.battle.serialize import step_from_dict, step_to_dict
+from app.core.battle.session import step_from_dict, step_to_dict
 from app.rules.paths import Leg, parse_path
 from app.rules.registry import Registry
 from tests.core.battle.test_table_commands import make_session

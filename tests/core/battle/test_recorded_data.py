@@ -23,8 +23,8 @@ from app.core.battle import (
     new_battle,
 )
 from app.core.battle.dice import Roll
-from app.core.battle.serialize import state_from_json, state_to_dict, step_to_dict
-from app.core.battle.session import DataStamp
+from app.core.battle.serialize import state_from_json, state_to_dict
+from app.core.battle.session import DataStamp, step_to_dict
 from app.rules.fingerprint import fingerprint, folder_fingerprint
 from app.rules.loader import FILES
 from app.rules.registry import Registry

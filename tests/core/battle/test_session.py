@@ -22,12 +22,8 @@ from app.core.battle import (
     new_battle,
 )
 from app.core.battle import dice as battle_dice
-from app.core.battle.serialize import (
-    state_from_dict,
-    state_to_dict,
-    step_from_dict,
-    step_to_dict,
-)
+from app.core.battle.serialize import state_from_dict, state_to_dict
+from app.core.battle.session import step_from_dict, step_to_dict
 from app.core.edits import AddLeader, AddUnit
 from app.core.roster import Leader, Roster, new_roster, unit_from_entry
 from app.rules.registry import Registry

@@ -23,7 +23,8 @@ from app.core.battle import (
     StartBattle,
     new_battle,
 )
-from app.core.battle.serialize import state_from_dict, state_to_dict, step_from_dict, step_to_dict
+from app.core.battle.serialize import state_from_dict, state_to_dict
+from app.core.battle.session import step_from_dict, step_to_dict
 from app.rules.registry import Registry
 from app.rules.table import TerrainPiece
 from tests.core.battle.test_session import roster
