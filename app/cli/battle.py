@@ -11,7 +11,7 @@ import argparse
 import json
 import random
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli import table as tablecmd
 from app.cli.battle_store import load as _load
@@ -22,6 +22,7 @@ from app.cli.common import (
     MAX_ID,
     MAX_SMALL,
     CliError,
+    LateParser,
     number,
     print_json,
     registry,
@@ -55,12 +56,17 @@ from app.core.validation import Severity, validate
 from app.house import HouseError, with_house
 from app.rules.mechanics import NotImplementedRule, Side, mechanics_for
 
+if TYPE_CHECKING:
+    from app.rules.engine import SideFlag
+
 BATTLE_ID = number("BATTLE", 1, MAX_ID)
 
 
 def register(sub: Any) -> None:
     battle = sub.add_parser("battle", help="play a battle headless (saved after every command)")
-    bsub = battle.add_subparsers(dest="battle_command", metavar="ACTION", required=True)
+    bsub = battle.add_subparsers(
+        dest="battle_command", metavar="ACTION", required=True, parser_class=LateParser
+    )
 
     p = bsub.add_parser(
         "new",
@@ -75,17 +81,8 @@ def register(sub: Any) -> None:
     p.add_argument("roster_b", metavar="ROSTER_B", help="the other side, as ROSTER_A")
     p.add_argument("--name")
     p.add_argument("--seed", type=number("--seed", 0, MAX_ID), help="dice seed (default: random)")
-    p.add_argument(
-        "--supply-problems", choices=("a", "b", "both"), help="D3: the side(s) with supply problems"
-    )
-    p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
-    p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
-    p.add_argument(
-        "--scenario",
-        metavar="NAME",
-        help="fight on a historical battle's field in its battle order (castra scenario list)",
-    )
-    p.add_argument("--json", action="store_true")
+    assert isinstance(p, LateParser)
+    p.late = _new_later  # the engines are asked only when a battle is started
     p.set_defaults(func=cmd_new)
 
     p = bsub.add_parser("list", help="battles in the store")
@@ -197,6 +194,31 @@ def register(sub: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def _new_later(p: argparse.ArgumentParser) -> None:
+    """``battle new``'s arguments after the seed: the conditions the engines declare a side
+    may start under, then the table and the output."""
+    for flag in _side_flags():
+        p.add_argument(
+            "--" + flag.name.replace("_", "-"), choices=("a", "b", "both"), help=flag.help
+        )
+    p.add_argument("--size", metavar="WxH", help="the table, e.g. 72x48 (default: the rules')")
+    p.add_argument("--layout", metavar="NAME", help="a ready-made or saved table layout")
+    p.add_argument(
+        "--scenario",
+        metavar="NAME",
+        help="fight on a historical battle's field in its battle order (castra scenario list)",
+    )
+    p.add_argument("--json", action="store_true")
+
+
+def _side_flags() -> list[SideFlag]:
+    """The conditions the engines declare a side may start a battle under, each once."""
+    from app.rules.engine import side_flags_of
+    from app.rulesets import engines
+
+    return side_flags_of(engines())
 
 
 def _dice_option(p: argparse.ArgumentParser) -> None:
@@ -344,12 +366,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         mech = mechanics_for(rs)
     except (NotImplementedRule, ImportError) as exc:
         raise CliError(str(exc)) from None
-    supply = args.supply_problems
-    records = (
-        ({"supply_problems": supply in ("a", "both")}, {"supply_problems": supply in ("b", "both")})
-        if supply
-        else ({}, {})
-    )
+    records: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+    for flag in _side_flags():
+        sides = getattr(args, flag.name, None)
+        if sides:
+            records[0][flag.name] = sides in ("a", "both")
+            records[1][flag.name] = sides in ("b", "both")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     name = args.name if args.name is not None else f"{rosters[0].name} vs {rosters[1].name}"
     bad = battle_name_problem(name)

@@ -27,6 +27,8 @@ from app.core.campaign.steps import (
     ReturnLeader,
     Step,
 )
+from app.core.campaign.template import RULESET as TEMPLATE_RULESET
+from app.core.campaign.template import RULESET_NAME as TEMPLATE_RULESET_NAME
 from app.core.roster import RosterValueError, unit_from_entry
 from app.rules.mechanics import Side
 
@@ -43,10 +45,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--template",
         choices=("hannibal-italy", "spain", "africa", "metaurus"),
-        help="a historical campaign: Hannibal in Italy (Quincunx), Scipio in Spain, Scipio "
-        "in Africa, the Metaurus (every ruleset; on the historical battles' fields)",
+        help=f"a historical campaign: Hannibal in Italy ({TEMPLATE_RULESET_NAME}), Scipio in "
+        "Spain, Scipio in Africa, the Metaurus (every ruleset; on the historical battles' fields)",
     )
-    p.add_argument("--ruleset", help="with --template (default quincunx)")
+    p.add_argument("--ruleset", help=f"with --template (default {TEMPLATE_RULESET})")
     p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
     p.set_defaults(func=cmd_new)
 
@@ -261,7 +263,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         from app.core.campaign.template import hannibal_in_italy
 
         try:
-            rs = registry().get(args.ruleset or "quincunx")
+            rs = registry().get(args.ruleset or TEMPLATE_RULESET)
         except KeyError as exc:
             raise CliError(str(exc.args[0])) from None
         try:

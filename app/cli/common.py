@@ -21,6 +21,22 @@ if TYPE_CHECKING:
 Handler = Callable[[Any], int]
 
 
+class LateParser(argparse.ArgumentParser):
+    """A command's parser whose ``late`` arguments are added only when that command is
+    parsed (or its help shown): arguments that ask every engine (the conditions a side may
+    start a battle under) cost nothing to the commands beside it."""
+
+    late: Callable[[argparse.ArgumentParser], None] | None = None
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self.late is not None:
+            late, self.late = self.late, None
+            late(self)
+        return super().parse_known_args(args, namespace)
+
+
 class CliError(Exception):
     """A failure to report in one line; ``code`` is the exit status (1 input, 2 usage)."""
 

@@ -1,8 +1,9 @@
-"""``castra print refsheet|cards|roster|chance-cards``: the printed documents as PDF files.
+"""``castra print refsheet|cards|roster|DOCUMENT``: the printed documents as PDF files, the
+common ones and each an engine declares (:mod:`app.rules.documents`).
 
 ROSTER is a roster file (JSON) when such a file exists, else the id or name of a roster in
 the store. Exit codes: 0 written, 1 bad input (unknown ruleset or roster, unreadable file,
-chance cards for a side without them, a file that cannot be written), 2 usage.
+a declared document for a ruleset without it, a file that cannot be written), 2 usage.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from app.core.roster import CONFIRM_CARDS
 
 if TYPE_CHECKING:
     from app.core.roster import Roster
+    from app.rules.documents import DocumentSpec
     from app.rules.ruleset import Ruleset
 
 PAGE_SIZES = ("a4", "letter")
@@ -48,18 +50,29 @@ def register(sub: Any) -> None:
     _common(p)
     p.set_defaults(func=cmd_roster)
 
-    p = psub.add_parser("chance-cards", help="a D3 Ancients side's chance-card deck to cut out")
-    p.add_argument(
-        "--side", required=True, help="army id (roman, carthaginian) or side (Rome, Carthage)"
-    )
-    p.add_argument("--commander", choices=("good", "average", "poor"), default="average")
-    p.add_argument("--supply-problems", action="store_true", help="the side has supply problems")
-    p.add_argument(
-        "--ruleset",
-        help="a ruleset with chance cards (default: the first built-in one, d3-ancients)",
-    )
-    _common(p)
-    p.set_defaults(func=cmd_chance_cards)
+    # the documents the engines declare (app.rules.documents), one command each
+    for spec in _declared_documents():
+        p = psub.add_parser(spec.id, help=spec.help)
+        p.add_argument("--side", required=True, help=spec.side_help)
+        for option in spec.options:
+            flag = "--" + option.name.replace("_", "-")
+            if option.flag:
+                p.add_argument(flag, action="store_true", help=option.help)
+            else:
+                p.add_argument(
+                    flag, choices=option.choices, default=option.initial, help=option.help
+                )
+        p.add_argument("--ruleset", help=spec.ruleset_help)
+        _common(p)
+        p.set_defaults(func=cmd_document, document=spec)
+
+
+def _declared_documents() -> list[DocumentSpec]:
+    """Each document the engines declare, once, by engine name."""
+    from app.rules.documents import declared_documents
+    from app.rulesets import engines
+
+    return declared_documents(engines())
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -80,13 +93,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "castra"
 
 
-def _chance_card_ruleset() -> Ruleset:
-    """The first ruleset whose engine has chance cards, built-in ones first."""
+def _document_ruleset(spec: DocumentSpec) -> Ruleset:
+    """The first ruleset whose engine declares the document ``spec``, built-in ones first."""
+    from app.rules.documents import declared_by
+
     found = sorted(
-        (rs for rs in registry() if rs.engine.has_chance_cards), key=lambda r: (not r.builtin, r.id)
+        (rs for rs in registry() if declared_by(rs.engine, spec.id) is not None),
+        key=lambda r: (not r.builtin, r.id),
     )
     if not found:
-        raise CliError("no loaded ruleset has chance cards")
+        raise CliError(f"no loaded ruleset has {spec.name}")
     return found[0]
 
 
@@ -178,25 +194,30 @@ def cmd_roster(args: argparse.Namespace) -> int:
     )
 
 
-def cmd_chance_cards(args: argparse.Namespace) -> int:
-    from app.export import NoChanceCardsError, resolve_army, write_chance_cards
-    from app.export.chance_cards import commander_quality
+def cmd_document(args: argparse.Namespace) -> int:
+    """A document an engine declares, for one side, with its options' values."""
+    from app.export.documents import maker, resolve_side
+    from app.rules.documents import declared_by
 
-    rs = _ruleset(args.ruleset) if args.ruleset else _chance_card_ruleset()
+    spec: DocumentSpec = args.document
+    rs = _ruleset(args.ruleset) if args.ruleset else _document_ruleset(spec)
+    if declared_by(rs.engine, spec.id) is None:
+        raise CliError(f"ruleset {rs.id!r} ({rs.meta.short_name}) has no {spec.name}")
     try:
-        army = resolve_army(rs, args.side)
-    except (NoChanceCardsError, ValueError) as exc:
+        army = resolve_side(rs, args.side)
+    except ValueError as exc:
         raise CliError(str(exc)) from None
+    make = maker(rs.engine, spec.id)
+    options = {o.name: getattr(args, o.name) for o in spec.options}
     return _write(
-        f"the {rs.army(army).side} chance cards",
-        f"{slug(army)}-chance-cards.pdf",
+        f"the {rs.army(army).side} {spec.name}",
+        f"{slug(army)}-{spec.id}.pdf",
         args,
-        lambda out: write_chance_cards(
+        lambda out: make(
             rs,
             out,
             side=army,
-            commander=commander_quality(args.commander),
-            supply_problems=args.supply_problems,
+            options=options,
             page_size=args.page_size,
             invariant=args.invariant,
         ),

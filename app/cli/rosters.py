@@ -22,7 +22,6 @@ from app.core.roster import (
     roster_name_problem,
     unit_from_entry,
 )
-from app.rules.scale import Scale
 
 if TYPE_CHECKING:  # the heavy modules load in the commands that use them
     from app.core.validation import Report
@@ -38,7 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--army", required=True, help="army list id (see `castra armies RULESET`)")
     p.add_argument("--name", required=True)
     p.add_argument("--side", help="side name (default: the army list's side)")
-    p.add_argument("--scale", choices=[s.value for s in Scale], help="figure scale")
+    p.add_argument("--scale", help="figure scale, one the ruleset offers (e.g. 1:10)")
     p.add_argument(
         "--standard",
         action="store_true",

@@ -317,7 +317,7 @@ def new_roster(
         scale = rs.meta.default_scale
     if not rs.counts_figures:
         scale = None
-    elif scale not in rs.meta.scales:
+    elif scale is None or Scale.parse(scale) not in rs.meta.scales:
         raise ValueError(f"scale {scale!r} is not one of {', '.join(rs.meta.scales)}")
     roster = Roster(
         name=name,

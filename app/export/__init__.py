@@ -1,4 +1,5 @@
-"""PDF documents (reportlab) built from core objects: sheets, cards, rosters, decks.
+"""PDF documents (reportlab) built from core objects: sheets, cards, rosters, and the documents
+an engine declares (:mod:`app.export.documents`; their makers are in its printed parts).
 
 One function per document, each taking the ruleset (and roster), a target (a path or an open
 binary file) and the page size ("a4" or "letter"); ``invariant=True`` gives byte-identical
@@ -7,13 +8,6 @@ target and its page count). This package imports no Qt: the GUI calls these func
 """
 
 from app.export.cardsheet import CARD_SIZE, CardGrid, card_grid
-from app.export.chance_cards import (
-    Deck,
-    NoChanceCardsError,
-    build_deck,
-    resolve_army,
-    write_chance_cards,
-)
 from app.export.common import PAGE_SIZES, Written
 from app.export.refsheet import render_refsheet, write_refsheet
 from app.export.roster_sheet import write_roster_sheet
@@ -23,16 +17,11 @@ __all__ = [
     "CARD_SIZE",
     "PAGE_SIZES",
     "CardGrid",
-    "Deck",
-    "NoChanceCardsError",
     "Written",
-    "build_deck",
     "card_count",
     "card_grid",
     "card_painters",
     "render_refsheet",
-    "resolve_army",
-    "write_chance_cards",
     "write_refsheet",
     "write_roster_sheet",
     "write_unit_cards",

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from app.gui.icons import bundled_icon
+from app.rules.documents import DocumentSpec
 
 Key = QKeySequence.StandardKey
 
@@ -39,7 +40,6 @@ class ActionKey(Enum):
     PRINT_CARDS = auto()
     PRINT_ROSTER = auto()
     PRINT_REFSHEET = auto()
-    PRINT_CHANCE_CARDS = auto()
     RESET_LAYOUT = auto()
     GUIDE = auto()
     SHORTCUTS = auto()
@@ -176,10 +176,6 @@ SPECS: dict[ActionKey, ActionSpec] = {
     ActionKey.PRINT_REFSHEET: ActionSpec(
         "&Quick-reference sheet…",
         "A ruleset's tables, turn sequence, leader rules and errata on one or two pages",
-    ),
-    ActionKey.PRINT_CHANCE_CARDS: ActionSpec(
-        "C&hance cards…",
-        "The D3 chance-card deck of a side, with its army, commander and supply substitutions",
     ),
     ActionKey.RESET_LAYOUT: ActionSpec(
         "&Reset layout",
@@ -352,6 +348,16 @@ class Actions:
         for key in ActionKey:
             if not key.name.startswith(("VIEW_", "CV_")):
                 self._actions[key] = make_action(parent, key)
+        #: the print action of each document the engines declare, by the document's id
+        self.documents: dict[str, QAction] = {}
+
+    def add_documents(self, specs: list[DocumentSpec]) -> None:
+        """A print action for each declared document, its words from the declaration."""
+        for spec in specs:
+            action = QAction(self._parent)
+            action.setObjectName(f"action_print_{spec.id.replace('-', '_')}")
+            _configure(action, ActionSpec(spec.action, spec.tip))
+            self.documents[spec.id] = action
 
     def adopt(self, key: ActionKey, action: QAction) -> QAction:
         """Register an action Qt made (a dock's toggleViewAction) under ``key``."""

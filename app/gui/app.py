@@ -37,7 +37,7 @@ from PySide6.QtWidgets import QApplication
 from app import bundled
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
-from app.gui.printing import Document
+from app.gui.printing import Document, declared
 from app.paths import cache_dir, data_dir, load_registry, user_rulesets_dir
 from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine
@@ -311,6 +311,7 @@ def _load_the_rest(window: MainWindow, registry: Registry, store: Store | None) 
     def loaded(rest: Registry) -> None:
         try:
             registry.absorb(rest)
+            window.add_declared_documents()  # a ruleset just loaded may print more
             _seed(store, registry)  # a ruleset new since the last start brings its sample army
             window.library.update_names()
             _report_failures(window, registry)
@@ -363,7 +364,9 @@ def _show(window: MainWindow, store: Store | None, spec: str) -> None:
         elif what == "dialog" and arg == "print":
             session = window.builder.session
             roster = session.roster if session is not None else None
-            window.printer.dialog(Document.CHANCE_CARDS, roster).open()
+            # the first document an engine declares, else the unit cards
+            docs = declared(window.registry)
+            window.printer.dialog(docs[0] if docs else Document.CARDS, roster).open()
         elif what == "menu" and arg == "print":
             window.editor.print_button.showMenu()
         elif what == "import":

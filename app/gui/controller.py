@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QMenu
 
-from app.core.capabilities import has_chance_cards, uses_commands
+from app.core.capabilities import uses_commands
 from app.core.edits import UpdateRoster
 from app.core.roster import Roster
 from app.gui import dialogs
@@ -30,6 +30,7 @@ from app.gui.new_roster import NewRosterDialog
 from app.gui.session import RosterSession
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
+from app.rules.documents import declared_by
 from app.rules.registry import Registry
 
 #: The sample a newcomer sees on a first start: the Quincunx Roman model legion, the army
@@ -531,14 +532,15 @@ class Builder(QObject):
             ):
                 a[key].setEnabled(False)
         # Only what applies: no "Add command" where the rules have no commands (D3, GSB,
-        # MWAN #90), no chance cards for a roster of a ruleset without them, no Delete with
-        # nothing to delete.
+        # MWAN #90), no declared document (D3's chance cards) for a roster of a ruleset
+        # whose engine does not declare it, no Delete with nothing to delete.
         a[ActionKey.ADD_COMMAND].setVisible(s is None or uses_commands(s.ruleset))
-        a[ActionKey.PRINT_CHANCE_CARDS].setVisible(
-            has_chance_cards(s.ruleset)
-            if s is not None
-            else any(has_chance_cards(rs) for rs in self.registry)
-        )
+        for doc_id, action in a.documents.items():
+            action.setVisible(
+                declared_by(s.ruleset.engine, doc_id) is not None
+                if s is not None
+                else any(declared_by(rs.engine, doc_id) is not None for rs in self.registry)
+            )
         a[ActionKey.DELETE].setEnabled(have or self.library.selected_roster() is not None)
         status = s.status() if s is not None and s.read_only is None else None
         a[ActionKey.UNDO].setEnabled(bool(status and status.can_undo))

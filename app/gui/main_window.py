@@ -31,7 +31,7 @@ from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.icons import bundled_icon
 from app.gui.library import LibraryPanel
-from app.gui.printing import Document, Printer
+from app.gui.printing import Document, Printable, Printer, declared
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
@@ -51,7 +51,6 @@ PRINT_DOCUMENTS = {
     ActionKey.PRINT_CARDS: Document.CARDS,
     ActionKey.PRINT_ROSTER: Document.ROSTER,
     ActionKey.PRINT_REFSHEET: Document.REFSHEET,
-    ActionKey.PRINT_CHANCE_CARDS: Document.CHANCE_CARDS,
 }
 
 
@@ -242,8 +241,23 @@ class MainWindow(QMainWindow):
         for key, document in PRINT_DOCUMENTS.items():
             a[key].triggered.connect(lambda _c=False, d=document: self.print_document(d))
             self.print_menu.addAction(a[key])
+        self.add_declared_documents()
 
-    def print_document(self, document: Document) -> None:
+    def add_declared_documents(self) -> None:
+        """A print action for each document the loaded rulesets' engines declare that has
+        none yet (after the common ones). The rulesets load after the window shows: this
+        runs again when they are attached and when the others arrive."""
+        a = self.action_registry
+        new = [spec for spec in declared(self.registry) if spec.id not in a.documents]
+        a.add_documents(new)
+        for spec in new:
+            action = a.documents[spec.id]
+            action.triggered.connect(lambda _c=False, d=spec: self.print_document(d))
+            self.print_menu.addAction(action)
+        if new:
+            self.builder.update_actions()  # shown only where the open roster's engine has it
+
+    def print_document(self, document: Printable) -> None:
         session = self.builder.session
         self.printer.ask_and_print(document, session.roster if session is not None else None)
 
@@ -412,6 +426,7 @@ class MainWindow(QMainWindow):
         self.library.registry = registry
         self.library.set_store(store, summaries)
         self.battles.attach(registry, store)
+        self.add_declared_documents()
         self.editor.placeholder.setText(PLACEHOLDER)
         for key in (ActionKey.NEW, ActionKey.IMPORT, ActionKey.OPEN):
             self.action_registry[key].setEnabled(True)

@@ -1,5 +1,6 @@
-"""The print dialog: which document, for which ruleset (a reference sheet), the D3 deck's side
-and substitutions, the page size and the file. Loaded when it is first opened
+"""The print dialog: which document, for which ruleset (a reference sheet), a declared
+document's side and options (built from its declaration, :mod:`app.rules.documents`), the
+page size and the file. Loaded when it is first opened
 (:meth:`app.gui.printing.Printer.dialog`), not at the window's start."""
 
 from __future__ import annotations
@@ -22,21 +23,22 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.roster import Roster
-from app.gui.printing import Document, PrintJob, suggested_name
+from app.gui.printing import Document, Printable, PrintJob, declared, suggested_name, title
+from app.rules.documents import DocumentOption, DocumentSpec, OptionValue, declared_by
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 
 
 class PrintDialog(QDialog):
-    """Choose the document, its ruleset (for a reference sheet), the D3 deck's side and
-    substitutions, the page size and the file."""
+    """Choose the document, its ruleset (for a reference sheet), a declared document's side
+    and options, the page size and the file."""
 
     def __init__(
         self,
         parent: QWidget | None,
         registry: Registry,
         roster: Roster | None,
-        document: Document,
+        document: Printable,
         *,
         folder: str,
         page_size: str,
@@ -50,18 +52,19 @@ class PrintDialog(QDialog):
         self._path_edited = False
 
         self.document = QComboBox()
-        for doc in Document:
-            self.document.addItem(doc.value, doc)
+        self.declared = declared(registry)
+        for doc in [*Document, *self.declared]:
+            self.document.addItem(title(doc), doc)
         self.ruleset = QComboBox()
         for rs in sorted(registry, key=lambda r: r.meta.short_name):
             self.ruleset.addItem(rs.meta.name, rs.id)
         if roster is not None:
             self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(roster.ruleset)))
         self.side = QComboBox()
-        self.commander = QComboBox()
-        for quality in ("average", "good", "poor"):
-            self.commander.addItem(quality.capitalize(), quality)
-        self.supply = QCheckBox("Supply problems (a No Event becomes an Ammunition Shortage)")
+        #: each declared document's option controls, by document id and option name
+        self.options: dict[str, dict[str, QComboBox | QCheckBox]] = {
+            spec.id: {o.name: _option_widget(o) for o in spec.options} for spec in self.declared
+        }
         self.page = QComboBox()
         self.page.addItem("A4", "a4")
         self.page.addItem("Letter", "letter")
@@ -101,8 +104,10 @@ class PrintDialog(QDialog):
         form.addRow("&Document:", self.document)
         form.addRow("&Ruleset:", self.ruleset)
         form.addRow("&Side:", self.side)
-        form.addRow("&Commander:", self.commander)
-        form.addRow("", self.supply)
+        for spec in self.declared:
+            for option in spec.options:
+                widget = self.options[spec.id][option.name]
+                form.addRow("" if option.flag else f"&{option.label}:", widget)
         form.addRow("&Paper:", self.page)
         form.addRow("Send:", destination)
         self._file_label = QLabel("File:")
@@ -132,10 +137,16 @@ class PrintDialog(QDialog):
 
     # ------------------------------------------------------------------ state
 
-    def chosen_document(self) -> Document:
+    def chosen_document(self) -> Printable:
         doc = self.document.currentData()
-        assert isinstance(doc, Document)
+        assert isinstance(doc, Document | DocumentSpec)
         return doc
+
+    def option_widget(self, name: str) -> QComboBox | QCheckBox:
+        """The control of option ``name`` of the declared document chosen."""
+        doc = self.chosen_document()
+        assert isinstance(doc, DocumentSpec)
+        return self.options[doc.id][name]
 
     def chosen_ruleset(self) -> Ruleset:
         return self.registry.get(str(self.ruleset.currentData()))
@@ -150,18 +161,20 @@ class PrintDialog(QDialog):
         doc = self.chosen_document()
         rs = self.chosen_ruleset()
         needs_roster = doc in (Document.CARDS, Document.ROSTER)
-        deck = doc is Document.CHANCE_CARDS
+        spec = doc if isinstance(doc, DocumentSpec) else None
         self.ruleset.setEnabled(not needs_roster or self.roster is None)
         if needs_roster and self.roster is not None:
             self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(self.roster.ruleset)))
-        if deck:
-            decks = next((r for r in self.registry if r.engine.has_chance_cards), None)
-            if decks is not None and not rs.engine.has_chance_cards:
-                self.ruleset.setCurrentIndex(self.ruleset.findData(decks.id))
+        if spec is not None:
+            first = next((r for r in self.registry if declared_by(r.engine, spec.id)), None)
+            if first is not None and not declared_by(rs.engine, spec.id):
+                self.ruleset.setCurrentIndex(self.ruleset.findData(first.id))
                 return  # _refresh runs again from the ruleset change
-            self._fill_sides(rs)
-        for field, visible in ((self.side, deck), (self.commander, deck), (self.supply, deck)):
-            self._show_row(field, visible)
+            self._fill_sides(rs, spec)
+        self._show_row(self.side, spec is not None)
+        for doc_id, widgets in self.options.items():
+            for widget in widgets.values():
+                self._show_row(widget, spec is not None and spec.id == doc_id)
         printer = self.to_printer.isChecked()
         self._form.setRowVisible(self._path_row, not printer)
         self._show_row(self.open_after, not printer)
@@ -179,8 +192,8 @@ class PrintDialog(QDialog):
         problem = ""
         if needs_roster and self.roster is None:
             problem = "Open a roster to print its cards or its roster sheet."
-        elif deck and not rs.engine.has_chance_cards:
-            problem = "None of the loaded rulesets has chance cards."
+        elif spec is not None and not declared_by(rs.engine, spec.id):
+            problem = f"None of the loaded rulesets has {spec.name}."
         self.problem.setText(problem)
         self.problem.setVisible(bool(problem))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -188,7 +201,7 @@ class PrintDialog(QDialog):
         if not self._path_edited:
             self.path.setText(str(Path(self._folder) / suggested_name(doc, rs, self.roster)))
 
-    def _size_text(self, doc: Document) -> str:
+    def _size_text(self, doc: Printable) -> str:
         if doc is not Document.CARDS or self.roster is None:
             return ""
         from app.export import card_count, card_grid
@@ -198,7 +211,7 @@ class PrintDialog(QDialog):
         plural = ("s" if cards != 1 else "", "s" if pages != 1 else "")
         return f"{cards:,} card{plural[0]} on {pages:,} page{plural[1]}"
 
-    def _fill_sides(self, rs: Ruleset) -> None:
+    def _fill_sides(self, rs: Ruleset, spec: DocumentSpec) -> None:
         current = self.side.currentData()
         self.side.clear()
         for army_id, army in rs.armies.items():
@@ -208,8 +221,13 @@ class PrintDialog(QDialog):
         elif self.roster is not None and self.roster.ruleset == rs.id:
             self.side.setCurrentIndex(max(0, self.side.findData(self.roster.army)))
             general = next((ld for ld in self.roster.leaders if ld.rank == "general"), None)
-            if general is not None and general.quality:
-                self.commander.setCurrentIndex(max(0, self.commander.findData(general.quality)))
+            for option in spec.options:
+                value = None
+                if general is not None and option.leader_field is not None:
+                    value = getattr(general, option.leader_field, None)
+                widget = self.options[spec.id][option.name]
+                if value and isinstance(widget, QComboBox):
+                    widget.setCurrentIndex(max(0, widget.findData(value)))
 
     def _browse(self) -> None:
         from app.gui.files import save_file_name
@@ -221,15 +239,23 @@ class PrintDialog(QDialog):
             self._path_edited = True
 
     def job(self) -> PrintJob:
-        side = self.side.currentData() if self.chosen_document() is Document.CHANCE_CARDS else None
+        doc = self.chosen_document()
+        spec = doc if isinstance(doc, DocumentSpec) else None
+        side = self.side.currentData() if spec is not None else None
+        options: dict[str, OptionValue] = {}
+        if spec is not None:
+            for name, widget in self.options[spec.id].items():
+                if isinstance(widget, QCheckBox):
+                    options[name] = widget.isChecked()
+                else:
+                    options[name] = str(widget.currentData())
         return PrintJob(
-            document=self.chosen_document(),
+            document=doc,
             ruleset=self.chosen_ruleset().id,
             path=Path(self.path.text().strip()).expanduser(),
             page_size=str(self.page.currentData()),
             side=None if side is None else str(side),
-            commander=str(self.commander.currentData()),
-            supply_problems=self.supply.isChecked(),
+            options=options,
             open_after=self.open_after.isChecked(),
             to_printer=self.to_printer.isChecked(),
         )
@@ -248,3 +274,14 @@ class PrintDialog(QDialog):
             self.problem.setVisible(True)
             return
         self.accept()
+
+
+def _option_widget(option: DocumentOption) -> QComboBox | QCheckBox:
+    """A check box for a flag; a list of the choices for a choice, its default first."""
+    if option.flag:
+        return QCheckBox(option.label)
+    box = QComboBox()
+    first = option.initial
+    for choice in sorted(option.choices, key=lambda c: c != first):
+        box.addItem(choice.capitalize(), choice)
+    return box

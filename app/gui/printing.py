@@ -1,10 +1,10 @@
 """Print or export PDFs from the window: unit cards, the roster sheet, a quick-reference sheet
-and the D3 chance-card deck. A small dialog (:mod:`app.gui.print_dialog`) chooses the
-document, the page size and the file; ``app.export`` writes it; the PDF then opens in the
-system's viewer (the preview).
+and the documents the engines declare (:mod:`app.rules.documents`). A small dialog
+(:mod:`app.gui.print_dialog`) chooses the document, the page size and the file;
+``app.export`` writes it; the PDF then opens in the system's viewer (the preview).
 
-Widgets only gather choices: the documents come from ``app.export``, the deck's substitutions
-from the ruleset data, and the roster from the open session. The window makes its
+Widgets only gather choices: the documents come from ``app.export``, a declared document's
+options from its declaration, and the roster from the open session. The window makes its
 :class:`Printer` at start, but the dialog, the print thread and Qt's print support load when
 something is first printed (a good 8 ms of the start otherwise).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +23,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from app.core.roster import CONFIRM_CARDS, Roster
+from app.rules.documents import DocumentSpec, OptionValue, declared_documents
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 
@@ -39,20 +40,33 @@ class Document(Enum):
     CARDS = "Unit cards"
     ROSTER = "Roster sheet"
     REFSHEET = "Quick-reference sheet"
-    CHANCE_CARDS = "Chance-card deck (D3)"
+
+
+#: a document to print: a common one, or one an engine declares
+Printable = Document | DocumentSpec
+
+
+def title(document: Printable) -> str:
+    """The document's name in the dialog's list and in messages."""
+    return document.value if isinstance(document, Document) else document.title
+
+
+def declared(registry: Registry) -> list[DocumentSpec]:
+    """The documents the engines of the loaded rulesets declare, each once."""
+    return declared_documents(rs.engine for rs in registry)
 
 
 @dataclass(frozen=True)
 class PrintJob:
-    """What to print: the document, for which ruleset (and roster), where, on what paper."""
+    """What to print: the document, for which ruleset (and roster), where, on what paper;
+    for a declared document, the side and its options' values."""
 
-    document: Document
+    document: Printable
     ruleset: str
     path: Path
     page_size: str = "a4"
     side: str | None = None
-    commander: str = "average"
-    supply_problems: bool = False
+    options: dict[str, OptionValue] = field(default_factory=dict)
     open_after: bool = True
     #: to a printer through the system's print dialog (``path`` is then a temporary file)
     to_printer: bool = False
@@ -62,11 +76,11 @@ def _file_name(text: str) -> str:
     return re.sub(r"[^\w\- ]+", "_", text).strip().replace(" ", "-").lower() or "castra"
 
 
-def suggested_name(document: Document, ruleset: Ruleset, roster: Roster | None) -> str:
+def suggested_name(document: Printable, ruleset: Ruleset, roster: Roster | None) -> str:
     if document is Document.REFSHEET or roster is None:
         base = f"{ruleset.id}-refsheet"
-    elif document is Document.CHANCE_CARDS:
-        base = f"{roster.side}-chance-cards"
+    elif isinstance(document, DocumentSpec):
+        base = f"{roster.side}-{document.id}"
     else:
         base = f"{roster.name}-{'cards' if document is Document.CARDS else 'roster'}"
     return f"{_file_name(base)}.pdf"
@@ -81,28 +95,17 @@ def write(
     """Write the PDF of ``job``; returns its page count. Raises ``ValueError`` or ``OSError``
     with a message for the user. ``progress`` hears of the unit cards drawn (and may raise
     to stop)."""
-    from app.export import (
-        write_chance_cards,
-        write_refsheet,
-        write_roster_sheet,
-        write_unit_cards,
-    )
-    from app.export.chance_cards import commander_quality
+    from app.export import write_refsheet, write_roster_sheet, write_unit_cards
+    from app.export.documents import maker
 
     rs = registry.get(job.ruleset)
     if job.document is Document.REFSHEET:
         return write_refsheet(rs, job.path, page_size=job.page_size).pages
-    if job.document is Document.CHANCE_CARDS:
+    if isinstance(job.document, DocumentSpec):
         if job.side is None:
-            raise ValueError("choose the side whose deck to print")
-        return write_chance_cards(
-            rs,
-            job.path,
-            side=job.side,
-            commander=commander_quality(job.commander),
-            supply_problems=job.supply_problems,
-            page_size=job.page_size,
-        ).pages
+            raise ValueError(f"choose the side whose {job.document.name} to print")
+        make = maker(rs.engine, job.document.id)
+        return make(rs, job.path, side=job.side, options=job.options, page_size=job.page_size).pages
     if roster is None:
         raise ValueError("open a roster first")
     if job.document is Document.CARDS:
@@ -136,7 +139,7 @@ class Printer(QObject):
         self.progress: QProgressDialog | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="castra-print-")
 
-    def dialog(self, document: Document, roster: Roster | None) -> PrintDialog:
+    def dialog(self, document: Printable, roster: Roster | None) -> PrintDialog:
         from app.gui.print_dialog import PrintDialog
 
         folder = str(self.settings.value("print/folder", "")) or str(Path.home())
@@ -145,7 +148,7 @@ class Printer(QObject):
             self.window, self.registry, roster, document, folder=folder, page_size=page
         )
 
-    def ask_and_print(self, document: Document, roster: Roster | None) -> bool:
+    def ask_and_print(self, document: Printable, roster: Roster | None) -> bool:
         box = self.dialog(document, roster)
         if box.exec() != QDialog.DialogCode.Accepted:
             return False
@@ -192,7 +195,9 @@ class Printer(QObject):
         worker.failed.connect(self._failed)
         worker.progress.connect(self._progressed)
         progress = QProgressDialog(
-            f"Building {cards:,} cards…" if cards else f"Writing the {job.document.value.lower()}…",
+            f"Building {cards:,} cards…"
+            if cards
+            else f"Writing the {title(job.document).lower()}…",
             "Cancel",
             0,
             max(cards, 0),
@@ -236,7 +241,7 @@ class Printer(QObject):
             return
         self.settings.setValue("print/folder", str(job.path.parent))
         self.settings.setValue("print/pageSize", job.page_size)
-        self.message.emit(f"Wrote {job.document.value.lower()} to {job.path} ({pages} pages)")
+        self.message.emit(f"Wrote {title(job.document).lower()} to {job.path} ({pages} pages)")
         self.written.emit(job.path, pages)
         if job.open_after and not _open_pdf(job.path):
             from PySide6.QtWidgets import QMessageBox

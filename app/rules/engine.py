@@ -17,11 +17,12 @@ This module knows no engine by name: the registry passes its look-up to the load
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from app.rules.documents import DocumentSpec
 from app.rules.schema import Strict, TroopBase
 
 if TYPE_CHECKING:
@@ -41,6 +42,17 @@ class EngineSchema:
 
 
 @dataclass(frozen=True)
+class SideFlag:
+    """A condition a side may start a battle under, kept in its record under ``name`` (D3's
+    supply problems): the new-battle dialog shows a check box per side after ``label``, the
+    command line takes ``--name a|b|both`` with ``help``, from this declaration alone."""
+
+    name: str
+    label: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Engine:
     """One engine: its ``name`` (as ``ruleset.toml`` spells it), its ``package`` (the module
     path of its code), the built-in ruleset folder that uses it, and what it can do beyond
@@ -52,6 +64,10 @@ class Engine:
     builtin_folder: str
     #: a deck of chance cards per side, printed as a document of its own (D3 Ancients)
     has_chance_cards: bool = False
+    #: the documents it prints beyond the common ones (:mod:`app.rules.documents`)
+    documents: tuple[DocumentSpec, ...] = ()
+    #: the conditions a side may start a battle under (:class:`SideFlag`)
+    side_flags: tuple[SideFlag, ...] = ()
 
     @property
     def package_name(self) -> str:
@@ -80,6 +96,16 @@ class Engine:
     def mechanics(self) -> type[Mechanics]:
         """The engine's mechanics class, from its package's ``mechanics`` module."""
         return _mechanics(self.package, self.name)
+
+
+def side_flags_of(engines: Iterable[Engine]) -> list[SideFlag]:
+    """The conditions ``engines`` declare a side may start a battle under, each once (by
+    name), in the order first met."""
+    found: dict[str, SideFlag] = {}
+    for engine in engines:
+        for flag in engine.side_flags:
+            found.setdefault(flag.name, flag)
+    return list(found.values())
 
 
 EngineLookup = Callable[[str], Engine]

@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -1010,6 +1011,29 @@ D3_MOVE = {
     "light_cavalry": 12.0,
     "veteran_light_cavalry": 12.0,
 }
+
+
+def test_d3_supply_problems_are_a_side_condition(cli: Cli) -> None:
+    """``--supply-problems b`` (the condition D3 declares a side may start under) puts it in
+    side B's record and swaps a No Event of its deck for an Ammunition Shortage; side A
+    starts without it; a side that is neither a, b nor both is a usage error."""
+    a, b = cli.rosters("d3-ancients")
+    made = cli.json("battle", "new", a, b, "--seed", 5, "--supply-problems", "b")
+    state = cli.json("battle", "show", made["id"])
+    rome, carthage = (s["record"] for s in state["sides"])
+    assert (rome["supply_problems"], carthage["supply_problems"]) == (False, True)
+    plain = cli.json("battle", "new", a, b, "--seed", 5)
+
+    def deck(battle: Any, side: str) -> Counter[str]:
+        line = next(ln for ln in battle["log"] if ln.startswith(f"{side}: 15 chance cards ("))
+        cards = line.split("(", 1)[1].split(")", 1)[0].split(", ")
+        return Counter({c.split(" ", 1)[1]: int(c.split(" ", 1)[0]) for c in cards})
+
+    assert deck(made, "Rome") == deck(plain, "Rome")
+    assert deck(made, "Carthage") - deck(plain, "Carthage") == Counter({"Ammunition Shortage": 1})
+    assert deck(plain, "Carthage") - deck(made, "Carthage") == Counter({"No Event": 1})
+    bad = cli.usage_error("battle", "new", a, b, "--supply-problems", "c")
+    assert "argument --supply-problems: invalid choice: 'c'" in bad
 
 
 def test_d3_battle_runs_to_its_own_result(cli: Cli) -> None:

@@ -375,3 +375,24 @@ def test_installed_console_script(tmp_path: Path) -> None:
         [str(exe), "validate"], capture_output=True, text=True, check=False, timeout=60
     )
     assert done.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("scale", "words"),
+    [
+        ("1:50", "scale '1:50' is not one of 1:10, 1:100"),
+        ("1:0", "is not a figure scale"),
+        ("1:" + "9" * 400, "is not a figure scale"),
+        ("1:10\x07", "is not a figure scale"),
+    ],
+)
+def test_a_scale_the_ruleset_does_not_offer_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], scale: str, words: str
+) -> None:
+    """``--scale`` takes any text (the scales are the ruleset's data, not a list in the code)
+    and refuses what the ruleset does not offer in one line, exit 1, nothing made."""
+    code = main(["roster", "new", "--ruleset", "quincunx", "--army", "roman", "--name", "S",
+                 "--scale", scale])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and words in err and len(err.strip().splitlines()) == 1
+    assert main(["roster", "show", "S"]) == 1

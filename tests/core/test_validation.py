@@ -412,8 +412,12 @@ def test_scale_must_be_one_of_the_rulesets(registry: Registry) -> None:
     assert "scale.invalid" not in codes(rs, at_100)
     only_10 = replace(rs, meta=rs.meta.model_copy(update={"scales": (Scale.ONE_TO_TEN,)}))
     assert "scale.invalid" in codes(only_10, at_100, Severity.ERROR)
-    with pytest.raises(ValueError, match="scale '1:50' is not one of 1:10, 1:100"):
-        UpdateRoster({"scale": "1:50"}).apply(roster)
+    # a scale the ruleset does not offer (1:50) is a figure scale all the same: an error of
+    # validation naming the ruleset's, not a refused edit
+    at_50 = UpdateRoster({"scale": "1:50"}).apply(roster)
+    assert "scale.invalid" in codes(rs, at_50, Severity.ERROR)
+    with pytest.raises(ValueError, match="scale 'fifty' is not a figure scale"):
+        UpdateRoster({"scale": "fifty"}).apply(roster)
 
 
 def test_empty_roster_is_a_note_and_valid(registry: Registry) -> None:

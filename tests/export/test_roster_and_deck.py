@@ -12,13 +12,12 @@ import pytest
 from app.core.roster import Roster
 from app.core.totals import roster_totals
 from app.core.validation import validate
-from app.export import (
+from app.export import card_grid, write_roster_sheet
+from app.export.rulesets.d3 import (
     NoChanceCardsError,
     build_deck,
-    card_grid,
     resolve_army,
     write_chance_cards,
-    write_roster_sheet,
 )
 from app.rules.registry import Registry
 from app.rulesets.d3 import schema as d3

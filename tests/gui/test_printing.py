@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
@@ -50,10 +51,12 @@ def run_dialog(
     return seen
 
 
-def print_and_wait(qtbot: QtBot, window: MainWindow, key: ActionKey) -> None:
-    """Trigger a print action and wait for the worker thread to write the file."""
+def print_and_wait(qtbot: QtBot, window: MainWindow, key: ActionKey | str) -> None:
+    """Trigger a print action (a declared document's by its id) and wait for the worker
+    thread to write the file."""
+    a = window.action_registry
     with qtbot.waitSignal(window.printer.written, timeout=20_000):
-        window.action_registry[key].trigger()
+        (a.documents[key] if isinstance(key, str) else a[key]).trigger()
 
 
 def text_of(path: Path) -> str:
@@ -89,9 +92,8 @@ def test_editor_print_button_offers_every_document(window: MainWindow, registry:
             ActionKey.PRINT_CARDS,
             ActionKey.PRINT_ROSTER,
             ActionKey.PRINT_REFSHEET,
-            ActionKey.PRINT_CHANCE_CARDS,
         )
-    ]
+    ] + [window.action_registry.documents["chance-cards"].text()]
     menu = window.findChild(type(window.editor.print_button.menu()), "printMenu")
     assert menu is not None and len(menu.actions()) == 4
 
@@ -142,11 +144,13 @@ def test_chance_cards_take_the_rosters_side_and_commander(
 ) -> None:
     open_new(window, registry, "d3-ancients", "carthaginian")
     target = tmp_path / "deck.pdf"
-    seen = run_dialog(monkeypatch, target, lambda d: d.supply.setChecked(True))
-    print_and_wait(qtbot, window, ActionKey.PRINT_CHANCE_CARDS)
+    seen = run_dialog(
+        monkeypatch, target, lambda d: d.option_widget("supply_problems").setChecked(True)
+    )
+    print_and_wait(qtbot, window, "chance-cards")
     dialog = seen[0]
     assert dialog.side.currentData() == "carthaginian"
-    assert dialog.job().supply_problems
+    assert dialog.job().options["supply_problems"]
     text = text_of(target)
     assert "Ammunition" in text and "Initiative" in text
     assert len(PdfReader(target).pages) == 2  # 15 cards, nine a page
@@ -299,3 +303,29 @@ def test_the_print_dialog_warns_of_names_that_print_blank(
     # a reference sheet shows no roster names: no warning
     dialog.document.setCurrentIndex(dialog.document.findData(Document.REFSHEET))
     assert not dialog.font_warning.isVisibleTo(dialog)
+
+
+def test_a_declared_document_is_offered_once_its_ruleset_has_loaded(
+    qtbot: QtBot, settings: QSettings
+) -> None:
+    """The window starts with the reopened roster's ruleset and loads the others after: the
+    Print menu offers a document an engine declares (D3's chance cards) once a ruleset of
+    that engine is there, after the common three, once."""
+    from app.rulesets import find_engine
+
+    early = Registry.load(find_engine, only=["quincunx"])
+    window = MainWindow(early, None, settings)
+    qtbot.addWidget(window)
+    a = window.action_registry
+    assert "chance-cards" not in a.documents and len(window.print_menu.actions()) == 3
+    early.absorb(Registry.load(find_engine, only=["d3-ancients"]))
+    window.add_declared_documents()
+    window.add_declared_documents()
+    chance = a.documents["chance-cards"]
+    assert window.print_menu.actions() == [
+        a[ActionKey.PRINT_CARDS],
+        a[ActionKey.PRINT_ROSTER],
+        a[ActionKey.PRINT_REFSHEET],
+        chance,
+    ]
+    assert chance.text() == "C&hance cards…" and chance.isVisible()

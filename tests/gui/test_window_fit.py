@@ -136,12 +136,12 @@ def test_only_what_applies(window: MainWindow, registry: Registry) -> None:
     assert not a[ActionKey.DELETE].isEnabled()
     open_new(window, registry, "d3-ancients", "roman", name="D3")
     assert not a[ActionKey.ADD_COMMAND].isVisible()
-    assert a[ActionKey.PRINT_CHANCE_CARDS].isVisible()
+    assert a.documents["chance-cards"].isVisible()
     assert a[ActionKey.DELETE].isEnabled()
     open_new(window, registry, "quincunx", "roman", name="Q")
     assert a[ActionKey.ADD_COMMAND].isVisible()
     assert a[ActionKey.ADD_COMMAND].iconText() == "Battlegroup"
-    assert not a[ActionKey.PRINT_CHANCE_CARDS].isVisible()
+    assert not a.documents["chance-cards"].isVisible()
     open_new(window, registry, "grown-slightly-bald", "rome", name="G")
     assert not a[ActionKey.ADD_COMMAND].isVisible()
 

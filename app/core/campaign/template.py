@@ -27,6 +27,11 @@ from app.core.roster import new_roster
 from app.rules.ruleset import Ruleset
 
 HANNIBAL = "hannibal-italy"
+#: the ruleset the template is built for (its id and short name): only Quincunx's source
+#: gives both armies whole with named commanders (above). The window and the command line
+#: take it from here, as the default ruleset of a campaign from a template.
+RULESET = "quincunx"
+RULESET_NAME = "Quincunx"
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """New battle: a ruleset, an army for each side (a roster of the library, or one of the
 ruleset's ready armies, :mod:`app.core.ready`, so a first battle needs no roster built), a
-table, a dice seed (random unless one is typed, so a battle can be played again), and for D3
-the sides with supply problems. The battle starts as ``castra battle new`` starts it: both
-armies stand in their deployment zones (on a larger table when the ruleset's is too small
-for them), and the first phase is where they are deployed (dragged inside their zones)."""
+table, a dice seed (random unless one is typed, so a battle can be played again), and the
+conditions the ruleset's engine declares a side may start under (D3's supply problems). The
+battle starts as ``castra battle new`` starts it: both armies stand in their deployment
+zones (on a larger table when the ruleset's is too small for them), and the first phase is
+where they are deployed (dragged inside their zones)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from app.core.battle.setup import Table, default_table, fitting_table
 from app.core.ready import ReadyArmy, ready_armies, ready_roster
 from app.core.roster import Roster
 from app.house import HouseError, with_house
+from app.rules.engine import side_flags_of
 from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import NotImplementedRule, Scalar, mechanics_for
@@ -103,12 +105,16 @@ class NewBattleDialog(QDialog):
         self.name.setObjectName("battleName")
         self.name.setPlaceholderText("Roster A vs Roster B")
         self.name.setMaxLength(200)
-        self.supply_a = QCheckBox("side A")
-        self.supply_b = QCheckBox("side B")
-        supply_row = QHBoxLayout()
-        supply_row.addWidget(self.supply_a)
-        supply_row.addWidget(self.supply_b)
-        self.supply_label = QLabel("Supply problems (D3)")
+        #: a check box per side for each condition an engine declares (side_flags_of)
+        self.side_flags: dict[str, tuple[QLabel, QCheckBox, QCheckBox]] = {}
+        flag_rows: list[tuple[QLabel, QHBoxLayout]] = []
+        for flag in side_flags_of(rs.engine for rs in registry):
+            label, box_a, box_b = QLabel(flag.label), QCheckBox("side A"), QCheckBox("side B")
+            row = QHBoxLayout()
+            row.addWidget(box_a)
+            row.addWidget(box_b)
+            self.side_flags[flag.name] = (label, box_a, box_b)
+            flag_rows.append((label, row))
         self.error = QLabel()
         self.error.setObjectName("newBattleError")
         self.error.setStyleSheet("color:#b00020")
@@ -118,7 +124,8 @@ class NewBattleDialog(QDialog):
         form.addRow("Side B", self.roster_b)
         form.addRow("Table", self.table)
         form.addRow("Dice seed", seed_row)
-        form.addRow(self.supply_label, supply_row)
+        for label, row in flag_rows:
+            form.addRow(label, row)
         form.addRow("Name", self.name)
         form.addRow(self.error)
         self.buttons = QDialogButtonBox(
@@ -192,10 +199,13 @@ class NewBattleDialog(QDialog):
         for data, text, _side in others:
             self.roster_b.addItem(text, data)
         self.roster_b.setCurrentIndex(max(self.roster_b.findData(keep), 0))
-        # supply problems change a side's chance-card deck (D3 Ancients)
-        cards = rid is not None and self.registry.get(rid).engine.has_chance_cards
-        for w in (self.supply_label, self.supply_a, self.supply_b):
-            w.setVisible(cards)
+        # the conditions the ruleset's engine declares (D3: supply problems change the deck)
+        declared = (
+            set() if rid is None else {f.name for f in self.registry.get(rid).engine.side_flags}
+        )
+        for name, widgets in self.side_flags.items():
+            for w in widgets:
+                w.setVisible(name in declared)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(others))
         self.error.setText("" if others else "No other army of this ruleset to fight.")
@@ -258,11 +268,10 @@ class NewBattleDialog(QDialog):
             )
         rs = self.registry.get(rosters[0].ruleset)
         records: tuple[dict[str, Scalar], dict[str, Scalar]] = ({}, {})
-        if rs.engine.has_chance_cards:
-            records = (
-                {"supply_problems": self.supply_a.isChecked()},
-                {"supply_problems": self.supply_b.isChecked()},
-            )
+        for flag in rs.engine.side_flags:
+            _label, box_a, box_b = self.side_flags[flag.name]
+            records[0][flag.name] = box_a.isChecked()
+            records[1][flag.name] = box_b.isChecked()
         name = self.name.text().strip() or f"{rosters[0].name} vs {rosters[1].name}"
         bad = battle_name_problem(name)
         if bad:

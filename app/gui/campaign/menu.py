@@ -97,15 +97,17 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.model import CampaignError
-    from app.core.campaign.template import hannibal_in_italy
+    from app.core.campaign.template import RULESET, RULESET_NAME, hannibal_in_italy
     from app.usecases.campaign import create_campaign
 
     store = window.builder.store
-    if store is None or "quincunx" not in window.registry:
-        QMessageBox.information(window, "Campaigns", "The template needs the store and Quincunx.")
+    if store is None or RULESET not in window.registry:
+        QMessageBox.information(
+            window, "Campaigns", f"The template needs the store and {RULESET_NAME}."
+        )
         return None
     try:
-        session = hannibal_in_italy(window.registry.get("quincunx"))
+        session = hannibal_in_italy(window.registry.get(RULESET))
     except CampaignError as exc:
         QMessageBox.warning(window, "Campaigns", str(exc))
         return None

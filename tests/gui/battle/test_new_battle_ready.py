@@ -58,7 +58,7 @@ def test_with_an_empty_library_every_ruleset_offers_its_ready_armies(
         assert a[0][1] == f"Ready army: {roman.name} — Rome, {whose} ({roman.units} units)"
         ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
         assert ok.isEnabled() and dialog.error.text() == ""
-        assert dialog.supply_a.isVisibleTo(dialog) == (rid == "d3-ancients")
+        assert dialog.side_flags["supply_problems"][1].isVisibleTo(dialog) == (rid == "d3-ancients")
     dialog.reject()
 
 

@@ -119,7 +119,9 @@ def test_new_battle_from_two_sample_rosters(
     assert dialog is not None
     dialog.roster_a.setCurrentIndex(dialog.roster_a.findData(a_id))
     dialog.roster_b.setCurrentIndex(dialog.roster_b.findData(b_id))
-    assert dialog.supply_a.isVisibleTo(dialog)  # D3: supply problems may be chosen
+    assert dialog.side_flags["supply_problems"][1].isVisibleTo(
+        dialog
+    )  # D3: supply problems may be chosen
     dialog.seed.setValue(77)
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     [battle] = list_battles(store)
