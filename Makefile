@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.castra-installed
 DIST_STAMP := $(VENV)/.castra-dist-installed
 
-.PHONY: run test docs lint check bench dist clean
+.PHONY: run test docs lint check bench opponent dist clean
 
 run: $(STAMP)
 	$(VENV)/bin/castra
@@ -25,6 +25,11 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/bench.py
+
+# Castra the opponent against a uniformly random baseline: 50 seeded battles per ruleset on
+# the ready armies (issue 30; the README's table). Long: not part of `make test`.
+opponent: $(STAMP)
+	$(PY) scripts/opponent_winrate.py --battles 50 $(OPPONENT_ARGS)
 
 # The stand-alone bundle (castra.spec): dist/castra/, then its smoke test (scripts/smoke_bundle.py).
 dist: $(DIST_STAMP)

@@ -9,8 +9,8 @@ Prints one line per figure (measured, baseline, ratio, bar) and exits 1 if a fig
 its bar. Every figure is CPU time (of the process measured, or of the whole child process),
 not the clock: these machines are shared, and a busy machine makes a process wait, not work
 more. ``--quick`` skips the 1,000-step battle (which takes about a minute to build);
-``--map``, ``--window``, ``--campaign``, ``--club``, ``--edit``, ``--odds`` and ``--start``
-run only those figures.
+``--map``, ``--window``, ``--campaign``, ``--club``, ``--edit``, ``--odds``, ``--start`` and
+``--opponent`` run only those figures.
 
 Each section is its own function returning rows, so sections can be added or changed apart.
 """
@@ -928,6 +928,82 @@ def odds_rows() -> list[Row]:
     return rows
 
 
+# --------------------------------------------------------------------------- the opponent
+
+
+def _castra_turn(session: Any, table: Any, side: int) -> float:
+    """CPU seconds Castra spends on ``side``'s part of the turn ``session`` stands in: its
+    decisions and the execution of its commands (the other side's are not counted)."""
+    player = table.players[side]
+    spent = [0.0]
+    decide = player.next
+
+    def timed(*args: Any) -> Any:
+        t0 = time.process_time()
+        try:
+            return decide(*args)
+        finally:
+            spent[0] += time.process_time() - t0
+
+    player.next = timed
+    turn = session.state.turn
+    while session.state.turn == turn and session.state.result is None:
+        choice = table.next(session)
+        if choice is None:
+            break
+        t0 = time.process_time()
+        session.do(choice.command)
+        if choice.side == side:
+            spent[0] += time.process_time() - t0
+    player.next = decide
+    return spent[0]
+
+
+def opponent_rows() -> list[Row]:
+    """An opponent's turn for a 40-unit side (PRODUCT.md: under 2 s of CPU): Castra playing
+    Quincunx's ready Roman army (41 units) against Castra playing the Carthaginian (32), the
+    turn the armies meet (turn 3, both rounds: moves, missiles, melees), from the same state
+    each run. Baseline: the same side's turn played by the random baseline, which takes the
+    same legal choices without weighing them."""
+    from app.core.battle import BattleSession, StartBattle, new_battle
+    from app.core.battle.autoplay import Table, autoplay
+    from app.core.battle.players import Player
+    from app.core.ready import ready_armies, ready_roster
+    from app.paths import load_registry
+    from app.rules.mechanics import mechanics_for
+
+    rs = load_registry(only={"quincunx"}).get("quincunx")
+    mech = mechanics_for(rs)
+    a, b = (ready_roster(rs, r.army) for r in ready_armies(rs))
+    start = BattleSession(rs, mech, new_battle(rs, mech, (a, b)), seed=1)
+    start.do(StartBattle())
+    both = {0: Player(0, seed=1), 1: Player(1, seed=2)}
+    autoplay(start, Table.of(both), turns=2)
+    units = sum(1 for u in start.state.units if u.side == 0 and not u.status.eliminated)
+
+    def copy() -> Any:
+        s = BattleSession(rs, mech, start.initial, seed=start.seed, steps=list(start.steps))
+        return s
+
+    def castra() -> float:
+        return _castra_turn(copy(), Table.of(both), 0)
+
+    def random_side() -> float:
+        return _castra_turn(copy(), Table.of({1: both[1]}, baseline={0: both[0]}), 0)
+
+    value, base = (statistics.median(fn() for _ in range(RUNS)) for fn in (castra, random_side))
+    return [
+        Row(
+            f"Castra's turn, a {units}-unit side (CPU s)",
+            value,
+            base,
+            2.0,
+            "s",
+            note=f"Quincunx ready armies, turn {start.state.turn}; baseline: the random player",
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- battle map
 
 
@@ -1393,6 +1469,7 @@ def main(argv: Sequence[str] = ()) -> int:
         window_rows,
         campaign_rows,
         odds_rows,
+        opponent_rows,
     ]
     if "--map" in argv:
         sections = [map_rows]
@@ -1408,7 +1485,18 @@ def main(argv: Sequence[str] = ()) -> int:
         sections = [odds_rows]
     if "--start" in argv:
         sections = [startup_rows]
-    only = {"--map", "--window", "--campaign", "--club", "--edit", "--odds", "--start"}
+    if "--opponent" in argv:
+        sections = [opponent_rows]
+    only = {
+        "--map",
+        "--window",
+        "--campaign",
+        "--club",
+        "--edit",
+        "--odds",
+        "--start",
+        "--opponent",
+    }
     if not quick and not only & set(argv):
         sections.insert(2, battle_rows)
     rows: list[Row] = []

@@ -13,6 +13,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any
 
+from app.cli import opponent
 from app.cli import table as tablecmd
 from app.cli.battle_store import load as _load
 from app.cli.battle_store import run as _run
@@ -136,6 +137,8 @@ def register(sub: Any) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_odds)
+
+    opponent.register(bsub, BATTLE_ID)
 
     for name, text in (
         ("next", "end this phase, begin the next"),

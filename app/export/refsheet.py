@@ -303,17 +303,35 @@ def plays_at_table(applies_to: Sequence[str]) -> bool:
     return False
 
 
+#: what an erratum that only sets Castra's own call as a player applies to (``[umpire]``: the
+#: result it declares where it plays a side, issue 30)
+_CASTRA_ONLY = "tables.umpire"
+
+
+def castra_only(applies_to: Sequence[str]) -> bool:
+    """Whether an erratum only sets what Castra does when it plays a side (its default for
+    the umpire's call): no rule the players use at the table."""
+    return bool(applies_to) and all(
+        p == _CASTRA_ONLY or p.startswith(_CASTRA_ONLY + ".") for p in applies_to
+    )
+
+
 def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
     """Errata and interpretation notes: what Castra decided where the source is garbled,
     inconsistent or silent (every such decision is shown to the players).
-    Decisions that only concern army building are listed by topic."""
+    Decisions that only concern army building are listed by topic; those that only set
+    Castra's own call where it plays a side are named in a line (the app shows them)."""
     if not rs.errata:
         return []
     amount = ctx.detail.errata
     small = styles(ctx.detail.errata_pt).body
     out: list[Flowable] = []
     building: list[str] = []
+    castra: list[str] = []
     for e in rs.errata:
+        if castra_only(e.applies_to):
+            castra.append(e.topic)
+            continue
         if not plays_at_table(e.applies_to):
             building.append(e.topic)
             continue
@@ -337,6 +355,8 @@ def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
             f" {len(building)} more concern only army lists, basing and names; the roster "
             "editor applies them."
         )
+    if castra:
+        intro += " Castra's own call as a player is in the app."
     return ctx.section("Errata and interpretations", [para(esc(intro), ctx.st.note), *out])
 
 

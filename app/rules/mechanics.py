@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.actions import Action
 from app.rules.contact import Contact, ContactHow, not_in_contact
+from app.rules.decisions import SideDecision, UmpireDefault, losses_result
 from app.rules.geometry import aspect, edge_distance
 from app.rules.measure import from_mm
 from app.rules.movement import (
@@ -96,6 +97,7 @@ __all__ = [
     "Resolution",
     "Scalar",
     "Side",
+    "SideDecision",
     "SideUpdate",
     "Situation",
     "Status",
@@ -103,6 +105,7 @@ __all__ = [
     "TerrainEffect",
     "TerrainSpan",
     "TurnView",
+    "UmpireDefault",
     "UnitChange",
     "Victory",
     "add_odds",
@@ -391,6 +394,93 @@ class Mechanics(SightRules):
             return True
         troop = self.ruleset.troops.get(unit.troop)
         return troop is not None and troop.category.value in categories
+
+    # -- decisions a side takes (issue 30) -------------------------------------------------
+
+    def side_decisions(self, view: TurnView, side: Side) -> Sequence[SideDecision]:
+        """The decisions the rules leave to ``side`` now that are not a unit's move or fight
+        (:class:`~app.rules.decisions.SideDecision`: GSB's activation of a unit before it
+        acts, MWAN #90's move order, ...), each with the choice Castra takes by default,
+        documented where the ruleset implements this. Only decisions the side may take now
+        are listed; each is an action of :meth:`declare` whose own checks still apply.
+        Default: none (rules with no such decisions)."""
+        return ()
+
+    def loss_share(self, unit: Combatant, effects: Effects) -> float:
+        """How much of ``unit``'s fighting worth ``effects`` take away, as a share of what it
+        has now (1: all of it), for the advisor's measure of an action (issue 30). Default:
+        the casualties as a share of its strength, and a tenth for each hit, disorder point
+        or ring (rulesets where hits are the damage, D3's and GSB's, count them their
+        way); a unit put out of the battle loses all of it."""
+        if effects.eliminated:
+            return 1.0
+        strength = max(1, unit.status.strength)
+        share = effects.casualties / strength + 0.1 * (effects.hits + effects.dps + effects.rings)
+        return max(0.0, min(1.0, share))
+
+    def leader_risk(self, unit: Combatant, effects: Effects, action: str) -> float:
+        """The chance that the leader attached to ``unit`` is killed, wounded or captured
+        when action ``action`` does ``effects`` to the unit, by the ruleset's risk to leaders
+        (Quincunx's 2d6 when the unit loses casualties, GSB's death test when it is hit, Leg
+        VI's die of death when it fights, D3's commander lost with his unit), for the
+        advisor's measure (issue 30). Default: 0 (no leader with it, or the rules put none at
+        risk)."""
+        return 0.0
+
+    def charge_reach(self, view: TurnView, unit_id: str) -> float:
+        """How far the unit could charge from where it stands (base edge to base edge), for
+        the advisor's reckoning of the enemy's threat to a unit (issue 30). Default: its
+        allowance for a charge, else for a move (where dice decide: 0). Rulesets whose
+        charges are declared within a distance of their own (Leg VI: 4") say so."""
+        unit = view.unit(unit_id)
+        for reason in ("charge", "move"):
+            found = self.move_allowance_for(view, unit, reason)
+            if found is not None:
+                return found
+        return 0.0
+
+    def commanded(self, view: TurnView, unit_id: str) -> bool | None:
+        """Whether the unit is in command (under control) where it stands, by the ruleset's
+        command rules, or None where it has none (the advisor weighs a move that would take
+        a unit out of command against it: issue 30). Default: None."""
+        return None
+
+    def unit_lost(self, unit: Combatant) -> bool:
+        """Whether ``unit`` counts as lost to its side for a result: out of the battle, or
+        carrying one of :attr:`lost_markers` (routed, berserk). Rulesets add their own
+        (Quincunx: a unit disintegrated into stragglers)."""
+        return unit.status.eliminated or bool(unit.status.markers & set(self.lost_markers))
+
+    def units_lost(self, view: TurnView, side: Side) -> tuple[int, int]:
+        """(units of ``side`` lost by :meth:`unit_lost`, units it began with)."""
+        mine = view.side_units(side)
+        return sum(1 for u in mine if self.unit_lost(u)), len(mine)
+
+    def umpire_default(self) -> UmpireDefault | None:
+        """The ruleset's documented default for the umpire's call on the result (its
+        ``tables.toml``'s ``[umpire]``, errata ``umpire-default``), or None where its own
+        victory rule decides. Default: None."""
+        return None
+
+    def umpire_result(self, view: TurnView) -> Victory | None:
+        """The result the umpire would declare now by the ruleset's documented default
+        (:meth:`umpire_default`), for a side Castra plays in a ruleset with no victory rule,
+        or None to play on. Never asked of a battle the players run themselves: there the
+        players declare the result."""
+        rule = self.umpire_default()
+        if rule is None:
+            return None
+        counts = [self.units_lost(view, s) for s in (0, 1)]
+        return losses_result(
+            rule,
+            view,
+            [c[0] for c in counts],
+            [c[1] for c in counts],
+            self.lost_words,
+        )
+
+    #: what a unit lost is, in words, for the umpire's result
+    lost_words: ClassVar[str] = "destroyed or routed"
 
     # -- the end ------------------------------------------------------------------------
 

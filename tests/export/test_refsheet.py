@@ -9,7 +9,7 @@ import pytest
 
 from app.export import render_refsheet, write_refsheet
 from app.export.common import MIN_TABLE_PT, styles
-from app.export.refsheet import LEVELS, first_sentence, plays_at_table
+from app.export.refsheet import LEVELS, castra_only, first_sentence, plays_at_table
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset
 from app.rulesets.d3 import schema as d3
@@ -70,7 +70,9 @@ def test_turn_sequence_leaders_and_errata_are_printed(registry: Registry, rulese
         assert phase.name.split()[0] in text
     assert "Errata and interpretations" in text
     for e in rs.errata:
-        if plays_at_table(e.applies_to):
+        if castra_only(e.applies_to):  # Castra's own call as a player: named in a line
+            assert "Castra's own call as a player is in the app" in " ".join(text.split())
+        elif plays_at_table(e.applies_to):
             assert " ".join(e.topic.split()) in text, e.topic
             assert " ".join(first_sentence(e.decision).split())[:40] in text, e.id
 

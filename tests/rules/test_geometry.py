@@ -15,6 +15,7 @@ from app.rules.geometry import (
     edge_distance,
     heading_vector,
     polygon_distance,
+    surely_apart,
     unit_distance,
 )
 
@@ -140,3 +141,23 @@ def test_each_ruleset_reads_its_arc_its_own_way() -> None:
         target = unit(x, 8.0, 180.0)
         assert d3_arc(shooter, target, 45.0) == mwan_arc(shooter, target, 90.0)
     assert Footprint(0, 0, 0, 1, 1).has_size
+
+
+def test_surely_apart_only_when_the_edges_are_farther_than_the_gap() -> None:
+    import random
+
+    rng = random.Random(7)
+    said = 0
+    for _ in range(2000):
+        a, b = (
+            Footprint(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360),
+                      rng.uniform(0.5, 6), rng.uniform(0.5, 3))
+            for _ in range(2)
+        )  # fmt: skip
+        gap = rng.uniform(0, 3)
+        if surely_apart(a, b, gap):
+            said += 1
+            assert edge_distance(a, b) > gap
+    assert said > 100  # the test says something often
+    # side by side and touching: never apart
+    assert not surely_apart(Footprint(0, 0, 0, 4, 2), Footprint(4, 0, 0, 4, 2), 0.0)

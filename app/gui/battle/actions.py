@@ -47,7 +47,12 @@ class BattleKey(Enum):
     VIEW_TURN = auto()
     VIEW_LEADERS = auto()
     VIEW_SIDES = auto()
+    VIEW_ADVISOR = auto()
     VIEW_TOOLBAR = auto()
+    CASTRA_PLAY = auto()
+    CASTRA_STEP = auto()
+    CASTRA_PAUSE = auto()
+    CASTRA_AUTO = auto()
 
 
 #: the overlays and the map's names for them
@@ -158,10 +163,31 @@ SPECS: dict[BattleKey, ActionSpec] = {
     BattleKey.VIEW_TURN: ActionSpec("&Turn", "Show or hide the turn panel", ("Ctrl+4",)),
     BattleKey.VIEW_LEADERS: ActionSpec("L&eaders", "Show or hide the leaders", ("Ctrl+5",)),
     BattleKey.VIEW_SIDES: ActionSpec("Si&des", "Show or hide the sides' records", ("Ctrl+6",)),
+    BattleKey.VIEW_ADVISOR: ActionSpec(
+        "Ad&visor", "Show or hide the advisor: what a unit may do now, best first", ("Ctrl+7",)
+    ),
     BattleKey.VIEW_TOOLBAR: ActionSpec("T&oolbar", "Show or hide the toolbar"),
+    BattleKey.CASTRA_PLAY: ActionSpec(
+        "&Play its turn now",
+        "Castra plays its side on, a step at a time, until it is your turn",
+        ("Ctrl+T",),
+    ),
+    BattleKey.CASTRA_STEP: ActionSpec(
+        "&Step", "Castra gives its next command (one at a time)", ("Ctrl+Shift+T",)
+    ),
+    BattleKey.CASTRA_PAUSE: ActionSpec("P&ause", "Castra stops after the command it is giving"),
+    BattleKey.CASTRA_AUTO: ActionSpec(
+        "Plays its turns by &itself", "Castra starts as soon as it is its turn"
+    ),
 }
 
-CHECKABLE = {BattleKey.GRID, BattleKey.TOOL_SELECT, BattleKey.TOOL_MEASURE, *OVERLAYS}
+CHECKABLE = {
+    BattleKey.GRID,
+    BattleKey.TOOL_SELECT,
+    BattleKey.TOOL_MEASURE,
+    BattleKey.CASTRA_AUTO,
+    *OVERLAYS,
+}
 
 
 class BattleActions:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
+    from app.core.roster import Roster
     from app.gui.battle.controller import BattleController
     from app.gui.battle.history_dialog import HistoryDialog
     from app.gui.battle.new_battle import NewBattleDialog
@@ -175,9 +176,20 @@ class BattleManager(QObject):
             self.message.emit("No store: a battle needs the library to be kept")
             return None
         from app.gui.battle.new_battle import NewBattleDialog  # battle code loads when used
-        from app.usecases.roster import list_rosters
+        from app.usecases.access import StoreError
+        from app.usecases.roster import list_rosters, load_roster
 
-        dialog = NewBattleDialog(self.registry, list_rosters(self.store), self.parent_widget)
+        store = self.store
+
+        def roster(rid: int) -> Roster:
+            try:
+                return load_roster(store, roster_id=rid)
+            except StoreError as exc:
+                raise ValueError(str(exc)) from None
+
+        dialog = NewBattleDialog(
+            self.registry, list_rosters(store), self.parent_widget, load_roster=roster
+        )
         dialog.accepted.connect(lambda: self._create(dialog))
         dialog.open()
         return dialog

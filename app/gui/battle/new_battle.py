@@ -4,11 +4,16 @@ table, a dice seed (random unless one is typed, so a battle can be played again)
 conditions the ruleset's engine declares a side may start under (D3's supply problems). The
 battle starts as ``castra battle new`` starts it: both armies stand in their deployment
 zones (on a larger table when the ruleset's is too small for them), and the first phase is
-where they are deployed (dragged inside their zones)."""
+where they are deployed (dragged inside their zones).
+
+Either side (or both) may be given to Castra (issue 30), with a temperament for the side and,
+where its roster has commands, for each command, and Castra's own seed (the same seed, the
+same choices). Who plays each side is kept in the battle (the side's record)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -19,15 +24,19 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
     QWidget,
 )
 
 from app.core.battle import BattleSession, CommandError, StartBattle, new_battle
 from app.core.battle.base import battle_name_problem
+from app.core.battle.players import Player, Temperament
 from app.core.battle.setup import Table, default_table, fitting_table
 from app.core.ready import ReadyArmy, ready_armies, ready_roster
 from app.core.roster import Roster
@@ -35,7 +44,7 @@ from app.house import HouseError, with_house
 from app.rules.engine import side_flags_of
 from app.rules.layouts import Layout, LayoutError, fit_layout, ready_made
 from app.rules.measure import mm_per_unit
-from app.rules.mechanics import NotImplementedRule, Scalar, mechanics_for
+from app.rules.mechanics import NotImplementedRule, Scalar, Side, mechanics_for
 from app.rules.registry import Registry
 from app.rules.table import TerrainError
 
@@ -48,6 +57,15 @@ MAX_SEED = 2**31 - 1
 
 #: A side's choice: a stored roster's id, or a ready army's ``RULESET:ARMY`` key
 Choice = int | str
+#: who plays a side: a player (None), or Castra with a temperament
+PLAYED_BY: tuple[tuple[str, Temperament | None], ...] = (
+    ("A player", None),
+    ("Castra, steady", Temperament.STEADY),
+    ("Castra, bold", Temperament.BOLD),
+    ("Castra, cautious", Temperament.CAUTIOUS),
+)
+#: a command's temperament: its side's, or its own
+AS_SIDE = "as its side"
 
 
 class NewBattleDialog(QDialog):
@@ -56,8 +74,11 @@ class NewBattleDialog(QDialog):
         registry: Registry,
         summaries: list[RosterSummary],
         parent: QWidget | None = None,
+        load_roster: Callable[[int], Roster] | None = None,
     ) -> None:
         super().__init__(parent)
+        #: reads a stored roster (for its commands); None: commands of stored rosters unknown
+        self.load_roster = load_roster
         self.setObjectName("newBattleDialog")
         self.setWindowTitle("New battle")
         self.registry = registry
@@ -115,6 +136,34 @@ class NewBattleDialog(QDialog):
             row.addWidget(box_b)
             self.side_flags[flag.name] = (label, box_a, box_b)
             flag_rows.append((label, row))
+        self.played_a = self._played_by("playedByA")
+        self.played_b = self._played_by("playedByB")
+        played_row = QHBoxLayout()
+        played_row.addWidget(QLabel("Side A"))
+        played_row.addWidget(self.played_a, 1)
+        played_row.addWidget(QLabel("Side B"))
+        played_row.addWidget(self.played_b, 1)
+        self.commands = QTableWidget(0, 3)
+        self.commands.setObjectName("castraCommands")
+        self.commands.setHorizontalHeaderLabels(("Side", "Command", "Temperament"))
+        self.commands.verticalHeader().setVisible(False)
+        self.commands.setWordWrap(False)
+        header = self.commands.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.commands.setMaximumHeight(130)
+        self.commands.setToolTip(
+            "Each command Castra plays may have its own temperament (bold: takes risks for "
+            "gains; cautious: weighs losses heavily); by default the side's"
+        )
+        self.commands_label = QLabel("Castra's commands")
+        self.castra_seed = QSpinBox()
+        self.castra_seed.setObjectName("castraSeed")
+        self.castra_seed.setRange(0, MAX_SEED)
+        self.castra_seed.setValue(random.SystemRandom().randrange(MAX_SEED))
+        self.castra_seed.setToolTip("Castra's seed: the same seed, the same choices")
+        self.castra_seed_label = QLabel("Castra's seed")
         self.error = QLabel()
         self.error.setObjectName("newBattleError")
         self.error.setStyleSheet("color:#b00020")
@@ -126,6 +175,9 @@ class NewBattleDialog(QDialog):
         form.addRow("Dice seed", seed_row)
         for label, row in flag_rows:
             form.addRow(label, row)
+        form.addRow("Played by", played_row)
+        form.addRow(self.commands_label, self.commands)
+        form.addRow(self.castra_seed_label, self.castra_seed)
         form.addRow("Name", self.name)
         form.addRow(self.error)
         self.buttons = QDialogButtonBox(
@@ -138,8 +190,85 @@ class NewBattleDialog(QDialog):
         self.ruleset.setCurrentIndex(max(self.ruleset.findData(self._first_ruleset()), 0))
         self.ruleset.currentIndexChanged.connect(lambda _i: self._fill_a())
         self.roster_a.currentIndexChanged.connect(lambda _i: self._fill_b())
+        self.roster_b.currentIndexChanged.connect(lambda _i: self._fill_commands())
+        self.played_a.currentIndexChanged.connect(lambda _i: self._fill_commands())
+        self.played_b.currentIndexChanged.connect(lambda _i: self._fill_commands())
         self._fill_a()
         self.resize(560, 0)
+
+    @staticmethod
+    def _played_by(name: str) -> QComboBox:
+        combo = QComboBox()
+        combo.setObjectName(name)
+        for text, temper in PLAYED_BY:
+            combo.addItem(text, None if temper is None else temper.value)
+        combo.setToolTip(
+            "Give the side to Castra to play against it (solo play), or both to watch; "
+            "Castra plays through the same commands you use, each logged and undoable"
+        )
+        return combo
+
+    def temperament(self, side: int) -> Temperament | None:
+        """Side ``side``'s temperament when Castra plays it, else None."""
+        data = (self.played_a if side == 0 else self.played_b).currentData()
+        return None if data is None else Temperament(str(data))
+
+    def _roster_of(self, choice: Choice | None) -> Roster | None:
+        if isinstance(choice, str) and choice in self.ready:
+            return self.ready_roster(choice)
+        if isinstance(choice, int) and self.load_roster is not None:
+            try:
+                return self.load_roster(choice)
+            except (KeyError, ValueError):
+                return None
+        return None
+
+    def _fill_commands(self) -> None:
+        """The commands of each side Castra plays, each with its temperament."""
+        self.commands.setRowCount(0)
+        rows: list[tuple[int, str, str]] = []
+        for side, combo in ((0, self.roster_a), (1, self.roster_b)):
+            if self.temperament(side) is None:
+                continue
+            roster = self._roster_of(combo.currentData())
+            if roster is not None:
+                rows += [(side, c.id, c.name) for c in roster.commands]
+        self.commands.setRowCount(len(rows))
+        for row, (side, cid, name) in enumerate(rows):
+            for col, text in enumerate(("A" if side == 0 else "B", name)):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, (side, cid))
+                self.commands.setItem(row, col, item)
+            choice = QComboBox()
+            choice.addItem(AS_SIDE, None)
+            for t in Temperament:
+                choice.addItem(t.value, t.value)
+            self.commands.setCellWidget(row, 2, choice)
+        castra = self.temperament(0) is not None or self.temperament(1) is not None
+        for w in (self.castra_seed, self.castra_seed_label):
+            w.setVisible(castra)
+        for w2 in (self.commands, self.commands_label):
+            w2.setVisible(bool(rows))
+
+    def players(self) -> dict[int, Player]:
+        """The sides given to Castra, each with its temperaments and Castra's seed."""
+        out: dict[int, Player] = {}
+        for side in (0, 1):
+            temper = self.temperament(side)
+            if temper is None:
+                continue
+            commands: dict[str, Temperament] = {}
+            for row in range(self.commands.rowCount()):
+                item = self.commands.item(row, 0)
+                widget = self.commands.cellWidget(row, 2)
+                if item is None or not isinstance(widget, QComboBox):
+                    continue
+                row_side, cid = item.data(Qt.ItemDataRole.UserRole)
+                if row_side == side and widget.currentData() is not None:
+                    commands[str(cid)] = Temperament(str(widget.currentData()))
+            s: Side = 0 if side == 0 else 1
+            out[side] = Player(s, temper, commands, self.castra_seed.value())
+        return out
 
     def _first_ruleset(self) -> str | None:
         """The ruleset of the roster changed last, else the first with a ready army."""
@@ -211,6 +340,7 @@ class NewBattleDialog(QDialog):
         self.error.setText("" if others else "No other army of this ruleset to fight.")
         if rid is not None:
             self._fill_tables(rid)
+        self._fill_commands()
 
     def _fill_tables(self, ruleset_id: str) -> None:
         """The tables for side A's ruleset: its standard table with no terrain, the
@@ -272,6 +402,11 @@ class NewBattleDialog(QDialog):
             _label, box_a, box_b = self.side_flags[flag.name]
             records[0][flag.name] = box_a.isChecked()
             records[1][flag.name] = box_b.isChecked()
+        players = self.players()
+        records = (
+            {**records[0], **(players[0].record() if 0 in players else {})},
+            {**records[1], **(players[1].record() if 1 in players else {})},
+        )
         name = self.name.text().strip() or f"{rosters[0].name} vs {rosters[1].name}"
         bad = battle_name_problem(name)
         if bad:

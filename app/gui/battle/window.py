@@ -26,12 +26,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
-from app.core.battle.moves import plan_charge
+from app.core.battle.advisor import Advice
+from app.core.battle.moves import Charge, MoveUnit, plan_charge
+from app.core.battle.opponent import Choice
 from app.core.battle.state import BattleState
 from app.core.battle.summary import battle_summary
 from app.gui import dialogs, help_windows
 from app.gui.battle.acting import ActingPanel
 from app.gui.battle.actions import OVERLAYS, BattleActions, BattleKey
+from app.gui.battle.advice_panel import AdvicePanel
+from app.gui.battle.castra_runner import CastraRunner
 from app.gui.battle.controller import BattleController
 from app.gui.battle.dice_dialog import DiceDialog
 from app.gui.battle.endings import EndDialog, show_result
@@ -43,6 +47,7 @@ from app.gui.battle.unit_panel import UnitPanel
 from app.gui.status import ElidingStatusBar
 from app.rules.layouts import LayoutError, layout_of
 from app.rules.measure import mm_per_unit
+from app.rules.paths import Path as MovePath
 from app.rules.table import TERRAIN_KINDS
 
 #: keys the map itself reads (no menu action of their own), for Help's list
@@ -117,6 +122,8 @@ class BattleWindow(QMainWindow):
         self.turn_panel = TurnPanel(controller)
         self.leaders_panel = LeadersPanel(controller)
         self.sides_panel = SidesPanel(controller)
+        self.castra = CastraRunner(controller)
+        self.advice_panel = AdvicePanel(controller, self.castra)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         # the Turn panel scrolls in what its dock leaves it: its lines never squeeze together
         turn_scroll = QScrollArea()
@@ -137,6 +144,11 @@ class BattleWindow(QMainWindow):
             "actionsDock", "Actions and odds", self.acting, right, BattleKey.VIEW_ACTIONS
         )
         self.log_dock = self._dock("logDock", "Log", self.log_panel, right, BattleKey.VIEW_LOG)
+        self.advice_dock = self._dock(
+            "adviceDock", "Advisor", self.advice_panel, right, BattleKey.VIEW_ADVISOR
+        )
+        self.tabifyDockWidget(self.log_dock, self.advice_dock)
+        (self.advice_dock if self.castra.plays else self.log_dock).raise_()
         self.tabifyDockWidget(self.unit_dock, self.leaders_dock)
         self.tabifyDockWidget(self.leaders_dock, self.sides_dock)
         self.unit_dock.raise_()
@@ -244,6 +256,10 @@ class BattleWindow(QMainWindow):
             ),
         )
         fill("&Edit", (K.UNDO, K.REDO, None, K.PRESENT))
+        castra = fill(
+            "&Castra", (K.CASTRA_PLAY, K.CASTRA_STEP, K.CASTRA_PAUSE, None, K.CASTRA_AUTO)
+        )
+        castra.setObjectName("castraMenu")
         map_menu = fill(
             "&Map",
             (
@@ -271,6 +287,7 @@ class BattleWindow(QMainWindow):
                 K.VIEW_SIDES,
                 K.VIEW_ACTIONS,
                 K.VIEW_LOG,
+                K.VIEW_ADVISOR,
                 K.VIEW_TOOLBAR,
                 None,
                 K.RESET_LAYOUT,
@@ -321,6 +338,17 @@ class BattleWindow(QMainWindow):
         a[K.CHARGE].triggered.connect(self.charge)
         self.acting.charge_button.clicked.connect(self.charge)
         self.acting.actorChosen.connect(self._actor_chosen)
+        self.advice_panel.chosen.connect(self.advice_chosen)
+        r = self.castra
+        a[K.CASTRA_PLAY].triggered.connect(r.play_turn)
+        a[K.CASTRA_STEP].triggered.connect(r.step)
+        a[K.CASTRA_PAUSE].triggered.connect(r.pause)
+        a[K.CASTRA_AUTO].setChecked(r.auto)
+        a[K.CASTRA_AUTO].toggled.connect(self.advice_panel.auto_box.setChecked)
+        self.advice_panel.auto_box.toggled.connect(a[K.CASTRA_AUTO].setChecked)
+        r.acted.connect(self._castra_acted)
+        r.running.connect(lambda _on: self._update_actions())
+        r.message.connect(lambda text: self.say(text, 10000))
         # the target the Actions dock holds is marked on the map (red corners)
         self.acting.target.currentIndexChanged.connect(
             lambda _i: self.map.set_target(self.acting.target.currentData())
@@ -341,6 +369,7 @@ class BattleWindow(QMainWindow):
             panel.refresh()
         self.log_panel.refresh()
         self.acting.refresh()
+        self.advice_panel.refresh()
         self._update_actions()
         if state.result is not None and not self._result_shown and not c.read_only:
             self._result_shown = True
@@ -376,6 +405,11 @@ class BattleWindow(QMainWindow):
         a[K.ENTER_DICE].setEnabled(live and not over)
         a[K.END_BATTLE].setEnabled(live and session.state.started and not over)
         a[K.PRESENT].setEnabled(c.past is not None)
+        castra = live and not over and self.castra.plays
+        a[K.CASTRA_PLAY].setEnabled(castra and not self.castra.playing)
+        a[K.CASTRA_STEP].setEnabled(castra)
+        a[K.CASTRA_PAUSE].setEnabled(self.castra.playing)
+        a[K.CASTRA_AUTO].setEnabled(self.castra.plays)
         title = f"{session.name} — Castra battle"
         if c.past is not None:
             title += f" (step {c.past} of {session.cursor}, read-only)"
@@ -422,6 +456,7 @@ class BattleWindow(QMainWindow):
             return
         self.unit_panel.show_unit(unit_id)
         self.acting.set_pair(unit_id)
+        self.advice_panel.show_unit(unit_id)
 
     def target_requested(self, actor: str, target: str) -> None:
         self.acting.set_pair(actor, target)
@@ -437,6 +472,46 @@ class BattleWindow(QMainWindow):
         self.unit_panel.show_unit(unit_id)
         if self.map.selected_unit() != unit_id:
             self.map.select_unit(unit_id)
+
+    # ------------------------------------------------------------------ the advisor, Castra
+
+    def advice_chosen(self, entry: Advice) -> None:
+        """An entry of the Advisor dock was clicked: set it up, do nothing more. A move is
+        shown on the map (Enter makes it); a fight, a shot or a charge goes to the Actions
+        dock, whose Roll (or Charge) makes it."""
+        if isinstance(entry.command, MoveUnit):
+            if self.map.propose_move(entry.unit, entry.command.legs):
+                self.say(f"{entry.title}: shown on the map; Enter makes the move, Esc drops it")
+            else:
+                self.say("The move cannot be shown now")
+            return
+        self.acting.set_pair(entry.unit, entry.target)
+        if entry.kind in ("melee", "shoot"):
+            self.acting.choose_action(entry.kind)
+            self.say(f"{entry.title}: set up in Actions; Roll makes it")
+        else:
+            self.say(f"{entry.title}: set up in Actions; Charge (C) makes it")
+        if self.map.selected_unit() != entry.unit:
+            self.map.select_unit(entry.unit)
+        self.actions_dock.show()
+
+    def _castra_acted(self, choice: Choice) -> None:
+        """Castra gave a command: its unit is selected on the map (the Unit dock shows it),
+        and the status bar says what it did and why."""
+        unit = getattr(choice.command, "unit", None) or getattr(choice.command, "actor", None)
+        if isinstance(unit, str) and unit in self.map.map_scene.units:
+            self.map.select_unit(unit)
+        cmd = choice.command
+        session = self.controller.session
+        if isinstance(cmd, MoveUnit | Charge) and cmd.legs and session.cursor >= 1:
+            before = session.steps[session.cursor - 2].state if session.cursor >= 2 else None
+            before = before or session.initial
+            reason = cmd.reason if isinstance(cmd, MoveUnit) else "charge"
+            check = session.mechanics.check_move(
+                before.view(), cmd.unit, MovePath(cmd.legs), reason=reason
+            )
+            self.map.show_move_made(check, "Castra's move")
+        self.say(choice.why, 15000)
 
     # ------------------------------------------------------------------ acting
 
@@ -627,8 +702,10 @@ class BattleWindow(QMainWindow):
     def _default_docks(self) -> None:
         self.resizeDocks([self.turn_dock, self.actions_dock], [270, 330], Qt.Orientation.Horizontal)
         self.resizeDocks([self.turn_dock, self.unit_dock], [215, 385], Qt.Orientation.Vertical)
-        # the odds get the room: the log shows its last steps and scrolls
-        self.resizeDocks([self.actions_dock, self.log_dock], [500, 150], Qt.Orientation.Vertical)
+        # the odds get the room: the log shows its last steps and scrolls; the advisor (tabbed
+        # with the log, in front when Castra plays a side) gets more, its entries to choose from
+        low = [330, 320] if self.castra.plays else [500, 150]
+        self.resizeDocks([self.actions_dock, self.log_dock], low, Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         self.resize(1280, 720)
@@ -663,6 +740,7 @@ class BattleWindow(QMainWindow):
         QTimer.singleShot(0, self.map.fit_table)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.castra.pause()
         self.save_layout()
         self.closed.emit()
         event.accept()

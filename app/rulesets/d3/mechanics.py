@@ -56,7 +56,7 @@ from app.rulesets.d3.base import (
     D3Refusal,
     hits_text,
 )
-from app.rulesets.d3.movement import D3Movement
+from app.rulesets.d3.decisions import D3Decisions
 from app.rulesets.d3.rules import (
     attack_side,
     combat_steps,
@@ -74,7 +74,7 @@ from app.rulesets.d3.rules import (
 from app.rulesets.d3.schema import TerrainType
 
 
-class D3Mechanics(D3Movement):
+class D3Mechanics(D3Decisions):
     """D3 Ancient Rules (One-Hour Wargames variant for the Second Punic War)."""
 
     engine = "d3"

@@ -24,7 +24,7 @@ from app.rules.actions import Action
 from app.rules.mechanics import Side, TurnView, Victory
 from app.rules.table import TerrainKind
 from app.rulesets.gsb.base import BOTH, other_side
-from app.rulesets.gsb.deployment import GSBDeployment
+from app.rulesets.gsb.decisions import GSBDecisions
 from app.rulesets.gsb.rules import (
     MELEE_HELP,
     activate_help,
@@ -35,7 +35,7 @@ from app.rulesets.gsb.rules import (
 )
 
 
-class GSBMechanics(GSBDeployment):
+class GSBMechanics(GSBDecisions):
     """Grown Slightly Bald: initiative, activation ladder, shooting, melee with elephant
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 

@@ -52,6 +52,7 @@ from app.rulesets.leg_vi.combat import CombatRules
 from app.rulesets.leg_vi.combat_rules import legion_lines, second_line_bases
 from app.rulesets.leg_vi.command import CommandRules
 from app.rulesets.leg_vi.control import ControlRules
+from app.rulesets.leg_vi.decisions import LegVIDecisions
 from app.rulesets.leg_vi.frontage import contact_on, engaged_in_line
 from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
 from app.rulesets.leg_vi.shooting import ShootingRules
@@ -61,6 +62,7 @@ from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
+    LegVIDecisions,
     ControlRules,
     TableRules,
     ManoeuvreRules,

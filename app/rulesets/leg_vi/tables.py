@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from app.rules.decisions import UmpireDefault
 from app.rules.dice import parse_dice
 from app.rules.record import AfterValidator, Field
 from app.rules.schema import DiceExpr, Id, Strict, Text
@@ -599,3 +600,5 @@ class Tables(Strict):
     multiple_combat: MultipleCombat
     combat_results: CombatResults
     after_combat_moves: AfterCombatMoves
+    #: the umpire's call on the result where Castra plays a side (errata umpire-default)
+    umpire: UmpireDefault | None = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from app.rules.decisions import UmpireDefault
 from app.rules.record import Field, model_validator
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category, DiceExpr, Id, Strict, Text, TroopBase
@@ -304,6 +305,8 @@ class Tables(Strict):
     formations: Formations
     morale: Morale
     terrain: Terrain
+    #: the umpire's call on the result where Castra plays a side (errata umpire-default)
+    umpire: UmpireDefault | None = None
 
 
 # --------------------------------------------------------------------------- access

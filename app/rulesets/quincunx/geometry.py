@@ -39,7 +39,16 @@ def command_reach(
     """Quincunx, Commanders: a unit may move if it is within ``range_inches`` of its
     commander, or linked to a unit that is by a chain of friendly units no more than
     ``chain_inches`` apart (footprint to footprint)."""
-    nodes = {u.unit_id: u.footprint.corners() for u in (*friends, unit) if not u.status.eliminated}
+    return unit.unit_id in command_chain((*friends, unit), commander, range_inches, chain_inches)
+
+
+def command_chain(
+    units: Iterable[Combatant], commander: Point, range_inches: float, chain_inches: float
+) -> set[str]:
+    """The ids of ``units`` in command of a commander at ``commander``: within
+    ``range_inches`` of him, or linked to one that is by a chain of these units no more than
+    ``chain_inches`` apart (footprint to footprint); units out of the battle never are."""
+    nodes = {u.unit_id: u.footprint.corners() for u in units if not u.status.eliminated}
     reached = [uid for uid, fp in nodes.items() if gap((commander,), fp) <= range_inches + EPS]
     seen = set(reached)
     while reached:
@@ -48,7 +57,7 @@ def command_reach(
             if uid not in seen and gap(here, fp) <= chain_inches + EPS:
                 seen.add(uid)
                 reached.append(uid)
-    return unit.unit_id in seen
+    return seen
 
 
 def in_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> bool:

@@ -55,7 +55,7 @@ from app.rules.mechanics import (
 from app.rules.ruleset import Ruleset
 from app.rules.table import TerrainKind
 from app.rulesets.quincunx.combat import sides
-from app.rulesets.quincunx.movement import QuincunxTable
+from app.rulesets.quincunx.decisions import QuincunxDecisions
 from app.rulesets.quincunx.options import (
     COMMAND_OPTIONS,
     EVADE_OPTIONS,
@@ -70,7 +70,7 @@ from app.rulesets.quincunx.schema import Tables, tables
 X = TypeVar("X")
 
 
-class QuincunxMechanics(QuincunxTable):
+class QuincunxMechanics(QuincunxDecisions):
     """Quincunx: initiative, missilery, pre-melee volleys, melee by rings, rest, attrition,
     evasion, elephants and their rampage, leaders' bonus and risk, command range, and the
     table (:mod:`~app.rulesets.quincunx.movement`)."""

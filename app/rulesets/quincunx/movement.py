@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.rules.contact import TOUCH, not_in_contact
-from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector
+from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector, surely_apart
 from app.rules.mechanics import Mechanics, Outcome
 from app.rules.movement import Breach, MoveCheck, MoveReason, TerrainEffect
 from app.rules.paths import Path
@@ -33,7 +33,7 @@ from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind, TerrainPiece
 from app.rules.values import Combatant, LeaderView, Side, Situation, TurnView
 from app.rulesets.quincunx.combat import CombatActions
-from app.rulesets.quincunx.geometry import command_reach
+from app.rulesets.quincunx.geometry import command_chain, command_reach
 from app.rulesets.quincunx.rules import (
     BERSERK,
     EVADED,
@@ -178,6 +178,22 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
         leaders = self.commanders_of(view, unit)
         if not leaders:
             return None
+        c = self.t.command
+        if self._in_command(view, unit, leaders):
+            return None
+        names = " or ".join(ld.name for ld in leaders)
+        return (
+            f"{unit.name} ({unit.unit_id}) is out of command: more than "
+            f"{self._mf(c.range_move_factors)} from {names}, and no chain of its "
+            f"battlegroup's units {self._mf(c.chain_move_factors)} apart leads to him"
+        )
+
+    def _in_command(self, view: TurnView, unit: Combatant, leaders: list[LeaderView]) -> bool:
+        """Whether ``unit`` is within range of one of ``leaders`` or chained to him through
+        its battlegroup's units. A view never changes: the units a battlegroup's chain
+        reaches are worked out once a view (a move's check asks it for every path tried),
+        for a unit standing where the view has it."""
+        c = self.t.command
         group = [
             u
             for u in view.units
@@ -187,16 +203,23 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             and not u.status.eliminated
             and u.footprint.has_size
         ]
-        c = self.t.command
-        for ld in leaders:
-            if command_reach(unit, group, (ld.x, ld.y), c.range_inches, c.chain_inches):
-                return None
-        names = " or ".join(ld.name for ld in leaders)
-        return (
-            f"{unit.name} ({unit.unit_id}) is out of command: more than "
-            f"{self._mf(c.range_move_factors)} from {names}, and no chain of its "
-            f"battlegroup's units {self._mf(c.chain_move_factors)} apart leads to him"
+        listed = next((u for u in view.units if u.unit_id == unit.unit_id), None)
+        if listed is None or listed.footprint != unit.footprint:  # a unit the view has not
+            return any(
+                command_reach(unit, group, (ld.x, ld.y), c.range_inches, c.chain_inches)
+                for ld in leaders
+            )
+        known: dict[tuple[int, str | None], set[str]] = view.__dict__.setdefault(
+            "_quincunx_chains", {}
         )
+        key = (unit.side, unit.command)
+        if key not in known:
+            members = [*group, listed]
+            reached: set[str] = set()
+            for ld in leaders:
+                reached |= command_chain(members, (ld.x, ld.y), c.range_inches, c.chain_inches)
+            known[key] = reached
+        return unit.unit_id in known[key]
 
     def may_act(self, action: str, sit: Situation) -> str | None:
         """Quincunx, Commanders: a unit out of command "may defend themselves, but may make
@@ -438,6 +461,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             if u.side != unit.side
             and not u.status.eliminated
             and u.footprint.has_size
+            and not surely_apart(unit.footprint, u.footprint, TOUCH)
             and edge_distance(unit.footprint, u.footprint) <= TOUCH
             and aspect(unit.footprint, u.x, u.y) == "front"
         ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
+from app.rules.decisions import UmpireDefault
 from app.rules.record import AfterValidator, Field
 from app.rules.schema import DiceExpr, Id, Strict, Text, TroopBase
 from app.rules.table import TerrainKind
@@ -493,6 +494,8 @@ class Tables(Strict):
     rampage: RampageTable
     elephants_and_horses: ElephantsAndHorsesTable
     leaders: LeadersTable
+    #: the umpire's call on the result where Castra plays a side (errata umpire-default)
+    umpire: UmpireDefault | None = None
 
 
 # --------------------------------------------------------------------------- access

@@ -54,7 +54,7 @@ def test_meta(rs: Ruleset) -> None:
     assert (m.figure_scale, m.unit_of_measure, m.counts) == ("6mm", "inch", "bases")
     assert m.scales == () and m.default_scale is None
     assert m.author is None and m.author_note
-    assert m.data_version == "1.4.0"
+    assert m.data_version == "1.5.0"
     assert rs.men_per_figure("1:10") is None
 
 

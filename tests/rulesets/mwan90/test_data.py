@@ -37,7 +37,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.scales == ("1:10", "1:100") and m.default_scale == "1:10"
     assert m.year == 1997
     assert m.author is None and m.author_note
-    assert m.data_version == "1.4.0"
+    assert m.data_version == "1.5.0"
     assert rs.men_per_figure("1:10") == 10 and rs.men_per_figure("1:100") == 100
 
 
@@ -432,6 +432,7 @@ ERRATA = {
     "charge-contact": "interpretation",
     "clear-shot-figures": "gap",
     "turning-costs": "interpretation",
+    "umpire-default": "gap",
 }
 
 

@@ -43,7 +43,7 @@ def test_meta(rs: Ruleset) -> None:
     assert m.author == "Duke Seifried"
     assert m.year == 1999
     assert m.source_file == "000_084c64a871873e7e.txt"
-    assert m.data_version == "1.5.0"
+    assert m.data_version == "1.6.0"
     assert m.counts == "figures"
     assert m.scales == ("1:10", "1:100")
     assert m.default_scale == "1:10"

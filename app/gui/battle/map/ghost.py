@@ -176,6 +176,10 @@ class Ghost(QGraphicsItem):
     def text(self) -> str:
         return "\n".join(self.label.lines)
 
+    @property
+    def colour(self) -> QColor:
+        return QColor(self._colour)
+
     def boundingRect(self) -> QRectF:
         return self._bounds
 
@@ -199,6 +203,10 @@ class Ghost(QGraphicsItem):
         painter.drawLine(*self._front)
 
 
+#: what the ghost of a move the Advisor dock proposes says to do with it
+ADVICE_HINT = "the advisor's move: Enter makes it; Esc drops it"
+
+
 def _commit_word(held: bool) -> str:
     """What commits a pending move: releasing the mouse that drags it, or Enter after the
     keys or the wheel turned it (nothing is held then to release)."""
@@ -206,10 +214,11 @@ def _commit_word(held: bool) -> str:
 
 
 def ghost_lines(
-    check: MoveCheck, symbol: str, colour: QColor, *, held: bool = True
+    check: MoveCheck, symbol: str, colour: QColor, *, held: bool = True, hint: str | None = None
 ) -> list[tuple[str, QColor]]:
     """The ghost's label: path, cost against what is left, terrain, then each rule broken,
-    and what commits the move (``held``: see :meth:`Ghost.show_check`)."""
+    and what commits the move (``held``: see :meth:`Ghost.show_check`; ``hint``, when given,
+    says it instead)."""
     ink = QColor("#202020")
     legs = [t.leg for t in check.traced]
     lines = [(path_text(legs) or "no move", ink)]
@@ -229,5 +238,5 @@ def ghost_lines(
             (f"{mark}: {b}", style.GHOST_BAD if b.severity == "forbidden" else style.GHOST_ASK)
         )
     if not check.breaches:
-        lines.append((f"{_commit_word(held)} to move; Esc cancels", colour))
+        lines.append((hint or f"{_commit_word(held)} to move; Esc cancels", colour))
     return lines

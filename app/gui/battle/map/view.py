@@ -31,7 +31,7 @@ from app.core.battle.look import BattleLook, battle_look, look_key
 from app.core.battle.reach import ruler
 from app.core.battle.state import BattleState
 from app.gui.battle.map.frame import Frame, Point
-from app.gui.battle.map.ghost import Ghost, Label
+from app.gui.battle.map.ghost import ADVICE_HINT, Ghost, Label, ghost_lines
 from app.gui.battle.map.group_tool import GroupDrag, GroupGhost
 from app.gui.battle.map.grouping import SNAP, GroupMoves
 from app.gui.battle.map.image import map_image
@@ -44,7 +44,8 @@ from app.gui.battle.map.terrain_tool import Outline, TerrainDraw, TerrainEdit
 from app.gui.battle.map.unit_item import HANDLE_R
 from app.rules.measure import mm_per_unit
 from app.rules.mechanics import Mechanics, TurnView
-from app.rules.movement import MoveReason
+from app.rules.movement import MoveCheck, MoveReason
+from app.rules.paths import Leg
 from app.rules.table import TERRAIN_KINDS, TerrainKind, default_width
 from app.storefiles import is_store_file
 
@@ -359,6 +360,32 @@ class BattleMap(QGraphicsView):
 
     def ask_group_path(self) -> None:
         self.groups.ask_group_path()
+
+    def propose_move(self, unit_id: str, legs: Sequence[Leg]) -> bool:
+        """Show ``legs`` as the pending move of ``unit_id`` (an entry of the Advisor dock):
+        its ghost, checked by the mechanics as a drag is; Enter makes the move, Esc drops
+        it. Nothing moves until then. False when the map cannot plan a move now."""
+        self.select_unit(unit_id)
+        self.setFocus()
+        tool = self._ensure_move_tool()
+        if tool is None or tool.deploy:
+            return False
+        tool.prefix = list(legs)
+        tool.target = None
+        verdict = tool.refresh()
+        self._show_move(verdict)
+        if tool.check is not None:
+            self.ghost.label.set_lines(
+                ghost_lines(tool.check, self._symbol, self.ghost.colour, hint=ADVICE_HINT)
+            )
+        return True
+
+    def show_move_made(self, check: MoveCheck, hint: str) -> None:
+        """Draw a move just made (Castra's) as a ghost: its path and end pose, with ``hint``
+        under it, until the next change of the battle clears it."""
+        self.ghost.show_check(check, self.map_scene.frame, self._symbol)
+        self.ghost.label.set_lines(ghost_lines(check, self._symbol, self.ghost.colour, hint=hint))
+        self.ghost.setVisible(True)
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         """Show or hide an overlay for the selected unit: "reach", "range", "command",
