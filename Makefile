@@ -1,4 +1,4 @@
-# The README's two commands: `make run` and `make test`. Each creates the virtual
+# The two commands of the README: `make run` and `make test`. Each creates the virtual
 # environment and installs the packages on first use (and again when pyproject.toml changes).
 PYTHON ?= python3
 VENV ?= .venv
@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.castra-installed
 DIST_STAMP := $(VENV)/.castra-dist-installed
 
-.PHONY: run test lint check bench opponent dist clean
+.PHONY: run test docs lint check bench opponent dist clean
 
 run: $(STAMP)
 	$(VENV)/bin/castra
@@ -16,7 +16,12 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check app tests rulesets scripts db
 	$(VENV)/bin/ruff format --check app tests scripts db
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mkdocs build --strict --quiet --site-dir build/site
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The documentation site (mkdocs.yml: docs/, the user guide among its pages) in build/site/.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict --site-dir build/site
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/bench.py

@@ -1,5 +1,6 @@
-"""The README's rules-coverage table: one row a rule, and every test it names exists among the
-tests pytest collects, so the table cannot rot."""
+"""The rules-coverage table (docs/reference/rules-coverage.md, once in the README): one row a
+rule, and every test it names exists among the tests pytest collects, so the table cannot
+rot."""
 
 from __future__ import annotations
 
@@ -11,17 +12,18 @@ from pathlib import Path
 from tests.builtin import ruleset_ids
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-HEADING = "## Rules coverage"
+PAGE = ROOT / "docs" / "reference" / "rules-coverage.md"
+HEADING = "# Rules coverage"
 COLUMNS = ["ruleset", "rule", "where implemented", "tests", "status"]
 RULESETS = set(ruleset_ids())
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
 def rows() -> list[list[str]]:
-    text = README.read_text(encoding="utf-8")
-    assert text.count(HEADING) == 1, f"the README needs one {HEADING!r} section"
-    body = re.split(r"^## ", text.split(HEADING, 1)[1], flags=re.M)[0]
+    text = PAGE.read_text(encoding="utf-8")
+    headings = list(re.finditer(rf"^{HEADING}$", text, flags=re.M))
+    assert len(headings) == 1, f"the page needs one {HEADING!r}"
+    body = re.split(r"^## ", text[headings[0].end() :], flags=re.M)[0]
     lines = [line for line in body.splitlines() if line.startswith("|")]
     assert len(lines) > 2, "the coverage table is empty"
     cells = [[c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))] for line in lines]
@@ -62,4 +64,4 @@ def test_every_named_test_exists() -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     collected = {line.split("[")[0] for line in done.stdout.splitlines() if "::" in line}
     missing = sorted(named - collected)
-    assert not missing, f"the README names tests that do not exist: {missing}"
+    assert not missing, f"the coverage table names tests that do not exist: {missing}"

@@ -318,7 +318,7 @@ def castra_only(applies_to: Sequence[str]) -> bool:
 
 def errata_section(rs: Ruleset, ctx: Ctx) -> list[Flowable]:
     """Errata and interpretation notes: what Castra decided where the source is garbled,
-    inconsistent or silent (RULES.md asks that every such decision be shown to players).
+    inconsistent or silent (every such decision is shown to the players).
     Decisions that only concern army building are listed by topic; those that only set
     Castra's own call where it plays a side are named in a line (the app shows them)."""
     if not rs.errata:
@@ -490,7 +490,7 @@ def render_refsheet(
     """(PDF bytes, pages, level of detail used). A single page is preferred while the prose
     can stay at :data:`ONE_PAGE_MIN_PT`; otherwise the first level of :data:`LEVELS` that
     fits on :data:`MAX_PAGES` pages. When none does, every decision is still printed in full
-    (RULES.md: each decision is shown to the players): the tables take the first level that
+    (each decision is shown to the players): the tables take the first level that
     fits them on :data:`MAX_PAGES` pages and the errata a page of their own after them."""
     pagesize = page_dimensions(page_size, landscape_=True)
     best: tuple[bytes, int, int] | None = None

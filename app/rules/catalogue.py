@@ -1,5 +1,6 @@
 """A catalogue of every table and troop type of each ruleset and where it lives, as the
-Markdown table the README carries (kept in step by ``scripts/readme_tables.py`` and a test)."""
+Markdown table docs/reference/rulesets-as-data.md carries (kept in step by
+``scripts/readme_tables.py`` and a test)."""
 
 from __future__ import annotations
 

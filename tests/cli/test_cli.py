@@ -45,8 +45,9 @@ def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rulesets_list_their_errata(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 8: `castra rulesets` (and --json) lists each ruleset's errata, as the README
-    says: the decisions of issue 8 among them, with what the source says."""
+    """Issue 8: `castra rulesets` (and --json) lists each ruleset's errata, as
+    docs/reference/command-line.md says: the decisions of issue 8 among them, with what the
+    source says."""
     data = run_json(capsys, "rulesets", "--json")
     by_id = {r["id"]: {e["id"]: e for e in r["errata"]} for r in data["rulesets"]}
     for ruleset, erratum in (

@@ -1,12 +1,12 @@
 """Done when (issue 15): a club's evening, scripted once, run against a real PostgreSQL club
 server and against a local SQLite store, ends with the same results.
 
-The club is set up as the README says (``castra server init``, two players and an umpire
-added with ``castra server add-member``); each player builds and edits their own army; the
-umpire makes a campaign of the two, assigns the sides, fights its one battle (every step
-stored as it is made), records and applies the result; a player then promotes a leader of
-their own side. On the server each member works as their own login role, and the records
-name who did what; locally every member is the one user."""
+The club is set up as docs/reference/club-server.md says (``castra server init``, two
+players and an umpire added with ``castra server add-member``); each player builds and edits
+their own army; the umpire makes a campaign of the two, assigns the sides, fights its one
+battle (every step stored as it is made), records and applies the result; a player then
+promotes a leader of their own side. On the server each member works as their own login role,
+and the records name who did what; locally every member is the one user."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def test_a_club_evening_ends_the_same_on_the_server_as_locally(
 ) -> None:
     assert pg_cluster is not None
     monkeypatch.setenv("CASTRA_DB", str(tmp_path / "unused.sqlite3"))  # --store sets it
-    # the club's setup, as the README gives it
+    # the club's setup, as docs/reference/club-server.md gives it
     assert main(["server", "init", pg_empty]) == 0
     for name, role in (("ann", "player"), ("bob", "player"), ("uma", "umpire")):
         # (--existing: the test cluster's roles are shared by every test)

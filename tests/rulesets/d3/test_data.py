@@ -1,5 +1,5 @@
 """D3 Ancient Rules data (rulesets/d3-ancients) checked against the source text
-(seeds/004_78eaa0b0c4f939d1.txt) and the decisions in RULES.md."""
+(seeds/004_78eaa0b0c4f939d1.txt) and the decisions in its errata.toml."""
 
 from __future__ import annotations
 

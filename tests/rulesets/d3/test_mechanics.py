@@ -1,5 +1,5 @@
 """D3 Ancient Rules mechanics (app/rulesets/d3/mechanics.py) against the source text
-(seeds/004_78eaa0b0c4f939d1.txt), RULES.md and the ruleset's errata.
+(seeds/004_78eaa0b0c4f939d1.txt) and the ruleset's errata.
 
 Worked examples use ScriptedDice to fix the faces; exact odds are checked against hand
 counts of the D3 and, for many matchups, against each other and the resolver."""

@@ -1,5 +1,5 @@
 """Grown Slightly Bald data (rulesets/grown-slightly-bald) checked against the source text
-(seeds/002_75d8fed21d95c401.txt) and the decisions in RULES.md."""
+(seeds/002_75d8fed21d95c401.txt) and the decisions in its errata.toml."""
 
 from __future__ import annotations
 
@@ -258,7 +258,7 @@ def test_melee_rules(t: Tables) -> None:
 
 @pytest.mark.parametrize("tid", sorted(TROOPS))
 def test_hit_numbers_decision(t: Tables, tid: str) -> None:
-    """RULES.md (errata hit-numbers): the text gives no hit numbers; the author's "also
+    """Errata hit-numbers: the text gives no hit numbers; the author's "also
     count 5s" implies heavy infantry are hit only on 6; every other type on 5-6."""
     assert t.hit_numbers.rows[tid].hit_on == (6 if tid == "heavy_infantry" else 5)
 
@@ -269,7 +269,7 @@ def test_hit_numbers_flagged(t: Tables) -> None:
 
 
 def test_optional_hc_flank_rule(t: Tables) -> None:
-    """RULES.md: the author's afterthought is an optional rule, off by default."""
+    """Errata hc-flank-fives: the author's afterthought is an optional rule, off by default."""
     rule = t.optional_rules["hc_flank_rear_vs_hi"]
     assert rule.enabled is False
     assert (rule.attacker, rule.target, rule.hit_on) == ("heavy_cavalry", "heavy_infantry", 5)
@@ -277,7 +277,7 @@ def test_optional_hc_flank_rule(t: Tables) -> None:
 
 
 def test_optional_five_six_for_all(t: Tables) -> None:
-    """RULES.md: the earlier reading, 5-6 against every type, stays as an option (off):
+    """Errata hit-numbers: the earlier reading, 5-6 against every type, stays as an option (off):
     any attacker, from any side, hits heavy infantry on 5 too."""
     rule = t.optional_rules["five_six_for_all"]
     assert rule.enabled is False

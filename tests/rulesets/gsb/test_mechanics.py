@@ -1,5 +1,5 @@
 """Grown Slightly Bald battle mechanics (app/rulesets/gsb/mechanics.py) against the
-source (seeds/002_75d8fed21d95c401.txt), RULES.md and the decisions in errata.toml.
+source (seeds/002_75d8fed21d95c401.txt) and the decisions in errata.toml.
 
 Worked examples fix the dice with ScriptedDice; exact odds are checked to sum to one over many
 matchups (hypothesis) and against the resolver's frequencies over seeded rolls."""

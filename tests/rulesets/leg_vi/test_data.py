@@ -1,5 +1,5 @@
 """Leg VI Carthago data (rulesets/leg-vi-carthago) checked against the source text
-(seeds/001_1ffb8d4b557d8999.txt) and the decisions in RULES.md."""
+(seeds/001_1ffb8d4b557d8999.txt) and the decisions in its errata.toml."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """MWAN #90 Punic rules data (rulesets/mwan90) checked against the source text
-(seeds/003_94007ec9d776d367.txt, truncated in its morale section) and RULES.md."""
+(seeds/003_94007ec9d776d367.txt, truncated in its morale section) and its errata.toml."""
 
 from __future__ import annotations
 
@@ -282,7 +282,7 @@ def test_melee(t: Tables) -> None:
 
 
 def test_flank_rear_triples_the_attackers_dice(t: Tables) -> None:
-    """RULES.md and errata flank-rear-triple: against a heavy unit attacked in flank or rear
+    """Errata flank-rear-triple: against a heavy unit attacked in flank or rear
     the attacker's dice are tripled (the word-for-word reading is the melee option)."""
     fr = t.melee.flank_rear
     assert (fr.multiplier, fr.multiplied_side) == (3, "attacker")
@@ -340,7 +340,7 @@ def test_morale_known_parts(t: Tables) -> None:
 
 
 def test_morale_incomplete_and_uninvented(t: Tables) -> None:
-    """RULES.md: the table is cut off; marked incomplete, no rows invented."""
+    """Errata morale-table-truncated: the table is cut off; marked incomplete, no rows invented."""
     assert t.morale.complete is False
     assert t.morale.rows == ()
     assert "INCOMPLETE" in t.morale.title

@@ -1,5 +1,5 @@
 """MWAN #90 Punic rules battle mechanics (app/rulesets/mwan90/mechanics.py) against the article
-(seeds/003_94007ec9d776d367.txt, cut off in its morale section), RULES.md and errata.toml.
+(seeds/003_94007ec9d776d367.txt, cut off in its morale section) and errata.toml.
 
 Worked examples fix the dice with ScriptedDice; exact odds are checked to sum to one over many
 matchups (hypothesis) and against the resolver's frequencies over seeded rolls. The morale
