@@ -68,6 +68,12 @@ def _drawing(width: float, height: float) -> Drawing:
     return d
 
 
+def _side_colour(st: Strength, i: int) -> colors.Color:
+    """Side ``i``'s colour: its army's, as the battle map draws it, else the palette's."""
+    own = st.colours[i] if i < len(st.colours) else None
+    return colors.HexColor(own) if own is not None else PALETTE[i % len(PALETTE)]
+
+
 def _line_chart(st: Strength, width: float) -> Drawing:
     """Men per side after each battle: a reportlab LinePlot with its own axes and legend."""
     height = 62 * mm
@@ -77,7 +83,7 @@ def _line_chart(st: Strength, width: float) -> Drawing:
     lp.width, lp.height = int(width - 170), int(height - 50)
     lp.data = [[(i, v) for i, v in enumerate(values)] for _, values in st.sides]
     for i in range(len(st.sides)):
-        lp.lines[i].strokeColor = PALETTE[i % len(PALETTE)]
+        lp.lines[i].strokeColor = _side_colour(st, i)
         lp.lines[i].strokeWidth = 1.6
         lp.lines[i].symbol = makeMarker("FilledCircle", size=4)  # type: ignore[no-untyped-call]
     n = len(st.labels)
@@ -102,7 +108,7 @@ def _line_chart(st: Strength, width: float) -> Drawing:
     legend.alignment = "right"
     legend.columnMaximum = len(st.sides)
     legend.colorNamePairs = [
-        (PALETTE[i % len(PALETTE)], f"{name} ({values[-1]:,} {st.unit})")
+        (_side_colour(st, i), f"{name} ({values[-1]:,} {st.unit})")
         for i, (name, values) in enumerate(st.sides)
     ]
     d.add(legend)

@@ -167,3 +167,27 @@ def test_a_long_campaign_names_some_battles_on_the_chart_axis() -> None:
     assert named[0] == (0, "Start") and named[-1] == (50, "Battle 50")
     assert sorted([i for i, _ in named] + [i for i, _ in rest]) == list(range(51))
     assert all(text == "" for _, text in rest)
+
+
+def test_the_strength_chart_draws_each_side_in_its_armys_colour(
+    qtbot: QtBot, registry: Registry, store: Store
+) -> None:
+    """Rome red and Carthage purple on the strength chart and in the chronicle PDF's, as the
+    battle map, its legend and the history preview draw them (the chart drew Carthage blue);
+    the troop-type view keeps its palette."""
+    from reportlab.lib import colors
+
+    from app.export.chronicle import _line_chart, _side_colour
+
+    view = _view(qtbot, registry, store)
+    data = view.plot.data
+    assert data is not None
+    rs = registry.get("quincunx")
+    armies = [rs.armies[s.army.army] for s in view.session.campaign.sides]  # type: ignore[union-attr]
+    assert data.colours == tuple(a.colour for a in armies) == ("#a83232", "#5b3b8c")
+    pens = [item.opts["pen"].color().name() for item in view.plot.plot.listDataItems()]
+    assert pens == ["#a83232", "#5b3b8c"]
+    chart = _line_chart(data, 400)
+    lines = next(c for c in chart.contents if hasattr(c, "lines")).lines
+    assert [lines[i].strokeColor.hexval() for i in range(2)] == ["0xa83232", "0x5b3b8c"]
+    assert _side_colour(data, 1) == colors.HexColor("#5b3b8c")

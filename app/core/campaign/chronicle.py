@@ -144,6 +144,9 @@ class Strength:
     sides: tuple[tuple[str, tuple[int, ...]], ...]
     troops: tuple[tuple[str, dict[str, tuple[int, ...]]], ...]
     unit: str
+    #: each side's colour (``#rrggbb``): its army list's, as the battle map draws the army,
+    #: or None where the list names none or an earlier side has it already
+    colours: tuple[str | None, ...] = ()
 
 
 def strength(rs: Ruleset, session: CampaignSession) -> Strength:
@@ -175,7 +178,20 @@ def strength(rs: Ruleset, session: CampaignSession) -> Strength:
         if rs.counts_figures or any(t.basing.men_per_base for t in rs.troops.values())
         else size_word(rs)
     )
-    return Strength(tuple(p[0] for p in points), tuple(sides), tuple(troops), unit)
+    return Strength(
+        tuple(p[0] for p in points), tuple(sides), tuple(troops), unit, side_colours(rs, current)
+    )
+
+
+def side_colours(rs: Ruleset, campaign: Campaign) -> tuple[str | None, ...]:
+    """Each side's colour from its army list (Rome red, Carthage purple, as on the battle
+    map); None where the list is gone or names none, or an earlier side already has it."""
+    out: list[str | None] = []
+    for side in campaign.sides:
+        army = rs.armies.get(side.army.army)
+        colour = army.colour if army is not None else None
+        out.append(colour if colour is not None and colour not in out else None)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- leaders

@@ -63,8 +63,9 @@ class StrengthPlot(QWidget):
         if self.data is None:
             return
         xs = list(range(len(self.data.labels)))
+        own = self.data.colours if self.view.currentIndex() <= 0 else ()
         for n, (name, values) in enumerate(self.series()):
-            colour = COLOURS[n % len(COLOURS)]
+            colour = (own[n] if n < len(own) else None) or COLOURS[n % len(COLOURS)]
             self.plot.plot(
                 xs,
                 list(values),
