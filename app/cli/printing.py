@@ -29,7 +29,11 @@ def register(sub: Any) -> None:
     printing = sub.add_parser("print", help="print reference sheets, unit cards, rosters, decks")
     psub = printing.add_subparsers(dest="print_command", metavar="DOCUMENT", required=True)
 
-    p = psub.add_parser("refsheet", help="a ruleset's quick-reference sheet (1-2 pages)")
+    p = psub.add_parser(
+        "refsheet",
+        help="a ruleset's quick-reference sheet (its tables on one or two pages; the errata "
+        "on a page of their own where they do not fit beside them)",
+    )
     p.add_argument("ruleset", metavar="RULESET", help="ruleset id (see `castra rulesets`)")
     _common(p)
     p.set_defaults(func=cmd_refsheet)
