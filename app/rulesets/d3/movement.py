@@ -228,6 +228,8 @@ class D3Movement(D3Turn):
         found = super().may_move(view, unit_id, reason)
         if found is not None or reason != "move" or view.initiative is None:
             return found
+        if self.may_deploy(view, unit_id) is None:
+            return None  # deployment is open: units are placed in their zones, not moved
         problem = self.why_not_move(view.unit(unit_id), view)
         return None if problem is None else Breach(MOVE_RULE, problem)
 

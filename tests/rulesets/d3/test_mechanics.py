@@ -351,6 +351,10 @@ def test_confusion_holds_units_where_the_turn_dock_counts_them(mech: D3Mechanics
     assert mech.check_move(view, "a", Path(parse_path("turn 90"))).ok
     calm = with_card(view, 0, "no_event", PHASE["movement"])
     assert mech.may_move(calm, "a", "move") is None
+    # while deployment is open (turn 1's first phase) the dock counts units to place, as
+    # before: D3's movement rules do not hold them there
+    opening = replace(view, turn=1, round=1, phase=0)
+    assert mech.may_deploy(opening, "a") is None and mech.may_move(opening, "a", "move") is None
 
 
 def test_ammunition_shortage(mech: D3Mechanics) -> None:
