@@ -4,6 +4,7 @@ Each battle opens in its own :class:`~app.gui.battle.window.BattleWindow`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:
+    from app.core.battle import BattleSession
     from app.core.roster import Roster
     from app.gui.battle.controller import BattleController
     from app.gui.battle.history_dialog import HistoryDialog
@@ -213,7 +215,6 @@ class BattleManager(QObject):
         return dialog
 
     def _from_history(self, dialog: HistoryDialog) -> BattleWindow | None:
-        from app.gui.battle.controller import BattleController
         from app.gui.battle.history_dialog import create_from_history, save_history_rosters
 
         assert self.store is not None
@@ -226,24 +227,23 @@ class BattleManager(QObject):
             self.rosters_added.emit()
             self.message.emit("In the library to edit: " + ", ".join(name for _id, name in saved))
             return None
-        try:
-            battle_id, session, rosters = create_from_history(dialog, self.store)
-        except ValueError as exc:
-            self.message.emit(f"The battle was not started: {exc}")
-            return None
-        controller = BattleController(
-            session, store=self.store, battle_id=battle_id, rosters=rosters
-        )
-        self.refresh()
-        return self._show(battle_id, controller)
+        return self._start(lambda store: create_from_history(dialog, store))
 
     def _create(self, dialog: NewBattleDialog) -> BattleWindow | None:
-        from app.gui.battle.controller import BattleController
         from app.gui.battle.new_battle import create_from_dialog
+
+        return self._start(lambda store: create_from_dialog(dialog, store))
+
+    def _start(
+        self, create: Callable[[Store], tuple[int, BattleSession, tuple[Roster, Roster]]]
+    ) -> BattleWindow | None:
+        """A battle ``create`` makes and stores, opened in a window (its failure said in the
+        status bar, nothing opened)."""
+        from app.gui.battle.controller import BattleController
 
         assert self.store is not None
         try:
-            battle_id, session, rosters = create_from_dialog(dialog, self.store)
+            battle_id, session, rosters = create(self.store)
         except ValueError as exc:
             self.message.emit(f"The battle was not started: {exc}")
             return None
