@@ -179,11 +179,11 @@ def strength(rs: Ruleset, session: CampaignSession) -> Strength:
         else size_word(rs)
     )
     return Strength(
-        tuple(p[0] for p in points), tuple(sides), tuple(troops), unit, side_colours(rs, current)
+        tuple(p[0] for p in points), tuple(sides), tuple(troops), unit, army_colours(rs, current)
     )
 
 
-def side_colours(rs: Ruleset, campaign: Campaign) -> tuple[str | None, ...]:
+def army_colours(rs: Ruleset, campaign: Campaign) -> tuple[str | None, ...]:
     """Each side's colour from its army list (Rome red, Carthage purple, as on the battle
     map); None where the list is gone or names none, or an earlier side already has it."""
     out: list[str | None] = []
