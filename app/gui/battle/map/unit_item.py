@@ -29,7 +29,7 @@ from app.core.battle.look import UnitLabel
 from app.core.battle.state import BattleUnit
 from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
-from app.gui.battle.map.items import CACHE, Z_UNIT
+from app.gui.battle.map.items import Z_UNIT, cache_mode
 from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
 from app.gui.battle.map.symbols import WORDS, symbol_pixmap
 from app.rules.schema import Symbol
@@ -108,7 +108,6 @@ class UnitItem(QGraphicsItem):
         #: state): plates made for another count are made again
         self.look_version = 0
         self.setZValue(Z_UNIT)
-        self.setCacheMode(CACHE)
         self.setAcceptHoverEvents(False)
         self._frame = frame
         self._apply(unit, frame, place=True)
@@ -229,6 +228,7 @@ class UnitItem(QGraphicsItem):
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
             self.setRotation(unit.facing % 360)
+            self.setCacheMode(cache_mode(unit.facing % 360))
         self._flip = 90 < unit.facing % 360 < 270
         st = unit.status
         self._fraction = float(st.fraction_left) if st.start_strength else 1.0
