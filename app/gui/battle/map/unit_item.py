@@ -198,14 +198,22 @@ class UnitItem(QGraphicsItem):
             self._bounds = self._bounding()
             self.update()
 
-    def set_plate(self, plate: Plate) -> bool:
-        """Show ``plate`` (laid out by the scene for the zoom); whether it changed."""
+    def set_plate(self, plate: Plate, texts: dict[str, QStaticText] | None = None) -> bool:
+        """Show ``plate`` (laid out by the scene for the zoom); whether it changed.
+        ``texts``: lines already prepared for drawing, shared with the other units."""
         if plate == self._plate:
             return False
         if plate.tag or self._plate.tag:
             self.prepareGeometryChange()
         self._plate = plate
-        self._static = {t: self._static.get(t) or _static(t) for t, _ in plate.lines}
+        shared = {} if texts is None else texts
+        static: dict[str, QStaticText] = {}
+        for t, _ in plate.lines:
+            line = self._static.get(t) or shared.get(t)
+            if line is None:
+                line = shared[t] = _static(t)
+            static[t] = line
+        self._static = static
         self._symbol = None
         if plate.symbol is not None and self.symbol is not None:
             w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
