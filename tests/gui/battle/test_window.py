@@ -676,3 +676,35 @@ def test_terrain_drawn_from_the_map_menu_and_undone(
     assert len(window.controller.session.state.terrain) == before
     window.set_tool("select")
     assert not any(a.isChecked() for a in window.terrain_tools.values())
+
+
+def test_the_leaders_dock_lists_the_units_to_attach_to_when_it_is_seen(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Tabbed behind the Unit dock, the Leaders dock's list of units to attach a leader to
+    is filled once the dock is seen, with every unit still in the battle as it then is."""
+    from app.core.battle import Adjust
+
+    window = open_window(qtbot, gsb_session(registry), settings)
+    panel, combo = window.leaders_panel, window.leaders_panel.unit_combo
+    assert not panel.seen  # the Unit dock is in front
+    assert combo.count() == 0
+    gone = window.controller.state.units[1]
+    window.controller.execute(Adjust(unit=gone.id, field="strength", value="0"))
+    assert combo.count() == 0  # still unseen: nothing listed yet
+
+    def listed() -> list[tuple[str, object]]:
+        return [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]
+
+    window.leaders_dock.raise_()
+    qtbot.waitUntil(lambda: panel.seen)
+    state = window.controller.state
+    assert state.unit(gone.id).status.eliminated
+    expected = [("(detach)", None)] + [
+        (f"{u.id} {u.name}", u.id) for u in state.units if not u.status.eliminated
+    ]
+    assert listed() == expected and (f"{gone.id} {gone.name}", gone.id) not in expected
+    # seen, it follows every step at once, as before
+    window.controller.undo()
+    assert (f"{gone.id} {gone.name}", gone.id) in listed()
+    assert len(listed()) == len(window.controller.state.units) + 1
