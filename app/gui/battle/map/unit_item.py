@@ -56,6 +56,10 @@ HANDLE_AHEAD = 2.2
 UNREADABLE_PX = 3.5
 #: The target's corner marks: how far outside the base, and how long, in device pixels.
 TARGET_OUT, TARGET_LEN = 3.0, 8.0
+#: The front edge's white band and notch, and the text, as painted.
+FRONT = QBrush(QColor("#ffffff"))
+TEXT_PEN = QPen(style.TEXT)
+ORIGIN = QPointF(0, 0)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,13 @@ class UnitItem(QGraphicsItem):
         self._flip = False
         self._bounds = QRectF()
         self._words = ("", "")
+        #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
+        self._pen = QPen()
+        self._fill = QBrush()
+        self._front = QRectF()
+        self._notch_poly = QPolygonF()
+        self._symbol_src = QRectF()
+        self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
         #: counts the changes to what the plate shows (size, facing, label, symbol,
@@ -179,6 +190,8 @@ class UnitItem(QGraphicsItem):
         self.setToolTip(self.tooltip())
         self._plate = NO_PLATE  # laid out again for the new labels and symbol
         self._symbol = None
+        self._lines = ()
+        self._prepare()
         self.update()
         return True
 
@@ -189,6 +202,7 @@ class UnitItem(QGraphicsItem):
                 self.prepareGeometryChange()  # the rotation handle's room
             self.selected, self.primary = on, primary
             self._bounds = self._bounding()
+            self._prepare()
             self.update()
 
     def set_targeted(self, on: bool) -> None:
@@ -214,10 +228,12 @@ class UnitItem(QGraphicsItem):
                 line = shared[t] = _static(t)
             static[t] = line
         self._static = static
+        self._lines = tuple((at, static[t]) for t, at in plate.lines)
         self._symbol = None
         if plate.symbol is not None and self.symbol is not None:
             w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
             self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
+            self._symbol_src = QRectF(self._symbol.rect())
         self._bounds = self._bounding()
         self.update()
         return True
@@ -243,9 +259,30 @@ class UnitItem(QGraphicsItem):
         self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
         self._bounds = self._bounding()
+        b, notch = self._body, self._notch()
+        self._front = QRectF(b.left(), b.top(), b.width(), self.front_band())
+        self._notch_poly = QPolygonF(
+            [
+                QPointF(-notch / 2, b.top()),
+                QPointF(notch / 2, b.top()),
+                QPointF(0, b.top() - notch * 0.8),
+            ]
+        )
+        self._prepare()
         self.setToolTip(self.tooltip())
         self.setOpacity(0.35 if st.eliminated else 1.0)
         self.update()
+
+    def _prepare(self) -> None:
+        """The outline's pen and the fill, for the look, the selection and the state."""
+        self._pen = style.cosmetic_pen(
+            style.SELECTED if self.selected else self.look.dark,
+            3.0 if self.selected else 1.0,
+            Qt.PenStyle.DashLine
+            if "disordered" in self.unit.status.markers
+            else Qt.PenStyle.SolidLine,
+        )
+        self._fill = QBrush(self.look.fill)
 
     # ------------------------------------------------------------------ words
 
@@ -348,15 +385,8 @@ class UnitItem(QGraphicsItem):
     ) -> None:
         st = self.unit.status
         body = self._body
-        look = self.look
-        painter.setPen(
-            style.cosmetic_pen(
-                style.SELECTED if self.selected else look.dark,
-                3.0 if self.selected else 1.0,
-                Qt.PenStyle.DashLine if "disordered" in st.markers else Qt.PenStyle.SolidLine,
-            )
-        )
-        painter.setBrush(look.fill)
+        painter.setPen(self._pen)
+        painter.setBrush(self._fill)
         painter.drawRect(body)
         # strength left: a dark band along the rear, as long as what is lost
         if self._fraction < 1.0:
@@ -370,28 +400,21 @@ class UnitItem(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(0, 0, 0, 110))
             painter.drawRect(band)
-        if st.markers & {"routed", "routing"}:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
-            painter.drawRect(body)
-        if "shaken" in st.markers:
-            painter.setPen(style.cosmetic(QColor("#ff9800"), 2.0))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(body.adjusted(1, 1, -1, -1))
+        markers = st.markers
+        if markers:
+            if "routed" in markers or "routing" in markers:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
+                painter.drawRect(body)
+            if "shaken" in markers:
+                painter.setPen(style.cosmetic(QColor("#ff9800"), 2.0))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(body.adjusted(1, 1, -1, -1))
         # the front edge: a white band and a notch at its middle
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#ffffff"))
-        painter.drawRect(QRectF(body.left(), body.top(), body.width(), self.front_band()))
-        notch = self._notch()
-        painter.drawPolygon(
-            QPolygonF(
-                [
-                    QPointF(-notch / 2, body.top()),
-                    QPointF(notch / 2, body.top()),
-                    QPointF(0, body.top() - notch * 0.8),
-                ]
-            )
-        )
+        painter.setBrush(FRONT)
+        painter.drawRect(self._front)
+        painter.drawPolygon(self._notch_poly)
         if self.targeted:
             self._paint_target(painter)
         if self.primary:
@@ -413,18 +436,18 @@ class UnitItem(QGraphicsItem):
             r = plate.box.height() * 0.25
             painter.drawRoundedRect(plate.box, r, r)
         if self._symbol is not None and plate.symbol is not None:
-            painter.drawPixmap(plate.symbol, self._symbol, QRectF(self._symbol.rect()))
+            painter.drawPixmap(plate.symbol, self._symbol, self._symbol_src)
         k = plate.font / REF_PX
         wt = painter.worldTransform()
         if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:
             return  # zoomed far out in a gesture, before the labels are laid out again
         painter.setFont(ref_font())
-        painter.setPen(style.TEXT)
-        for text, at in plate.lines:
+        painter.setPen(TEXT_PEN)
+        for at, static in self._lines:
             painter.save()
             painter.translate(at)
             painter.scale(k, k)
-            painter.drawStaticText(QPointF(0, 0), self._static[text])
+            painter.drawStaticText(ORIGIN, static)
             painter.restore()
 
     def _paint_target(self, painter: QPainter) -> None:
