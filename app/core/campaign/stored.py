@@ -57,10 +57,11 @@ def _fail(where: str, exc: Exception) -> StoredDataError:
 
 
 def _maker(cls: type[T]) -> Callable[[Mapping[str, Any]], T]:
-    """``cls(**d)`` for a frozen dataclass read from a stored object: the same object, and a
-    TypeError for a field missing or unknown, without the frozen ``__init__``'s
-    ``object.__setattr__`` a field (a campaign of 50 battles builds some 4,000 unit outcomes
-    and 1,800 units on a read; that ``__init__`` was two thirds of building them)."""
+    """``cls(**d)`` for a frozen dataclass read from a stored object: the same object (its
+    ``__post_init__`` run), and a TypeError for a field missing or unknown, without the
+    frozen ``__init__``'s ``object.__setattr__`` a field (a campaign of 50 battles builds
+    some 4,000 unit outcomes and 1,800 units on a read; that ``__init__`` was two thirds of
+    building them)."""
     every = fields(cast(Any, cls))
     names = frozenset(f.name for f in every)
     required = frozenset(
@@ -68,6 +69,7 @@ def _maker(cls: type[T]) -> Callable[[Mapping[str, Any]], T]:
     )
     defaults = {f.name: f.default for f in every if f.default is not MISSING}
     factories = {f.name: f.default_factory for f in every if f.default_factory is not MISSING}
+    post_init = getattr(cls, "__post_init__", None)
     new = object.__new__
 
     def make(d: Mapping[str, Any]) -> T:
@@ -84,6 +86,8 @@ def _maker(cls: type[T]) -> Callable[[Mapping[str, Any]], T]:
             if name not in keys:
                 attrs[name] = factory()
         attrs.update(d)
+        if post_init is not None:
+            post_init(obj)
         return obj
 
     return make

@@ -87,6 +87,14 @@ def test_a_built_part_is_the_dataclass_its_init_makes() -> None:
         name: str
         tags: list[str] = field(default_factory=list)
 
+    @dataclass(frozen=True)
+    class Checked:
+        name: str
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "name", self.name.strip())
+
+    assert _maker(Checked)({"name": " x "}) == Checked("x") == Checked(" x ")
     a, b = _maker(Tagged)({"name": "x"}), _maker(Tagged)({"name": "y"})
     assert a == Tagged("x") and a.tags == [] and a.tags is not b.tags
     assert _maker(Tagged)({"name": "x", "tags": ["t"]}) == Tagged("x", ["t"])
