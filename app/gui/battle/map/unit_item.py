@@ -11,6 +11,7 @@ Like every item it mirrors core values, is updated in place and caches its drawi
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -60,6 +61,36 @@ TARGET_OUT, TARGET_LEN = 3.0, 8.0
 FRONT = QBrush(QColor("#ffffff"))
 TEXT_PEN = QPen(style.TEXT)
 ORIGIN = QPointF(0, 0)
+#: no rectangle yet (never changed in place: every rectangle an item keeps is replaced whole)
+NO_RECT = QRectF()
+
+
+@lru_cache(maxsize=256)
+def _base(w: float, d: float) -> tuple[QRectF, QRectF, QPolygonF]:
+    """A base ``w`` by ``d`` (scene units): its rectangle (centred on the origin, front edge
+    up), its front edge's white band and the notch at the edge's middle -- made once for
+    every base of that size (each Qt object a unit keeps costs it to make)."""
+    body = QRectF(-w / 2, -d / 2, w, d)
+    band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
+    notch = min(w, d, style.SCENE_PER_INCH) * 0.3
+    top = body.top()
+    front = QRectF(body.left(), top, w, band)
+    poly = QPolygonF(
+        [QPointF(-notch / 2, top), QPointF(notch / 2, top), QPointF(0, top - notch * 0.8)]
+    )
+    return body, front, poly
+
+
+@lru_cache(maxsize=64)
+def _brush(rgba: int) -> QBrush:
+    """A solid brush of the colour ``rgba``, made once."""
+    return QBrush(QColor.fromRgba(rgba))
+
+
+@lru_cache(maxsize=512)
+def _source(width: int, height: int) -> QRectF:
+    """The whole of a ``width`` by ``height`` pixmap, as a rectangle to draw from."""
+    return QRectF(0, 0, width, height)
 
 
 @dataclass(frozen=True)
@@ -97,21 +128,22 @@ class UnitItem(QGraphicsItem):
         #: the selected unit the Unit dock shows: its rotation handle is drawn
         self.primary = False
         self.targeted = False
-        self._body = QRectF()
+        self._body = NO_RECT
         self._plate = NO_PLATE
         self._static: dict[str, QStaticText] = {}
         #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
         self._symbol: QPixmap | None = None
         self._fraction = 1.0
         self._flip = False
-        self._bounds = QRectF()
+        self._bounds = NO_RECT
         self._words = ("", "")
         #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
-        self._pen = QPen()
-        self._fill = QBrush()
-        self._front = QRectF()
-        self._notch_poly = QPolygonF()
-        self._symbol_src = QRectF()
+        self._pen = TEXT_PEN
+        self._fill = FRONT
+        self._front = NO_RECT
+        self._notch_poly = _base(1.0, 1.0)[2]
+        self._symbol_src = NO_RECT
+        self._cache = UnitItem.CacheMode.NoCache
         self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
@@ -119,7 +151,6 @@ class UnitItem(QGraphicsItem):
         #: state): plates made for another count are made again
         self.look_version = 0
         self.setZValue(Z_UNIT)
-        self.setAcceptHoverEvents(False)
         self._frame = frame
         self._apply(unit, frame, place=True)
 
@@ -233,7 +264,7 @@ class UnitItem(QGraphicsItem):
         if plate.symbol is not None and self.symbol is not None:
             w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
             self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
-            self._symbol_src = QRectF(self._symbol.rect())
+            self._symbol_src = _source(self._symbol.width(), self._symbol.height())
         self._bounds = self._bounding()
         self.update()
         return True
@@ -248,26 +279,20 @@ class UnitItem(QGraphicsItem):
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
-        self._body = QRectF(-w / 2, -d / 2, w, d)
+        self._body, self._front, self._notch_poly = _base(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
             self.setRotation(unit.facing % 360)
-            self.setCacheMode(cache_mode(unit.facing % 360))
+            cache = cache_mode(unit.facing % 360)
+            if cache != self._cache:
+                self._cache = cache
+                self.setCacheMode(cache)
         self._flip = 90 < unit.facing % 360 < 270
         st = unit.status
         self._fraction = float(st.fraction_left) if st.start_strength else 1.0
         self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
         self._bounds = self._bounding()
-        b, notch = self._body, self._notch()
-        self._front = QRectF(b.left(), b.top(), b.width(), self.front_band())
-        self._notch_poly = QPolygonF(
-            [
-                QPointF(-notch / 2, b.top()),
-                QPointF(notch / 2, b.top()),
-                QPointF(0, b.top() - notch * 0.8),
-            ]
-        )
         self._prepare()
         self.setToolTip(self.tooltip())
         self.setOpacity(0.35 if st.eliminated else 1.0)
@@ -282,7 +307,7 @@ class UnitItem(QGraphicsItem):
             if "disordered" in self.unit.status.markers
             else Qt.PenStyle.SolidLine,
         )
-        self._fill = QBrush(self.look.fill)
+        self._fill = _brush(self.look.fill.rgba())
 
     # ------------------------------------------------------------------ words
 
