@@ -10,8 +10,8 @@ widths are measured once per string (:func:`advance`) in a reference font and sc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
@@ -99,6 +99,13 @@ class Plate:
     px: float = 1.0
     #: the label shown (one of the unit's :attr:`~app.core.battle.look.UnitLabel.variants`)
     label: str = ""
+    #: the symbol's size in device pixels (its pixmap's), where there is one
+    symbol_size: tuple[int, int] = field(init=False, compare=False, default=(0, 0))
+
+    def __post_init__(self) -> None:
+        if self.symbol is not None:
+            size = (round(self.symbol.width() / self.px), round(self.symbol.height() / self.px))
+            object.__setattr__(self, "symbol_size", size)
 
     @property
     def text(self) -> str:
@@ -145,8 +152,7 @@ def _twin_key(item: UnitItem, *words: object) -> tuple[object, ...]:
     turned, whether it has a symbol, and ``words`` (its labels, its state, where the tag
     goes). Units alike in all of these (the ten "Ha1" bases of a big battle's legions) are
     given the same plate, laid out once."""
-    b = item.body
-    return (b.x(), b.y(), b.width(), b.height(), item.flip, item.symbol is not None, *words)
+    return item.shape_key + words
 
 
 def to_local(item: UnitItem, r: QRectF) -> QRectF:
@@ -167,15 +173,24 @@ class _Grid:
         self.cell = max(cell, 1e-6)
         self.cells: dict[tuple[int, int], list[tuple[QRectF, str, bool]]] = {}
 
-    def _keys(self, r: QRectF) -> Iterable[tuple[int, int]]:
+    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
         c = self.cell
-        for i in range(int(r.left() // c), int(r.right() // c) + 1):
-            for j in range(int(r.top() // c), int(r.bottom() // c) + 1):
-                yield i, j
+        top, bottom = int(r.top() // c), int(r.bottom() // c) + 1
+        return [
+            (i, j)
+            for i in range(int(r.left() // c), int(r.right() // c) + 1)
+            for j in range(top, bottom)
+        ]
 
     def add(self, r: QRectF, owner: str, tag: bool = False) -> None:
+        entry = (r, owner, tag)
+        cells = self.cells
         for k in self._keys(r):
-            self.cells.setdefault(k, []).append((r, owner, tag))
+            cell = cells.get(k)
+            if cell is None:
+                cells[k] = [entry]
+            else:
+                cell.append(entry)
 
     def remove(self, r: QRectF, owner: str) -> None:
         for k in self._keys(r):
@@ -184,8 +199,9 @@ class _Grid:
                 self.cells[k] = [e for e in cell if not (e[1] == owner and e[0] == r)]
 
     def hits(self, r: QRectF, owner: str) -> bool:
+        cells = self.cells
         for k in self._keys(r):
-            for other, who, _ in self.cells.get(k, ()):
+            for other, who, _ in cells.get(k, ()):
                 if who != owner and other.intersects(r):
                     return True
         return False
@@ -502,8 +518,9 @@ class Layout:
         return self._place(again, keep=False)
 
     def _add_base(self, item: UnitItem) -> None:
-        uid = item.unit_id
-        if item.unit.status.eliminated:
+        unit = item.unit
+        uid = unit.id
+        if unit.status.eliminated:
             self.rects[uid] = []
             return
         rects = [item.mapRectToScene(item.body)]
@@ -532,8 +549,8 @@ class Layout:
         waiting: list[UnitItem] = []
         tiny = TINY_PX * scale / ppu
         for item in items:
-            uid, body = item.unit_id, item.body
-            if max(body.width(), body.height()) < tiny:
+            uid = item.unit.id
+            if item.span < tiny:
                 plates[uid] = NO_PLATE
                 continue
             inside = _inside(item, ppu, scale, twins=self.twins)
@@ -575,10 +592,11 @@ class Layout:
                 self._add_tag(item, plate)
             plates[item.unit_id] = plate
         changed = 0
+        texts = self.texts
         for item in items:
-            plate = plates[item.unit_id]
+            plate = plates[item.unit.id]
             _memo(item, ppu, scale).placed = plate if plate.tag else None
-            if item.set_plate(plate, self.texts):
+            if item.set_plate(plate, texts):
                 changed += 1
         return changed
 

@@ -60,6 +60,7 @@ TARGET_OUT, TARGET_LEN = 3.0, 8.0
 #: The front edge's white band and notch, and the text, as painted.
 FRONT = QBrush(QColor("#ffffff"))
 TEXT_PEN = QPen(style.TEXT)
+TEXT_RGBA = style.TEXT.rgba()
 ORIGIN = QPointF(0, 0)
 #: no rectangle yet (never changed in place: every rectangle an item keeps is replaced whole)
 NO_RECT = QRectF()
@@ -145,6 +146,10 @@ class UnitItem(QGraphicsItem):
         self._symbol_src = NO_RECT
         self._cache = UnitItem.CacheMode.NoCache
         self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
+        #: what the label's layout reads of the base (:func:`plates._twin_key`) and its
+        #: longer side, kept as plain values (reading a Qt object from Python costs)
+        self.shape_key: tuple[object, ...] = ()
+        self.span = 0.0
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
         #: counts the changes to what the plate shows (size, facing, label, symbol,
@@ -222,6 +227,7 @@ class UnitItem(QGraphicsItem):
         self._plate = NO_PLATE  # laid out again for the new labels and symbol
         self._symbol = None
         self._lines = ()
+        self._shape_key()
         self._prepare()
         self.update()
         return True
@@ -261,9 +267,10 @@ class UnitItem(QGraphicsItem):
         self._static = static
         self._lines = tuple((at, static[t]) for t, at in plate.lines)
         self._symbol = None
-        if plate.symbol is not None and self.symbol is not None:
-            w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
-            self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
+        symbol = self.look.symbol
+        if plate.symbol is not None and symbol is not None:
+            w, h = plate.symbol_size
+            self._symbol = symbol_pixmap(symbol, w, h, TEXT_RGBA)
             self._symbol_src = _source(self._symbol.width(), self._symbol.height())
         self._bounds = self._bounding()
         self.update()
@@ -280,6 +287,7 @@ class UnitItem(QGraphicsItem):
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
         self._body, self._front, self._notch_poly = _base(w, d)
+        self.span = max(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
             self.setRotation(unit.facing % 360)
@@ -288,6 +296,7 @@ class UnitItem(QGraphicsItem):
                 self._cache = cache
                 self.setCacheMode(cache)
         self._flip = 90 < unit.facing % 360 < 270
+        self._shape_key()
         st = unit.status
         self._fraction = float(st.fraction_left) if st.start_strength else 1.0
         self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
@@ -297,6 +306,10 @@ class UnitItem(QGraphicsItem):
         self.setToolTip(self.tooltip())
         self.setOpacity(0.35 if st.eliminated else 1.0)
         self.update()
+
+    def _shape_key(self) -> None:
+        b = self._body
+        self.shape_key = (b.x(), b.y(), b.width(), b.height(), self._flip, self.symbol is not None)
 
     def _prepare(self) -> None:
         """The outline's pen and the fill, for the look, the selection and the state."""
