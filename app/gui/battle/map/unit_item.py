@@ -150,6 +150,9 @@ class UnitItem(QGraphicsItem):
         #: longer side, kept as plain values (reading a Qt object from Python costs)
         self.shape_key: tuple[object, ...] = ()
         self.span = 0.0
+        #: the tooltip is written when it is asked for (:meth:`refresh_tooltip`): the
+        #: scene asks before Qt shows it; 1,000 units wrote 1,000 on opening a battle
+        self._tip_stale = True
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
         #: counts the changes to what the plate shows (size, facing, label, symbol,
@@ -213,7 +216,7 @@ class UnitItem(QGraphicsItem):
             # only moved: the drawing (and its cache) stays, the item goes where the unit is
             self.unit = unit
             self.setPos(frame.to_scene(unit.x, unit.y))
-            self.setToolTip(self.tooltip())
+            self._tip_stale = True
             return True
         self._apply(unit, frame, place=place)
         return True
@@ -223,7 +226,7 @@ class UnitItem(QGraphicsItem):
             return False
         self.look = look
         self.look_version += 1
-        self.setToolTip(self.tooltip())
+        self._tip_stale = True
         self._plate = NO_PLATE  # laid out again for the new labels and symbol
         self._symbol = None
         self._lines = ()
@@ -303,7 +306,7 @@ class UnitItem(QGraphicsItem):
         self.look_version += 1
         self._bounds = self._bounding()
         self._prepare()
-        self.setToolTip(self.tooltip())
+        self._tip_stale = True
         self.setOpacity(0.35 if st.eliminated else 1.0)
         self.update()
 
@@ -365,6 +368,16 @@ class UnitItem(QGraphicsItem):
         parts += self._counts(long=long)
         parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & set(MARKERS))]
         return (" · " if long else " ").join(parts)
+
+    def refresh_tooltip(self) -> None:
+        """Write the tooltip for the unit as it is now, where it changed since."""
+        if self._tip_stale:
+            self._tip_stale = False
+            self.setToolTip(self.tooltip())
+
+    def toolTip(self) -> str:
+        self.refresh_tooltip()
+        return super().toolTip()
 
     def tooltip(self) -> str:
         u, st = self.unit, self.unit.status
