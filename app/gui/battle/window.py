@@ -161,7 +161,6 @@ class BattleWindow(QMainWindow):
         self._connect()
         self._result_shown = controller.state.result is not None
         self.refresh()
-        self.acting.refresh()
         self._restore_layout()
         self.lock_bar.setVisible(controller.locked is not None)  # whatever the saved layout
 
