@@ -708,3 +708,42 @@ def test_the_leaders_dock_lists_the_units_to_attach_to_when_it_is_seen(
     window.controller.undo()
     assert (f"{gone.id} {gone.name}", gone.id) in listed()
     assert len(listed()) == len(window.controller.state.units) + 1
+
+
+def test_the_log_greys_the_steps_undone(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Steps undone (the redo branch) are listed greyed after the present, whether they were
+    undone in the window or before it opened; redone, or replaced by a new step, they are
+    not."""
+    from PySide6.QtGui import QColor
+
+    session = gsb_session(registry)
+    for _ in range(3):
+        session.do(NextPhase())
+    session.undo()  # undone before the window opens
+    window = open_window(qtbot, session, settings)
+    tree = window.log_panel.tree
+    c = window.controller
+
+    def greyed() -> list[int]:
+        grey = QColor("#999")
+        out = []
+        for i in range(tree.topLevelItemCount()):
+            item = tree.topLevelItem(i)
+            assert item is not None
+            if (
+                item.foreground(0).color() == grey
+                and item.foreground(0).style() != Qt.BrushStyle.NoBrush
+            ):
+                out.append(i + 1)
+        return out
+
+    steps = len(session.steps)
+    assert tree.topLevelItemCount() == steps and greyed() == [steps]
+    c.undo()
+    assert greyed() == [steps - 1, steps]
+    c.redo()
+    assert greyed() == [steps]
+    c.execute(NextPhase())  # a new step replaces the redo branch
+    assert tree.topLevelItemCount() == steps and greyed() == []
