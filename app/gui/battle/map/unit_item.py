@@ -49,6 +49,8 @@ MARKERS: dict[str, tuple[str, str]] = {
     "looting": ("looting", "Loot"),
     "charging": ("charging", "Chg"),
 }
+#: the markers a base shows
+SHOWN = frozenset(MARKERS)
 #: Radius of the rotation handle, and how far ahead of the front edge its centre is (in
 #: radii), in scene units.
 HANDLE_R = style.SCENE_PER_INCH * 0.3
@@ -160,7 +162,9 @@ class UnitItem(QGraphicsItem):
         self.look_version = 0
         self.setZValue(Z_UNIT)
         self._frame = frame
-        self._apply(unit, frame, place=True)
+        self._size = (0.0, 0.0)
+        self._opacity = 1.0
+        self._apply(unit, frame, place=True, fresh=True)
 
     # ------------------------------------------------------------------ what it shows
 
@@ -279,17 +283,20 @@ class UnitItem(QGraphicsItem):
         self.update()
         return True
 
-    def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool) -> None:
+    def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool, fresh: bool = False) -> None:
+        """Show ``unit`` (``place``: where it stands and faces too); ``fresh``: the item is
+        being made, in no scene yet (nothing to tell Qt before it is added)."""
         size_changed = (unit.width, unit.depth) != (
             self.unit.width,
             self.unit.depth,
         ) or not self._body.isValid()
-        if size_changed or frame != self._frame:
+        if (size_changed or frame != self._frame) and not fresh:
             self.prepareGeometryChange()
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
         self._body, self._front, self._notch_poly = _base(w, d)
+        self._size = (w, d)
         self.span = max(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
@@ -301,18 +308,26 @@ class UnitItem(QGraphicsItem):
         self._flip = 90 < unit.facing % 360 < 270
         self._shape_key()
         st = unit.status
-        self._fraction = float(st.fraction_left) if st.start_strength else 1.0
-        self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+        full = st.strength == st.start_strength
+        self._fraction = float(st.fraction_left) if st.start_strength and not full else 1.0
+        if full and not (st.eliminated or st.hits or st.rings or st.dps or st.markers & SHOWN):
+            self._words = ("", "")  # a fresh unit's base says nothing of its state
+        else:
+            self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
         self._bounds = self._bounding()
         self._prepare()
         self._tip_stale = True
-        self.setOpacity(0.35 if st.eliminated else 1.0)
-        self.update()
+        opacity = 0.35 if st.eliminated else 1.0
+        if opacity != self._opacity:
+            self._opacity = opacity
+            self.setOpacity(opacity)
+        if not fresh:
+            self.update()
 
     def _shape_key(self) -> None:
-        b = self._body
-        self.shape_key = (b.x(), b.y(), b.width(), b.height(), self._flip, self.symbol is not None)
+        w, d = self._size
+        self.shape_key = (-w / 2, -d / 2, w, d, self._flip, self.symbol is not None)
 
     def _prepare(self) -> None:
         """The outline's pen and the fill, for the look, the selection and the state."""
@@ -366,7 +381,7 @@ class UnitItem(QGraphicsItem):
         if st.start_strength > 1 and st.strength < st.start_strength:
             parts.append(f"{st.strength}/{st.start_strength}")
         parts += self._counts(long=long)
-        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & set(MARKERS))]
+        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & SHOWN)]
         return (" · " if long else " ").join(parts)
 
     def refresh_tooltip(self) -> None:
