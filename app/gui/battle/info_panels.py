@@ -265,8 +265,25 @@ class SidesPanel(QWidget):
         self.view = QTextBrowser()
         self.view.setObjectName("sidesView")
         layout.addWidget(self.view)
+        #: whether the dock is seen (:meth:`set_seen`): tabbed behind the Unit dock as the
+        #: window opens, its page is written and laid out once it is
+        self.seen = False
+        self._stale = True
+
+    def set_seen(self, seen: bool) -> None:
+        """Whether the dock is seen (its ``visibilityChanged``); seen, it shows the battle
+        as it is now."""
+        self.seen = seen
+        if seen and self._stale:
+            self._fill()
 
     def refresh(self) -> None:
+        self._stale = True
+        if self.seen:
+            self._fill()
+
+    def _fill(self) -> None:
+        self._stale = False
         c = self.controller
         state = c.state
         result = battle_summary(state, c.session.mechanics)

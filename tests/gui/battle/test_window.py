@@ -747,3 +747,25 @@ def test_the_log_greys_the_steps_undone(
     assert greyed() == [steps]
     c.execute(NextPhase())  # a new step replaces the redo branch
     assert tree.topLevelItemCount() == steps and greyed() == []
+
+
+def test_the_sides_dock_writes_its_page_when_it_is_seen(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Tabbed behind the Unit dock, the Sides dock writes its page once it is seen, for the
+    battle as it then is, and while seen it follows every step."""
+    from app.core.battle import Adjust
+
+    window = open_window(qtbot, gsb_session(registry), settings)
+    panel = window.sides_panel
+    assert not panel.seen and panel.view.toPlainText() == ""
+    gone = window.controller.state.units[1]
+    window.controller.execute(Adjust(unit=gone.id, field="strength", value="0"))
+    assert panel.view.toPlainText() == ""  # unseen: nothing written
+    window.sides_dock.raise_()
+    qtbot.waitUntil(lambda: panel.seen)
+    units = len([u for u in window.controller.state.units if u.side == gone.side])
+    assert panel.view.toPlainText().count(f"units left\n{units - 1} of {units}") == 1
+    window.controller.undo()
+    text = panel.view.toPlainText()
+    assert f"{units - 1} of {units}" not in text and text.count("units left\n3 of 3") == 2
