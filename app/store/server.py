@@ -142,6 +142,19 @@ class _Unreadable(ValueError):
     """Text that is no database URL at all."""
 
 
+class _BadPort(ValueError):
+    """An address whose port is not a number; ``url`` is the rest of it, read."""
+
+    def __init__(self, port: str, url: ServerURL) -> None:
+        super().__init__(f"invalid literal for int() with base 10: {port!r}")
+        self.port = port
+        self.url = url
+
+
+class _BadHosts(ValueError):
+    """A query whose hosts and ports cannot be paired (the message says why)."""
+
+
 def read_url(text: str) -> ServerURL:
     """``text`` read as a database URL, part by part as SQLAlchemy reads it; raises
     :class:`ValueError` for text that is not one."""
@@ -153,16 +166,21 @@ def read_url(text: str) -> ServerURL:
     for key, value in parse_qsl(parts["query"] or ""):
         had = query.get(key)
         query[key] = value if had is None else (*_values(had), value)
-    port = parts["port"]
-    return ServerURL(
+    url = ServerURL(
         drivername=parts["name"],
         username=None if parts["username"] is None else unquote(parts["username"]),
         password=None if parts["password"] is None else unquote(parts["password"]),
         host=parts["ipv4host"] or parts["ipv6host"],
-        port=None if port is None else int(port),
         database=None if parts["database"] is None else unquote(parts["database"]),
         query=query,
     )
+    port = parts["port"]
+    if port is None:
+        return url
+    try:
+        return replace(url, port=int(port))
+    except ValueError:
+        raise _BadPort(port, url) from None
 
 
 def _multihost(
@@ -177,9 +195,12 @@ def _multihost(
     host = query.get("host")
     if isinstance(host, tuple):
         integrated = True
-        hosts, ports_str = zip(
-            *[t.split(":") if ":" in t else (t, None) for t in host], strict=False
-        )
+        try:
+            hosts, ports_str = zip(
+                *[t.split(":") if ":" in t else (t, None) for t in host], strict=False
+            )
+        except ValueError:  # every host=… holds two colons or more
+            raise _BadHosts(f"its hosts {', '.join(host)} are not HOST or HOST:PORT") from None
     elif isinstance(host, str):
         hosts = tuple(host.split(","))
         if "port" not in query and len(hosts) == 1 and ":" in hosts[0]:
@@ -190,10 +211,9 @@ def _multihost(
                 hosts, ports_str = (h,), ((p,) if p else (None,))
     if "port" in query:
         if integrated:
-            raise ValueError(
-                "Can't mix 'multihost' formats together; use "
-                '"host=h1,h2,h3&port=p1,p2,p3" or '
-                '"host=h1:p1&host=h2:p2&host=h3:p3" separately'
+            raise _BadHosts(
+                "its query gives ports both in host=HOST:PORT and in port=; give "
+                "host=h1,h2&port=p1,p2 or host=h1:p1&host=h2:p2"
             )
         given = query["port"]
         ports_str = given if isinstance(given, tuple) else tuple(given.split(","))
@@ -202,15 +222,24 @@ def _multihost(
         try:
             ports = tuple(int(x) if x else None for x in ports_str)
         except ValueError:
-            raise ValueError(f"Received non-integer port arguments: {ports_str}") from None
+            bad = next(x for x in ports_str if x and not _is_number(x))
+            raise _BadHosts(f"its query's port {bad!r} is not a number") from None
     if ports and (
         (not hosts and len(ports) > 1)
         or (hosts and len(hosts) != len(ports) and (len(hosts) > 1 or len(ports) > 1))
     ):
-        raise ValueError("number of hosts and ports don't match")
+        raise _BadHosts(f"its query names {len(hosts or ())} hosts and {len(ports)} ports")
     if hosts is not None and ports is None:
         ports = tuple(None for _ in hosts)
     return hosts, ports
+
+
+def _is_number(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_url(url: str) -> ServerURL:
@@ -223,6 +252,10 @@ def parse_url(url: str) -> ServerURL:
         raise StoreError(
             f"{url!r} is not a store URL (postgresql://USER@HOST:PORT/DATABASE)"
         ) from None
+    except _BadPort as exc:
+        raise StoreError(
+            f"the URL's port {exc.port!r} is not a number (postgresql://USER@HOST:PORT/DATABASE)"
+        ) from None
     if parsed.backend not in ("postgresql", "postgres"):
         raise StoreError(f"{url!r} is not a PostgreSQL URL")
     if not parsed.database:
@@ -234,6 +267,10 @@ def parse_url(url: str) -> ServerURL:
             "Castra would show and keep: put it in ~/.pgpass (or PGPASSWORD) and give the "
             "address without it"
         )
+    try:
+        parsed.connect_args()
+    except _BadHosts as exc:
+        raise StoreError(f"the URL {shown(url)} cannot be used: {exc}") from None
     return replace(parsed, drivername="postgresql+psycopg")
 
 
@@ -254,7 +291,7 @@ def shown(url: str) -> str:
     """The URL as shown to the user: any password in it hidden."""
     try:
         parsed = read_url(url.strip())
-    except _Unreadable:
+    except (_Unreadable, _BadPort):
         return "the URL given"
     query = {k: "***" if _names_password(k, v) else v for k, v in parsed.query.items()}
     rendered = replace(parsed, query=query).render(hide_password=True)
@@ -269,6 +306,8 @@ def has_password(url: str) -> bool:
         parsed = read_url(url.strip())
     except _Unreadable:
         return False
+    except _BadPort as exc:
+        parsed = exc.url
     return parsed.password is not None or _query_password(parsed) is not None
 
 
