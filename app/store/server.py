@@ -14,7 +14,9 @@ not this Castra's, saying who can fix it.
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -342,18 +344,33 @@ CONNECT_ARGS = {
 }
 
 
+def _psycopg() -> Any:
+    """The psycopg module, imported with the cyclic garbage collector paused: its import
+    makes thousands of long-lived objects (some 180 modules, its adapters and its error
+    classes) and no garbage, and the collector's passes over them cost about a tenth of the
+    import (a command line's read on a club server pays it once)."""
+    if "psycopg" not in sys.modules:
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            import psycopg  # noqa: F401
+        finally:
+            if paused:
+                gc.enable()
+    return sys.modules["psycopg"]
+
+
 def connect(url: str) -> psycopg.Connection[Any]:
     """A psycopg connection to the server (no SQLAlchemy: the reads of
     :mod:`app.store.read`), opened with the arguments an engine's connection has
     (:data:`CONNECT_ARGS` over the URL's own), each transaction repeatable-read. Raises
     :class:`StoreError` for a URL that cannot be used, ``psycopg.Error`` when the server
     cannot be reached or refuses."""
-    import psycopg
-
     args = {**parse_url(url).connect_args(), **CONNECT_ARGS}
+    psycopg = _psycopg()
     conn = psycopg.connect(**args)
     conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
-    return conn
+    return conn  # type: ignore[no-any-return]
 
 
 def describe_server_failure(url: str, exc: BaseException) -> str:
