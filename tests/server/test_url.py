@@ -80,6 +80,22 @@ ADDRESSES = [
 ]
 
 
+def _parts(url: Any, hidden: str, whole: str) -> tuple[Any, ...]:
+    """An address's parts (SQLAlchemy's URL or ours: the same names), and it written out
+    with its password hidden and whole."""
+    return (
+        url.drivername,
+        url.username,
+        url.password,
+        url.host,
+        url.port,
+        url.database,
+        dict(url.query),
+        hidden,
+        whole,
+    )
+
+
 def _sqlalchemy(text: str) -> tuple[str, Any]:
     """What SQLAlchemy reads ``text`` as: its parts, rendered both ways, and psycopg's
     arguments; or the kind of failure."""
@@ -89,17 +105,7 @@ def _sqlalchemy(text: str) -> tuple[str, Any]:
         return "unreadable", None
     except ValueError:
         return "bad port", None
-    parts = (
-        url.drivername,
-        url.username,
-        url.password,
-        url.host,
-        url.port,
-        url.database,
-        dict(url.query),
-        url.render_as_string(hide_password=True),
-        url.render_as_string(hide_password=False),
-    )
+    parts = _parts(url, url.render_as_string(True), url.render_as_string(False))
     try:
         # its positional argument is a conninfo string: "" (no address at all) says nothing
         args: Any = PGDialect_psycopg().create_connect_args(url)[1]
@@ -113,17 +119,7 @@ def _ours(text: str) -> tuple[str, Any]:
         url = read_url(text)
     except ValueError as exc:
         return ("bad port", None) if "int()" in str(exc) else ("unreadable", None)
-    parts = (
-        url.drivername,
-        url.username,
-        url.password,
-        url.host,
-        url.port,
-        url.database,
-        dict(url.query),
-        url.render(hide_password=True),
-        url.render(hide_password=False),
-    )
+    parts = _parts(url, url.render(hide_password=True), url.render(hide_password=False))
     try:
         args: Any = url.connect_args()
     except ValueError:
