@@ -91,7 +91,7 @@ def _turned(a: float, b: float) -> float:
     return abs((a - b + 180) % 360 - 180)
 
 
-class ControlRules(LegVIBase):
+class LegVIControl(LegVIBase):
     """Leg VI, Control and the initiative's lead in each phase."""
 
     # ------------------------------------------------------------------ control
@@ -349,4 +349,4 @@ class ControlRules(LegVIBase):
         )
 
 
-__all__ = ["ORDER_OPTIONS", "ControlRules"]
+__all__ = ["ORDER_OPTIONS", "LegVIControl"]

@@ -25,9 +25,9 @@ from app.rules.mechanics import (
     TurnView,
     UmpireDefault,
 )
-from app.rulesets.leg_vi.control import LEAD_DONE, ControlRules
+from app.rulesets.leg_vi.control import LEAD_DONE, LegVIControl
 from app.rulesets.leg_vi.fates import leader_fate_dist
-from app.rulesets.leg_vi.table import TableRules
+from app.rulesets.leg_vi.on_table import LegVITable
 from app.rulesets.leg_vi.units import (
     CONTROL_FREE,
     CONTROL_HALT,
@@ -51,7 +51,7 @@ FIGHT_NEAR = 4.0
 STEADY_AT = 2
 
 
-class LegVIDecisions(ControlRules, TableRules):
+class LegVIDecisions(LegVIControl, LegVITable):
     """Leg VI's side decisions, the risk to its leaders and the umpire's default."""
 
     lost_words = "destroyed or routing"

@@ -47,30 +47,28 @@ from app.rules.mechanics import (
 )
 from app.rules.table import TerrainKind
 from app.rulesets.leg_vi.actions import declare_actions
-from app.rulesets.leg_vi.charges import ChargeRules
-from app.rulesets.leg_vi.combat import CombatRules
+from app.rulesets.leg_vi.charges import LegVICharges
+from app.rulesets.leg_vi.combat import LegVICombat
 from app.rulesets.leg_vi.combat_rules import legion_lines, second_line_bases
-from app.rulesets.leg_vi.command import CommandRules
-from app.rulesets.leg_vi.control import ControlRules
+from app.rulesets.leg_vi.command import LegVICommand
 from app.rulesets.leg_vi.decisions import LegVIDecisions
+from app.rulesets.leg_vi.elephants import LegVIElephants
 from app.rulesets.leg_vi.frontage import contact_on, engaged_in_line
-from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
-from app.rulesets.leg_vi.shooting import ShootingRules
-from app.rulesets.leg_vi.table import TableRules
-from app.rulesets.leg_vi.turn import TurnRules
+from app.rulesets.leg_vi.manoeuvre import LegVIManoeuvres
+from app.rulesets.leg_vi.shooting import LegVIShooting
+from app.rulesets.leg_vi.turn import LegVITurn
 from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
     LegVIDecisions,
-    ControlRules,
-    TableRules,
-    ManoeuvreRules,
-    TurnRules,
-    CommandRules,
-    ShootingRules,
-    ChargeRules,
-    CombatRules,
+    LegVIManoeuvres,
+    LegVITurn,
+    LegVIElephants,
+    LegVICommand,
+    LegVIShooting,
+    LegVICharges,
+    LegVICombat,
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,
