@@ -35,7 +35,7 @@ from app.rulesets.quincunx.rules import (
 FightResult = tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]
 
 
-class MeleeRules(QuincunxRules):
+class QuincunxMelee(QuincunxRules):
     """Quincunx, Melee: each side's cast and what a difference does; evasion and the berserk
     elephant's trample."""
 
