@@ -25,7 +25,7 @@ from app.rules.mechanics import (
     TurnView,
     UmpireDefault,
 )
-from app.rulesets.leg_vi.control import LEAD_DONE, LegVIControl
+from app.rulesets.leg_vi.control import LEAD_DONE, LegVIControl, first_side, phase_key
 from app.rulesets.leg_vi.fates import leader_fate_dist
 from app.rulesets.leg_vi.on_table import LegVITable
 from app.rulesets.leg_vi.units import (
@@ -64,12 +64,8 @@ class LegVIDecisions(LegVIControl, LegVITable):
         phase = self._phase(view)
         out: list[SideDecision] = []
         mine = [u for u in view.side_units(side) if not u.status.eliminated]
-        first = self.first_side(view)
-        led = (
-            view.sides[first].get(LEAD_DONE) == self._phase_key(view)
-            if first is not None
-            else False
-        )
+        first = first_side(view)
+        led = view.sides[first].get(LEAD_DONE) == phase_key(view) if first is not None else False
         if phase == "command" and view.initiative == side and not led:
             out.append(
                 SideDecision(
