@@ -25,7 +25,7 @@ from app.rules.mechanics import (
     UnitChange,
 )
 from app.rulesets.quincunx.geometry import units_in_path
-from app.rulesets.quincunx.melee import QuincunxMelee
+from app.rulesets.quincunx.melee import QuincunxMelee, north_bearing
 from app.rulesets.quincunx.missiles import QuincunxMissiles
 from app.rulesets.quincunx.rules import (
     BERSERK,
@@ -317,7 +317,7 @@ class QuincunxCombat(QuincunxMelee, QuincunxMissiles):
         t = self.t
         face, _shown = th.throw(Total(t.rampage.direction_die, f"{el.name} rampage direction"))
         name = t.rampage.directions[str(face)]
-        bearing = (self.north_bearing(el, sit.view) + COMPASS[name.lower()]) % 360
+        bearing = (north_bearing(el, sit.view) + COMPASS[name.lower()]) % 360
         mf, _shown = th.throw(Total(t.rampage.move_die, f"{el.name} rampage move factors"))
         inches = mf * self._per_mf
         lines = [
