@@ -5,11 +5,14 @@ lines in ``Status.extra["lines"]`` and stands in ``"quincunx"``. Markers (``shak
 ``routing``, ``control_halt``, ``rampage``, ...) are named in
 :mod:`app.rulesets.leg_vi.units`; every number comes from ``tables.toml``.
 
-The class is assembled from one mixin per chapter of the rules: ``turn`` (set-up and the
-phases), ``command`` (leader actions, control tests), ``movement`` (dice moves, fatigue,
-redress, rally, manoeuvres, after-combat moves), ``shooting``, ``charges``, ``combat``,
-``leaders`` (risk to leaders) and ``elephants`` (rampage), over ``base`` (shared helpers and
-morale DPs); ``actions`` declares every action once, with its options.
+The class is assembled from one mixin per chapter of the rules, each named after the
+engine: ``turn`` (set-up and the phases), ``command`` (leader actions, control tests),
+``control`` (who is under control, who acts first), ``movement`` (dice moves, fatigue,
+redress, rally, manoeuvres, after-combat moves), ``manoeuvre`` and ``on_table`` (moves on the
+table), ``shooting``, ``charges``, ``combat``, ``leaders`` (risk to leaders), ``elephants``
+(rampage) and ``decisions`` (a side's decisions), over ``base`` (shared helpers and morale
+DPs); ``actions`` declares every action once, with its options. Each chapter names the
+chapters it uses (docs/reference/code-layout.md, "The chapters of an engine").
 
 What the core must know (the contract leaves these to the ruleset):
 
