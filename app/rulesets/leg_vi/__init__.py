@@ -6,7 +6,7 @@ them."""
 from app.rules.engine import Engine, EngineSchema
 from app.rulesets.leg_vi.checks import check
 from app.rulesets.leg_vi.schema import Troop
-from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.tables_schema import Tables
 
 SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables, check=check)
 
