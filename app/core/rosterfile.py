@@ -21,12 +21,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from app.core.leaderkeys import ROSTER_KEYS, flat, unflat
 from app.core.roster import (
     MAX_BONUS,
     MAX_COMMANDS,
     MAX_COUNT,
     MAX_GRADE,
     MAX_ID,
+    MAX_LEADER_FIELDS,
     MAX_LEADERS,
     MAX_LINE_BASES,
     MAX_LINES,
@@ -59,6 +61,7 @@ from app.rules.inputs import (
     read_regular_file,
     refuse_store_target,
 )
+from app.rules.leaderfields import FieldValues
 from app.rules.registry import Registry
 from app.rules.scale import Scale
 
@@ -132,6 +135,14 @@ class LeaderIn(_M):
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
     notes: Notes = Field(default="", max_length=MAX_NOTES)
+    #: the fields an engine declares beyond the three above (written only when set)
+    fields: dict[Ident, bool | int | OneLine] = Field(
+        default_factory=dict, max_length=MAX_LEADER_FIELDS
+    )
+
+    def field_values(self) -> FieldValues:
+        """The leader's fields: the three keys of their own and the others."""
+        return unflat(self.model_dump(), ROSTER_KEYS, self.fields)
 
 
 class CommandIn(_M):
@@ -192,9 +203,7 @@ def to_dict(roster: Roster) -> dict[str, Any]:
                 "rank": ld.rank,
                 "status": ld.status.value,
                 "wounds": ld.wounds,
-                "bonus": ld.bonus,
-                "exceptional": ld.exceptional,
-                "quality": ld.quality,
+                **flat(ld.fields, ROSTER_KEYS),
                 "notes": ld.notes,
             }
             for ld in roster.leaders
@@ -357,10 +366,8 @@ def _build(doc: RosterIn, registry: Registry, source: str) -> Roster:
                 rank=ld.rank,
                 status=LeaderStatus(ld.status),
                 wounds=ld.wounds,
-                bonus=ld.bonus,
-                exceptional=ld.exceptional,
-                quality=ld.quality,
                 notes=ld.notes,
+                fields=ld.field_values(),
             )
             for ld in doc.leaders
         ),

@@ -18,14 +18,14 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
+from app.core.leaderkeys import ROSTER_KEYS, unflat
 from app.core.roster import (
     Command,
     CommandKind,
     Leader,
     LeaderStatus,
-    Quality,
     Rank,
     Roster,
     Unit,
@@ -365,11 +365,15 @@ def _unit(row: tuple[Any, ...], at: str) -> Unit:
     )
 
 
+#: the words the store's quality column (a leader field, D3) may hold
+_Quality = Literal["good", "average", "poor"]
+
+
 def _leader(row: tuple[Any, ...], at: str) -> Leader:
     uid, name, rank, status, wounds, bonus, exceptional, quality, notes = row
     where = f"{at} leader {uid!r}"
     _one_of(rank, Rank, f"{where} rank")
-    _one_of(quality, Quality, f"{where} quality")
+    _one_of(quality, _Quality, f"{where} quality")
     if status not in {s.value for s in LeaderStatus}:
         statuses = ", ".join(s.value for s in LeaderStatus)
         raise StoreDamaged(f"{where} status holds {status!r}, not one of {statuses}")
@@ -379,10 +383,15 @@ def _leader(row: tuple[Any, ...], at: str) -> Leader:
         rank=cast(Rank, rank),
         status=LeaderStatus(status),
         wounds=_int(wounds, f"{where} wounds"),
-        bonus=_opt_int(bonus, f"{where} bonus"),
-        exceptional=bool(exceptional),
-        quality=cast(Quality | None, quality),
         notes=_text(notes, f"{where} notes"),
+        fields=unflat(
+            {
+                "bonus": _opt_int(bonus, f"{where} bonus"),
+                "exceptional": bool(exceptional),
+                "quality": quality,
+            },
+            ROSTER_KEYS,
+        ),
     )
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Table, bindparam, delete, insert, update
 from sqlmodel import Session, SQLModel, col, select
 
+from app.core.leaderkeys import ROSTER_KEYS, flat
 from app.core.ready import ready_roster
 from app.core.roster import (
     MAX_NAME,
@@ -281,9 +282,7 @@ def _leader_rows(leaders: Iterable[Leader]) -> Rows:
             "rank": ld.rank,
             "status": ld.status.value,
             "wounds": ld.wounds,
-            "bonus": ld.bonus,
-            "exceptional": ld.exceptional,
-            "quality": ld.quality,
+            **flat(ld.fields, ROSTER_KEYS),
             "notes": ld.notes,
         }
         for i, ld in enumerate(leaders)

@@ -42,7 +42,7 @@ def test_round_trip_keeps_every_field(store: Store, full_roster: Roster) -> None
     assert loaded.units[0].lines == {"hastati": 4, "principes": 4, "triarii": 4}
     assert list(loaded.units[0].lines or {}) == ["hastati", "principes", "triarii"]
     assert loaded.leaders[0].status.value == "wounded"
-    assert loaded.leaders[0].exceptional is True
+    assert loaded.leaders[0].fields["exceptional"] is True
     assert loaded.units[1].lines is None
 
 
@@ -244,7 +244,7 @@ def test_leader_defaults_round_trip(store: Store) -> None:
         army="rome",
         side="Rome",
         scale=None,
-        leaders=(Leader(id="g", name="G", rank="general", quality="good", bonus=0),),
+        leaders=(Leader(id="g", name="G", rank="general", fields={"quality": "good", "bonus": 0}),),
     )
     rid = save_roster(store, roster=roster)
     assert load_roster(store, roster_id=rid) == roster
