@@ -17,6 +17,7 @@ builds each battle and each army once, not once a state. Nothing here imports py
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import MISSING, fields
 from typing import Any, TypeVar, cast
 
 from app.core.battle.result import BattleResult, LeaderOutcome, SideOutcome, UnitOutcome
@@ -56,14 +57,58 @@ def _fail(where: str, exc: Exception) -> StoredDataError:
     return StoredDataError(f"{where}: {text}")
 
 
+def _maker(cls: type[T]) -> Callable[[Mapping[str, Any]], T]:
+    """``cls(**d)`` for a frozen dataclass read from a stored object: the same object (its
+    ``__post_init__`` run), and a TypeError for a field missing or unknown, without the
+    frozen ``__init__``'s ``object.__setattr__`` a field (a campaign of 50 battles builds
+    some 4,000 unit outcomes and 1,800 units on a read; that ``__init__`` was two thirds of
+    building them)."""
+    every = fields(cast(Any, cls))
+    names = frozenset(f.name for f in every)
+    required = frozenset(
+        f.name for f in every if f.default is MISSING and f.default_factory is MISSING
+    )
+    defaults = {f.name: f.default for f in every if f.default is not MISSING}
+    factories = {f.name: f.default_factory for f in every if f.default_factory is not MISSING}
+    post_init = getattr(cls, "__post_init__", None)
+    new = object.__new__
+
+    def make(d: Mapping[str, Any]) -> T:
+        keys = d.keys()
+        if not required <= keys <= names:
+            missing = sorted(required - keys)
+            if missing:
+                raise TypeError(f"{cls.__name__} is missing {', '.join(missing)}")
+            raise TypeError(f"{cls.__name__} has no {', '.join(sorted(keys - names))}")
+        obj = new(cls)
+        attrs = obj.__dict__
+        attrs.update(defaults)
+        for name, factory in factories.items():
+            if name not in keys:
+                attrs[name] = factory()
+        attrs.update(d)
+        if post_init is not None:
+            post_init(obj)
+        return obj
+
+    return make
+
+
+_unit = _maker(Unit)
+_leader = _maker(Leader)
+_command = _maker(Command)
+_unit_outcome = _maker(UnitOutcome)
+_leader_outcome = _maker(LeaderOutcome)
+
+
 def unit_from_stored(d: Mapping[str, Any]) -> Unit:
-    return Unit(**d)
+    return _unit(d)
 
 
 def leader_from_stored(d: Mapping[str, Any]) -> Leader:
     common = {k: v for k, v in d.items() if k not in ROSTER_KEYS and k != OTHERS}
     fields = unflat(d, ROSTER_KEYS, d.get(OTHERS))
-    return Leader(**{**common, "status": LeaderStatus(d["status"])}, fields=fields)
+    return _leader({**common, "status": LeaderStatus(d["status"]), "fields": fields})
 
 
 def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:
@@ -76,9 +121,9 @@ def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:
             army=d["army"],
             side=d["side"],
             scale=None if scale is None else Scale(scale),
-            units=tuple(Unit(**u) for u in d["units"]),
-            leaders=tuple(leader_from_stored(x) for x in d["leaders"]),
-            commands=tuple(Command(**c) for c in d["commands"]),
+            units=tuple(map(_unit, d["units"])),
+            leaders=tuple(map(leader_from_stored, d["leaders"])),
+            commands=tuple(map(_command, d["commands"])),
             data_version=d["ruleset_data_version"],
             notes=d["notes"],
         )
@@ -91,8 +136,8 @@ def result_from_stored(d: Mapping[str, Any], where: str = "result") -> BattleRes
         a, b = (
             SideOutcome(
                 s["roster"],
-                tuple(UnitOutcome(**u) for u in s["units"]),
-                tuple(LeaderOutcome(**o) for o in s["leaders"]),
+                tuple(map(_unit_outcome, s["units"])),
+                tuple(map(_leader_outcome, s["leaders"])),
             )
             for s in d["sides"]
         )
@@ -139,7 +184,7 @@ class Builder:
         def make() -> CampaignSide:
             try:
                 lost = tuple(
-                    LostUnit(Unit(**x["unit"]), x["battle"], x["reason"]) for x in d["lost"]
+                    LostUnit(_unit(x["unit"]), x["battle"], x["reason"]) for x in d["lost"]
                 )
                 army = self.roster(d["army"], f"{where}.army")
                 return CampaignSide(d["id"], d["name"], army, lost)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -52,6 +53,51 @@ def test_what_castra_does_not_write_is_refused(registry: Registry, change, where
     change(d)
     with pytest.raises(StoredDataError, match=where.replace("[", r"\[").replace("]", r"\]")):
         campaign_from_stored(d)
+
+
+def test_a_built_part_is_the_dataclass_its_init_makes() -> None:
+    """The stored parts skip the frozen ``__init__`` (speed); what they make is the same
+    object: equal, of equal hash, with its defaults, and a part missing a field or with one
+    it does not have is refused."""
+    from dataclasses import dataclass, field
+
+    from app.core.battle.result import UnitOutcome
+    from app.core.campaign.stored import _maker, unit_from_stored
+    from app.core.roster import Unit
+
+    d: dict[str, Any] = {"roster_unit": "u1", "index": 0, "name": "Hastati", "start": 4, "end": 2}
+    made = _maker(UnitOutcome)(d)
+    assert made == UnitOutcome(**d) and hash(made) == hash(UnitOutcome(**d))
+    assert made.lost is False and made.reason is None and made.losses == 2
+    unit: dict[str, Any] = {
+        "id": "u",
+        "entry": "hastati",
+        "name": "Hastati",
+        "size": 4,
+        "lines": {"a": 1},
+    }
+    assert unit_from_stored(unit) == Unit(**unit)
+    with pytest.raises(TypeError, match="UnitOutcome is missing end, start"):
+        _maker(UnitOutcome)({"roster_unit": "u1", "index": 0, "name": "x"})
+    with pytest.raises(TypeError, match="UnitOutcome has no colour"):
+        _maker(UnitOutcome)({**d, "colour": "red"})
+
+    @dataclass(frozen=True)
+    class Tagged:
+        name: str
+        tags: list[str] = field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Checked:
+        name: str
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "name", self.name.strip())
+
+    assert _maker(Checked)({"name": " x "}) == Checked("x") == Checked(" x ")
+    a, b = _maker(Tagged)({"name": "x"}), _maker(Tagged)({"name": "y"})
+    assert a == Tagged("x") and a.tags == [] and a.tags is not b.tags
+    assert _maker(Tagged)({"name": "x", "tags": ["t"]}) == Tagged("x", ["t"])
 
 
 def test_reading_a_stored_campaign_imports_no_pydantic() -> None:
