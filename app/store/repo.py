@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Table, bindparam, delete, insert, update
 from sqlmodel import Session, SQLModel, col, select
 
-from app.core.leaderkeys import ROSTER_KEYS, flat
 from app.core.ready import ready_roster
 from app.core.roster import (
     MAX_NAME,
@@ -44,7 +43,7 @@ from app.store.models import (
     RosterRow,
     RosterUnitRow,
 )
-from app.store.read import roster_from_rows
+from app.store.read import fields_text, roster_from_rows
 
 if TYPE_CHECKING:
     from app.rules.registry import Registry
@@ -282,7 +281,7 @@ def _leader_rows(leaders: Iterable[Leader]) -> Rows:
             "rank": ld.rank,
             "status": ld.status.value,
             "wounds": ld.wounds,
-            **flat(ld.fields, ROSTER_KEYS),
+            "fields": fields_text(ld.fields),
             "notes": ld.notes,
         }
         for i, ld in enumerate(leaders)

@@ -12,11 +12,13 @@ of the two D3 rosters with a battle recorded and its application undone."""
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from alembic import command
 
 from app.core.battle.serialize import state_to_dict
 from app.core.battle.timeline import digest, state_digest
@@ -25,6 +27,7 @@ from app.rules.registry import Registry
 from app.store import open_store
 from app.store.battles import battle_for_update, load_battle
 from app.store.campaigns import load_campaign
+from app.store.engine import StoreDamaged, _alembic_config, migration_engine
 from app.store.read import load_roster
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fields-0010.sqlite3.gz"
@@ -144,3 +147,70 @@ def test_an_old_campaign_loads_and_redoes(old_store: Path, registry: Registry) -
             1,
             {"quality": "poor"},
         )
+
+
+def test_migration_0011_moves_every_leader_value_into_one_column(
+    old_store: Path, registry: Registry
+) -> None:
+    """Schema 0011: the three columns become one JSON object per leader, every value kept
+    (a +0 bonus and an average set by hand too; unset left out), after a backup of the
+    0010 file; going down puts the three columns back as they were."""
+    before = _columns(old_store)
+    with open_store(old_store) as st:
+        assert st.revision == "0011"
+        assert st.backup is not None and st.backup.exists()
+        backup = st.backup
+    # the backup is the 0010 file, untouched
+    assert _columns(backup) == before
+    con = sqlite3.connect(old_store)
+    try:
+        names = [r[1] for r in con.execute("PRAGMA table_info(roster_leader)")]
+        stored = con.execute("SELECT roster_id, name, fields FROM roster_leader ORDER BY id")
+        objects = {(r[0], r[1]): r[2] for r in stored}
+    finally:
+        con.close()
+    assert "fields" in names and not {"bonus", "exceptional", "quality"} & set(names)
+    for roster_id, name, bonus, exceptional, quality in before:
+        expected: dict[str, object] = {}
+        if bonus is not None:
+            expected["bonus"] = bonus
+        if exceptional:
+            expected["exceptional"] = True
+        if quality is not None:
+            expected["quality"] = quality
+        assert json.loads(objects[(roster_id, name)]) == expected, (roster_id, name)
+    assert objects[(1, "Ti. Sempronius Longus")] == '{"bonus":0}'
+    assert objects[(4, "Hannibal")] == '{"quality":"average"}'
+    assert objects[(1, "M. Claudius Marcellus")] == "{}"
+    # and down again: the three columns as 0010 held them
+    engine = migration_engine(old_store)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), "0010")
+    finally:
+        engine.dispose()
+    assert _columns(old_store) == before
+
+
+def test_a_stored_leader_field_out_of_bounds_is_damage(old_store: Path) -> None:
+    with open_store(old_store):
+        pass
+    con = sqlite3.connect(old_store)
+    try:
+        for roster_id, text in ((1, '{"bonus": [1]}'), (2, "[1]"), (3, '{"bonus": 1e400}')):
+            con.execute(
+                "UPDATE roster_leader SET fields = ? WHERE roster_id = ?", (text, roster_id)
+            )
+        con.execute(
+            "UPDATE roster_leader SET fields = ? WHERE roster_id = 4",
+            ('{"quality": "' + "x" * 40 + '", "exceptional": 12345678901}',),
+        )
+        con.commit()
+    finally:
+        con.close()
+    with open_store(old_store) as st:
+        for roster_id in (1, 2, 3):
+            with pytest.raises(StoreDamaged, match="fields is not valid"):
+                load_roster(st, roster_id=roster_id)
+        with pytest.raises(StoreDamaged, match="fields: exceptional 12,345,678,901 is out"):
+            load_roster(st, roster_id=4)
