@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from app.core.capabilities import declared_fields
 from app.core.leaderkeys import ROSTER_KEYS, flat, unflat
 from app.core.roster import (
     MAX_BONUS,
@@ -317,6 +318,19 @@ def _build(doc: RosterIn, registry: Registry, source: str) -> Roster:
         if c.leader is not None and c.leader not in leader_ids:
             problems.append((f"commands[{i}].leader", f"no leader with id {c.leader!r}"))
     units: list[Unit] = []
+    declared = {f.name: f for f in declared_fields(rs)}
+    for i, ld in enumerate(doc.leaders):
+        # a field beyond the three keys of their own: one these rules read, in its bounds
+        for name, value in ld.fields.items():
+            field = declared.get(name)
+            if name in ROSTER_KEYS:
+                problems.append((f"leaders[{i}].fields.{name}", f"give {name} as its own key"))
+            elif field is None:
+                problems.append(
+                    (f"leaders[{i}].fields.{name}", f"{rs.meta.short_name} leaders have no {name}")
+                )
+            elif (problem := field.problem(value)) is not None:
+                problems.append((f"leaders[{i}].fields.{name}", problem))
     for i, u in enumerate(doc.units):
         if u.command is not None and u.command not in command_ids:
             problems.append((f"units[{i}].command", f"no command with id {u.command!r}"))
