@@ -133,11 +133,12 @@ def _leader_parsers(rsub: Any) -> None:
 
 
 def _all_fields() -> list[LeaderField]:
-    """The leader fields every engine declares, each name once: ``--NAME`` of ``castra
-    roster leader add|set`` (refused for a roster whose rules do not read it)."""
+    """The leader fields every engine declares, each name once, by name: ``--NAME`` of
+    ``castra roster leader add|set`` (refused for a roster whose rules do not read it)."""
     from app.rulesets import engines
 
-    return unique_fields(f for engine in engines() for f in engine.leader_fields)
+    found = unique_fields(f for engine in engines() for f in engine.leader_fields)
+    return sorted(found, key=lambda f: f.name)
 
 
 def _field_option(p: argparse.ArgumentParser, field: LeaderField) -> None:
