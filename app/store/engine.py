@@ -17,8 +17,9 @@ disk, damaged content) become :class:`StoreError` with one line saying what happ
 
 A ``postgresql://`` URL (``CASTRA_DB`` or ``--store``) opens a club server instead: the same
 tables and migrations, each member connecting as their own role, with the database's
-row-level security deciding what they may change (:mod:`app.store.server`). Nothing above
-``app.store`` knows which engine it has.
+row-level security deciding what they may change (:mod:`app.store.server`). Opening one and
+reading from it go through psycopg alone (:class:`PgReader`); SQLAlchemy is imported for the
+first write, as on a file. Nothing above ``app.store`` knows which engine it has.
 """
 
 from __future__ import annotations
@@ -193,6 +194,23 @@ class ServerReader:
         return self._conn.exec_driver_sql(sql.replace("?", "%s"), tuple(parameters))
 
 
+class PgReader:
+    """The read queries of :mod:`app.store.read` on a psycopg connection to a club server,
+    without SQLAlchemy (psycopg takes ``%s`` placeholders where SQLite takes ``?``)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Rows:
+        rows: Rows = self._conn.execute(sql.replace("?", "%s"), tuple(parameters))
+        return rows
+
+
+#: Idle psycopg connections a club server's store keeps for its reads (as many as the
+#: engine's pool keeps).
+_IDLE_READERS = 4
+
+
 @dataclass
 class Store:
     """An open store. Use :meth:`session` for each unit of work (one transaction) that
@@ -215,6 +233,11 @@ class Store:
     _closed: bool = field(default=False, repr=False)
     #: the pin and check of a local file's locks, shared with this process's other stores of it
     _guard: FileGuard | None = field(default=None, repr=False)
+    #: a club server's address as given (``url`` is as shown): what connections are made to
+    _dsn: str | None = field(default=None, repr=False)
+    #: a club server's idle psycopg connections for reads (:meth:`take`, :meth:`give_back`)
+    _idle: list[Any] = field(default_factory=list, repr=False)
+    _idle_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.url is None and not self.read_only:  # nothing can change a read-only one
@@ -246,10 +269,38 @@ class Store:
             if self.url is not None:
                 from app.store.server import server_engine
 
-                self._engine = server_engine(self.url)
+                self._engine = server_engine(self._dsn or self.url)
             else:
                 self._engine = _make_engine(self.path, foreign_keys=True, read_only=self.read_only)
         return self._engine
+
+    def take(self) -> Any:
+        """A club server's psycopg connection for one read transaction: an idle one, or a
+        new one (``psycopg.Error`` when the server cannot be reached). Hand it back with
+        :meth:`give_back`, or close it."""
+        with self._idle_lock:
+            if self._idle:
+                return self._idle.pop()
+        from app.store.server import connect
+
+        return connect(self._dsn or self.where)
+
+    def give_back(self, conn: Any) -> None:
+        """A connection :meth:`take` gave, its transaction ended, kept for the next read
+        (closed instead when the store is closed or enough are kept)."""
+        with self._idle_lock:
+            if not self._closed and len(self._idle) < _IDLE_READERS:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def forget_readers(self) -> None:
+        """Close every idle read connection (after a connection failed: the others most
+        likely lost the server too)."""
+        with self._idle_lock:
+            idle, self._idle[:] = list(self._idle), []
+        for conn in idle:
+            conn.close()
 
     def reader(self, session: Session) -> Reader:
         """The read queries' connection inside ``session``'s transaction."""
@@ -390,6 +441,7 @@ class Store:
         self._closed = True
         guard = self._guard
         if guard is None:
+            self.forget_readers()
             if self._engine is not None:
                 self._engine.dispose()
             return

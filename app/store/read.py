@@ -1,7 +1,8 @@
 """Reading rosters without the ORM: plain ``sqlite3`` queries returning exactly what the
 ORM functions of :mod:`app.store.repo` return (``tests/store/test_store_read.py`` proves it
 on every field), so the window can show the library and reopen the last roster, and
-``castra roster list`` can answer, without importing SQLAlchemy (a third of a second).
+``castra roster list`` can answer, without importing SQLAlchemy (a third of a second). On a
+club server the same queries go through psycopg alone (:func:`reading`).
 
 Each call is one read transaction on a short-lived connection with the store's busy
 timeout; nothing here writes. Content that cannot be decoded (bad JSON in ``lines``, an
@@ -67,7 +68,7 @@ class RosterSummary:
 def reading(store: Store) -> Iterator[Reader]:
     """A read-only connection for one read transaction; database failures become
     :class:`StoreError`. On a club server, one repeatable-read transaction (every query sees
-    the same moment) on a pooled connection."""
+    the same moment) on a kept psycopg connection."""
     if store.on_server:
         with _server_reading(store) as reader:
             yield reader
@@ -93,21 +94,36 @@ def reading(store: Store) -> Iterator[Reader]:
 
 @contextmanager
 def _server_reading(store: Store) -> Iterator[Reader]:
-    """A club server's read: one repeatable-read transaction on a pooled connection of the
-    store's engine, through SQLAlchemy's core alone (no ORM session, so no sqlmodel and no
-    pydantic: a command that only reads loads neither)."""
-    from sqlalchemy.exc import DBAPIError
+    """A club server's read: one repeatable-read transaction on a kept psycopg connection,
+    through psycopg alone (no SQLAlchemy, no sqlmodel, no pydantic: a command that only
+    reads loads none of them). The database's row-level security sees the member's own
+    login, as for every other query."""
+    import psycopg
 
-    from app.store.engine import ServerReader
+    from app.store.engine import PgReader
     from app.store.server import describe_server_failure
 
     try:
-        with store.engine.connect() as conn:
-            conn = conn.execution_options(isolation_level="REPEATABLE READ")
-            with conn.begin():
-                yield ServerReader(conn)
-    except DBAPIError as exc:
+        conn = store.take()
+    except psycopg.Error as exc:
         raise StoreError(describe_server_failure(store.where, exc)) from None
+    try:
+        yield PgReader(conn)
+        conn.commit()
+    except psycopg.Error as exc:
+        conn.close()
+        store.forget_readers()
+        raise StoreError(describe_server_failure(store.where, exc)) from None
+    except BaseException:
+        try:
+            conn.rollback()
+        except psycopg.Error:  # the connection is lost: what the read raised is the news
+            conn.close()
+            store.forget_readers()
+        else:
+            store.give_back(conn)
+        raise
+    store.give_back(conn)
 
 
 def parse_time(value: object, where: str) -> datetime:

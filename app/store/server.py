@@ -14,15 +14,28 @@ not this Castra's, saying who can fix it.
 
 from __future__ import annotations
 
+import gc
+import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
-from app.store.engine import SCHEMA_HEAD, Store, StoreError, _alembic_config
+from app.store.engine import (
+    SCHEMA_HEAD,
+    Reader,
+    ServerReader,
+    Store,
+    StoreError,
+    _alembic_config,
+)
 
 if TYPE_CHECKING:
+    import psycopg
     from sqlalchemy import Engine
-    from sqlalchemy.engine import URL, Connection
+    from sqlalchemy.engine import Connection
 
 #: Seconds to wait for a server to answer before saying it cannot be reached.
 CONNECT_TIMEOUT_S = 5
@@ -32,19 +45,220 @@ ROLES = ("player", "umpire")
 Role = Literal["player", "umpire"]
 
 
-def parse_url(url: str) -> URL:
-    """The SQLAlchemy URL of a ``postgresql://`` store URL, on the psycopg 3 driver;
-    :class:`StoreError` for one that cannot be read."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+@dataclass(frozen=True)
+class ServerURL:
+    """A ``postgresql://`` store address read into its parts, as SQLAlchemy's ``make_url``
+    reads it (``tests/server/test_url.py`` holds the two to the same answers), without
+    importing SQLAlchemy: the command line reads a club server through psycopg alone."""
 
+    drivername: str
+    username: str | None = None
+    password: str | None = None
+    host: str | None = None
+    port: int | None = None
+    database: str | None = None
+    #: each key's value, or its values in order when the key is given more than once
+    query: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def backend(self) -> str:
+        """``postgresql`` of ``postgresql+psycopg``."""
+        return self.drivername.split("+")[0]
+
+    def render(self, *, hide_password: bool = True) -> str:
+        """The address written out again (SQLAlchemy's ``render_as_string``): each part
+        quoted, the query's keys sorted, the password ``***`` unless ``hide_password`` is
+        False."""
+        s = self.drivername + "://"
+        if self.username is not None:
+            s += quote(self.username, safe=" +")
+            if self.password is not None:
+                s += ":" + ("***" if hide_password else quote(self.password, safe=" +"))
+            s += "@"
+        if self.host is not None:
+            s += f"[{self.host}]" if ":" in self.host else self.host
+        if self.port is not None:
+            s += ":" + str(self.port)
+        if self.database is not None:
+            s += "/" + quote(self.database, safe=" +/")
+        if self.query:
+            s += "?" + "&".join(
+                f"{quote_plus(k)}={quote_plus(v)}"
+                for k in sorted(self.query)
+                for v in _values(self.query[k])
+            )
+        return s
+
+    def connect_args(self) -> dict[str, Any]:
+        """psycopg's ``connect`` arguments for this address, as SQLAlchemy's psycopg dialect
+        makes them (``create_connect_args``): host, dbname, user, password and port where
+        given, then the query's options; several hosts (``?host=h1,h2&port=p1,p2`` or
+        ``?host=h1:p1&host=h2:p2``) joined by commas."""
+        opts: dict[str, Any] = {}
+        for name, value in (
+            ("host", self.host),
+            ("dbname", self.database),
+            ("user", self.username),
+            ("password", self.password),
+            ("port", self.port),
+        ):
+            if value:
+                opts[name] = value
+        hosts, ports = _multihost(self.query)
+        opts.update(self.query)
+        if hosts:
+            opts["host"] = ",".join(h or "" for h in hosts)
+            comma_ports = ",".join(str(p) if p else "" for p in ports or ())
+            if comma_ports:
+                opts["port"] = comma_ports
+        return opts
+
+
+def _values(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+#: SQLAlchemy's pattern of a database URL (``sqlalchemy.engine.url._parse_url``)
+_URL = re.compile(
+    r"""
+        (?P<name>[\w\+]+)://
+        (?:
+            (?P<username>[^:/]*)
+            (?::(?P<password>[^@]*))?
+        @)?
+        (?:
+            (?:
+                \[(?P<ipv6host>[^/\?]+)\] |
+                (?P<ipv4host>[^/:\?]+)
+            )?
+            (?::(?P<port>[^/\?]*))?
+        )?
+        (?:/(?P<database>[^\?]*))?
+        (?:\?(?P<query>.*))?
+        """,
+    re.X,
+)
+
+
+class _Unreadable(ValueError):
+    """Text that is no database URL at all."""
+
+
+class _BadPort(ValueError):
+    """An address whose port is not a number; ``url`` is the rest of it, read."""
+
+    def __init__(self, port: str, url: ServerURL) -> None:
+        super().__init__(f"invalid literal for int() with base 10: {port!r}")
+        self.port = port
+        self.url = url
+
+
+class _BadHosts(ValueError):
+    """A query whose hosts and ports cannot be paired (the message says why)."""
+
+
+def read_url(text: str) -> ServerURL:
+    """``text`` read as a database URL, part by part as SQLAlchemy reads it; raises
+    :class:`ValueError` for text that is not one."""
+    m = _URL.match(text)
+    if m is None:
+        raise _Unreadable(text)
+    parts = m.groupdict()
+    query: dict[str, str | tuple[str, ...]] = {}
+    for key, value in parse_qsl(parts["query"] or ""):
+        had = query.get(key)
+        query[key] = value if had is None else (*_values(had), value)
+    url = ServerURL(
+        drivername=parts["name"],
+        username=None if parts["username"] is None else unquote(parts["username"]),
+        password=None if parts["password"] is None else unquote(parts["password"]),
+        host=parts["ipv4host"] or parts["ipv6host"],
+        database=None if parts["database"] is None else unquote(parts["database"]),
+        query=query,
+    )
+    port = parts["port"]
+    if port is None:
+        return url
     try:
-        parsed = make_url(url.strip())
-    except ArgumentError:
+        return replace(url, port=int(port))
+    except ValueError:
+        raise _BadPort(port, url) from None
+
+
+def _multihost(
+    query: dict[str, str | tuple[str, ...]],
+) -> tuple[tuple[str | None, ...] | None, tuple[int | None, ...] | None]:
+    """The hosts and ports a query names (``host=h1,h2&port=p1,p2``, or
+    ``host=h1:p1&host=h2:p2``), as SQLAlchemy's PostgreSQL dialect reads them
+    (``_split_multihost_from_url``); ValueError when they cannot be paired."""
+    hosts: tuple[str | None, ...] | None = None
+    ports_str: tuple[str | None, ...] | None = None
+    integrated = False
+    host = query.get("host")
+    if isinstance(host, tuple):
+        integrated = True
+        try:
+            hosts, ports_str = zip(
+                *[t.split(":") if ":" in t else (t, None) for t in host], strict=False
+            )
+        except ValueError:  # every host=… holds two colons or more
+            raise _BadHosts(f"its hosts {', '.join(host)} are not HOST or HOST:PORT") from None
+    elif isinstance(host, str):
+        hosts = tuple(host.split(","))
+        if "port" not in query and len(hosts) == 1 and ":" in hosts[0]:
+            found = re.match(r"^([a-zA-Z0-9\-\.]*)(?:\:(\d*))?$", hosts[0])
+            if found:
+                integrated = True
+                h, p = found.group(1, 2)
+                hosts, ports_str = (h,), ((p,) if p else (None,))
+    if "port" in query:
+        if integrated:
+            raise _BadHosts(
+                "its query gives ports both in host=HOST:PORT and in port=; give "
+                "host=h1,h2&port=p1,p2 or host=h1:p1&host=h2:p2"
+            )
+        given = query["port"]
+        ports_str = given if isinstance(given, tuple) else tuple(given.split(","))
+    ports: tuple[int | None, ...] | None = None
+    if ports_str:
+        try:
+            ports = tuple(int(x) if x else None for x in ports_str)
+        except ValueError:
+            bad = next(x for x in ports_str if x and not _is_number(x))
+            raise _BadHosts(f"its query's port {bad!r} is not a number") from None
+    if ports and (
+        (not hosts and len(ports) > 1)
+        or (hosts and len(hosts) != len(ports) and (len(hosts) > 1 or len(ports) > 1))
+    ):
+        raise _BadHosts(f"its query names {len(hosts or ())} hosts and {len(ports)} ports")
+    if hosts is not None and ports is None:
+        ports = tuple(None for _ in hosts)
+    return hosts, ports
+
+
+def _is_number(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_url(url: str) -> ServerURL:
+    """A ``postgresql://`` store URL read, on the psycopg 3 driver; :class:`StoreError` for
+    one that cannot be read, that names no database, or that carries a password in its
+    query."""
+    try:
+        parsed = read_url(url.strip())
+    except _Unreadable:
         raise StoreError(
             f"{url!r} is not a store URL (postgresql://USER@HOST:PORT/DATABASE)"
         ) from None
-    if parsed.get_backend_name() not in ("postgresql", "postgres"):
+    except _BadPort as exc:
+        raise StoreError(
+            f"the URL's port {exc.port!r} is not a number (postgresql://USER@HOST:PORT/DATABASE)"
+        ) from None
+    if parsed.backend not in ("postgresql", "postgres"):
         raise StoreError(f"{url!r} is not a PostgreSQL URL")
     if not parsed.database:
         raise StoreError(f"the URL {shown(url)} names no database (…/DATABASE at its end)")
@@ -55,35 +269,34 @@ def parse_url(url: str) -> URL:
             "Castra would show and keep: put it in ~/.pgpass (or PGPASSWORD) and give the "
             "address without it"
         )
-    return parsed.set(drivername="postgresql+psycopg")
+    try:
+        parsed.connect_args()
+    except _BadHosts as exc:
+        raise StoreError(f"the URL {shown(url)} cannot be used: {exc}") from None
+    return replace(parsed, drivername="postgresql+psycopg")
 
 
-def _query_password(parsed: URL) -> str | None:
+def _query_password(parsed: ServerURL) -> str | None:
     """The query key that carries a password (``password=``, or any option naming one), or
     None."""
     for key, value in parsed.query.items():
-        values = value if isinstance(value, tuple) else (value,)
-        if "password" in key.lower() or any("password" in v.lower() for v in values):
+        if _names_password(key, value):
             return f"{key}=…"
     return None
 
 
+def _names_password(key: str, value: str | tuple[str, ...]) -> bool:
+    return "password" in key.lower() or any("password" in v.lower() for v in _values(value))
+
+
 def shown(url: str) -> str:
     """The URL as shown to the user: any password in it hidden."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     try:
-        parsed = make_url(url.strip())
-    except ArgumentError:
+        parsed = read_url(url.strip())
+    except (_Unreadable, _BadPort):
         return "the URL given"
-    hidden = {
-        key: "***"
-        for key, value in parsed.query.items()
-        if "password" in key.lower()
-        or any("password" in v.lower() for v in (value if isinstance(value, tuple) else (value,)))
-    }
-    rendered = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    query = {k: "***" if _names_password(k, v) else v for k, v in parsed.query.items()}
+    rendered = replace(parsed, query=query).render(hide_password=True)
     return rendered.replace("%2A%2A%2A", "***")
 
 
@@ -91,30 +304,73 @@ def has_password(url: str) -> bool:
     """Whether a store URL carries a password, in its user part (``bob:pw@``) or its query
     (``?password=``, an option naming one): the window refuses to remember one (it belongs in
     ``~/.pgpass`` or ``PGPASSWORD``)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     try:
-        parsed = make_url(url.strip())
-    except ArgumentError:
+        parsed = read_url(url.strip())
+    except _Unreadable:
         return False
+    except _BadPort as exc:
+        parsed = exc.url
     return parsed.password is not None or _query_password(parsed) is not None
 
 
 def server_engine(url: str) -> Engine:
     """An engine on the server: times in UTC, a short connect timeout, a small pool."""
     from sqlalchemy import create_engine
+    from sqlalchemy.engine import URL
 
+    parsed = parse_url(url)
     return create_engine(
-        parse_url(url),
-        connect_args={
-            "options": "-c timezone=UTC",
-            "connect_timeout": CONNECT_TIMEOUT_S,
-            "application_name": "castra",
-        },
+        URL.create(
+            parsed.drivername,
+            username=parsed.username,
+            password=parsed.password,
+            host=parsed.host,
+            port=parsed.port,
+            database=parsed.database,
+            query=parsed.query,
+        ),
+        connect_args=dict(CONNECT_ARGS),
         pool_size=4,
         max_overflow=4,
     )
+
+
+#: What every connection to the server is opened with: times in UTC, a short connect
+#: timeout, Castra's name in the server's list of sessions.
+CONNECT_ARGS = {
+    "options": "-c timezone=UTC",
+    "connect_timeout": CONNECT_TIMEOUT_S,
+    "application_name": "castra",
+}
+
+
+def _psycopg() -> Any:
+    """The psycopg module, imported with the cyclic garbage collector paused: its import
+    makes thousands of long-lived objects (some 180 modules, its adapters and its error
+    classes) and no garbage, and the collector's passes over them cost about a tenth of the
+    import (a command line's read on a club server pays it once)."""
+    if "psycopg" not in sys.modules:
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            import psycopg  # noqa: F401
+        finally:
+            if paused:
+                gc.enable()
+    return sys.modules["psycopg"]
+
+
+def connect(url: str) -> psycopg.Connection[Any]:
+    """A psycopg connection to the server (no SQLAlchemy: the reads of
+    :mod:`app.store.read`), opened with the arguments an engine's connection has
+    (:data:`CONNECT_ARGS` over the URL's own), each transaction repeatable-read. Raises
+    :class:`StoreError` for a URL that cannot be used, ``psycopg.Error`` when the server
+    cannot be reached or refuses."""
+    args = {**parse_url(url).connect_args(), **CONNECT_ARGS}
+    psycopg = _psycopg()
+    conn = psycopg.connect(**args)
+    conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    return conn  # type: ignore[no-any-return]
 
 
 def describe_server_failure(url: str, exc: BaseException) -> str:
@@ -158,12 +414,21 @@ def _connected(url: str) -> Iterator[Connection]:
         engine.dispose()
 
 
-def _revisions(conn: Connection) -> list[str] | None:
+#: The tables in the schema a member's session sees first (what SQLAlchemy's
+#: ``inspect(...).get_table_names()`` lists on PostgreSQL: ordinary and partitioned tables,
+#: not temporary ones, visible on the search path, outside ``pg_catalog``).
+_TABLES = (
+    "SELECT c.relname FROM pg_catalog.pg_class c "
+    "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE c.relkind IN ('r', 'p') AND c.relpersistence != 't' "
+    "AND pg_catalog.pg_table_is_visible(c.oid) AND n.nspname != 'pg_catalog'"
+)
+
+
+def _revisions(con: Reader) -> list[str] | None:
     """The server's schema revisions, or None when it has no Castra tables at all; a database
     holding other tables is refused (never migrated)."""
-    import sqlalchemy as sa
-
-    names = set(sa.inspect(conn).get_table_names())
+    names = {str(name) for (name,) in con.execute(_TABLES).fetchall()}
     if "alembic_version" not in names:
         if names:
             listed = ", ".join(sorted(names)[:5])
@@ -172,8 +437,8 @@ def _revisions(conn: Connection) -> list[str] | None:
                 "nothing was changed. Use an empty database."
             )
         return None
-    version = sa.table("alembic_version", sa.column("version_num"))
-    return [str(v) for v in conn.execute(sa.select(version.c.version_num)).scalars()]
+    rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
+    return [str(v) for (v,) in rows]
 
 
 def open_server(url: str) -> Store:
@@ -181,25 +446,26 @@ def open_server(url: str) -> Store:
 
     Refused with a one-line :class:`StoreError` when the server cannot be reached or refuses
     the login, when the database was not set up (``castra server init``) or holds another
-    schema revision than this Castra's. Nothing is written."""
-    import sqlalchemy as sa
+    schema revision than this Castra's. Nothing is written. The check is made through
+    psycopg alone (no SQLAlchemy), and its connection kept for the store's reads."""
+    import psycopg
 
-    engine = server_engine(url)
-    from sqlalchemy.exc import DBAPIError
+    from app.store.engine import PgReader
 
     try:
-        with engine.connect() as conn:
-            revisions = _revisions(conn)
-            member = str(conn.execute(sa.select(sa.func.current_user())).scalar_one())
+        conn = connect(url)  # a URL that cannot be used: StoreError, before anything else
+        try:
+            reader = PgReader(conn)
+            revisions = _revisions(reader)
+            member = str(reader.execute("SELECT current_user").fetchone()[0])
             conn.rollback()
-    except DBAPIError as exc:
-        engine.dispose()
+        except BaseException:
+            conn.close()
+            raise
+    except psycopg.Error as exc:
         raise StoreError(describe_server_failure(url, exc)) from None
-    except StoreError:
-        engine.dispose()
-        raise
     if revisions != [SCHEMA_HEAD]:
-        engine.dispose()
+        conn.close()
         if revisions is None:
             raise StoreError(
                 f"the club server {shown(url)} is not set up yet: its admin runs "
@@ -212,8 +478,8 @@ def open_server(url: str) -> Store:
         )
     from pathlib import Path
 
-    store = Store(path=Path(), revision=SCHEMA_HEAD, url=shown(url), member=member)
-    store._engine = engine
+    store = Store(path=Path(), revision=SCHEMA_HEAD, url=shown(url), member=member, _dsn=url)
+    store.give_back(conn)
     return store
 
 
@@ -255,7 +521,7 @@ def init_server(url: str) -> list[str]:
     with _connected(url) as conn:
         import sqlalchemy as sa
 
-        before = _revisions(conn)
+        before = _revisions(ServerReader(conn))
         if before == [SCHEMA_HEAD]:
             taken = _lock_down(conn)
             line = f"{shown(url)} is already a club store at schema {SCHEMA_HEAD}"
@@ -307,7 +573,7 @@ def add_member(
     members = sa.table("club_member", sa.column("name"), sa.column("role"))
     roles = sa.table("pg_roles", sa.column("rolname"), sa.column("rolsuper"))
     with _connected(url) as conn:
-        if _revisions(conn) != [SCHEMA_HEAD]:
+        if _revisions(ServerReader(conn)) != [SCHEMA_HEAD]:
             raise StoreError(
                 f"{shown(url)} is not a club store yet: run `castra server init` first"
             )

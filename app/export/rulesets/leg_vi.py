@@ -13,7 +13,7 @@ from app.rules.mechanics import Combatant, mechanics_for
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry, Category, TroopBase
 from app.rulesets.leg_vi import schema as lv
-from app.rulesets.leg_vi.tables import DiceModifier, MoveDie, Tables
+from app.rulesets.leg_vi.tables_schema import DiceModifier, MoveDie, Tables
 from app.rulesets.leg_vi.units import leg_unit
 
 _TARGETS = {

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from app.rules.geometry import edge_distance
 from app.rules.mechanics import Combatant, Effects, Side, SideDecision, TurnView
 from app.rulesets.d3.base import CHANCE_CARD
-from app.rulesets.d3.movement import D3Movement
+from app.rulesets.d3.turn import D3Turn
 
 RALLY_RULE = "D3, Chance Cards: Rally halves the hits of one of the side's units"
 INITIATIVE_RULE = (
@@ -21,7 +21,7 @@ INITIATIVE_RULE = (
 )
 
 
-class D3Decisions(D3Movement):
+class D3Decisions(D3Turn):
     """D3's side decisions."""
 
     def side_decisions(self, view: TurnView, side: Side) -> Sequence[SideDecision]:

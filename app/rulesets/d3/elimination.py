@@ -41,7 +41,7 @@ class BerserkPlan:
     rows: BerserkRows
 
 
-class EliminationRules(D3Base):
+class D3Elimination(D3Base):
     """D3, Eliminating units, Berserk elephants and Army resolve."""
 
     # -- elimination and berserk ---------------------------------------------------------

@@ -31,7 +31,7 @@ next turn). The acting side's turn markers are cleared at the end of its turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from app.rules.actions import Action, Highest, Throws, Total
 from app.rules.dice import parse_dice
@@ -43,6 +43,7 @@ from app.rules.mechanics import (
     Outcome,
     Resolution,
     Scalar,
+    Side,
     Situation,
     TurnView,
 )
@@ -57,6 +58,8 @@ from app.rulesets.d3.base import (
     hits_text,
 )
 from app.rulesets.d3.decisions import D3Decisions
+from app.rulesets.d3.elimination import BerserkPlan
+from app.rulesets.d3.movement import D3Movement
 from app.rulesets.d3.rules import (
     attack_side,
     combat_steps,
@@ -74,7 +77,21 @@ from app.rulesets.d3.rules import (
 from app.rulesets.d3.schema import TerrainType
 
 
-class D3Mechanics(D3Decisions):
+class D3Needs(Protocol):
+    """What :class:`D3Mechanics` uses of the chapters its bases bring: the chance cards
+    (:class:`~app.rulesets.d3.turn.D3Turn`) and berserk elephants
+    (:class:`~app.rulesets.d3.elimination.D3Elimination`)."""
+
+    def card_effect(self, side: Side, view: TurnView) -> str: ...
+
+    def _initiative_unit_ok(self, unit: Combatant, view: TurnView) -> bool: ...
+
+    def _berserk_plan(self, sit: Situation) -> BerserkPlan: ...
+
+    def _berserk(self, sit: Situation, plan: BerserkPlan, th: Throws) -> Resolution: ...
+
+
+class D3Mechanics(D3Decisions, D3Movement, D3Needs):
     """D3 Ancient Rules (One-Hour Wargames variant for the Second Punic War)."""
 
     engine = "d3"

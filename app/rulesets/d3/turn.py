@@ -29,7 +29,7 @@ from app.rulesets.d3.base import (
     D3Refusal,
     roll_total,
 )
-from app.rulesets.d3.elimination import EliminationRules
+from app.rulesets.d3.elimination import D3Elimination
 from app.rulesets.d3.rules import (
     CLEAR_CARD,
     card_effect,
@@ -42,7 +42,7 @@ from app.rulesets.d3.rules import (
 from app.rulesets.d3.schema import QUALITIES, Quality, Troop, deck_for
 
 
-class D3Turn(EliminationRules):
+class D3Turn(D3Elimination):
     """D3, Sequence of play and Chance cards: set-up, turns, and who may move or charge."""
 
     # ----------------------------------------------------------------------- set-up

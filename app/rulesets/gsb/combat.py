@@ -4,7 +4,7 @@
 exposed to what); ``play`` throws them: the attacker's dice (:class:`StrikeHits`), what the
 hits cost the target (:class:`Wounds`), and, when the target is an elephant, the rampage on
 each unit near it (:class:`Rampage`). Only the active unit rolls, so the target never strikes
-back. The exact odds are ``play``'s structure (:meth:`CombatRules.attack_odds`): given the
+back. The exact odds are ``play``'s structure (:meth:`GSBCombat.attack_odds`): given the
 hits, the target's wounds and the rampage on its attacker are independent, so each is the
 exact distribution of the very throw ``play`` makes; tests hold it equal to exploring
 ``play`` itself.
@@ -60,7 +60,7 @@ from app.rulesets.gsb.rules import (
 )
 from app.rulesets.gsb.schema import ShotTiming
 from app.rulesets.gsb.throws import Rampage, StrikeHits, Wounds, rampage_table
-from app.rulesets.gsb.turn import TurnRules
+from app.rulesets.gsb.turn import GSBTurn
 
 SHOOT_RULE = "GSB, Shooting"
 DISENGAGE_RULE = "GSB, Disengaging"
@@ -122,7 +122,7 @@ class Attack:
     rampage_on_attacker: bool
 
 
-class CombatRules(TurnRules):
+class GSBCombat(GSBTurn):
     """GSB, Melee and Shooting, with hit points, morale, generals and elephants."""
 
     # -- generals -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from app.rules.dice import parse_dice
 from app.rules.mechanics import Combatant, Effects, Side, SideDecision, TurnView
 from app.rulesets.gsb.base import ACTIVATED
-from app.rulesets.gsb.deployment import GSBDeployment
+from app.rulesets.gsb.turn import GSBTurn
 
 ACTIVATION_RULE = (
     "GSB, Turn order: a unit moves and fights once activated; two activations a turn are free, "
@@ -22,7 +22,7 @@ ACTIVATION_RULE = (
 )
 
 
-class GSBDecisions(GSBDeployment):
+class GSBDecisions(GSBTurn):
     """GSB's side decisions."""
 
     def side_decisions(self, view: TurnView, side: Side) -> Sequence[SideDecision]:

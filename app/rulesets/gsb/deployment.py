@@ -8,6 +8,7 @@ and replayed with the rest.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Protocol
 
 from app.rules.actions import Throws
 from app.rules.geometry import Footprint, aspect, bearing
@@ -29,7 +30,14 @@ DEPLOY_RULE = "GSB, Deployment"
 SWAPPED = "swapped"
 
 
-class GSBDeployment(GSBMovement):
+class GSBDeploymentNeeds(Protocol):
+    """What :class:`GSBDeployment` uses of the turn (:class:`~app.rulesets.gsb.turn.GSBTurn`,
+    which its base :class:`~app.rulesets.gsb.movement.GSBMovement` brings)."""
+
+    def _side_named(self, view: TurnView, key: str) -> Side | None: ...
+
+
+class GSBDeployment(GSBMovement, GSBDeploymentNeeds):
     """GSB, Deployment: the zones 1 foot deep, and Carthage's swap of two units."""
 
     deployment_rule = DEPLOY_RULE

@@ -18,13 +18,16 @@ moved first); all are cleared when a turn begins, ``shot`` also when the unit is
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from fractions import Fraction
+from typing import Any, ClassVar, Protocol
 
-from app.rules.actions import Action
-from app.rules.mechanics import Side, TurnView, Victory
+from app.rules.actions import Action, Throws
+from app.rules.mechanics import Outcome, Resolution, Side, Situation, TurnView, Victory
 from app.rules.table import TerrainKind
 from app.rulesets.gsb.base import BOTH, other_side
+from app.rulesets.gsb.combat import Attack
 from app.rulesets.gsb.decisions import GSBDecisions
+from app.rulesets.gsb.deployment import GSBDeployment
 from app.rulesets.gsb.rules import (
     MELEE_HELP,
     activate_help,
@@ -33,9 +36,28 @@ from app.rulesets.gsb.rules import (
     shoot_help,
     shoot_options,
 )
+from app.rulesets.gsb.turn import Ladder
 
 
-class GSBMechanics(GSBDecisions):
+class GSBNeeds(Protocol):
+    """What :class:`GSBMechanics` declares as actions of the chapters its bases bring: the
+    activation roll (:class:`~app.rulesets.gsb.turn.GSBTurn`) and the attacks
+    (:class:`~app.rulesets.gsb.combat.GSBCombat`)."""
+
+    def prepare_activation(self, sit: Situation) -> Ladder: ...
+
+    def play_activation(self, sit: Situation, plan: Ladder, th: Throws) -> Resolution: ...
+
+    def prepare_melee(self, sit: Situation) -> Attack: ...
+
+    def prepare_shoot(self, sit: Situation) -> Attack: ...
+
+    def play_attack(self, sit: Situation, plan: Attack, th: Throws) -> Resolution: ...
+
+    def attack_odds(self, sit: Situation, plan: Attack) -> dict[Outcome, Fraction]: ...
+
+
+class GSBMechanics(GSBDecisions, GSBDeployment, GSBNeeds):
     """Grown Slightly Bald: initiative, activation ladder, shooting, melee with elephant
     terror and rampage, base loss with morale, the general's death test, victory stars."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from app.rules.contact import TOUCH
 from app.rules.geometry import (
@@ -45,7 +46,7 @@ from app.rules.sight import ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, Side, TurnView, UnitChange
 from app.rulesets.gsb.base import DISENGAGED, MOVED, PIVOT_GROUP, PIVOTED
-from app.rulesets.gsb.combat import DISENGAGE_RULE, SHOOT_RULE, CombatRules
+from app.rulesets.gsb.combat import DISENGAGE_RULE, SHOOT_RULE, GSBCombat
 
 PIVOT_RULE = "GSB, Pivots"
 FACE_RULE = "GSB, Turning to face"
@@ -89,7 +90,18 @@ def _side_touched(unit: Footprint, enemy: Combatant) -> str:
     return "right" if (enemy.x - unit.x) * rx + (enemy.y - unit.y) * ry > 0 else "left"
 
 
-class GSBMovement(CombatRules):
+class GSBMovementNeeds(Protocol):
+    """What :class:`GSBMovement` uses of the activations (:class:`~app.rulesets.gsb.turn.GSBTurn`,
+    which its base :class:`~app.rulesets.gsb.combat.GSBCombat` brings)."""
+
+    def _active_side(self, view: TurnView) -> Side | None: ...
+
+    def activation_problem(self, view: TurnView, unit: Combatant, doing: str) -> str | None: ...
+
+    def claim_activation(self, view: TurnView, unit: Combatant) -> Resolution: ...
+
+
+class GSBMovement(GSBCombat, GSBMovementNeeds):
     """The movement, contact and sight hooks of :class:`~app.rules.mechanics.Mechanics` as
     GSB fills them."""
 
@@ -257,7 +269,7 @@ class GSBMovement(CombatRules):
     def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
         """The core's rule (only the side whose activations these are moves), then GSB, Turn
         order: only the unit activated now moves or charges, once a turn
-        (:meth:`~app.rulesets.gsb.turn.TurnRules.activation_problem`); then GSB, Shooting: a
+        (:meth:`~app.rulesets.gsb.turn.GSBTurn.activation_problem`); then GSB, Shooting: a
         unit that has shot in its activation moves or charges on only as its troop's timing
         lets it (medium infantry not at all, light
         infantry only if they shot before moving, light cavalry freely;
@@ -495,7 +507,7 @@ class GSBMovement(CombatRules):
 
     def on_move(self, view: TurnView, unit_id: str, check: MoveCheck) -> Resolution:
         """GSB, Turn order: a unit that moves on an activation rolled without naming its
-        unit takes it (:meth:`~app.rulesets.gsb.turn.TurnRules.claim_activation`). GSB,
+        unit takes it (:meth:`~app.rulesets.gsb.turn.GSBTurn.claim_activation`). GSB,
         Disengaging: a unit that was in melee where its move began and ends it
         touching none of those enemies has disengaged: marked so until the next initiative,
         it may not shoot or fight in melee again this turn. ``view`` shows the unit moved;

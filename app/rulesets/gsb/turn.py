@@ -68,7 +68,7 @@ class Ladder(NamedTuple):
     need: int | None
 
 
-class TurnRules(GSBBase):
+class GSBTurn(GSBBase):
     """GSB, Initiative and Activation."""
 
     def start_battle(self, view: TurnView, dice: Dice) -> Resolution:

@@ -11,7 +11,7 @@ from app.rules.engine import Engine, EngineSchema
 from app.rules.leaderfields import FieldValue, LeaderField
 from app.rulesets.leg_vi.checks import check
 from app.rulesets.leg_vi.schema import Troop
-from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.tables_schema import Tables
 
 if TYPE_CHECKING:
     from app.rules.ruleset import Ruleset

@@ -27,7 +27,7 @@ from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry, Category
 from app.rulesets.leg_vi.fates import leader_morale_dps
 from app.rulesets.leg_vi.schema import Troop, tables, troops
-from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.tables_schema import Tables
 from app.rulesets.leg_vi.units import (
     RETIRING,
     ROUTING,

@@ -20,7 +20,7 @@ from app.rules.movement import Breach
 from app.rules.schema import Category
 from app.rulesets.leg_vi.base import Pending, inches, plural
 from app.rulesets.leg_vi.combat_rules import default_engaged_bases
-from app.rulesets.leg_vi.movement import MovementRules
+from app.rulesets.leg_vi.movement import LegVIMovement
 from app.rulesets.leg_vi.units import (
     CHARGING,
     CONTROL_HALT,
@@ -62,7 +62,7 @@ class HackPlan:
     dice: Count
 
 
-class ChargeRules(MovementRules):
+class LegVICharges(LegVIMovement):
     """Leg VI, Charges: who may charge whom, the target's response, evaders caught and
     the free hack."""
 

@@ -7,7 +7,7 @@ from app.rules.errors import Problem
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
 from app.rulesets.leg_vi.schema import tables, troops
-from app.rulesets.leg_vi.tables import Band, Tables
+from app.rulesets.leg_vi.tables_schema import Band, Tables
 
 
 def _covers(bands: tuple[Band, ...], lo: int, hi: int) -> str | None:

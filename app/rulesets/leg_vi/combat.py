@@ -34,8 +34,8 @@ from app.rulesets.leg_vi.fates import (
     death_roll,
     elephant_criticals,
 )
-from app.rulesets.leg_vi.leaders import LeaderRules
-from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.leaders import LegVILeaders
+from app.rulesets.leg_vi.tables_schema import Tables
 from app.rulesets.leg_vi.throws import Bands, CombatHits, combat_hits
 from app.rulesets.leg_vi.units import (
     PURSUING,
@@ -54,7 +54,7 @@ COMBAT_RULE = "Leg VI, Resolving combat"
 _ASPECTS: dict[str, Aspect] = {"front": "front", "flank": "flank", "rear": "rear"}
 
 
-class CombatRules(LeaderRules):
+class LegVICombat(LegVILeaders):
     """Leg VI, Resolving combat: both sides' dice, hits, result bands, elephants' critical
     hits, the die of death, supports sharing the result."""
 

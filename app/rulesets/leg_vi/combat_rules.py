@@ -13,7 +13,7 @@ from app.rules.geometry import Aspect, away_bearing
 from app.rules.mechanics import Effects, LeaderView
 from app.rules.schema import Category
 from app.rulesets.leg_vi.fates import ElephantFate, LeaderFate, elephant_effects, leader_morale_dps
-from app.rulesets.leg_vi.tables import DiceModifier, ResultBand, Tables
+from app.rulesets.leg_vi.tables_schema import DiceModifier, ResultBand, Tables
 from app.rulesets.leg_vi.units import (
     INSPIRE,
     OPEN_RANKS,

@@ -47,7 +47,7 @@ class ControlPlan:
     words: tuple[str, ...]
 
 
-class CommandRules(LegVIBase):
+class LegVICommand(LegVIBase):
     """Leg VI, Command: a leader's actions and their budget; Control Test."""
 
     # ------------------------------------------------------------------ leaders

@@ -91,7 +91,30 @@ def _turned(a: float, b: float) -> float:
     return abs((a - b + 180) % 360 - 180)
 
 
-class ControlRules(LegVIBase):
+def first_side(view: TurnView) -> Side | None:
+    """The side that acts first this turn: the initiative winner, unless it chose to move
+    second."""
+    w = view.initiative
+    if w is None:
+        return None
+    return _other(w) if view.sides[w].get(MOVES_SECOND) == view.turn else w
+
+
+def phase_key(view: TurnView) -> str:
+    """This phase of this turn, as the side record keeps it (``lead_done``)."""
+    return f"{view.turn}.{view.phase}"
+
+
+def side_of(sit: Situation) -> tuple[TurnView, Side]:
+    """The battle and the side a side's action (order, lead done) is taken for."""
+    if sit.side is None:
+        raise ValueError("say which side")
+    if sit.view is None:
+        raise ValueError("this needs the battle")
+    return sit.view, sit.side
+
+
+class LegVIControl(LegVIBase):
     """Leg VI, Control and the initiative's lead in each phase."""
 
     # ------------------------------------------------------------------ control
@@ -199,20 +222,9 @@ class ControlRules(LegVIBase):
 
     # ------------------------------------------------------------------ the lead
 
-    def first_side(self, view: TurnView) -> Side | None:
-        """The side that acts first this turn: the initiative winner, unless it chose to
-        move second."""
-        w = view.initiative
-        if w is None:
-            return None
-        return _other(w) if view.sides[w].get(MOVES_SECOND) == view.turn else w
-
     def _ordered(self, view: TurnView) -> bool:
         steps = self.t.sequence.steps
         return 0 <= view.phase < len(steps) and steps[view.phase].initiative_first
-
-    def _phase_key(self, view: TurnView) -> str:
-        return f"{view.turn}.{view.phase}"
 
     def side_to_move(self, view: TurnView) -> Side | None:
         """Leg VI, Playing the Game: "The player with initiative takes the first actions in
@@ -220,10 +232,10 @@ class ControlRules(LegVIBase):
         it is done, the other; None (both) elsewhere and before the first initiative."""
         if not self._ordered(view):
             return None
-        first = self.first_side(view)
+        first = first_side(view)
         if first is None:
             return None
-        done = view.sides[first].get(LEAD_DONE) == self._phase_key(view)
+        done = view.sides[first].get(LEAD_DONE) == phase_key(view)
         return _other(first) if done else first
 
     def side_in_play(self, view: TurnView) -> Side | None:
@@ -265,17 +277,10 @@ class ControlRules(LegVIBase):
 
     # ------------------------------------------------------------------ the two actions
 
-    def _side_of(self, sit: Situation) -> tuple[TurnView, Side]:
-        if sit.side is None:
-            raise ValueError("say which side")
-        if sit.view is None:
-            raise ValueError("this needs the battle")
-        return sit.view, sit.side
-
     def prepare_order(self, sit: Situation) -> Situation:
         """Only the initiative winner chooses, in the command phase, before the first side
         is done."""
-        view, side = self._side_of(sit)
+        view, side = side_of(sit)
         if view.initiative is None:
             raise ValueError("no initiative has been diced for yet")
         if side != view.initiative:
@@ -285,14 +290,14 @@ class ControlRules(LegVIBase):
             )
         if self._phase(view) != "command":
             raise ValueError(f"the order is chosen in the command phase ({SEQUENCE_RULE})")
-        first = self.first_side(view)
-        if first is not None and view.sides[first].get(LEAD_DONE) == self._phase_key(view):
+        first = first_side(view)
+        if first is not None and view.sides[first].get(LEAD_DONE) == phase_key(view):
             raise ValueError(f"{view.side_names[first]} has already acted first this turn")
         return sit
 
     def play_order(self, sit: Situation, _: Situation, th: Throws) -> Resolution:
         """Record the winner's choice for this turn."""
-        view, side = self._side_of(sit)
+        view, side = side_of(sit)
         second = sit.choice("choose", "first") == "second"
         first = _other(side) if second else side
         mine: dict[str, Scalar] = {MOVES_SECOND: view.turn if second else 0}
@@ -306,13 +311,13 @@ class ControlRules(LegVIBase):
 
     def prepare_done(self, sit: Situation) -> Situation:
         """Only the side acting first in a phase the initiative leads says it is done."""
-        view, side = self._side_of(sit)
+        view, side = side_of(sit)
         now = self.side_to_move(view)
         if now is None:
             raise ValueError(
                 f"both sides act in this phase, or no initiative yet ({SEQUENCE_RULE})"
             )
-        if now != self.first_side(view):
+        if now != first_side(view):
             raise ValueError(f"{view.side_names[now]} acts second: it is done when the phase ends")
         if side != now:
             raise ValueError(f"{view.side_names[now]} acts first, not {view.side_names[side]}")
@@ -321,8 +326,8 @@ class ControlRules(LegVIBase):
     def play_done(self, sit: Situation, _: Situation, th: Throws) -> Resolution:
         """Leg VI, Playing the Game: the first side's actions in this phase are over; the
         other side acts."""
-        view, side = self._side_of(sit)
-        mine: dict[str, Scalar] = {LEAD_DONE: self._phase_key(view)}
+        view, side = side_of(sit)
+        mine: dict[str, Scalar] = {LEAD_DONE: phase_key(view)}
         return Resolution(
             sides=self._sides(side, mine),
             explanation=(
@@ -349,4 +354,4 @@ class ControlRules(LegVIBase):
         )
 
 
-__all__ = ["ORDER_OPTIONS", "ControlRules"]
+__all__ = ["ORDER_OPTIONS", "LegVIControl"]

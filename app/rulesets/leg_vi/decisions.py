@@ -25,9 +25,9 @@ from app.rules.mechanics import (
     TurnView,
     UmpireDefault,
 )
-from app.rulesets.leg_vi.control import LEAD_DONE, ControlRules
+from app.rulesets.leg_vi.control import LEAD_DONE, LegVIControl, first_side, phase_key
 from app.rulesets.leg_vi.fates import leader_fate_dist
-from app.rulesets.leg_vi.table import TableRules
+from app.rulesets.leg_vi.on_table import LegVITable
 from app.rulesets.leg_vi.units import (
     CONTROL_FREE,
     CONTROL_HALT,
@@ -51,7 +51,7 @@ FIGHT_NEAR = 4.0
 STEADY_AT = 2
 
 
-class LegVIDecisions(ControlRules, TableRules):
+class LegVIDecisions(LegVIControl, LegVITable):
     """Leg VI's side decisions, the risk to its leaders and the umpire's default."""
 
     lost_words = "destroyed or routing"
@@ -64,12 +64,8 @@ class LegVIDecisions(ControlRules, TableRules):
         phase = self._phase(view)
         out: list[SideDecision] = []
         mine = [u for u in view.side_units(side) if not u.status.eliminated]
-        first = self.first_side(view)
-        led = (
-            view.sides[first].get(LEAD_DONE) == self._phase_key(view)
-            if first is not None
-            else False
-        )
+        first = first_side(view)
+        led = view.sides[first].get(LEAD_DONE) == phase_key(view) if first is not None else False
         if phase == "command" and view.initiative == side and not led:
             out.append(
                 SideDecision(

@@ -48,7 +48,7 @@ def total(*values: int) -> int:
     return sum(values)
 
 
-class ElephantRules(LegVIBase):
+class LegVIElephants(LegVIBase):
     """Leg VI, Elephants: the rampage move and the mahout's attempts to stop it."""
 
     # ------------------------------------------------------------------ rampage

@@ -16,7 +16,7 @@ from typing import Literal
 from app.rules.actions import Throw
 from app.rules.dice import faces_dist
 from app.rules.mechanics import Dice, Effects, LeaderView
-from app.rulesets.leg_vi.tables import DieOfDeath, ElephantCritical, Tables
+from app.rulesets.leg_vi.tables_schema import DieOfDeath, ElephantCritical, Tables
 from app.rulesets.leg_vi.units import RAMPAGE, STOP_ATTEMPTS, band_of, faces
 
 # --------------------------------------------------------------------------- elephants

@@ -18,7 +18,7 @@ from app.rulesets.leg_vi.fates import LeaderFate, leader_morale_dps
 from app.rulesets.leg_vi.units import IllegalAction
 
 
-class LeaderRules(LegVIBase):
+class LegVILeaders(LegVIBase):
     """Leg VI, Risk to Leader: wounds, death and the second in command, capture."""
 
     def _leader_captured(self, sit: Situation, plan: None, th: Throws) -> Resolution:

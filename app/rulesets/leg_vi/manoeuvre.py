@@ -21,7 +21,7 @@ LEGION_RULE = "Leg VI, Roman Legions"
 TURNS_ALLOWED = (90.0, 180.0)
 
 
-class ManoeuvreRules(LegVIBase):
+class LegVIManoeuvres(LegVIBase):
     """The straight-ahead limit of formed units, added to the core's checks of a move."""
 
     def check_move(

@@ -5,11 +5,14 @@ lines in ``Status.extra["lines"]`` and stands in ``"quincunx"``. Markers (``shak
 ``routing``, ``control_halt``, ``rampage``, ...) are named in
 :mod:`app.rulesets.leg_vi.units`; every number comes from ``tables.toml``.
 
-The class is assembled from one mixin per chapter of the rules: ``turn`` (set-up and the
-phases), ``command`` (leader actions, control tests), ``movement`` (dice moves, fatigue,
-redress, rally, manoeuvres, after-combat moves), ``shooting``, ``charges``, ``combat``,
-``leaders`` (risk to leaders) and ``elephants`` (rampage), over ``base`` (shared helpers and
-morale DPs); ``actions`` declares every action once, with its options.
+The class is assembled from one mixin per chapter of the rules, each named after the
+engine: ``turn`` (set-up and the phases), ``command`` (leader actions, control tests),
+``control`` (who is under control, who acts first), ``movement`` (dice moves, fatigue,
+redress, rally, manoeuvres, after-combat moves), ``manoeuvre`` and ``on_table`` (moves on the
+table), ``shooting``, ``charges``, ``combat``, ``leaders`` (risk to leaders), ``elephants``
+(rampage) and ``decisions`` (a side's decisions), over ``base`` (shared helpers and morale
+DPs); ``actions`` declares every action once, with its options. Each chapter names the
+chapters it uses (docs/reference/code-layout.md, "The chapters of an engine").
 
 What the core must know (the contract leaves these to the ruleset):
 
@@ -47,30 +50,28 @@ from app.rules.mechanics import (
 )
 from app.rules.table import TerrainKind
 from app.rulesets.leg_vi.actions import declare_actions
-from app.rulesets.leg_vi.charges import ChargeRules
-from app.rulesets.leg_vi.combat import CombatRules
+from app.rulesets.leg_vi.charges import LegVICharges
+from app.rulesets.leg_vi.combat import LegVICombat
 from app.rulesets.leg_vi.combat_rules import legion_lines, second_line_bases
-from app.rulesets.leg_vi.command import CommandRules
-from app.rulesets.leg_vi.control import ControlRules
+from app.rulesets.leg_vi.command import LegVICommand
 from app.rulesets.leg_vi.decisions import LegVIDecisions
+from app.rulesets.leg_vi.elephants import LegVIElephants
 from app.rulesets.leg_vi.frontage import contact_on, engaged_in_line
-from app.rulesets.leg_vi.manoeuvre import ManoeuvreRules
-from app.rulesets.leg_vi.shooting import ShootingRules
-from app.rulesets.leg_vi.table import TableRules
-from app.rulesets.leg_vi.turn import TurnRules
+from app.rulesets.leg_vi.manoeuvre import LegVIManoeuvres
+from app.rulesets.leg_vi.shooting import LegVIShooting
+from app.rulesets.leg_vi.turn import LegVITurn
 from app.rulesets.leg_vi.units import CHARGING, PURSUING
 
 
 class LegVIMechanics(
     LegVIDecisions,
-    ControlRules,
-    TableRules,
-    ManoeuvreRules,
-    TurnRules,
-    CommandRules,
-    ShootingRules,
-    ChargeRules,
-    CombatRules,
+    LegVIManoeuvres,
+    LegVITurn,
+    LegVIElephants,
+    LegVICommand,
+    LegVIShooting,
+    LegVICharges,
+    LegVICombat,
 ):
     """Leg VI Carthago: DPs and shaken, initiative, leader actions, control tests, march and
     dice moves with fatigue, shooting, charges and evades, combat with result bands,

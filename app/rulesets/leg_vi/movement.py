@@ -58,7 +58,7 @@ class DiceMovePlan:
     first: bool
 
 
-class MovementRules(LegVIBase):
+class LegVIMovement(LegVIBase):
     """Leg VI, Movement: march and dice moves, fatigue, redress, rally, reform, relieve
     ranks, manoeuvres, rough terrain and after-combat moves."""
 
@@ -134,7 +134,7 @@ class MovementRules(LegVIBase):
         """Leg VI, Non-March Moves: rolled and moved in full (halting 4" from formed enemy);
         formed units take fatigue DPs, never past 3 DPs in all; first rout and retire moves
         add 1" a die. The distance rolled is recorded in the unit's state as the allowance of
-        its move on the table this turn (``TableRules.move_allowance_for``)."""
+        its move on the table this turn (``LegVITable.move_allowance_for``)."""
         u, kind, specs = plan.u, plan.kind, plan.specs
         what = kind.replace("_", " ")
         rolled = [th.throw(Total(s, f"{what} die for {u.name}"))[0] for s in specs]

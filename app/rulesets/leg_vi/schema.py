@@ -3,7 +3,7 @@ tables and troops.
 
 Leg VI counts 20mm bases of 6mm figures and measures in inches. A unit's wear is tracked as
 Death, Desertion and Disorder Points (DPs); elephants take none and test for critical hits
-and rampage instead. The tables are modelled in :mod:`app.rulesets.leg_vi.tables`, the
+and rampage instead. The tables are modelled in :mod:`app.rulesets.leg_vi.tables_schema`, the
 cross-checks of the data in :mod:`app.rulesets.leg_vi.checks`.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from app.rules.record import Field
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Id, Text, TroopBase
-from app.rulesets.leg_vi.tables import (
+from app.rulesets.leg_vi.tables_schema import (
     MAX_MOVE_DICE,
     MAX_SMALL,
     ChargeResponseKind,

@@ -25,7 +25,7 @@ from app.rulesets.leg_vi.fates import (
     elephant_criticals,
     leader_morale_dps,
 )
-from app.rulesets.leg_vi.leaders import LeaderRules
+from app.rulesets.leg_vi.leaders import LegVILeaders
 from app.rulesets.leg_vi.throws import hits_on
 from app.rulesets.leg_vi.units import (
     MEASURE,
@@ -47,7 +47,7 @@ class ShootPlan:
     dice: Count
 
 
-class ShootingRules(LeaderRules):
+class LegVIShooting(LegVILeaders):
     """Leg VI, Shooting: light troops' dice, DPs per 6, elephants' critical hits and the
     die of death for a leader with the target."""
 

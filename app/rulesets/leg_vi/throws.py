@@ -18,7 +18,7 @@ from typing import NamedTuple
 from app.rules.actions import Count, Throw, exact_of
 from app.rules.dice import parse_dice
 from app.rules.mechanics import Dice
-from app.rulesets.leg_vi.tables import Tables
+from app.rulesets.leg_vi.tables_schema import Tables
 
 
 def hits_on(spec: str, on: tuple[int, ...], purpose: str = "") -> Count:

@@ -17,8 +17,7 @@ from app.rules.mechanics import (
     UnitChange,
 )
 from app.rulesets.leg_vi.base import plural
-from app.rulesets.leg_vi.elephants import ElephantRules
-from app.rulesets.leg_vi.movement import MovementRules
+from app.rulesets.leg_vi.movement import LegVIMovement
 from app.rulesets.leg_vi.units import (
     INSPIRE,
     LINES,
@@ -32,7 +31,7 @@ from app.rulesets.leg_vi.units import (
 )
 
 
-class TurnRules(ElephantRules, MovementRules):
+class LegVITurn(LegVIMovement):
     """Leg VI, Unit Organisation and the sequence of play: set-up, initiative, the command
     phase's stop-rampage attempts and the rally phase."""
 

@@ -2,7 +2,7 @@
 carries, a unit's Leg VI view (:class:`LegUnit`), DPs and shaken, distances on the table, die
 bands and dice helpers.
 
-Every number comes from the ruleset's tables (:mod:`app.rulesets.leg_vi.tables`); these
+Every number comes from the ruleset's tables (:mod:`app.rulesets.leg_vi.tables_schema`); these
 modules hold only conditions. The mechanics (:mod:`app.rulesets.leg_vi.mechanics`) turn them
 into actions, resolutions and exact odds.
 """
@@ -19,7 +19,7 @@ from app.rules.geometry import unit_distance
 from app.rules.mechanics import Combatant, Scalar
 from app.rules.schema import Category
 from app.rulesets.leg_vi.schema import Troop
-from app.rulesets.leg_vi.tables import Band, Tables
+from app.rulesets.leg_vi.tables_schema import Band, Tables
 
 # --------------------------------------------------------------------------- markers
 

@@ -34,14 +34,14 @@ from app.rulesets.mwan90.rules import (
     split,
     with_,
 )
-from app.rulesets.mwan90.shooting import MissilesOnTable
+from app.rulesets.mwan90.shooting import MWANShooting
 
 #: each kind's result label from the attacker's (``a``) and the defender's (``d``) effects
 _LABELS = {"shoot": "target {d}", "disperse": "formed unit {a}; skirmishers {d}"}
 _LABEL_BOTH = "attacker {a}; defender {d}"
 
 
-class CombatRules(MissilesOnTable):
+class MWANCombat(MWANShooting):
     """MWAN #90, Missiles and Melee: plans, outcomes, rolls and their aftermath."""
 
     # -- plans ----------------------------------------------------------------------------

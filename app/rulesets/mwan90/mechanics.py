@@ -33,7 +33,7 @@ from app.rules.mechanics import (
     Situation,
 )
 from app.rules.table import TerrainKind
-from app.rulesets.mwan90.combat import CombatRules
+from app.rulesets.mwan90.combat import MWANCombat
 from app.rulesets.mwan90.decisions import MWANDecisions
 from app.rulesets.mwan90.movement import MWANMovement
 from app.rulesets.mwan90.rules import (
@@ -55,7 +55,7 @@ from app.rulesets.mwan90.rules import (
     row_for,
 )
 from app.rulesets.mwan90.schema import MoraleRow
-from app.rulesets.mwan90.turn import ORDER_OPTIONS, TurnRules
+from app.rulesets.mwan90.turn import ORDER_OPTIONS, MWANTurn
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class MoralePlan:
     club: bool = False
 
 
-class MWAN90Mechanics(MWANDecisions, MWANMovement, TurnRules, CombatRules):
+class MWAN90Mechanics(MWANDecisions, MWANMovement, MWANTurn, MWANCombat):
     """MWAN #90: initiative with its tie rule, simultaneous missiles, pre-melee javelins,
     melee by figures in contact with flank tripling, rout at 3 figures, bonus move,
     barbarian shield wall and wedge, dispersal of skirmishers, and the truncated morale

@@ -37,7 +37,7 @@ def in_front_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> b
     return front_arc(shooter.footprint, target.footprint, arc_degrees / 2, front_margin=1e-9)
 
 
-class MissilesOnTable(MWAN90Base):
+class MWANShooting(MWAN90Base):
     """Range, arc and sight of MWAN #90 missiles; the map's shooting reach."""
 
     def weapon_of(self, unit: Combatant) -> tuple[str, float] | None:

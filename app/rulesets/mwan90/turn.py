@@ -41,7 +41,7 @@ ORDER_OPTIONS = (
 )
 
 
-class TurnRules(MWAN90Base):
+class MWANTurn(MWAN90Base):
     """MWAN #90, Sequence: set-up, initiative, phases and move allowances."""
 
     # -- set-up and turn ------------------------------------------------------------------

@@ -25,8 +25,8 @@ from app.rules.mechanics import (
     UnitChange,
 )
 from app.rulesets.quincunx.geometry import units_in_path
-from app.rulesets.quincunx.melee import MeleeRules
-from app.rulesets.quincunx.missiles import MissileRules
+from app.rulesets.quincunx.melee import QuincunxMelee, north_bearing
+from app.rulesets.quincunx.missiles import QuincunxMissiles
 from app.rulesets.quincunx.rules import (
     BERSERK,
     COMPASS,
@@ -57,7 +57,7 @@ def sides(side: Side, mine: SideUpdate, other: SideUpdate) -> tuple[SideUpdate, 
     return (mine, other) if side == 0 else (other, mine)
 
 
-class CombatActions(MeleeRules, MissileRules):
+class QuincunxCombat(QuincunxMelee, QuincunxMissiles):
     """Quincunx: the dice-throwing actions, prepared and played."""
 
     # ------------------------------------------------------------------ leaders
@@ -317,7 +317,7 @@ class CombatActions(MeleeRules, MissileRules):
         t = self.t
         face, _shown = th.throw(Total(t.rampage.direction_die, f"{el.name} rampage direction"))
         name = t.rampage.directions[str(face)]
-        bearing = (self.north_bearing(el, sit.view) + COMPASS[name.lower()]) % 360
+        bearing = (north_bearing(el, sit.view) + COMPASS[name.lower()]) % 360
         mf, _shown = th.throw(Total(t.rampage.move_die, f"{el.name} rampage move factors"))
         inches = mf * self._per_mf
         lines = [

@@ -14,18 +14,19 @@ from app.rules.dice import parse_dice
 from app.rules.mechanics import (
     Combatant,
     Effects,
+    Mechanics,
     Side,
     SideDecision,
     TurnView,
     UmpireDefault,
 )
-from app.rulesets.quincunx.movement import QuincunxTable
+from app.rulesets.quincunx.base import QuincunxRules
 from app.rulesets.quincunx.rules import STRAGGLER
 
 ORDER_RULE = "Quincunx, Sequence: the higher initiative cast chooses to move or counter-move"
 
 
-class QuincunxDecisions(QuincunxTable):
+class QuincunxDecisions(QuincunxRules, Mechanics):
     """Quincunx's side decisions and the umpire's default."""
 
     lost_words = "destroyed, disintegrated into stragglers or gone berserk"

@@ -38,12 +38,13 @@ one to the other side.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from app.rules.actions import Action, Throws
 from app.rules.mechanics import (
+    Combatant,
     Effects,
     Outcome,
     Resolution,
@@ -54,8 +55,9 @@ from app.rules.mechanics import (
 )
 from app.rules.ruleset import Ruleset
 from app.rules.table import TerrainKind
-from app.rulesets.quincunx.combat import sides
+from app.rulesets.quincunx.combat import Dies, sides
 from app.rulesets.quincunx.decisions import QuincunxDecisions
+from app.rulesets.quincunx.movement import QuincunxTable
 from app.rulesets.quincunx.options import (
     COMMAND_OPTIONS,
     EVADE_OPTIONS,
@@ -64,13 +66,46 @@ from app.rulesets.quincunx.options import (
     melee_options,
     shoot_options,
 )
-from app.rulesets.quincunx.rules import MOVE_CLASS, MOVED, MOVING, OUT_OF_COMMAND, Plan
+from app.rulesets.quincunx.rules import MOVE_CLASS, MOVED, MOVING, OUT_OF_COMMAND, Fight, Plan, Shot
 from app.rulesets.quincunx.schema import Tables, tables
+from app.rulesets.quincunx.turn import QuincunxTurn
 
 X = TypeVar("X")
 
 
-class QuincunxMechanics(QuincunxDecisions):
+class QuincunxNeeds(Protocol):
+    """What :class:`QuincunxMechanics` declares as actions of the chapters its bases bring:
+    the casts and their setups of :class:`~app.rulesets.quincunx.combat.QuincunxCombat`, and
+    an elephant's trample of :class:`~app.rulesets.quincunx.melee.QuincunxMelee`."""
+
+    def _play_melee(self, _: Situation, plan: Plan[Fight | Outcome], th: Throws) -> Resolution: ...
+
+    def _play_shoot(self, _: Situation, plan: Plan[Shot | Outcome], th: Throws) -> Resolution: ...
+
+    def _pre_setup(self, sit: Situation) -> Dies | Outcome: ...
+
+    def _play_pre_melee(
+        self, _: Situation, plan: Plan[Dies | Outcome], th: Throws
+    ) -> Resolution: ...
+
+    def _evade_setup(self, sit: Situation) -> tuple[str, str, int]: ...
+
+    def _play_evade(
+        self, _: Situation, plan: Plan[tuple[str, str, int]], th: Throws
+    ) -> Resolution: ...
+
+    def _trample_fight(
+        self, elephant: Combatant, target: Combatant, pool: Sequence[Combatant] = ()
+    ) -> Fight: ...
+
+    def _play_trample(self, _: Situation, plan: Plan[Fight], th: Throws) -> Resolution: ...
+
+    def _rampage_setup(self, sit: Situation) -> None: ...
+
+    def _play_rampage(self, _: Situation, plan: Plan[None], th: Throws) -> Resolution: ...
+
+
+class QuincunxMechanics(QuincunxDecisions, QuincunxTable, QuincunxTurn, QuincunxNeeds):
     """Quincunx: initiative, missilery, pre-melee volleys, melee by rings, rest, attrition,
     evasion, elephants and their rampage, leaders' bonus and risk, command range, and the
     table (:mod:`~app.rulesets.quincunx.movement`)."""

@@ -35,7 +35,18 @@ from app.rulesets.quincunx.rules import (
 FightResult = tuple[Outcome, Side | None, tuple[Combatant, ...], tuple[str, ...]]
 
 
-class MeleeRules(QuincunxRules):
+def north_bearing(elephant: Combatant, view: TurnView | None) -> float:
+    """Errata "rampage-north": North is the table edge behind the Roman army. Side 0 faces
+    +y, so its rear edge lies at bearing 180; side 1's at bearing 0."""
+    roman: int | None = None
+    if view is not None:
+        roman = next((i for i, a in enumerate(view.armies) if "roman" in a.lower()), None)
+    if roman is None:
+        roman = 1 - elephant.side
+    return 180.0 if roman == 0 else 0.0
+
+
+class QuincunxMelee(QuincunxRules):
     """Quincunx, Melee: each side's cast and what a difference does; evasion and the berserk
     elephant's trample."""
 
@@ -309,13 +320,3 @@ class MeleeRules(QuincunxRules):
             Fighter(target, d_cast, ring, {}, frozenset()),
             tuple(pool),
         )
-
-    def north_bearing(self, elephant: Combatant, view: TurnView | None) -> float:
-        """Errata "rampage-north": North is the table edge behind the Roman army. Side 0
-        faces +y, so its rear edge lies at bearing 180; side 1's at bearing 0."""
-        roman: int | None = None
-        if view is not None:
-            roman = next((i for i, a in enumerate(view.armies) if "roman" in a.lower()), None)
-        if roman is None:
-            roman = 1 - elephant.side
-        return 180.0 if roman == 0 else 0.0

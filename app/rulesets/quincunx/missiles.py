@@ -26,7 +26,12 @@ from app.rulesets.quincunx.rules import (
 )
 
 
-class MissileRules(QuincunxRules):
+def no_fire(reason: str) -> Outcome:
+    """A shot that is not made, and why."""
+    return Outcome(result=f"no fire: {reason}")
+
+
+class QuincunxMissiles(QuincunxRules):
     """Quincunx, Missilery: weapons, firing strength, the pair of dice and their modifiers,
     and the pre-melee volley."""
 
@@ -52,9 +57,6 @@ class MissileRules(QuincunxRules):
             return self.t.elephants.missile_as_figures
         return st.strength
 
-    def _no_fire(self, reason: str) -> Outcome:
-        return Outcome(result=f"no fire: {reason}")
-
     def _shot_setup(self, sit: Situation) -> Shot | Outcome:
         """Quincunx, Missilery: the pair of dice by number firing (4-6, 7-9, 10-12, 13+) and
         column (short range, long range, or overhead / wall / cover); a target crossing a
@@ -73,12 +75,12 @@ class MissileRules(QuincunxRules):
             raise ValueError(f"{a.name} are out of command: no aggressive act")
         weapon = self._weapon(a, sit.choice("weapon"))
         if a.status.has(NO_FIRE):
-            return self._no_fire("fired in passing last round (chit)")
+            return no_fire("fired in passing last round (chit)")
         if MELEE_WITH in d.status.extra:
-            return self._no_fire("no fire into a melee")
+            return no_fire("no fire into a melee")
         arc = t.missile_ranges.arc_degrees
         if a.footprint.has_size and d.footprint.has_size and not in_arc(a, d, arc):
-            return self._no_fire(f"outside the {arc}-degree arc of fire to the front")
+            return no_fire(f"outside the {arc}-degree arc of fire to the front")
         rng = t.missile_ranges.weapons[weapon]
         distance = sit.number("distance")
         column = sit.choice("range")
@@ -88,11 +90,11 @@ class MissileRules(QuincunxRules):
             elif distance <= rng.long_max:
                 column = "long"
             else:
-                return self._no_fire(f'out of range ({distance}" for {rng.name.lower()})')
+                return no_fire(f'out of range ({distance}" for {rng.name.lower()})')
         firing = min(sit.number("firing") or self.firing_strength(a), self.firing_strength(a))
         band = missile_band(t, firing)
         if band is None:
-            return self._no_fire(f"{firing} firing: {t.missile_dice.below_minimum}")
+            return no_fire(f"{firing} firing: {t.missile_dice.below_minimum}")
         cover = sit.flag("cover")
         where = "cover / overhead" if cover else f"{column} range"
         die = missile_dice(band, column, cover, 0, t.missile_dice.dice_ladder)
@@ -102,7 +104,7 @@ class MissileRules(QuincunxRules):
             die = missile_dice(band, column, cover, step, t.missile_dice.dice_ladder)
             words.append(f"target crossing a stream: {die or 'no fire'}")
         if die is None:
-            return self._no_fire(f"{band.label} firing into cover")
+            return no_fire(f"{band.label} firing into cover")
         modifier = 0
         mods = t.missile_modifiers.modifiers
         skirmish_target = self.skirmishing(d)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from app.rules.contact import TOUCH, not_in_contact
 from app.rules.geometry import Footprint, aspect, edge_distance, heading_vector, surely_apart
@@ -32,8 +33,9 @@ from app.rules.paths import Path
 from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind, TerrainPiece
 from app.rules.values import Combatant, LeaderView, Side, Situation, TurnView
-from app.rulesets.quincunx.combat import CombatActions
+from app.rulesets.quincunx.combat import QuincunxCombat
 from app.rulesets.quincunx.geometry import command_chain, command_reach
+from app.rulesets.quincunx.missiles import no_fire
 from app.rulesets.quincunx.rules import (
     BERSERK,
     EVADED,
@@ -46,7 +48,6 @@ from app.rulesets.quincunx.rules import (
     Shot,
     fmt,
 )
-from app.rulesets.quincunx.turn import TurnHooks
 
 MOVE_RULE = "Quincunx, Movement Matrix"
 WOODS_RULE = "Quincunx, Woods"
@@ -67,7 +68,15 @@ KIND_RULE: dict[str, str] = {
 }
 
 
-class QuincunxTable(TurnHooks, CombatActions, Mechanics):
+class QuincunxTableNeeds(Protocol):
+    """What :class:`QuincunxTable` uses of the missilery
+    (:class:`~app.rulesets.quincunx.missiles.QuincunxMissiles`, which its base
+    :class:`~app.rulesets.quincunx.combat.QuincunxCombat` brings)."""
+
+    def _weapon(self, unit: Combatant, choice: str) -> str: ...
+
+
+class QuincunxTable(QuincunxCombat, Mechanics, QuincunxTableNeeds):
     """The table hooks of :class:`~app.rules.mechanics.Mechanics` as Quincunx fills them."""
 
     _effects: dict[tuple[str, bool, str], TerrainEffect]
@@ -585,7 +594,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
             return super()._shot_setup(sit)
         hidden = self._hidden(view, a, d)
         if hidden is not None:
-            return self._no_fire(hidden)
+            return no_fire(hidden)
         on: dict[str, bool] = {}
         if any(not p.overlaps(a.footprint) for p in self._covers(view, d)):
             on["cover"] = True  # at a wood's edge: the cover column
@@ -600,7 +609,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
         rng = self.t.missile_ranges.weapons[weapon]
         distance = edge_distance(a.footprint, d.footprint)
         if distance > rng.long_max + 1e-6:
-            return self._no_fire(
+            return no_fire(
                 f'out of range: {distance:.1f}" away, the {rng.name.lower()} reaches '
                 f'{fmt(rng.long_max)}" ({MISSILE_RULE})'
             )
@@ -608,7 +617,7 @@ class QuincunxTable(TurnHooks, CombatActions, Mechanics):
         terrain = {p.id for p in view.table.terrain}
         behind = [b for b in blocked if b in terrain]
         if not clear and behind:
-            return self._no_fire(f"out of sight behind {', '.join(behind)} ({MISSILE_RULE})")
+            return no_fire(f"out of sight behind {', '.join(behind)} ({MISSILE_RULE})")
         return found
 
     # ------------------------------------------------------------------ the map

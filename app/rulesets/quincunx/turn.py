@@ -42,7 +42,7 @@ from app.rulesets.quincunx.rules import (
 )
 
 
-class TurnHooks(QuincunxRules):
+class QuincunxTurn(QuincunxRules):
     """Quincunx, Sequence: set-up, the phase hooks of each round, moves and command."""
 
     # ------------------------------------------------------------------ set-up

@@ -1,6 +1,6 @@
 """Grown Slightly Bald's actions, each declared once (app/rulesets/gsb/mechanics.py): the
 base class lists, resolves and counts them; melee and shooting give their odds in closed form
-(:meth:`CombatRules.attack_odds`), which must equal exploring their ``play`` with every throw."""
+(:meth:`GSBCombat.attack_odds`), which must equal exploring their ``play`` with every throw."""
 
 from __future__ import annotations
 

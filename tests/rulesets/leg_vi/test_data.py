@@ -18,7 +18,7 @@ from app.rulesets import find_engine, load_ruleset
 from app.rulesets.leg_vi.checks import check
 from app.rulesets.leg_vi.mechanics import LegVIMechanics
 from app.rulesets.leg_vi.schema import Troop, tables, troops
-from app.rulesets.leg_vi.tables import Band, Tables
+from app.rulesets.leg_vi.tables_schema import Band, Tables
 
 FOLDER = BUILTIN_DIR / "leg-vi-carthago"
 

@@ -61,7 +61,7 @@ def test_elephant_criticals_closed_form_is_every_roll(
 
 @given(st.integers(0, 60), st.integers(0, 4))
 def test_elephant_closed_form_matches_step_by_step(tests: int, auto: int) -> None:
-    from app.rulesets.leg_vi.tables import Band, ElephantCritical
+    from app.rulesets.leg_vi.tables_schema import Band, ElephantCritical
 
     ec = ElephantCritical(
         title="t",

@@ -24,7 +24,7 @@ from app.rules.values import (
     normalise,
     paired_outcomes,
 )
-from app.rulesets.mwan90.combat import CombatRules
+from app.rulesets.mwan90.combat import MWANCombat
 from app.rulesets.mwan90.mechanics import MWAN90Mechanics
 from tests.rules.mechanics_harness import combatant
 
@@ -62,7 +62,7 @@ def situation(mech: MWAN90Mechanics, name: str) -> Situation:
 def test_big_melee_is_the_plain_enumeration(mech: MWAN90Mechanics, name: str) -> None:
     """The odds the bench times are those of exploring ``play`` throw by throw, outcome by
     outcome and fraction by fraction, and those of pairing the effects with plain
-    Fractions (:meth:`CombatRules._merged`); in lowest terms."""
+    Fractions (:meth:`MWANCombat._merged`); in lowest terms."""
     sit = situation(mech, name)
     action = mech.declared("melee")
     odds = mech.odds("melee", sit)
@@ -102,7 +102,7 @@ def test_each_pair_makes_one_fraction_and_no_outcome_the_slow_way(
 
     slow: list[Any] = []
     monkeypatch.setattr(dice, "_MAKE", counting)
-    monkeypatch.setattr(CombatRules, "outcome_of", lambda *a, **k: slow.append(a))
+    monkeypatch.setattr(MWANCombat, "outcome_of", lambda *a, **k: slow.append(a))
     monkeypatch.setattr(values, "_by_denominator", lambda *a: slow.append(a))
     for name, alike in (("flank", False), ("rear", False), ("wedge", True)):
         made[0] = 0
@@ -117,13 +117,13 @@ def test_a_side_whose_chances_do_not_sum_to_one_is_refused(
 ) -> None:
     """The closed form checks its total in whole numbers before it makes its Fractions
     (so ``normalise`` takes them as they are): weights that miss are an error."""
-    real = CombatRules._weights
+    real = MWANCombat._weights
 
-    def short(self: CombatRules, *args: Any) -> tuple[dict[int, int], int]:
+    def short(self: MWANCombat, *args: Any) -> tuple[dict[int, int], int]:
         weights, den = real(self, *args)
         return weights, den + 1
 
-    monkeypatch.setattr(CombatRules, "_weights", short)
+    monkeypatch.setattr(MWANCombat, "_weights", short)
     with pytest.raises(ArithmeticError, match="do not sum to 1"):
         mech.odds("melee", situation(mech, "small"))
 

@@ -34,7 +34,7 @@ from app.rules.sight import CommandReach, ShotReach
 from app.rules.table import TerrainKind
 from app.rules.values import Combatant, Effects, Resolution, TurnView, UnitChange
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
-from app.rulesets.leg_vi.tables import RoughRow, SequenceStep
+from app.rulesets.leg_vi.tables_schema import RoughRow, SequenceStep
 from app.rulesets.leg_vi.units import (
     MEASURE,
     PURSUING,
@@ -66,7 +66,7 @@ KIND_REASON: dict[str, MoveReason] = {
     "retire": "forced",
     "pursue": "pursuit",
 }
-#: how the core words passing through an enemy (``MovementRules._unit_breaches``)
+#: how the core words passing through an enemy (``LegVIMovement._unit_breaches``)
 THROUGH = "would pass through the enemy "
 #: the moves made away from the enemy (Evade, Retire, Rout), with the words for them
 AWAY: dict[MoveReason, str] = {"evade": "an evade", "forced": "a retirement", "rout": "a rout"}
@@ -85,7 +85,7 @@ def _apart(a: Combatant | Footprint, b: Combatant | Footprint) -> float:
     return math.hypot(a.x - b.x, a.y - b.y) - _radius(a) - _radius(b)
 
 
-class TableRules(LegVIBase):
+class LegVITable(LegVIBase):
     """The movement, contact and measuring hooks of the core as Leg VI's rules fill them."""
 
     def __init__(self, ruleset: Ruleset) -> None:
