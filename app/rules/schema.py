@@ -315,6 +315,10 @@ class StandardArmy(Strict):
     units: tuple[StandardUnit, ...] = Field(min_length=1, max_length=MAX_UNITS)
     leaders: tuple[StandardLeader, ...] = ()
     commands: tuple[StandardCommand, ...] = ()
+    #: the sample roster Castra opens on a first start, so a newcomer sees a working army at
+    #: once (a choice of the app, not a rule: one army in all the rulesets carries it; where
+    #: several do, the first by ruleset id)
+    first_sample: bool = False
 
 
 class ArmyList(Strict):

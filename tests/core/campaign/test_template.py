@@ -24,6 +24,7 @@ from app.core.campaign.template import (
     shipped,
     supported,
 )
+from app.core.ready import first_samples
 from app.core.roster import new_roster
 from app.rules.errors import RulesetError
 from app.rules.registry import BUILTIN_DIR, Registry
@@ -170,6 +171,13 @@ def test_a_user_copy_without_the_leaders_is_refused(registry: Registry) -> None:
         from_template(house, "hannibal-italy", rs.templates["hannibal-italy"])
 
 
+def test_the_first_sample_is_data(registry: Registry) -> None:
+    """FIRST_SAMPLE was ("quincunx", "Rome"): Quincunx's Roman model legion, now marked in
+    the data; only one army of all the rulesets is."""
+    assert first_samples(registry) == {("quincunx", "roman")}
+    assert registry.get("quincunx").armies["roman"].side == "Rome"
+
+
 # --------------------------------------------------------------------------- bad data
 
 
@@ -226,3 +234,8 @@ def test_a_leader_without_a_fate(copy: Path) -> None:
         "templates.hannibal-italy.sides[1].leaders[1].fate",
         "Field required",
     )
+
+
+def test_first_sample_must_be_a_flag(copy: Path) -> None:
+    [(file, path, _)] = problems_after(copy, "first_sample = true", 'first_sample = "yes"')
+    assert (file, path) == ("armies.toml", "armies.roman.standard.first_sample")
