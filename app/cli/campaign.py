@@ -110,12 +110,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("name")
     p.add_argument("--side", action="append", default=[], metavar="NAME=ROSTER")
-    p.add_argument(
+    template = p.add_argument(
         "--template",
-        choices=_TemplateChoices(),
         help=f"a historical campaign: {{shipped}}, {HISTORY_TEMPLATES} "
         "(every ruleset; on the historical battles' fields)",
     )
+    # set after add_argument, which lists the choices to check the argument's metavar: read
+    # there, every ``castra campaign`` command loaded every ruleset
+    template.choices = _TemplateChoices()
     p.add_argument("--ruleset", help="with --template (default {default})")
     p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
     p.set_defaults(func=cmd_new)

@@ -86,3 +86,19 @@ def test_a_ruleset_whose_armies_are_others_is_refused(capsys: pytest.CaptureFixt
     )
     code, out, _ = run(capsys, "campaign", "list")
     assert "X" not in out
+
+
+def test_making_the_campaign_commands_loads_no_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``castra campaign`` command builds this parser: reading ``--template``'s choices
+    there (argparse lists them to check a metavar) loaded every ruleset for ``campaign show``
+    too, some 15% of its whole process."""
+    import argparse
+
+    import app.cli.campaign as campaign
+
+    def no_registry() -> None:
+        raise AssertionError("the rulesets were loaded to build the parser")
+
+    monkeypatch.setattr(campaign, "_shipped", no_registry)
+    parser = argparse.ArgumentParser()
+    campaign.register(parser.add_subparsers())
