@@ -31,7 +31,8 @@ from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.icons import bundled_icon
 from app.gui.library import LibraryPanel
-from app.gui.printing import Document, Printable, Printer, declared
+from app.gui.printables import Document, Printable, declared
+from app.gui.printing import Printer
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.registry import Registry
