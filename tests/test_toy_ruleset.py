@@ -88,10 +88,16 @@ def test_a_sixth_ruleset_runs_end_to_end(toy: Toy, cli: Cli, tmp_path: Path) -> 
     assert code == 1 and "the army has 0 general(s); Toy Skirmish requires 1" in out
     for name in ("Red", "Blue"):
         cli.ok("roster", "leader", "add", name, f"{name}beard", "--rank", "general")
+    # its own leader field, from its declaration: an option, kept in the roster and its file
+    cli.ok("roster", "leader", "set", "Red", "Redbeard", "--veteran", "yes")
+    assert "leaders have no bonus" in cli.fails(
+        "roster", "leader", "set", "Red", "Redbeard", "--bonus", "1"
+    )
     cli.ok("roster", "export", "Red", "-o", tmp_path / "red.json")
     assert cli.run("validate", tmp_path / "red.json")[0] == 0
     roster = json.loads((tmp_path / "red.json").read_text())
     assert roster["ruleset"] == RULESET and len(roster["units"]) == 2
+    assert roster["leaders"][0]["fields"] == {"veteran": True}
 
     # exact odds outside a battle: 4 bases roll 4d6, each HIT_ON+ a hit, at most 4 count
     args = ("--attacker", "spearmen", "--defender", "blue:spearmen", "--size-a", 4, "--size-d", 4)
@@ -101,6 +107,9 @@ def test_a_sixth_ruleset_runs_end_to_end(toy: Toy, cli: Cli, tmp_path: Path) -> 
     # a battle: the melee across the table is refused by the default contact rule
     battle = Battle.new(cli, "Red", "Blue", seed=3)
     assert battle.state()["phase_name"] == "Movement"
+    # the leader's own field went into the battle
+    redbeard = next(ld for ld in battle.state()["leaders"] if ld["name"] == "Redbeard")
+    assert redbeard["fields"] == {"veteran": True}
     why = cli.fails("battle", "odds", battle.id, "melee", "A1", "B1")
     assert "Toy Skirmish, Melee: Red spearmen (A1) is not in contact with Blue spearmen (B1)" in why
     steps = battle.steps()
@@ -127,6 +136,7 @@ def test_a_sixth_ruleset_runs_end_to_end(toy: Toy, cli: Cli, tmp_path: Path) -> 
     sheet, cards = tmp_path / "sheet.pdf", tmp_path / "cards.pdf"
     assert len(reader(sheet).pages) == 1 and f"Hit on {HIT_ON}" in all_text(sheet)
     assert "Red spearmen" in all_text(cards) and "Redbeard" in all_text(cards)
+    assert "Veteran" in all_text(cards)
 
     # a campaign: created from the rosters, its battle fought, the result recorded, applied
     cli.ok("campaign", "new", "Toy war", "--side", "Red=Red", "--side", "Blue=Blue")

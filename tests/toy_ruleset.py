@@ -32,10 +32,21 @@ PACKAGE = {
         """Toy Fight: a ruleset written to prove a sixth ruleset needs only its folder."""
 
         from app.rules.engine import Engine, EngineSchema
+        from app.rules.leaderfields import LeaderField
         from app.rulesets.toyfight.schema import Tables, Troop
 
         SCHEMA = EngineSchema(troop_model=Troop, tables_model=Tables)
-        ENGINE = Engine("toyfight", __name__, "toy-skirmish")
+        #: a leader field of its own: the roster, the command line, the cards and the
+        #: battle take it from this declaration alone
+        VETERAN = LeaderField(
+            "veteran",
+            "Veteran",
+            "yes/no",
+            help="A veteran leader has seen many battles",
+            cli_help="Toy Fight: a veteran leader (yes/no)",
+            default=False,
+        )
+        ENGINE = Engine("toyfight", __name__, "toy-skirmish", leader_fields=(VETERAN,))
         ''',
     "schema.py": '''
         """Toy Fight's troop and tables models."""

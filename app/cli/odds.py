@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.cli.common import MAX_SMALL, CliError, number, print_json, registry, table
+from app.core.capabilities import declared_fields
 from app.rules.inputs import control_problem
 from app.rules.mechanics import (
     Combatant,
@@ -187,7 +188,10 @@ def _combatant(mech: Mechanics, args: argparse.Namespace, who: str, text: str) -
         name = "attacker" if who == "a" else "defender"
         raise CliError(f"the {name} ({rs.troop(troop).name}): {problem}")
     bonus = getattr(args, f"leader_{who}")
-    leader = None if bonus is None else LeaderView("leader", "Leader", "commander", bonus=bonus)
+    # the number the rules add for an attached leader: the first number field they read
+    field = next((f for f in declared_fields(rs) if f.kind == "number"), None)
+    fields = {field.name: bonus} if field is not None and bonus is not None else {}
+    leader = None if bonus is None else LeaderView("leader", "Leader", "commander", fields=fields)
     side: Side = 0 if who == "a" else 1
     return Combatant(
         f"{who.upper()}1", rs.troop(troop).name, troop, side, status, leader=leader, army=army

@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import CliError, registry, store
-from app.core.capabilities import has_chance_cards, leader_fields, uses_commands
+from app.cli.common import CliError, LateParser, registry, store
+from app.core.capabilities import declared_fields, has_chance_cards, leader_fields, uses_commands
 from app.core.edits import (
     AddCommand,
     AddLeader,
@@ -30,6 +31,7 @@ from app.core.edits import (
     UpdateUnit,
 )
 from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit, new_id, unit_problems
+from app.rules.leaderfields import FieldValue, LeaderField, unique_fields
 
 if TYPE_CHECKING:  # the command line imports the schema only when a command needs it
     from app.rules.ruleset import Ruleset
@@ -92,46 +94,64 @@ def allow_invalid(p: argparse.ArgumentParser) -> None:
 
 def _leader_parsers(rsub: Any) -> None:
     leader = rsub.add_parser("leader", help="add, change or remove a roster's leaders")
-    lsub = leader.add_subparsers(dest="leader_command", metavar="ACTION", required=True)
+    lsub = leader.add_subparsers(
+        dest="leader_command", metavar="ACTION", required=True, parser_class=LateParser
+    )
 
     def fields(p: argparse.ArgumentParser, *, adding: bool) -> None:
         p.add_argument("--rank", choices=("general", "commander"))
         p.add_argument("--status", choices=[s.value for s in LeaderStatus])
         p.add_argument("--wounds", type=int)
-        p.add_argument(
-            "--bonus", help=f"Quincunx/GSB: +1 or +2 ({NONE}: the rules' default by name)"
-        )
-        p.add_argument(
-            "--exceptional", choices=("yes", "no"), help="Leg VI: one more action (yes/no)"
-        )
-        p.add_argument(
-            "--quality",
-            choices=("good", "average", "poor", NONE),
-            help="D3 Ancients: the commander's quality (changes the chance-card deck)",
-        )
+        for field in _all_fields():
+            _field_option(p, field)
         p.add_argument("--attach", metavar="UNIT", help=f"unit id or name ({NONE}: detach)")
         p.add_argument("--leads", metavar="COMMAND", help=f"command id or name ({NONE})")
         p.add_argument("--notes")
         if not adding:
             p.add_argument("--name")
 
+    # the engines are asked for their leader fields only when a leader command is parsed
     p = lsub.add_parser("add", help="add a leader")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--id", dest="leader_id", help="an id of your own (default: a new one)")
-    fields(p, adding=True)
+    assert isinstance(p, LateParser)
+    p.late = partial(fields, adding=True)
     p.set_defaults(func=cmd_leader_add)
 
     p = lsub.add_parser("set", help="change a leader")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("leader", metavar="LEADER", help="leader id or name")
-    fields(p, adding=False)
+    assert isinstance(p, LateParser)
+    p.late = partial(fields, adding=False)
     p.set_defaults(func=cmd_leader_set)
 
     p = lsub.add_parser("remove", help="remove a leader (detached from his unit and command)")
     p.add_argument("roster", metavar="ROSTER", help="roster id or name")
     p.add_argument("leader", metavar="LEADER", help="leader id or name")
     p.set_defaults(func=cmd_leader_remove)
+
+
+def _all_fields() -> list[LeaderField]:
+    """The leader fields every engine declares, each name once, by name: ``--NAME`` of
+    ``castra roster leader add|set`` (refused for a roster whose rules do not read it)."""
+    from app.rulesets import engines
+
+    found = unique_fields(f for engine in engines() for f in engine.leader_fields)
+    return sorted(found, key=lambda f: f.name)
+
+
+def _field_option(p: argparse.ArgumentParser, field: LeaderField) -> None:
+    """``--NAME`` for a leader field: a number (or none: by the rules), yes/no, or one of
+    its words (or none: unset)."""
+    option = "--" + field.name.replace("_", "-")
+    if field.kind == "number":
+        p.add_argument(option, dest=field.name, help=field.cli_help)
+    elif field.kind == "yes/no":
+        p.add_argument(option, dest=field.name, choices=("yes", "no"), help=field.cli_help)
+    else:
+        choices = (*(str(c) for c in field.choices), NONE)
+        p.add_argument(option, dest=field.name, choices=choices, help=field.cli_help)
 
 
 def _command_parsers(rsub: Any) -> None:
@@ -246,13 +266,20 @@ def _parse_lines(values: list[str]) -> dict[str, int] | None:
     return out
 
 
-def _bonus(text: str) -> int | None:
+def _field_value(field: LeaderField, text: str) -> FieldValue | None:
+    """A leader field's value as typed after ``--NAME`` (``none``: unset)."""
+    if field.kind == "yes/no":
+        return text == "yes"
     if text.strip().casefold() == NONE:
         return None
+    if field.kind == "choice":
+        return text
     try:
         return int(text)
     except ValueError:
-        raise CliError(f"--bonus {text!r}: give a whole number such as +1 or +2") from None
+        example = f" such as {field.cli_example}" if field.cli_example else ""
+        option = "--" + field.name.replace("_", "-")
+        raise CliError(f"{option} {text!r}: give a whole number{example}") from None
 
 
 # ---------------------------------------------------------------------------- running edits
@@ -406,6 +433,7 @@ def _leader_changes(rs: Ruleset, args: argparse.Namespace, *, rename: bool) -> d
     """The leader fields given, refusing those the ruleset's rules do not read."""
     fields = leader_fields(rs)
     changes: dict[str, object] = {}
+    given = {f.name: f for f in _all_fields() if getattr(args, f.name, None) is not None}
     for name in ("rank", "wounds", "notes"):
         value = getattr(args, name)
         if value is not None:
@@ -414,20 +442,11 @@ def _leader_changes(rs: Ruleset, args: argparse.Namespace, *, rename: bool) -> d
         changes["name"] = args.name
     if args.status is not None:
         changes["status"] = LeaderStatus(args.status)
-    wanted = {
-        "bonus": args.bonus is not None,
-        "exceptional": args.exceptional is not None,
-        "quality": args.quality is not None,
-    }
-    for field, given in wanted.items():
-        if given and field not in fields:
-            raise CliError(f"{rs.meta.short_name} leaders have no {field}")
-    if args.bonus is not None:
-        changes["bonus"] = _bonus(args.bonus)
-    if args.exceptional is not None:
-        changes["exceptional"] = args.exceptional == "yes"
-    if args.quality is not None:
-        changes["quality"] = None if args.quality == NONE else args.quality
+    for name in given:
+        if name not in fields:
+            raise CliError(f"{rs.meta.short_name} leaders have no {name}")
+    for name, field in given.items():
+        changes[name] = _field_value(field, getattr(args, name))
     return changes
 
 
@@ -448,8 +467,10 @@ def cmd_leader_add(args: argparse.Namespace) -> int:
         lid = args.leader_id or new_id("l")
         if any(ld.id == lid for ld in roster.leaders):
             raise CliError(f"the roster already has a leader with id {lid!r}")
-        leader = Leader(id=lid, name=args.name, **changes)  # type: ignore[arg-type]
-        edits = [AddLeader(leader), *_placement(roster, lid, args)]
+        declared = declared_fields(rs)
+        own = {f.name: changes.pop(f.name) for f in declared if f.name in changes}
+        leader = Leader(id=lid, name=args.name, fields=own, **changes)  # type: ignore[arg-type]
+        edits = [AddLeader(leader, declared), *_placement(roster, lid, args)]
         return Batch(tuple(edits), f"added {leader.rank} {leader.name} ({lid})")
 
     return _edit(args.roster, make)
@@ -461,7 +482,7 @@ def cmd_leader_set(args: argparse.Namespace) -> int:
         changes = _leader_changes(rs, args, rename=True)
         edits: list[Any] = []
         if changes:
-            edits.append(UpdateLeader(leader.id, changes))
+            edits.append(UpdateLeader(leader.id, changes, fields=declared_fields(rs)))
         edits.extend(_placement(roster, leader.id, args))
         what = ", ".join(sorted(changes) + (["placement"] if len(edits) > bool(changes) else []))
         return Batch(tuple(edits), f"set {what} of {leader.name}") if edits else None

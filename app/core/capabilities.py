@@ -1,6 +1,6 @@
 """What a ruleset's rosters use, asked in one place so the window and the command line show
 only what applies (no "Add command" where the rules have no commands, no chance cards where
-the rules have none, a leader's bonus only where the rules give one).
+the rules have none, a leader field only where the rules read it).
 
 Each answer comes from the ruleset's data; none names an engine except through its data.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.core.roster import Leader
+from app.rules.leaderfields import LeaderField, fields_of
 
 if TYPE_CHECKING:  # annotations only: the command line imports this before any schema
     from app.rules.ruleset import Ruleset
@@ -28,18 +29,25 @@ def uses_commands(rs: Ruleset) -> bool:
     return bool(rs.organisation.command_rules) or rs.leaders.command_range is not None
 
 
+def declared_fields(rs: Ruleset) -> tuple[LeaderField, ...]:
+    """The leader fields the ruleset's rules read beyond the common ones, as its engine
+    declares them (:mod:`app.rules.leaderfields`), each where the ruleset's data gives it."""
+    return fields_of(rs.engine.leader_fields, rs)
+
+
 def leader_fields(rs: Ruleset) -> frozenset[str]:
-    """The leader fields the ruleset's rules read: ``bonus`` (Quincunx +1, Hannibal and Scipio
-    +2; GSB +1), ``exceptional`` (Leg VI: one more action) and ``quality`` (D3 Ancients: a good
-    or poor commander changes the chance-card deck)."""
-    out = set()
-    if rs.leaders.bonus_default is not None or rs.leaders.bonus_great is not None:
-        out.add("bonus")
-    if rs.leaders.actions_exceptional_bonus:
-        out.add("exceptional")
-    if has_chance_cards(rs):
-        out.add("quality")
-    return frozenset(out)
+    """The names of :func:`declared_fields`."""
+    return frozenset(f.name for f in declared_fields(rs))
+
+
+def extra_actions(rs: Ruleset, leader: Leader) -> int:
+    """The actions the leader's fields add to those of his rank (Leg VI: an exceptional
+    leader has one more)."""
+    return sum(
+        f.extra_actions(rs, f.get(leader.fields))
+        for f in declared_fields(rs)
+        if f.extra_actions is not None
+    )
 
 
 def line_choices(entry: ArmyEntry) -> list[tuple[str, dict[str, int] | None]]:
@@ -72,16 +80,3 @@ def lines_label(entry: ArmyEntry | None, lines: dict[str, int] | None) -> str:
             if value == dict(lines):
                 return label
     return ", ".join(f"{name} {bases}" for name, bases in lines.items())
-
-
-def leader_bonus(rs: Ruleset, leader: Leader) -> int | None:
-    """The leader's bonus: his own when set, else the rules' default (Quincunx, Leaders:
-    +1, Hannibal and Scipio +2; GSB, Generals: +1); None where the rules give none."""
-    if leader.bonus is not None:
-        return leader.bonus
-    ld = rs.leaders
-    if ld.bonus_great is not None and any(
-        g.lower() in leader.name.lower() for g in ld.great_leaders
-    ):
-        return ld.bonus_great
-    return ld.bonus_default

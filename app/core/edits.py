@@ -28,6 +28,7 @@ from app.core.roster import (
     roster_problems,
     unit_problems,
 )
+from app.rules.leaderfields import FieldValues, LeaderField
 from app.rules.scale import Scale
 
 
@@ -230,30 +231,45 @@ class RemoveCommand:
 
 @dataclass(frozen=True)
 class AddLeader:
+    """Add a leader; his fields are checked against ``fields``, those the roster's ruleset
+    declares (:mod:`app.rules.leaderfields`)."""
+
     leader: Leader
+    fields: tuple[LeaderField, ...] = ()
 
     @property
     def label(self) -> str:
         return f"Add {self.leader.name}"
 
     def apply(self, roster: Roster) -> Roster:
-        check(leader_problems(self.leader))
+        check(leader_problems(self.leader, declared=self.fields))
         return _checked(replace(roster, leaders=(*roster.leaders, self.leader)), "leaders")
 
 
 @dataclass(frozen=True)
 class UpdateLeader:
+    """Change a leader: ``changes`` by name, each a common field of :class:`Leader` or one
+    of ``fields``, those the roster's ruleset declares (:mod:`app.rules.leaderfields`),
+    whose values are checked against the declaration (``None`` unsets one)."""
+
     leader_id: str
     changes: Mapping[str, Any]
     text: str = "Edit leader"
+    fields: tuple[LeaderField, ...] = ()
 
     @property
     def label(self) -> str:
         return self.text
 
     def apply(self, roster: Roster) -> Roster:
-        changed = replace(roster.leader(self.leader_id), **dict(self.changes))
-        check(leader_problems(changed, self.changes.keys()))
+        leader = roster.leader(self.leader_id)
+        declared = {f.name for f in self.fields}
+        common = {k: v for k, v in self.changes.items() if k not in declared}
+        own = {k: v for k, v in self.changes.items() if k in declared}
+        values = dict(leader.fields)
+        values.update(own)
+        changed = replace(leader, **common, fields=FieldValues(values))
+        check(leader_problems(changed, self.changes.keys(), self.fields))
         return replace(
             roster,
             leaders=tuple(changed if ld.id == self.leader_id else ld for ld in roster.leaders),

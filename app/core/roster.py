@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from app.rules.inputs import control_problem
+from app.rules.leaderfields import NO_FIELDS, FieldValue, FieldValues, LeaderField
 from app.rules.scale import Scale
 
 if TYPE_CHECKING:  # annotations only: reading a stored roster needs no schema
@@ -32,7 +34,6 @@ class LeaderStatus(StrEnum):
 
 Rank = Literal["general", "commander"]
 CommandKind = Literal["infantry", "cavalry", "mixed"]
-Quality = Literal["good", "average", "poor"]
 
 # ---------------------------------------------------------------------- bounds
 # The one definition of what a roster may hold. The roster file's import
@@ -52,7 +53,10 @@ MIN_SIZE, MAX_SIZE = 1, 100_000  # figures or bases of one unit
 MIN_LINE_BASES, MAX_LINE_BASES = 1, 100
 MAX_LINES = 20  # lines of one multi-line unit
 MIN_WOUNDS, MAX_WOUNDS = 0, 20
+#: the roster file's bonus key (``app.core.leaderkeys``; Quincunx and GSB declare the field)
 MIN_BONUS, MAX_BONUS = -5, 5
+#: fields an engine reads beyond the common ones, per leader (its declared LeaderFields)
+MAX_LEADER_FIELDS = 20
 MAX_UNITS, MAX_LEADERS, MAX_COMMANDS = 5000, 500, 500
 #: a roster's card print job larger than this asks first (100 A4 pages of cards): the window
 #: with a dialog, the command line by needing ``--yes``
@@ -108,10 +112,14 @@ class Leader:
     rank: Rank = "commander"
     status: LeaderStatus = LeaderStatus.FIT
     wounds: int = 0
-    bonus: int | None = None
-    exceptional: bool = False
-    quality: Quality | None = None
     notes: str = ""
+    #: the fields his engine reads beyond these (declared by it: :mod:`app.rules.leaderfields`),
+    #: only those set; read through the declaration (``BONUS.number(leader.fields)``)
+    fields: Mapping[str, FieldValue] = NO_FIELDS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fields, FieldValues):
+            object.__setattr__(self, "fields", FieldValues(self.fields))
 
 
 @dataclass(frozen=True)
@@ -250,18 +258,44 @@ def unit_problems(unit: Unit, only: Collection[str] | None = None) -> list[str]:
     return _problems(checks, only)
 
 
-def leader_problems(leader: Leader, only: Collection[str] | None = None) -> list[str]:
-    """What of ``leader`` is out of bounds; ``only`` as for :func:`unit_problems`."""
-    checks: _Checks = {
+def leader_problems(
+    leader: Leader, only: Collection[str] | None = None, declared: Iterable[LeaderField] = ()
+) -> list[str]:
+    """What of ``leader`` is out of bounds; ``only`` as for :func:`unit_problems` (a field's
+    name stands for itself). His fields are checked against the ``declared`` ones of the
+    same name; every value against the bounds any field keeps (a short word, a number of at
+    most ``MAX_FIELD_NUMBER``)."""
+    checks: dict[str, Callable[[], str | list[str] | None]] = {
         "id": lambda: _ident("the leader id", leader.id),
         "name": lambda: _text("the leader name", leader.name, MAX_NAME, required=True),
         "wounds": lambda: _number("wounds", leader.wounds, MIN_WOUNDS, MAX_WOUNDS),
-        "bonus": lambda: (
-            None if leader.bonus is None else _number("bonus", leader.bonus, MIN_BONUS, MAX_BONUS)
-        ),
         "notes": lambda: _text("the notes", leader.notes, MAX_NOTES, multiline=True),
     }
+    by_name = {f.name: f for f in declared}
+    if len(leader.fields) > MAX_LEADER_FIELDS:
+        checks["fields"] = lambda: f"a leader holds at most {MAX_LEADER_FIELDS} fields"
+    for name, value in leader.fields.items():
+        checks[name] = partial(_field_problem, name, value, by_name.get(name))
     return _problems(checks, only)
+
+
+#: the largest number a leader field may hold, whatever its declaration
+MAX_FIELD_NUMBER = 1_000_000
+
+
+def _field_problem(name: str, value: object, field: LeaderField | None) -> str | None:
+    where = _ident("a leader field's name", name)
+    if where:
+        return where
+    if field is not None:
+        return field.problem(value)
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return _number(name, value, -MAX_FIELD_NUMBER, MAX_FIELD_NUMBER)
+    if isinstance(value, str):
+        return _text(name, value, MAX_GRADE, required=True)
+    return f"{name} {value!r} is not a number, yes/no or word"
 
 
 def command_problems(command: Command, only: Collection[str] | None = None) -> list[str]:
@@ -341,10 +375,8 @@ def _with_standard(roster: Roster, army: ArmyList, std: StandardArmy) -> Roster:
             id=ld.id,
             name=ld.name,
             rank=ld.rank,
-            bonus=ld.bonus,
-            exceptional=ld.exceptional,
-            quality=ld.quality,
             notes=ld.notes or "",
+            fields=ld.fields(),
         )
         for ld in std.leaders
     )

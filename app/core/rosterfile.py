@@ -21,12 +21,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from app.core.capabilities import declared_fields
+from app.core.leaderkeys import ROSTER_KEYS, flat, unflat
 from app.core.roster import (
     MAX_BONUS,
     MAX_COMMANDS,
     MAX_COUNT,
     MAX_GRADE,
     MAX_ID,
+    MAX_LEADER_FIELDS,
     MAX_LEADERS,
     MAX_LINE_BASES,
     MAX_LINES,
@@ -59,6 +62,7 @@ from app.rules.inputs import (
     read_regular_file,
     refuse_store_target,
 )
+from app.rules.leaderfields import FieldValues
 from app.rules.registry import Registry
 from app.rules.scale import Scale
 
@@ -132,6 +136,14 @@ class LeaderIn(_M):
     exceptional: bool = False
     quality: Literal["good", "average", "poor"] | None = None
     notes: Notes = Field(default="", max_length=MAX_NOTES)
+    #: the fields an engine declares beyond the three above (written only when set)
+    fields: dict[Ident, bool | int | OneLine] = Field(
+        default_factory=dict, max_length=MAX_LEADER_FIELDS
+    )
+
+    def field_values(self) -> FieldValues:
+        """The leader's fields: the three keys of their own and the others."""
+        return unflat(self.model_dump(), ROSTER_KEYS, self.fields)
 
 
 class CommandIn(_M):
@@ -192,9 +204,7 @@ def to_dict(roster: Roster) -> dict[str, Any]:
                 "rank": ld.rank,
                 "status": ld.status.value,
                 "wounds": ld.wounds,
-                "bonus": ld.bonus,
-                "exceptional": ld.exceptional,
-                "quality": ld.quality,
+                **flat(ld.fields, ROSTER_KEYS),
                 "notes": ld.notes,
             }
             for ld in roster.leaders
@@ -308,6 +318,19 @@ def _build(doc: RosterIn, registry: Registry, source: str) -> Roster:
         if c.leader is not None and c.leader not in leader_ids:
             problems.append((f"commands[{i}].leader", f"no leader with id {c.leader!r}"))
     units: list[Unit] = []
+    declared = {f.name: f for f in declared_fields(rs)}
+    for i, ld in enumerate(doc.leaders):
+        # a field beyond the three keys of their own: one these rules read, in its bounds
+        for name, value in ld.fields.items():
+            field = declared.get(name)
+            if name in ROSTER_KEYS:
+                problems.append((f"leaders[{i}].fields.{name}", f"give {name} as its own key"))
+            elif field is None:
+                problems.append(
+                    (f"leaders[{i}].fields.{name}", f"{rs.meta.short_name} leaders have no {name}")
+                )
+            elif (problem := field.problem(value)) is not None:
+                problems.append((f"leaders[{i}].fields.{name}", problem))
     for i, u in enumerate(doc.units):
         if u.command is not None and u.command not in command_ids:
             problems.append((f"units[{i}].command", f"no command with id {u.command!r}"))
@@ -357,10 +380,8 @@ def _build(doc: RosterIn, registry: Registry, source: str) -> Roster:
                 rank=ld.rank,
                 status=LeaderStatus(ld.status),
                 wounds=ld.wounds,
-                bonus=ld.bonus,
-                exceptional=ld.exceptional,
-                quality=ld.quality,
                 notes=ld.notes,
+                fields=ld.field_values(),
             )
             for ld in doc.leaders
         ),

@@ -13,7 +13,7 @@ from reportlab.platypus.doctemplate import PageTemplate
 from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.frames import Frame
 
-from app.core.capabilities import leader_bonus, leader_fields
+from app.core.capabilities import declared_fields
 from app.core.roster import Leader, Roster
 from app.core.totals import ZERO, RosterTotals, UnitTotals, roster_totals
 from app.core.validation import Report, Severity, validate
@@ -35,6 +35,7 @@ from app.export.common import (
     write_bytes,
 )
 from app.export.fonts import COND
+from app.rules.leaderfields import LeaderField
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyList
 
@@ -196,18 +197,12 @@ def _commands(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flo
             ),
         ]
     if roster.leaders:
-        fields = leader_fields(rs)
         # (header, width fraction, cell), the rules' own fields only where they read them
         cols: list[tuple[str, float, Callable[[Leader], str]]] = [
             ("Leader", 0.24, lambda ld: ld.name),
             ("Rank", 0.11, lambda ld: ld.rank),
         ]
-        if "bonus" in fields:
-            cols.append(("Bonus", 0.07, lambda ld: _signed(leader_bonus(rs, ld))))
-        if "exceptional" in fields:
-            cols.append(("Exceptional", 0.1, lambda ld: "yes" if ld.exceptional else "-"))
-        if "quality" in fields:
-            cols.append(("Quality", 0.09, lambda ld: ld.quality or "average"))
+        cols += [(f.label, f.sheet_width, _field_cell(rs, f)) for f in declared_fields(rs)]
         cols += [
             ("Status", 0.09, lambda ld: ld.status.value),
             ("Wounds", 0.08, lambda ld: str(ld.wounds)),
@@ -229,8 +224,9 @@ def _commands(rs: Ruleset, roster: Roster, st: Styles, width: float) -> list[Flo
     return out
 
 
-def _signed(value: int | None) -> str:
-    return "-" if value is None else f"{value:+d}"
+def _field_cell(rs: Ruleset, field: LeaderField) -> Callable[[Leader], str]:
+    """A leader field's cell: his value (his own, else the rules'), "-" for none."""
+    return lambda ld: field.shown(field.value(rs, ld.name, ld.fields), blank="-")
 
 
 def _placement(roster: Roster, ld: Leader) -> str:

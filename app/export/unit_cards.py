@@ -14,7 +14,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from app.core.capabilities import leader_bonus
+from app.core.capabilities import declared_fields, extra_actions
 from app.core.roster import Leader, Roster, Unit
 from app.export import generic_parts
 from app.export.card_draw import Block, band, lines_block
@@ -182,11 +182,20 @@ def unit_painter(rs: Ruleset, roster: Roster, unit: Unit, n: int, face: Face, si
     return paint
 
 
+def _title_fields(rs: Ruleset, leader: Leader) -> list[tuple[str, str]]:
+    """The fields a card shows in the leader's title and as its first stats (a Quincunx
+    bonus: his own or the rules'), as (label, value)."""
+    out = []
+    for f in declared_fields(rs):
+        value = f.value(rs, leader.name, leader.fields) if f.card == "title" else None
+        if value is not None:
+            out.append((f.label, f.shown(value)))
+    return out
+
+
 def _leader_label(rs: Ruleset, leader: Leader) -> str:
-    bonus = leader_bonus(rs, leader)
     parts = [leader.name, leader.rank]
-    if bonus is not None:
-        parts.append(f"{bonus:+d}")
+    parts += [value for _, value in _title_fields(rs, leader)]
     if leader.status.value != "fit":
         parts.append(leader.status.value)
     return f"{parts[0]} ({', '.join(parts[1:])})"
@@ -226,9 +235,7 @@ def leader_painter(rs: Ruleset, roster: Roster, leader: Leader) -> Painter:
     unit = next((u for u in roster.units if u.leader == leader.id), None)
     command = next((c for c in roster.commands if c.leader == leader.id), None)
     stats: list[tuple[str, str]] = []
-    bonus = leader_bonus(rs, leader)
-    if bonus is not None:
-        stats.append(("Bonus", f"{bonus:+d}"))
+    stats += _title_fields(rs, leader)
     if ld.move is not None:
         stats.append(("Move", f'{ld.move:g}"'))
     if ld.command_range is not None:
@@ -241,10 +248,11 @@ def leader_painter(rs: Ruleset, roster: Roster, leader: Leader) -> Painter:
         )
     actions = ld.actions_general if leader.rank == "general" else ld.actions_commander
     if actions is not None:
-        extra = ld.actions_exceptional_bonus if leader.exceptional else 0
-        stats.append(("Actions", str(actions + (extra or 0))))
-    if leader.quality:
-        stats.append(("Quality", leader.quality))
+        stats.append(("Actions", str(actions + extra_actions(rs, leader))))
+    for f in declared_fields(rs):
+        own = f.get(leader.fields)
+        if f.card == "stat" and own is not None:
+            stats.append((f.label, f.shown(own)))
     if unit is not None:
         stats.append(("With", unit.name))
     if command is not None:

@@ -3,7 +3,6 @@ each is attached to, edited in place. Every change is a core edit sent to the se
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import IntEnum
 from typing import Any
 
@@ -18,49 +17,44 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.capabilities import leader_bonus, leader_fields
+from app.core.capabilities import declared_fields
 from app.core.edits import AddLeader, AssignCommand, AttachLeader, Batch, RemoveLeader, UpdateLeader
 from app.core.roster import MAX_WOUNDS, MIN_WOUNDS, Leader, LeaderStatus, Roster, new_id
 from app.gui.delegates import ChoiceDelegate
 from app.gui.fit import CELL_PADDING, ColumnFitter, text_width
 from app.gui.icons import severity_icon, worst
 from app.gui.session import RosterSession
+from app.rules.leaderfields import LeaderField
 
 Index = QModelIndex | QPersistentModelIndex
 
 
 class LCol(IntEnum):
+    """The table's common columns. The first four are always its first columns; the fields
+    the ruleset's engine declares (:func:`app.core.capabilities.declared_fields`) come after
+    them, then ``LEADS``, ``ATTACHED`` and ``NOTES``: find a column with
+    :meth:`LeadersModel.column`."""
+
     NAME = 0
     RANK = 1
     STATUS = 2
     WOUNDS = 3
-    BONUS = 4
-    EXCEPTIONAL = 5
-    QUALITY = 6
-    LEADS = 7
-    ATTACHED = 8
-    NOTES = 9
+    LEADS = 4
+    ATTACHED = 5
+    NOTES = 6
 
 
-_HEADERS = (
-    "Name",
-    "Rank",
-    "Status",
-    "Wounds",
-    "Bonus",
-    "Exceptional",
-    "Quality",
-    "Leads",
-    "Attached to",
-    "Notes",
-)
-_TIPS = {
-    LCol.BONUS: "Added to the unit's melee die or missile difference when he is with it",
-    LCol.EXCEPTIONAL: "An exceptional leader has one more action",
-    LCol.QUALITY: "A good or poor commander changes the side's chance-card deck",
+_HEADERS = {
+    LCol.NAME: "Name",
+    LCol.RANK: "Rank",
+    LCol.STATUS: "Status",
+    LCol.WOUNDS: "Wounds",
+    LCol.LEADS: "Leads",
+    LCol.ATTACHED: "Attached to",
+    LCol.NOTES: "Notes",
 }
-#: the leader field each optional column shows; shown only where the rules read it
-OPTIONAL = {LCol.BONUS: "bonus", LCol.EXCEPTIONAL: "exceptional", LCol.QUALITY: "quality"}
+#: what a column shows: a common column, or a field the rules read
+Column = LCol | LeaderField
 
 
 class LeadersModel(QAbstractTableModel):
@@ -69,6 +63,18 @@ class LeadersModel(QAbstractTableModel):
         self.session = session
         self._ids = [ld.id for ld in session.roster.leaders]
         self._attachments: tuple[Roster, dict[str, str]] | None = None
+        #: the fields the rules read, each a column after Wounds (shown only where read)
+        self.fields = declared_fields(session.ruleset)
+        self.columns: tuple[Column, ...] = (
+            LCol.NAME,
+            LCol.RANK,
+            LCol.STATUS,
+            LCol.WOUNDS,
+            *self.fields,
+            LCol.LEADS,
+            LCol.ATTACHED,
+            LCol.NOTES,
+        )
         session.changed.connect(self.refresh)
 
     def refresh(self) -> None:
@@ -101,7 +107,15 @@ class LeadersModel(QAbstractTableModel):
                 self._ids.insert(i, lid)
                 self.endInsertRows()
         if ids:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(LCol) - 1))
+            self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(self.columns) - 1))
+
+    def column(self, key: LCol | str) -> int:
+        """The column showing a common column or the field called ``key``; -1 when the
+        table has none (a field these rules do not read)."""
+        for i, col in enumerate(self.columns):
+            if col == key or (isinstance(col, LeaderField) and col.name == key):
+                return i
+        return -1
 
     def leader_at(self, row: int) -> Leader:
         return self.session.roster.leaders[row]
@@ -113,17 +127,18 @@ class LeadersModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._ids)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(LCol)
+        return 0 if parent.isValid() else len(self.columns)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
+        col = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return _HEADERS[section]
+            return col.label if isinstance(col, LeaderField) else _HEADERS[col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _TIPS.get(LCol(section))
+            return col.help if isinstance(col, LeaderField) else None
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -151,19 +166,22 @@ class LeadersModel(QAbstractTableModel):
         if not index.isValid():
             return None
         leader = self.leader_at(index.row())
-        col = LCol(index.column())
+        col = self.columns[index.column()]
         roster = self.session.roster
+        if isinstance(col, LeaderField):
+            if role == Qt.ItemDataRole.DisplayRole:
+                rs = self.session.ruleset
+                return col.shown(col.value(rs, leader.name, leader.fields))
+            if role == Qt.ItemDataRole.EditRole:
+                return col.get(leader.fields)
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
             attached = self._attached(leader) if col == LCol.ATTACHED else None
-            bonus = leader_bonus(self.session.ruleset, leader)
             return {
                 LCol.NAME: leader.name,
                 LCol.RANK: leader.rank,
                 LCol.STATUS: leader.status.value,
                 LCol.WOUNDS: str(leader.wounds),
-                LCol.BONUS: "" if bonus is None else f"{bonus:+d}",
-                LCol.EXCEPTIONAL: "yes" if leader.exceptional else "",
-                LCol.QUALITY: leader.quality or "average",
                 LCol.LEADS: ", ".join(roster.command(c).name for c in self._leads(leader)),
                 LCol.ATTACHED: roster.unit(attached).name if attached else "",
                 LCol.NOTES: leader.notes.replace("\n", " "),
@@ -175,9 +193,6 @@ class LeadersModel(QAbstractTableModel):
                 LCol.RANK: leader.rank,
                 LCol.STATUS: leader.status.value,
                 LCol.WOUNDS: leader.wounds,
-                LCol.BONUS: leader.bonus,
-                LCol.EXCEPTIONAL: leader.exceptional,
-                LCol.QUALITY: leader.quality,
                 LCol.LEADS: leads[0] if leads else None,
                 LCol.ATTACHED: self._attached(leader),
                 LCol.NOTES: leader.notes,
@@ -192,22 +207,14 @@ class LeadersModel(QAbstractTableModel):
         return None
 
     def choices(self, index: Index) -> list[tuple[str, Any]] | None:
-        col = index.column()
+        col = self.columns[index.column()]
         roster = self.session.roster
+        if isinstance(col, LeaderField):
+            return self._field_choices(col, self.leader_at(index.row()))
         if col == LCol.RANK:
             return [("general", "general"), ("commander", "commander")]
         if col == LCol.STATUS:
             return [(s.value, s.value) for s in LeaderStatus]
-        if col == LCol.BONUS:
-            default = leader_bonus(
-                self.session.ruleset, replace(self.leader_at(index.row()), bonus=None)
-            )
-            rules = "" if default is None else f" ({default:+d})"
-            return [(f"by the rules{rules}", None)] + [(f"{b:+d}", b) for b in range(0, 4)]
-        if col == LCol.EXCEPTIONAL:
-            return [("no", False), ("yes: one more action", True)]
-        if col == LCol.QUALITY:
-            return [("good", "good"), ("average", None), ("poor", "poor")]
         if col == LCol.LEADS:
             return [("(none)", None)] + [(c.name, c.id) for c in roster.commands]
         if col == LCol.ATTACHED:
@@ -218,14 +225,33 @@ class LeadersModel(QAbstractTableModel):
             ]
         return None
 
+    def _field_choices(self, field: LeaderField, leader: Leader) -> list[tuple[str, Any]]:
+        """A field's choices: a number's by the rules (with the rules' value for this
+        leader) and the numbers it offers; no and yes; a choice's words, its default
+        standing for none set."""
+        if field.kind == "number":
+            default = field.value(self.session.ruleset, leader.name, {})
+            rules = "" if default is None else f" ({int(default):+d})"
+            return [(f"by the rules{rules}", None)] + [(field.shown(n), n) for n in field.choices]
+        if field.kind == "yes/no":
+            no, yes = field.editor_words
+            return [(no, False), (yes, True)]
+        return [(str(c), None if c == field.default else c) for c in field.choices]
+
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        edit = self._edit_for(self.leader_at(index.row()), LCol(index.column()), value)
+        edit = self._edit_for(self.leader_at(index.row()), self.columns[index.column()], value)
         return edit is not None and self.session.apply(edit)
 
-    def _edit_for(self, leader: Leader, col: LCol, value: Any) -> Any:
+    def _edit_for(self, leader: Leader, col: Column, value: Any) -> Any:
         lid, name = leader.id, leader.name
+        if isinstance(col, LeaderField):
+            if col.kind == "yes/no":
+                value = bool(value)
+            return UpdateLeader(
+                lid, {col.name: value}, col.undo_text(name, value), fields=self.fields
+            )
         roster = self.session.roster
         if col == LCol.NAME:
             text = str(value).strip()
@@ -239,17 +265,6 @@ class LeadersModel(QAbstractTableModel):
             return UpdateLeader(lid, {"wounds": int(value)}, f"Set wounds of {name}")
         if col == LCol.NOTES:
             return UpdateLeader(lid, {"notes": str(value)}, f"Edit notes of {name}")
-        if col == LCol.BONUS:
-            text = "by the rules" if value is None else f"{int(value):+d}"
-            return UpdateLeader(lid, {"bonus": value}, f"Set bonus of {name} to {text}")
-        if col == LCol.EXCEPTIONAL:
-            flag = bool(value)
-            what = "exceptional" if flag else "not exceptional"
-            return UpdateLeader(lid, {"exceptional": flag}, f"Make {name} {what}")
-        if col == LCol.QUALITY:
-            return UpdateLeader(
-                lid, {"quality": value}, f"Make {name} a {value or 'average'} commander"
-            )
         if col == LCol.LEADS:
             where = roster.command(value).name if value else "no command"
             return Batch((AssignCommand(lid, value),), f"{name} leads {where}")
@@ -310,9 +325,8 @@ class LeadersPanel(QWidget):
             old.deleteLater()
         self.fitter.reset()
         if session is not None and self.model is not None:
-            fields = leader_fields(session.ruleset)
-            for col, field in OPTIONAL.items():
-                self.view.setColumnHidden(col, field not in fields)
+            for col in range(self.model.columnCount()):
+                self.view.setColumnHidden(col, False)
             session.changed.connect(self.fitter.schedule)
             self.fitter.fit_now()
         editable = session is not None and session.read_only is None
@@ -327,8 +341,9 @@ class LeadersPanel(QWidget):
         header = self.view.horizontalHeader()
         font = self.view.font()
         rows = range(model.rowCount())
-        for col in LCol:
-            if col == LCol.NOTES or self.view.isColumnHidden(col):
+        notes = model.column(LCol.NOTES)
+        for col in range(model.columnCount()):
+            if col == notes or self.view.isColumnHidden(col):
                 continue
             texts = [str(model.index(r, col).data() or "") for r in rows]
             content = text_width(font, texts) + CELL_PADDING

@@ -23,6 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from app.rules.documents import DocumentSpec
+from app.rules.leaderfields import LeaderField
 from app.rules.schema import Strict, TroopBase
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ class Engine:
     documents: tuple[DocumentSpec, ...] = ()
     #: the conditions a side may start a battle under (:class:`SideFlag`)
     side_flags: tuple[SideFlag, ...] = ()
+    #: the leader fields its rules read beyond the common ones (:class:`LeaderField`)
+    leader_fields: tuple[LeaderField, ...] = ()
 
     @property
     def package_name(self) -> str:

@@ -19,6 +19,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
+from app.rules.leaderfields import FieldValues
 from app.rules.record import AfterValidator, Field, Record, model_validator
 from app.rules.scale import Scale
 
@@ -292,6 +293,13 @@ class StandardLeader(Strict):
     #: who he was, where the name comes from: the leader's notes in the roster
     notes: str | None = Field(default=None, max_length=MAX_NOTES)
 
+    def fields(self) -> FieldValues:
+        """The engine's fields this leader sets (the keys an army list gives a standard
+        army's leader: ``bonus``, ``exceptional``, ``quality``)."""
+        return FieldValues(
+            {"bonus": self.bonus, "exceptional": self.exceptional, "quality": self.quality}
+        )
+
 
 class StandardCommand(Strict):
     id: Id
@@ -488,6 +496,19 @@ class Leaders(Strict):
     #: second; Quincunx: the third); None when wounds never kill (the text gives no wounds).
     #: A campaign applies it to wounds recorded by hand as the battle's mechanics do.
     wounds_to_kill: int | None = Field(default=None, ge=1, le=20)
+
+    def gives_bonus(self) -> bool:
+        """Whether leaders have a bonus by these rules (Quincunx, GSB)."""
+        return self.bonus_default is not None or self.bonus_great is not None
+
+    def bonus_by_name(self, name: str) -> int | None:
+        """A leader's bonus by the rules, from his name (Quincunx, Leaders: +1, Hannibal
+        and Scipio +2; GSB, Generals: +1); None where the rules give none."""
+        if self.bonus_great is not None and any(
+            g.lower() in name.lower() for g in self.great_leaders
+        ):
+            return self.bonus_great
+        return self.bonus_default
 
 
 class CampaignRules(Strict):

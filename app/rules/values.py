@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal, Protocol
 
 from app.rules.geometry import Footprint
+from app.rules.leaderfields import NO_FIELDS, FieldValue, FieldValues
 from app.rules.table import DEFAULT_TABLE, Table
 
 Scalar = int | bool | float | str
@@ -93,17 +94,20 @@ class LeaderView:
     id: str
     name: str
     rank: Literal["general", "commander"]
-    bonus: int = 0
     wounds: int = 0
     actions: int = 0
-    quality: str | None = None
-    exceptional: bool = False
+    #: the fields his engine reads (:mod:`app.rules.leaderfields`), only those set
+    fields: Mapping[str, FieldValue] = NO_FIELDS
     side: Side = 0
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
     #: the commands (battlegroups) he leads, as the roster gives them
     commands: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fields, FieldValues):
+            object.__setattr__(self, "fields", FieldValues(self.fields))
 
 
 @dataclass(frozen=True)

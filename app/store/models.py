@@ -107,10 +107,10 @@ class RosterLeaderRow(SQLModel, table=True):
     rank: str
     status: str
     wounds: int = 0
-    bonus: int | None = None
-    exceptional: bool = False
-    quality: str | None = None
     notes: str = Field(default="", sa_type=Text)
+    #: the fields his engine declares that are set, a JSON object (schema 0011; before, a
+    #: column each for the first three: bonus, exceptional, quality)
+    fields: str = Field(default="{}", sa_type=Text)
 
 
 class RosterCommandRow(SQLModel, table=True):

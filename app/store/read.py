@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,11 +26,12 @@ from app.core.roster import (
     CommandKind,
     Leader,
     LeaderStatus,
-    Quality,
     Rank,
     Roster,
     Unit,
+    leader_problems,
 )
+from app.rules.leaderfields import FieldValue, FieldValues
 from app.rules.scale import Scale
 from app.store.engine import (
     BUSY_TIMEOUT_MS,
@@ -327,7 +328,7 @@ def roster_from_rows(con: Reader, roster_id: int) -> tuple[Roster, int]:
         (roster_id,),
     ).fetchall()
     leaders = con.execute(
-        "SELECT uid, name, rank, status, wounds, bonus, exceptional, quality, notes "
+        "SELECT uid, name, rank, status, wounds, fields, notes "
         "FROM roster_leader WHERE roster_id = ? ORDER BY position",
         (roster_id,),
     ).fetchall()
@@ -349,6 +350,30 @@ def roster_from_rows(con: Reader, roster_id: int) -> tuple[Roster, int]:
         notes=_text(notes, f"{at} notes"),
     )
     return roster, _int(version, f"{at} version")
+
+
+def fields_text(fields: Mapping[str, FieldValue]) -> str:
+    """A leader's fields as ``roster_leader.fields`` holds them: a JSON object, keys sorted,
+    compact (schema 0011)."""
+    return json.dumps(dict(fields), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def leader_fields(text: object, where: str) -> FieldValues:
+    """A leader's stored ``fields`` (:func:`fields_text`): names and values within the
+    bounds any leader field keeps (``app.core.roster.leader_problems``); StoreDamaged else."""
+    try:
+        data: Any = json.loads(_text(text, where))
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        if any(not isinstance(v, bool | int | str) for v in data.values()):
+            raise ValueError("not a number, yes/no or word")
+        values = FieldValues(data)
+    except (ValueError, TypeError):
+        raise StoreDamaged(f"{where} is not valid ({str(text)[:40]!r})") from None
+    problems = leader_problems(Leader(id="x", name="x", fields=values), values.keys())
+    if problems:
+        raise StoreDamaged(f"{where}: {problems[0]}")
+    return values
 
 
 def unit_lines(text: object, where: str) -> dict[str, int] | None:
@@ -382,10 +407,9 @@ def _unit(row: tuple[Any, ...], at: str) -> Unit:
 
 
 def _leader(row: tuple[Any, ...], at: str) -> Leader:
-    uid, name, rank, status, wounds, bonus, exceptional, quality, notes = row
+    uid, name, rank, status, wounds, fields, notes = row
     where = f"{at} leader {uid!r}"
     _one_of(rank, Rank, f"{where} rank")
-    _one_of(quality, Quality, f"{where} quality")
     if status not in {s.value for s in LeaderStatus}:
         statuses = ", ".join(s.value for s in LeaderStatus)
         raise StoreDamaged(f"{where} status holds {status!r}, not one of {statuses}")
@@ -395,10 +419,8 @@ def _leader(row: tuple[Any, ...], at: str) -> Leader:
         rank=cast(Rank, rank),
         status=LeaderStatus(status),
         wounds=_int(wounds, f"{where} wounds"),
-        bonus=_opt_int(bonus, f"{where} bonus"),
-        exceptional=bool(exceptional),
-        quality=cast(Quality | None, quality),
         notes=_text(notes, f"{where} notes"),
+        fields=leader_fields(fields, f"{where} fields"),
     )
 
 

@@ -43,7 +43,7 @@ from app.store.models import (
     RosterRow,
     RosterUnitRow,
 )
-from app.store.read import roster_from_rows
+from app.store.read import fields_text, roster_from_rows
 
 if TYPE_CHECKING:
     from app.rules.registry import Registry
@@ -281,9 +281,7 @@ def _leader_rows(leaders: Iterable[Leader]) -> Rows:
             "rank": ld.rank,
             "status": ld.status.value,
             "wounds": ld.wounds,
-            "bonus": ld.bonus,
-            "exceptional": ld.exceptional,
-            "quality": ld.quality,
+            "fields": fields_text(ld.fields),
             "notes": ld.notes,
         }
         for i, ld in enumerate(leaders)

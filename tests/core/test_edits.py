@@ -40,6 +40,7 @@ from app.core.roster import (
     unit_problems,
 )
 from app.rules.registry import Registry
+from app.rulesets.quincunx import BONUS
 
 
 def _roster() -> Roster:
@@ -140,7 +141,7 @@ def test_batch_is_one_undo_step_and_all_or_nothing() -> None:
         (AddUnit(Unit(id="u5", entry="hastati", name="H", size=12, count=0)), "count 0"),
         (UpdateLeader("l1", {"wounds": 21}), "wounds 21 is out of range (0 to 20)"),
         (UpdateLeader("l1", {"wounds": -1}), "wounds -1"),
-        (UpdateLeader("l1", {"bonus": 6}), "bonus 6 is out of range (-5 to 5)"),
+        (UpdateLeader("l1", {"bonus": 6}, fields=(BONUS,)), "bonus 6 is out of range (-5 to 5)"),
         (UpdateLeader("l1", {"name": ""}), "the leader name cannot be empty"),
         (AddLeader(Leader(id="l5", name="X", wounds=99)), "wounds 99"),
         (UpdateCommand("c1", {"name": " "}), "the command name cannot be empty"),

@@ -121,8 +121,8 @@ def test_leg_vi_armies_are_commanded_as_at_cannae(registry: Registry) -> None:
     }
     assert [ld.rank for ld in rome.leaders].count("general") == 1
     hannibal = carthage.leader("hannibal")
-    assert hannibal.rank == "general" and hannibal.exceptional  # 3 actions
-    assert not rome.leader("varro").exceptional
+    assert hannibal.rank == "general" and hannibal.fields.get("exceptional")  # 3 actions
+    assert not rome.leader("varro").fields.get("exceptional")
     assert all(c.kind in ("infantry", "cavalry") for c in (*rome.commands, *carthage.commands))
     assert all(u.command is not None for u in (*rome.units, *carthage.units))
     assert (rome.unit_count(), carthage.unit_count()) == (8, 10)
@@ -135,7 +135,7 @@ def test_d3_armies_are_zama_in_eight_units(registry: Registry) -> None:
     rome, carthage = ready_roster(rs, "roman"), ready_roster(rs, "carthaginian")
     assert placements(rome) == {"P. Cornelius Scipio": ("with Principes",)}
     assert placements(carthage) == {"Hannibal": ("with Veterans of Italy",)}
-    assert {ld.quality for ld in (*rome.leaders, *carthage.leaders)} == {"good"}
+    assert {ld.fields.get("quality") for ld in (*rome.leaders, *carthage.leaders)} == {"good"}
     assert (rome.unit_count(), carthage.unit_count()) == (8, 8)
 
 

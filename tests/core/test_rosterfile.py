@@ -277,6 +277,12 @@ def test_values_at_the_bounds_round_trip(registry: Registry) -> None:
     )
     r = AddUnit(legion).apply(r)
     r = AddLeader(
-        Leader(id="l1", name="Scipio", wounds=MAX_WOUNDS, bonus=MIN_BONUS, notes="n" * MAX_NOTES)
+        Leader(
+            id="l1",
+            name="Scipio",
+            wounds=MAX_WOUNDS,
+            fields={"bonus": MIN_BONUS},
+            notes="n" * MAX_NOTES,
+        )
     ).apply(r)
     assert loads(dumps(r), registry) == r

@@ -21,7 +21,9 @@ def quincunx_roster(registry: Registry) -> Roster:
 def leg_vi_roster(registry: Registry) -> Roster:
     rs = registry.get("leg-vi-carthago")
     roster = new_roster(rs, "roman", name="Legio II")
-    general = Leader(id="l-gen", name="Gaius Flaminius", rank="general", exceptional=True)
+    general = Leader(
+        id="l-gen", name="Gaius Flaminius", rank="general", fields={"exceptional": True}
+    )
     units = [
         unit_from_entry(rs, "roman", "roman_legion", grade="B", command="c-1", leader="l-gen"),
         unit_from_entry(rs, "roman", "velites", size=4, count=2, command="c-1"),
@@ -54,7 +56,7 @@ def mwan_roster(registry: Registry) -> Roster:
 def d3_roster(registry: Registry) -> Roster:
     rs = registry.get("d3-ancients")
     roster = new_roster(rs, "carthaginian", name="Hannibal at Trebia")
-    hannibal = Leader(id="l-h", name="Hannibal", rank="general", quality="good")
+    hannibal = Leader(id="l-h", name="Hannibal", rank="general", fields={"quality": "good"})
     units = [unit_from_entry(rs, "carthaginian", e) for e in rs.army("carthaginian").entries]
     units[0] = replace(units[0], leader="l-h")
     return replace(roster, units=tuple(units), leaders=(hannibal,))

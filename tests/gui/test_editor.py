@@ -199,10 +199,10 @@ def test_leaders_added_assigned_and_attached(window: MainWindow, registry: Regis
     # D3: every commander must be attached to a heavy unit
     assert "leader.unattached" in session.report.codes()
     unit = session.roster.units[0]
-    assert model.setData(model.index(0, LCol.ATTACHED), unit.id)
+    assert model.setData(model.index(0, model.column(LCol.ATTACHED)), unit.id)
     assert session.roster.unit(unit.id).leader == leader.id
     assert "leader.unattached" not in session.report.codes()
-    assert model.setData(model.index(0, LCol.LEADS), session.roster.commands[0].id)
+    assert model.setData(model.index(0, model.column(LCol.LEADS)), session.roster.commands[0].id)
     assert session.roster.commands[0].leader == leader.id
     assert model.setData(model.index(0, LCol.NAME), "Scipio")
     assert tree_index(window, unit.id, Col.LEADER).data() == "Scipio"
@@ -217,7 +217,7 @@ def test_leaders_added_assigned_and_attached(window: MainWindow, registry: Regis
     window.editor.add_entry("legionaries")
     pair = session.roster.units[-1]
     assert tree_model.setData(tree_index(window, pair.id, Col.QTY), 2)
-    assert not model.setData(model.index(0, LCol.ATTACHED), pair.id)
+    assert not model.setData(model.index(0, model.column(LCol.ATTACHED)), pair.id)
     assert "Scipio stands with one unit" in refused[-1] and "a line of 2" in refused[-1]
     assert session.roster.unit(unit.id).leader == leader.id
     leaders.select_leader(leader.id)

@@ -66,7 +66,7 @@ def test_start_from_a_ready_army_castra_built(qtbot: QtBot, window: MainWindow) 
     )
     _create(qtbot, dialog)
     roster = roster_of(window)
-    assert roster.unit_count() == 8 and roster.leader("hannibal").quality == "good"
+    assert roster.unit_count() == 8 and roster.leader("hannibal").fields["quality"] == "good"
     assert "Built by Castra" in roster.notes and "ready-armies-built" in roster.notes
 
 

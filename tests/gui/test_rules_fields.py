@@ -17,9 +17,9 @@ from app.rules.registry import Registry
 from tests.gui.helpers import open_new, roster_of, tree_index
 
 CASES = [
-    ("quincunx", "roman", LCol.BONUS, "bonus", 2, None, "+2"),
-    ("leg-vi-carthago", "roman", LCol.EXCEPTIONAL, "exceptional", True, False, "yes"),
-    ("d3-ancients", "roman", LCol.QUALITY, "quality", "good", None, "good"),
+    ("quincunx", "roman", "bonus", 2, None, "+2"),
+    ("leg-vi-carthago", "roman", "exceptional", True, False, "yes"),
+    ("d3-ancients", "roman", "quality", "good", None, "good"),
 ]
 LABELS = {
     "bonus": "Set bonus of New general to +2",
@@ -28,13 +28,12 @@ LABELS = {
 }
 
 
-@pytest.mark.parametrize(("ruleset", "army", "col", "field", "value", "before", "shown"), CASES)
+@pytest.mark.parametrize(("ruleset", "army", "field", "value", "before", "shown"), CASES)
 def test_leader_field_edited_and_undone(
     window: MainWindow,
     registry: Registry,
     ruleset: str,
     army: str,
-    col: LCol,
     field: str,
     value: Any,
     before: Any,
@@ -42,12 +41,16 @@ def test_leader_field_edited_and_undone(
 ) -> None:
     session = open_new(window, registry, ruleset, army)
     panel = window.editor.leaders
-    for other in (LCol.BONUS, LCol.EXCEPTIONAL, LCol.QUALITY):
-        assert panel.view.isColumnHidden(other) == (other != col), other
-    panel.add_leader()
-    panel.view.closePersistentEditor(panel.view.currentIndex())
     model = panel.model
     assert model is not None
+    # the rules' own field is a column, right after Wounds; the other rules' fields are not
+    col = model.column(field)
+    assert col == LCol.WOUNDS + 1
+    for other in ("bonus", "exceptional", "quality"):
+        assert (model.column(other) >= 0) == (other == field), other
+    assert not panel.view.isColumnHidden(col)
+    panel.add_leader()
+    panel.view.closePersistentEditor(panel.view.currentIndex())
     index = model.index(0, col)
     # the delegate offers the rules' choices in a combo box
     editor = panel.view.itemDelegate().createEditor(panel.view.viewport(), None, index)  # type: ignore[arg-type]
@@ -55,12 +58,12 @@ def test_leader_field_edited_and_undone(
     assert value in [editor.itemData(i) for i in range(editor.count())]
     editor.deleteLater()
     assert model.setData(index, value)
-    assert getattr(session.roster.leaders[0], field) == value
+    assert session.roster.leaders[0].fields.get(field, before) == value
     assert index.data() == shown
     undo = window.action_registry[ActionKey.UNDO]
     assert undo.text() == f"&Undo {LABELS[field]}"
     undo.trigger()
-    assert getattr(session.roster.leaders[0], field) == before
+    assert session.roster.leaders[0].fields.get(field, before) == before
 
 
 def test_quincunx_bonus_shows_the_rules_default(window: MainWindow, registry: Registry) -> None:
@@ -68,9 +71,11 @@ def test_quincunx_bonus_shows_the_rules_default(window: MainWindow, registry: Re
     model = window.editor.leaders.model
     assert model is not None
     row = next(i for i, ld in enumerate(session.roster.leaders) if ld.name == "Hannibal")
-    assert model.index(row, LCol.BONUS).data() == "+2"  # Hannibal and Scipio +2 by the rules
+    assert (
+        model.index(row, model.column("bonus")).data() == "+2"
+    )  # Hannibal and Scipio +2 by the rules
     other = next(i for i, ld in enumerate(session.roster.leaders) if ld.name != "Hannibal")
-    assert model.index(other, LCol.BONUS).data() == "+1"
+    assert model.index(other, model.column("bonus")).data() == "+1"
 
 
 def test_understrength_triarii_edited_and_undone(window: MainWindow, registry: Registry) -> None:

@@ -220,13 +220,13 @@ def campaign_document() -> Any:
             unit_from_entry(rs, "roman", "hastati", id="h", count=2, leader="paullus"),
             unit_from_entry(rs, "roman", "velites", id="v"),
         ),
-        leaders=(Leader("paullus", "Paullus", rank="general", bonus=1),),
+        leaders=(Leader("paullus", "Paullus", rank="general", fields={"bonus": 1}),),
     )
     carthage = new_roster(rs, "carthaginian", name="Carthage")
     carthage = replace(
         carthage,
         units=(unit_from_entry(rs, "carthaginian", "elephants", id="e"),),
-        leaders=(Leader("hannibal", "Hannibal", rank="general", bonus=2),),
+        leaders=(Leader("hannibal", "Hannibal", rank="general", fields={"bonus": 2}),),
     )
     sides = (CampaignSide("r", "Rome", rome), CampaignSide("c", "Carthage", carthage))
     session = CampaignSession(rs, Campaign("Fuzz", rs.id, sides, recovery="half"))

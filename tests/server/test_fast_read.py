@@ -15,7 +15,7 @@ import pytest
 
 from app.core.roster import Roster, Unit
 from app.store import list_rosters, open_store, save_roster
-from app.store.engine import StoreError
+from app.store.engine import SCHEMA_HEAD, StoreError
 from app.store.read import member_role, roster_lock
 from tests.server.conftest import Club
 
@@ -85,8 +85,9 @@ def test_another_schema_is_refused_in_one_line_without_sqlalchemy(club: Club) ->
     code, loaded, out, err = _castra("--store", club.url("ann"), "roster", "list")
     assert (code, loaded, out) == (1, [], "")
     assert err == (
-        f"castra: the club server {club.url('ann')} has schema 0009, this Castra needs 0010: "
-        "update Castra, or ask the club's admin to run `castra server init` with this version"
+        f"castra: the club server {club.url('ann')} has schema 0009, "
+        f"this Castra needs {SCHEMA_HEAD}: update Castra, or ask the club's admin to run "
+        "`castra server init` with this version"
     )
     with pytest.raises(StoreError, match=r"has schema 0009, this Castra needs"):
         open_store(club.url("ann"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -9,6 +10,7 @@ import pytest
 
 import app.store.repo as repo
 from app.core.roster import Command, Leader, Roster, Unit
+from app.rules.registry import Registry
 from app.store import (
     Store,
     delete_roster,
@@ -42,7 +44,7 @@ def test_round_trip_keeps_every_field(store: Store, full_roster: Roster) -> None
     assert loaded.units[0].lines == {"hastati": 4, "principes": 4, "triarii": 4}
     assert list(loaded.units[0].lines or {}) == ["hastati", "principes", "triarii"]
     assert loaded.leaders[0].status.value == "wounded"
-    assert loaded.leaders[0].exceptional is True
+    assert loaded.leaders[0].fields["exceptional"] is True
     assert loaded.units[1].lines is None
 
 
@@ -244,7 +246,7 @@ def test_leader_defaults_round_trip(store: Store) -> None:
         army="rome",
         side="Rome",
         scale=None,
-        leaders=(Leader(id="g", name="G", rank="general", quality="good", bonus=0),),
+        leaders=(Leader(id="g", name="G", rank="general", fields={"quality": "good", "bonus": 0}),),
     )
     rid = save_roster(store, roster=roster)
     assert load_roster(store, roster_id=rid) == roster
@@ -278,3 +280,38 @@ def test_a_write_from_its_base_touches_only_the_changed_rows(store: Store) -> No
     assert "u-10" not in after and "u-new" in after
     assert all(after[uid] == before[uid] for uid in after if uid != "u-new")
     assert load_roster_versioned(store, roster_id=saved.id) == (edited, again.version)
+
+
+def test_a_leader_field_of_any_engine_round_trips(store: Store, registry: Registry) -> None:
+    """Schema 0011 keeps every field a leader has in one column: a field of an engine
+    declared after the first three needs no migration, and the roster file writes it under
+    the leader's ``fields``."""
+    from app.core.rosterfile import RosterFileError, dumps, loads
+
+    fields = {"veteran": True, "bonus": 1, "temper": "fiery"}
+    roster = Roster(
+        name="L",
+        ruleset="quincunx",
+        army="roman",
+        side="Rome",
+        scale="1:100",
+        leaders=(Leader(id="g", name="G", rank="general", fields=fields),),
+    )
+    rid = save_roster(store, roster=roster)
+    assert load_roster(store, roster_id=rid) == roster
+    assert sql(store, "SELECT fields FROM roster_leader") == [
+        ('{"bonus":1,"temper":"fiery","veteran":true}',)
+    ]
+    # a roster file holds them under the leader's fields, and importing it checks each
+    # against the ruleset's declarations: Quincunx leaders have a bonus and nothing else
+    text = dumps(roster)
+    assert json.loads(text)["leaders"][0]["fields"] == {"temper": "fiery", "veteran": True}
+    with pytest.raises(RosterFileError) as got:
+        loads(text, registry)
+    assert [p for p, _ in got.value.problems] == [
+        "leaders[0].fields.temper",
+        "leaders[0].fields.veteran",
+    ]
+    assert "Quincunx leaders have no veteran" in str(got.value)
+    own = replace(roster, leaders=(Leader(id="g", name="G", fields={"bonus": 1}),))
+    assert loads(dumps(own), registry) == own

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.core.battle.dice import Roll
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
+from app.core.leaderkeys import BATTLE_KEYS, battle_unflat, flat
 from app.rules.mechanics import Side, Status, Victory
 from app.rules.table import TerrainPiece
 
@@ -85,9 +86,7 @@ def leader_to_dict(ld: BattleLeader) -> dict[str, Any]:
         "rank": ld.rank,
         "status": ld.status,
         "wounds": ld.wounds,
-        "bonus": ld.bonus,
-        "exceptional": ld.exceptional,
-        "quality": ld.quality,
+        **flat(ld.fields, BATTLE_KEYS),
         "attached_to": ld.attached_to,
         "x": float(ld.x),
         "y": float(ld.y),
@@ -159,9 +158,7 @@ def state_from_dict(d: Mapping[str, Any]) -> BattleState:
             rank=ld["rank"],
             status=ld["status"],
             wounds=int(ld["wounds"]),
-            bonus=int(ld["bonus"]),
-            exceptional=bool(ld["exceptional"]),
-            quality=ld["quality"],
+            fields=battle_unflat(ld),
             attached_to=ld["attached_to"],
             x=float(ld["x"]),
             y=float(ld["y"]),

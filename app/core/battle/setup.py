@@ -9,6 +9,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInfo
+from app.core.leaderkeys import battle_fields
 from app.core.roster import Roster
 from app.rules.contact import Zone, zone_holds
 from app.rules.geometry import bbox_of
@@ -262,9 +263,7 @@ def _place_leaders(
                 rank=ld.rank,
                 status=ld.status.value,
                 wounds=ld.wounds,
-                bonus=ld.bonus or 0,
-                exceptional=ld.exceptional,
-                quality=ld.quality,
+                fields=battle_fields(ld.fields),
                 attached_to=host.id if host is not None else None,
                 x=x,
                 y=y,
@@ -348,10 +347,8 @@ def new_battle(
                 general.id,
                 general.name,
                 general.rank,
-                bonus=general.bonus or 0,
                 wounds=general.wounds,
-                quality=general.quality,
-                exceptional=general.exceptional,
+                fields=battle_fields(general.fields),
                 side=side,
             )
         sides.append(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from app.rules.geometry import Footprint
+from app.rules.leaderfields import NO_FIELDS, FieldValue, FieldValues
 from app.rules.mechanics import Combatant, LeaderView, Scalar, Side, Status, TurnView, Victory
 from app.rules.table import Table, TerrainKind, TerrainPiece
 
@@ -78,14 +79,17 @@ class BattleLeader:
     rank: Literal["general", "commander"]
     status: Literal["fit", "wounded", "killed", "captured"] = "fit"
     wounds: int = 0
-    bonus: int = 0
-    exceptional: bool = False
-    quality: str | None = None
+    #: the fields his engine reads (:mod:`app.rules.leaderfields`), only those set
+    fields: Mapping[str, FieldValue] = NO_FIELDS
     attached_to: str | None = None
     x: float = 0.0
     y: float = 0.0
     #: the roster's commands (battlegroups) he leads
     commands: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fields, FieldValues):
+            object.__setattr__(self, "fields", FieldValues(self.fields))
 
     @property
     def active(self) -> bool:
@@ -178,10 +182,8 @@ class BattleState:
             id=leader.id,
             name=leader.name,
             rank=leader.rank,
-            bonus=leader.bonus,
             wounds=leader.wounds,
-            quality=leader.quality,
-            exceptional=leader.exceptional,
+            fields=leader.fields,
             side=leader.side,
             attached_to=leader.attached_to,
             x=leader.x,

@@ -196,10 +196,8 @@ def _leader(ld: LeaderIn) -> Leader:
         rank=ld.rank,
         status=LeaderStatus(ld.status),
         wounds=ld.wounds,
-        bonus=ld.bonus,
-        exceptional=ld.exceptional,
-        quality=ld.quality,
         notes=ld.notes,
+        fields=ld.field_values(),
     )
 
 

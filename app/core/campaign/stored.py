@@ -29,6 +29,7 @@ from app.core.campaign.model import (
     LostUnit,
     Participant,
 )
+from app.core.leaderkeys import OTHERS, ROSTER_KEYS, unflat
 from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit
 from app.rules.scale import Scale
 
@@ -105,7 +106,9 @@ def unit_from_stored(d: Mapping[str, Any]) -> Unit:
 
 
 def leader_from_stored(d: Mapping[str, Any]) -> Leader:
-    return _leader({**d, "status": LeaderStatus(d["status"])})
+    common = {k: v for k, v in d.items() if k not in ROSTER_KEYS and k != OTHERS}
+    fields = unflat(d, ROSTER_KEYS, d.get(OTHERS))
+    return _leader({**common, "status": LeaderStatus(d["status"]), "fields": fields})
 
 
 def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:

@@ -1,8 +1,8 @@
 """A historical battle's armies in one ruleset, as rosters: each unit line from the
 battle's file with its name, size, command and leader, its notes saying which of the
 sources' forces it stands for and how many men that makes it, the leaders with what the
-ruleset reads of them (a Quincunx bonus, a Leg VI exceptional general, a D3 commander's
-quality), and the roster's notes naming the battle, the scale and what a unit stands for.
+ruleset reads of them (the leader fields its engine declares), and the roster's notes
+naming the battle, the scale and what a unit stands for.
 
 Roster unit ids are ``h-1``, ``h-2``, ... in the file's order, so a battle's units can be
 traced back to the forces they stand for (:func:`unit_forces`) after the battle, whoever
@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from app.core.capabilities import leader_fields
+from app.core.leaderkeys import ROSTER_KEYS, unflat
 from app.core.roster import Command, Leader, Roster, Unit, check, roster_problems
 from app.core.scenario.library import Scenario
 from app.core.scenario.schema import Force, SideArmy
@@ -106,10 +107,8 @@ def scenario_roster(sc: Scenario, rs: Ruleset, side_id: str, *, scale: str | Non
             id=al.id,
             name=people[al.id].name,
             rank=al.rank,
-            bonus=al.bonus if "bonus" in reads else None,
-            exceptional=al.exceptional if "exceptional" in reads else False,
-            quality=al.quality if "quality" in reads else None,
             notes=people[al.id].notes,
+            fields={k: v for k, v in unflat(al.model_dump(), ROSTER_KEYS).items() if k in reads},
         )
         for al in army.leaders
     )

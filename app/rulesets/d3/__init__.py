@@ -5,6 +5,7 @@ card or the odds need them."""
 
 from app.rules.documents import DocumentOption, DocumentSpec
 from app.rules.engine import Engine, EngineSchema, SideFlag
+from app.rules.leaderfields import LeaderField
 from app.rulesets.d3.checks import check
 from app.rulesets.d3.schema import QUALITIES, Tables, Troop
 
@@ -38,6 +39,19 @@ SUPPLY_PROBLEMS = SideFlag(
     "supply_problems", "Supply problems (D3)", "D3: the side(s) with supply problems"
 )
 
+#: the commander's quality (D3, Chance Cards: a good or poor commander changes the deck)
+QUALITY = LeaderField(
+    "quality",
+    "Quality",
+    "choice",
+    help="A good or poor commander changes the side's chance-card deck",
+    cli_help="D3 Ancients: the commander's quality (changes the chance-card deck)",
+    default="average",
+    choices=QUALITIES,
+    undo="Make {leader} a {value} commander",
+    card="stat",
+)
+
 #: this engine, as the registry (:mod:`app.rulesets`) finds it
 ENGINE = Engine(
     "d3",
@@ -46,4 +60,5 @@ ENGINE = Engine(
     has_chance_cards=True,
     documents=(CHANCE_CARDS,),
     side_flags=(SUPPLY_PROBLEMS,),
+    leader_fields=(QUALITY,),
 )

@@ -17,6 +17,7 @@ from app.rules.mechanics import (
     TurnView,
 )
 from app.rules.ruleset import Ruleset
+from app.rulesets.d3 import QUALITY
 from app.rulesets.d3.rules import CombatSteps, Rounding, halve
 from app.rulesets.d3.schema import Tables, Troop, tables
 
@@ -108,5 +109,5 @@ class D3Base(Mechanics):
         """D3, Chance cards: a good or poor commander and supply problems change a side's
         deck; the commander's quality is the general's (average when none is given), and no
         side has supply problems unless the battle is created with them."""
-        quality = (general.quality if general and general.quality else None) or "average"
+        quality = (QUALITY.word(general.fields) if general else None) or "average"
         return {"commander_quality": quality, "supply_problems": False}

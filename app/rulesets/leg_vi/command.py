@@ -17,6 +17,7 @@ from app.rules.mechanics import (
     Scalar,
     Situation,
 )
+from app.rulesets.leg_vi import EXCEPTIONAL
 from app.rulesets.leg_vi.base import LegVIBase, inches, plural
 from app.rulesets.leg_vi.units import (
     CHARGING,
@@ -67,7 +68,7 @@ class LegVICommand(LegVIBase):
         base = scalar_int(record, f"leader_actions:{leader.id}") or leader.actions
         if not base:
             base = cmd.actions_general if leader.rank == "general" else cmd.actions_commander
-            base += cmd.actions_exceptional_bonus if leader.exceptional else 0
+            base += cmd.actions_exceptional_bonus if EXCEPTIONAL.flag(leader.fields) else 0
         return max(0, base - leader.wounds * self.t.die_of_death.actions_lost_per_wound)
 
     def _spend(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from app.rules.geometry import Point, away_bearing, heading_vector
 from app.rules.mechanics import Combatant, LeaderView, Situation, TurnView
+from app.rulesets.quincunx import BONUS
 from app.rulesets.quincunx.schema import MeleeTrack, MoveClass, Tables, Troop
 
 if TYPE_CHECKING:
@@ -113,8 +114,9 @@ class QuincunxRules:
         if choice != "attached":
             return int(choice)
         assert leader is not None
-        if leader.bonus:
-            return leader.bonus
+        own = BONUS.number(leader.fields)
+        if own:
+            return own
         great = any(g.lower() in leader.name.lower() for g in lt.great_leaders)
         return lt.great_leader_bonus if great else lt.attached_bonus
 

@@ -86,7 +86,7 @@ def _legion_rosters(registry: Registry) -> tuple[Roster, Roster]:
             Unit("u1", "gauls", "Gauls", 6, command="c1", grade="C", leader="hannibal"),
             Unit("u2", "balearic_slingers", "Slingers", 4, command="c1", grade="C"),
         ),
-        leaders=(Leader("hannibal", "Hannibal", rank="general", exceptional=True),),
+        leaders=(Leader("hannibal", "Hannibal", rank="general", fields={"exceptional": True}),),
         commands=(Command("c1", "Centre", leader="hannibal"),),
     )
     return rome, carthage

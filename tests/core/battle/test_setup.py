@@ -110,9 +110,9 @@ def test_only_d3_keeps_chance_card_conditions_in_the_side_records(registry: Regi
         for side in state.sides:
             assert set(side.record) == {"army", "side_name"}, rs.id
     rs = registry.get("d3-ancients")
-    rome = AddLeader(Leader(id="c", name="Scipio", rank="general", quality="good")).apply(
-        _one_unit(rs, "roman", "legionaries")
-    )
+    rome = AddLeader(
+        Leader(id="c", name="Scipio", rank="general", fields={"quality": "good"})
+    ).apply(_one_unit(rs, "roman", "legionaries"))
     carthage = _one_unit(rs, "carthaginian", next(iter(rs.army("carthaginian").entries)))
     state = new_battle(rs, mechanics_for(rs), (rome, carthage), records=({}, {"extra": 1}))
     assert state.sides[0].record == {

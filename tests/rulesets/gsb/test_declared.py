@@ -32,7 +32,7 @@ TROOPS = (
     "elephants",
 )
 SHOOTERS = ("medium_infantry", "light_infantry", "light_cavalry")
-GENERAL = LeaderView("general", "Hannibal", "general", bonus=1)
+GENERAL = LeaderView("general", "Hannibal", "general", fields={"bonus": 1})
 
 
 @pytest.fixture(scope="module")

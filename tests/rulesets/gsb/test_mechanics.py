@@ -58,7 +58,7 @@ TROOPS = (
     "elephants",
 )
 SIZE = {t: 1 if t == "elephants" else 4 for t in TROOPS}
-GENERAL = LeaderView("general", "Hannibal", "general", bonus=1)
+GENERAL = LeaderView("general", "Hannibal", "general", fields={"bonus": 1})
 Rolls = list[tuple[str, tuple[int, ...]]]
 
 

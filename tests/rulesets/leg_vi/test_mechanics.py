@@ -185,7 +185,7 @@ def test_leader_action_budget(mech: LegVIMechanics) -> None:
     """A General has 2 actions, a Commander 1, an exceptional leader one more; a wound costs
     one action, so a wounded commander can no longer steady or inspire."""
     assert mech.leader_budget(general(), {}) == 2
-    assert mech.leader_budget(general(exceptional=True), {}) == 3
+    assert mech.leader_budget(general(fields={"exceptional": True}), {}) == 3
     assert mech.leader_budget(general(wounds=1), {}) == 1
     assert mech.leader_budget(commander(), {}) == 1
     assert mech.leader_budget(commander(wounds=1), {}) == 0

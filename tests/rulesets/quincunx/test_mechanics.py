@@ -75,7 +75,9 @@ def with_leader(c: Combatant, name: str = "Marcus", wounds: int = 0, bonus: int 
     rank: Literal["general", "commander"] = (
         "general" if name in ("Scipio", "Hannibal") else "commander"
     )
-    return replace(c, leader=LeaderView(f"ldr-{name}", name, rank, bonus=bonus, wounds=wounds))
+    return replace(
+        c, leader=LeaderView(f"ldr-{name}", name, rank, fields={"bonus": bonus}, wounds=wounds)
+    )
 
 
 def run(
