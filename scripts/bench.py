@@ -1278,13 +1278,14 @@ def _campaign(db: Path, battles: int) -> int:
     from app.core.campaign.fight import battle_rosters
     from app.core.campaign.model import Participant
     from app.core.campaign.steps import AddBattle, ApplyResult, RecordResult
-    from app.core.campaign.template import hannibal_in_italy
+    from app.core.campaign.template import from_template
     from app.paths import load_registry
     from app.store import open_store
     from app.store.campaigns import create_campaign
 
     rs = load_registry(only={"quincunx"}).get("quincunx")
-    session = hannibal_in_italy(rs, name=f"Season of {battles}", recovery="all")
+    tid = "hannibal-italy"
+    session = from_template(rs, tid, rs.templates[tid], name=f"Season of {battles}", recovery="all")
     for k in range(3, battles):
         both = (Participant("rome"), Participant("carthage"))
         session.do(AddBattle(f"Battle {k + 1}", both, date=f"{216 - k // 4} BC", place="Italy"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.campaign_files import cmd_chronicle, cmd_export, cmd_import
 from app.cli.common import MAX_ID, CliError, number, print_json, registry, store, table
@@ -27,28 +27,96 @@ from app.core.campaign.steps import (
     ReturnLeader,
     Step,
 )
-from app.core.campaign.template import RULESET as TEMPLATE_RULESET
-from app.core.campaign.template import RULESET_NAME as TEMPLATE_RULESET_NAME
 from app.core.roster import RosterValueError, unit_from_entry
 from app.rules.mechanics import Side
 
+if TYPE_CHECKING:
+    from app.core.campaign.template import Shipped
+    from app.rules.ruleset import Ruleset
+
 CAMPAIGN_HELP = "campaign id or name"
+
+#: the templates built on the historical battles' fields, in every ruleset
+#: (:data:`app.core.scenario.campaigns.TEMPLATES`), as ``--template``'s help names them
+HISTORY_TEMPLATES = "Scipio in Spain, Scipio in Africa, the Metaurus"
+
+
+def _shipped() -> list[Shipped]:
+    """The templates the rulesets ship (:func:`app.core.campaign.template.shipped`)."""
+    from app.core.campaign.template import shipped
+
+    return shipped(registry())
+
+
+def _history_ids() -> tuple[str, ...]:
+    from app.core.scenario.campaigns import TEMPLATES
+
+    return tuple(t.id for t in TEMPLATES)
+
+
+class _TemplateChoices(Sequence[str]):
+    """``--template``'s choices: the templates the rulesets ship, then those built on the
+    historical battles. Read when asked (a usage line, a choice to check), so that the
+    command line's start loads no ruleset; a historical-battles template loads none."""
+
+    def _ids(self) -> tuple[str, ...]:
+        return (*(s.id for s in _shipped()), *_history_ids())
+
+    def __contains__(self, value: object) -> bool:
+        return value in _history_ids() or value in self._ids()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._ids()[i]
+
+
+def _default_ruleset() -> Ruleset | None:
+    """The ruleset a campaign from a template is made in without ``--ruleset``: the one
+    that ships the first template (the template's own armies), or None."""
+    found = next(iter(_shipped()), None)
+    return None if found is None else found.ruleset
+
+
+class _TemplateHelp(argparse.HelpFormatter):
+    """``campaign new``'s help, naming the shipped templates with their rulesets and the
+    default ruleset, read from the registry only when the help is shown."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text and "{shipped}" in text:
+            named = ", ".join(
+                f"{t.template.name} ({t.ruleset.meta.short_name})" for t in _shipped()
+            )
+            text = text.replace("{shipped}", named)
+        if text and "{default}" in text:
+            rs = _default_ruleset()
+            text = text.replace("{default}", "none" if rs is None else rs.id)
+        return text
 
 
 def register(sub: Any) -> None:
     c = sub.add_parser("campaign", help="campaigns: linked battles, leaders' fates, losses")
     cs = c.add_subparsers(dest="campaign_command", metavar="ACTION", required=True)
 
-    p = cs.add_parser("new", help="a campaign from rosters (--side NAME=ROSTER) or a template")
+    p = cs.add_parser(
+        "new",
+        help="a campaign from rosters (--side NAME=ROSTER) or a template",
+        formatter_class=_TemplateHelp,
+    )
     p.add_argument("name")
     p.add_argument("--side", action="append", default=[], metavar="NAME=ROSTER")
     p.add_argument(
         "--template",
-        choices=("hannibal-italy", "spain", "africa", "metaurus"),
-        help=f"a historical campaign: Hannibal in Italy ({TEMPLATE_RULESET_NAME}), Scipio in "
-        "Spain, Scipio in Africa, the Metaurus (every ruleset; on the historical battles' fields)",
+        choices=_TemplateChoices(),
+        help=f"a historical campaign: {{shipped}}, {HISTORY_TEMPLATES} "
+        "(every ruleset; on the historical battles' fields)",
     )
-    p.add_argument("--ruleset", help=f"with --template (default {TEMPLATE_RULESET})")
+    p.add_argument("--ruleset", help="with --template (default {default})")
     p.add_argument("--recovery", choices=RECOVERIES, default="ruleset")
     p.set_defaults(func=cmd_new)
 
@@ -260,15 +328,28 @@ def cmd_new(args: argparse.Namespace) -> int:
     if problem:
         raise CliError(problem.replace("roster", "campaign"))
     if args.template:
-        from app.core.campaign.template import hannibal_in_italy
+        from app.core.campaign.template import find_shipped, from_template
 
+        if args.ruleset is None:
+            rs = _default_ruleset()
+            if rs is None:
+                raise CliError("no ruleset ships a campaign template: give --ruleset")
+        else:
+            try:
+                rs = registry().get(args.ruleset)
+            except KeyError as exc:
+                raise CliError(str(exc.args[0])) from None
         try:
-            rs = registry().get(args.ruleset or TEMPLATE_RULESET)
-        except KeyError as exc:
-            raise CliError(str(exc.args[0])) from None
-        try:
-            if args.template == "hannibal-italy":
-                session = hannibal_in_italy(rs, name=args.name, recovery=args.recovery)
+            # the ruleset's own copy of the template, else the one a ruleset ships (made in
+            # this ruleset if its ready armies are the template's, else refused)
+            template = rs.templates.get(args.template)
+            if template is None:
+                found = find_shipped(registry(), args.template)
+                template = None if found is None else found.template
+            if template is not None:
+                session = from_template(
+                    rs, args.template, template, name=args.name, recovery=args.recovery
+                )
             else:
                 from app.core.scenario.campaigns import (
                     find_template,
@@ -277,11 +358,11 @@ def cmd_new(args: argparse.Namespace) -> int:
                 )
                 from app.paths import user_scenarios_dir
 
-                template = find_template(args.template)
-                assert template is not None  # the parser's choices
+                history = find_template(args.template)
+                assert history is not None  # the parser's choices
                 find = library_finder(rs, user_scenarios_dir())
                 session = template_campaign(
-                    template, rs, find, name=args.name, recovery=args.recovery
+                    history, rs, find, name=args.name, recovery=args.recovery
                 )
         except CampaignError as exc:
             raise CliError(str(exc)) from None
@@ -378,7 +459,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"    lost at {at}: {x.unit.name} ({x.reason})")
     print(
         table(
-            [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(campaign)],
+            [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(rs, campaign)],
             ("side", "leader", "rank", "status", "battles"),
         )
     )

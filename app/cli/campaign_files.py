@@ -40,7 +40,7 @@ def cmd_chronicle(args: argparse.Namespace) -> int:
         return 0
     entries = timeline(rs, c)
     st = strength(rs, session)
-    leaders = leader_sheet(c)
+    leaders = leader_sheet(rs, c)
     if args.json:
         print_json(
             {

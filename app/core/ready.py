@@ -62,6 +62,18 @@ def ready_armies(rs: Ruleset) -> tuple[ReadyArmy, ...]:
     return tuple(out)
 
 
+def first_samples(rulesets: Iterable[Ruleset]) -> set[tuple[str, str]]:
+    """The ready armies whose sample roster opens on a first start, as ``(ruleset id, army
+    id)``: those the data marks ``first_sample`` (a choice of the app: Quincunx's Roman
+    model legion, the army the README's pictures show)."""
+    return {
+        (rs.id, army_id)
+        for rs in rulesets
+        for army_id, army in rs.armies.items()
+        if army.standard is not None and army.standard.first_sample
+    }
+
+
 def ready_notes(rs: Ruleset, army_id: str) -> str:
     """The roster's notes: whose army it is and where it comes from, then the data's own
     notes (who the leaders were)."""

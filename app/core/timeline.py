@@ -181,7 +181,7 @@ class Timeline(Generic[T]):
 
     def __init__(
         self,
-        initial: StateDict,
+        initial: StateDict | Callable[[], StateDict],
         deltas: Sequence[Mapping[str, Any] | Callable[[], Mapping[str, Any]]],
         snapshots: Mapping[int, Callable[[], StateDict]],
         *,
@@ -189,8 +189,9 @@ class Timeline(Generic[T]):
         build: Callable[[int, StateDict], T] | None = None,
         digests: Sequence[str] | None = None,
     ) -> None:
-        """``digests``: the recorded digest of the state after each step, when kept here
-        (:meth:`check`)."""
+        """``initial``: the state before the first step, or a function that reads it (once,
+        when a state before the first snapshot is asked for). ``digests``: the recorded
+        digest of the state after each step, when kept here (:meth:`check`)."""
         self._initial = initial
         self._deltas = list(deltas)
         self._snapshots = dict(snapshots)
@@ -214,6 +215,11 @@ class Timeline(Generic[T]):
         if self._build is None:
             raise NotImplementedError("a Timeline needs build=, or a subclass's build()")
         return self._build(n, data)
+
+    def _initial_dict(self) -> StateDict:
+        if callable(self._initial):
+            self._initial = self._initial()
+        return self._initial
 
     def _delta(self, n: int) -> Mapping[str, Any]:
         d = self._deltas[n - 1]
@@ -242,7 +248,7 @@ class Timeline(Generic[T]):
         elif start in self._snapshots:
             current = self._snapshots[start]()
         else:
-            current = self._initial
+            current = self._initial_dict()
         for k in range(start + 1, n + 1):
             current = apply_delta(current, self._delta(k))
         self._remember(self._dicts, n, current)
@@ -276,7 +282,7 @@ class Timeline(Generic[T]):
         elif start in self._snapshots:
             value = self._snapshots[start]().get(key)
         else:
-            value = self._initial.get(key)
+            value = self._initial_dict().get(key)
         for k in range(start + 1, n + 1):
             if leaves(k):
                 continue

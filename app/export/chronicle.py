@@ -200,7 +200,7 @@ def _timeline(rs: Ruleset, session: CampaignSession, st: Styles) -> list[Flowabl
 
 
 def _leaders(session: CampaignSession, st: Styles, width: float) -> list[Flowable]:
-    rows = leader_sheet(session.campaign)
+    rows = leader_sheet(session.ruleset, session.campaign)
     history = any(r.history for r in rows)
     head = ["Side", "Leader", "Rank", "Status", "Wounds", "Battles"]
     widths = [0.12, 0.26, 0.11, 0.16, 0.08, 0.08]

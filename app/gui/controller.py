@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, Q
 
 from app.core.capabilities import uses_commands
 from app.core.edits import UpdateRoster
+from app.core.ready import first_samples
 from app.core.roster import Roster
 from app.gui import dialogs
 from app.gui.actions import SPECS, ActionKey, Actions, set_tip
@@ -32,10 +33,6 @@ from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
 from app.rules.documents import declared_by
 from app.rules.registry import Registry
-
-#: The sample a newcomer sees on a first start: the Quincunx Roman model legion, the army
-#: the README's pictures show (a choice of the app, not a rule).
-FIRST_SAMPLE = ("quincunx", "Rome")
 
 if TYPE_CHECKING:
     from app.usecases.access import Store
@@ -314,7 +311,9 @@ class Builder(QObject):
             return
         if seeded:
             samples = [live[i] for i in seeded if i in live]
-            preferred = [s for s in samples if (s.ruleset, s.side) == FIRST_SAMPLE]
+            # the sample the data marks to open first (the Quincunx Roman model legion)
+            first = first_samples(self.registry)
+            preferred = [s for s in samples if (s.ruleset, s.army) in first]
             choices = preferred or samples
             choice = choices[0] if choices else None
             if choice is not None and self.open_roster(choice.id):

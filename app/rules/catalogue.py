@@ -1,4 +1,5 @@
-"""A catalogue of every table and troop type of each ruleset and where it lives, as the
+"""A catalogue of every table, troop type, army list and campaign template of each ruleset
+and where it lives, as the
 Markdown table docs/reference/rulesets-as-data.md carries (kept in step by
 ``scripts/readme_tables.py`` and a test)."""
 
@@ -19,7 +20,7 @@ def _title(rs: Ruleset, key: str) -> str:
 
 
 def markdown(rulesets: Iterable[Ruleset]) -> str:
-    """One Markdown table row per table and per troop type."""
+    """One Markdown table row per table, troop type, army list and campaign template."""
     lines = ["| ruleset | kind | name | where it lives |", "|---|---|---|---|"]
     for rs in sorted(rulesets, key=lambda r: r.id):
         folder = f"rulesets/{rs.folder.name}"
@@ -36,6 +37,11 @@ def markdown(rulesets: Iterable[Ruleset]) -> str:
             lines.append(
                 f"| {rs.id} | army list | {army.name} | "
                 f"`{folder}/armies.toml` `[armies.{army_id}]` |"
+            )
+        for template_id, template in rs.templates.items():
+            lines.append(
+                f"| {rs.id} | campaign template | {template.name} | "
+                f"`{folder}/armies.toml` `[templates.{template_id}]` |"
             )
         lines.append(f"| {rs.id} | errata | {len(rs.errata)} notes | `{folder}/errata.toml` |")
     return "\n".join(lines)

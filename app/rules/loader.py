@@ -143,6 +143,16 @@ def _cross_check(rs: Ruleset, problems: list[Problem]) -> None:
                             f"grade {grade!r} is not one of the ruleset's grades {grades}",
                         )
                     )
+    for tid, template in rs.templates.items():
+        for i, side in enumerate(template.sides):
+            if side.army not in rs.armies:
+                problems.append(
+                    Problem(
+                        "armies.toml",
+                        f"templates.{tid}.sides[{i}].army",
+                        f"unknown army list {side.army!r}",
+                    )
+                )
     for i, erratum in enumerate(rs.errata):
         for ref in erratum.applies_to:
             if not _resolve(rs.raw, ref):
@@ -225,6 +235,7 @@ def load_ruleset(
         errata=errata.errata,
         folder=folder,
         builtin=builtin,
+        templates=armies.templates,
         raw=raw,
     )
     _cross_check(rs, problems)
@@ -256,6 +267,7 @@ def _rebuild(
     engine = find_engine(head.ruleset.engine)
     schema = engine.schema
     troops = construct(_troops_model(schema.troop_model), v["troops"])
+    armies = construct(ArmiesFile, v["armies"])
     return Ruleset(
         meta=head.ruleset,
         turn=head.turn,
@@ -265,9 +277,10 @@ def _rebuild(
         troops=_troops(troops),
         tables=construct(schema.tables_model, v["tables"]),
         engine=engine,
-        armies=construct(ArmiesFile, v["armies"]).armies,
+        armies=armies.armies,
         errata=construct(ErrataFile, v["errata"]).errata,
         folder=folder,
         builtin=builtin,
+        templates=armies.templates,
         raw=cached["files"],
     )

@@ -14,6 +14,7 @@ from app.rules.schema import (
     ArmyEntry,
     ArmyList,
     CampaignRules,
+    CampaignTemplate,
     Erratum,
     Leaders,
     Meta,
@@ -40,6 +41,8 @@ class Ruleset:
     errata: tuple[Erratum, ...]
     folder: Path
     builtin: bool = True
+    #: the historical campaigns its armies make (``[templates.<id>]`` of ``armies.toml``)
+    templates: Mapping[str, CampaignTemplate] = field(default_factory=dict)
     raw: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property

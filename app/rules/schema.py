@@ -323,6 +323,10 @@ class StandardArmy(Strict):
     units: tuple[StandardUnit, ...] = Field(min_length=1, max_length=MAX_UNITS)
     leaders: tuple[StandardLeader, ...] = ()
     commands: tuple[StandardCommand, ...] = ()
+    #: the sample roster Castra opens on a first start, so a newcomer sees a working army at
+    #: once (a choice of the app, not a rule: one army in all the rulesets carries it; where
+    #: several do, the first by ruleset id)
+    first_sample: bool = False
 
 
 class ArmyList(Strict):
@@ -370,8 +374,76 @@ class ArmyList(Strict):
         return self
 
 
+class TemplateLeader(Strict):
+    """A leader of a template's side: one of the side's standard-army leaders (by id),
+    renamed for the man who held that command in history, and what became of him."""
+
+    id: Id
+    name: Text
+    fate: Text
+
+
+class TemplateSide(Strict):
+    """A side of a campaign template: the standard army of one of the file's army lists."""
+
+    id: Id
+    #: the side's name in the campaign ("Rome")
+    name: Text
+    #: the army list whose standard army the side takes, whole
+    army: Id
+    #: the name of the side's roster ("Rome, 218 BC")
+    roster: Text
+    leaders: tuple[TemplateLeader, ...] = Field(default=(), max_length=MAX_UNITS)
+
+
+class TemplateBattle(Strict):
+    """A battle of a campaign template, between the named sides' whole armies."""
+
+    name: Text
+    #: the two sides that fight it, by id
+    sides: tuple[Id, Id]
+    date: str = Field(default="", max_length=200)
+    place: str = Field(default="", max_length=200)
+    #: the historical field it is fought on (a scenario id: its terrain, battle order and
+    #: the losses in history the chronicle shows beside the campaign's)
+    scenario: Id | None = None
+
+
+class CampaignTemplate(Strict):
+    """A historical campaign made from the file's standard armies (``[templates.<id>]`` of
+    ``armies.toml``): sides, their leaders renamed with their historical fates, and battles.
+    A ruleset whose standard armies lack the template's leaders is refused it, the message
+    saying what the template is ``built_on``."""
+
+    name: Text
+    #: what the template needs of a ruleset's ready armies, in the refusal's words ("the
+    #: Hannibal in Italy template is built on <built_on>; D3's ready armies are others")
+    built_on: Text
+    sides: tuple[TemplateSide, ...] = Field(min_length=2, max_length=MAX_SMALL)
+    battles: tuple[TemplateBattle, ...] = Field(min_length=1, max_length=MAX_SMALL)
+
+    @model_validator(mode="after")
+    def _references(self) -> CampaignTemplate:
+        ids = [s.id for s in self.sides]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"side ids repeat: {ids}")
+        for side in self.sides:
+            leaders = [ld.id for ld in side.leaders]
+            if len(set(leaders)) != len(leaders):
+                raise ValueError(f"side {side.id!r} names a leader twice: {leaders}")
+        for battle in self.battles:
+            for side_id in battle.sides:
+                if side_id not in ids:
+                    raise ValueError(f"battle {battle.name!r} names unknown side {side_id!r}")
+            if battle.sides[0] == battle.sides[1]:
+                raise ValueError(f"battle {battle.name!r} names a side twice")
+        return self
+
+
 class ArmiesFile(Strict):
     armies: dict[Id, ArmyList] = Field(min_length=1)
+    #: historical campaigns made from these armies (``castra campaign new --template``)
+    templates: dict[Id, CampaignTemplate] = Field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- ruleset.toml

@@ -16,7 +16,7 @@ holding the write lock, so two processes playing one battle lose no step.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from app.core.battle.commands import command_from_dict
 from app.core.battle.serialize import rolls_from_list, state_to_dict
 from app.core.battle.session import BattleSession, DataStamp, Step, step_to_dict
+from app.core.battle.state import BattleState
 from app.core.battle.timeline import Timeline, step_record, unpack_snapshot
 from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
@@ -239,7 +240,6 @@ def _load(con: Reader, battle_id: int, registry: Registry) -> BattleSession:
     where = f"battle {battle_id}"
     rs = registry.get(ruleset)
     try:
-        initial = json.loads(initial_text)
         deltas: list[Any] = []
         snapshots: dict[int, Any] = {}
         steps_data = []
@@ -259,10 +259,9 @@ def _load(con: Reader, battle_id: int, registry: Registry) -> BattleSession:
                     str(digest),
                 )
             )
-        timeline = Timeline(initial, deltas, snapshots)
-        from app.core.battle.serialize import state_from_dict
-
-        initial_state = state_from_dict(initial)
+        # the state before the first step is read when it is asked for (a replay from
+        # the start, a step before the first snapshot): a battle opens at its cursor
+        timeline = _StoredTimeline(where, _lazy_initial(initial_text, where), deltas, snapshots)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise StoreDamaged(f"{where} cannot be read ({type(exc).__name__}: {exc})") from None
     steps = [
@@ -275,7 +274,7 @@ def _load(con: Reader, battle_id: int, registry: Registry) -> BattleSession:
     return BattleSession(
         rs,
         mechanics_for(rs),
-        initial_state,
+        _initial_state(timeline, where),
         seed=int(seed),
         steps=steps,
         cursor=int(cursor),
@@ -295,6 +294,40 @@ def _lazy_json(text: str) -> Any:
             raise StoreDamaged(f"a battle step's change is not valid JSON ({exc})") from None
 
     return load
+
+
+def _lazy_initial(text: str, where: str) -> Callable[[], dict[str, Any]]:
+    def load() -> dict[str, Any]:
+        try:
+            data: dict[str, Any] = json.loads(text)
+            return data
+        except ValueError as exc:
+            raise StoreDamaged(f"{where}'s first state is not valid JSON ({exc})") from None
+
+    return load
+
+
+def _initial_state(timeline: Timeline, where: str) -> Callable[[], BattleState]:
+    """The battle's first state, built from the timeline when it is first read."""
+    return lambda: timeline.state(0)
+
+
+class _StoredTimeline(Timeline):
+    """A stored battle's recorded states: one that cannot be rebuilt from what is stored (a
+    first state, snapshot or change that is not what Castra wrote) is a damaged store,
+    said in one line, whenever it is read."""
+
+    def __init__(self, where: str, *args: Any) -> None:
+        super().__init__(*args)
+        self.where = where
+
+    def state(self, n: int) -> BattleState:
+        try:
+            return super().state(n)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise StoreDamaged(
+                f"{self.where} cannot be read ({type(exc).__name__}: {exc})"
+            ) from None
 
 
 def _lazy_snapshot(blob: bytes) -> Any:

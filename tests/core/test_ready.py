@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from app.core.campaign.model import CampaignError
-from app.core.campaign.template import LEADERS, hannibal_in_italy
 from app.core.ready import find_ready, ready_armies, ready_name, ready_notes, ready_roster
 from app.core.roster import Roster
 from app.core.validation import validate
 from app.rules.registry import Registry
 from tests.builtin import ruleset_ids
+from tests.core.campaign.helpers import hannibal_in_italy
 
 RULESETS = ruleset_ids()
 
@@ -83,7 +83,8 @@ def test_quincunx_model_armies_keep_their_battlegroups_and_name_their_commanders
         "Left Wing Skirmish Line Commander": ("leads 7 - Left Wing Skirmish Line",),
     }
     assert (rome.unit_count(), carthage.unit_count()) == (41, 32)
-    named = {(h.side, h.id): h.name for h in LEADERS}
+    template = rs.templates["hannibal-italy"]
+    named = {(s.id, ld.id): ld.name for s in template.sides for ld in s.leaders}
     for side, roster in (("rome", rome), ("carthage", carthage)):
         for ld in roster.leaders:
             assert named.get((side, ld.id), ld.name) == ld.name  # the campaign's names
@@ -179,4 +180,4 @@ def test_find_a_ready_army_by_ids_or_names(
 def test_the_hannibal_in_italy_template_stays_quincunx_s(registry: Registry, ruleset: str) -> None:
     """The other rulesets' ready armies are not the template's armies: refused, saying why."""
     with pytest.raises(CampaignError, match="built on Quincunx's model armies"):
-        hannibal_in_italy(registry.get(ruleset))
+        hannibal_in_italy(registry.get(ruleset), registry)

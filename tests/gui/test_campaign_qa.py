@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from app.core.campaign.template import hannibal_in_italy
 from app.gui.campaign.window import CampaignView
 from app.rules.registry import Registry
 from app.store import Store
 from app.store.campaigns import create_campaign
+from tests.core.campaign.helpers import hannibal_in_italy
 
 
 def _view(qtbot: QtBot, registry: Registry, store: Store) -> CampaignView:

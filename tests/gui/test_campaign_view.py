@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from app.core.battle import EndBattle
-from app.core.campaign.template import hannibal_in_italy
 from app.gui.actions import ActionKey
 from app.gui.campaign.record import RecordDialog
 from app.gui.campaign.trees import KEY
@@ -20,6 +19,7 @@ from app.rules.registry import Registry
 from app.store import Store
 from app.store.battles import battle_for_update
 from app.store.campaigns import create_campaign, load_campaign
+from tests.core.campaign.helpers import hannibal_in_italy
 
 
 def _view(qtbot: QtBot, registry: Registry, store: Store) -> CampaignView:

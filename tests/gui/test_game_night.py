@@ -199,6 +199,8 @@ def test_a_campaign_battle_fought_in_the_window_carries_its_leaders(
     doomed = rome[0]
     if doomed.attached_to is None:  # Leg VI: detached behind his command; the player attaches
         host = next(u for u in state.units if u.side == 0 and u.command is not None)
+        battle.leaders_dock.raise_()  # the Leaders dock, tabbed behind the Unit dock
+        qtbot.waitUntil(lambda: battle.leaders_panel.seen)
         battle.leaders_panel.table.setCurrentCell(
             next(
                 i

@@ -3,6 +3,7 @@ close and reopen from the store; recent rosters; remembered layout; first start.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from app.gui.library import ROSTER_ROLE
 from app.gui.main_window import MainWindow
 from app.gui.roster_model import Col
 from app.rules.registry import Registry
+from app.rules.ruleset import Ruleset
 from app.store import Store, list_rosters, seed_samples
 from tests.gui.helpers import open_new, roster_of, session_of, tree_index
 
@@ -46,6 +48,27 @@ def test_first_start_opens_a_sample_army(
     names = _library_names(window)
     assert "Quincunx" in names and "Rome" in names and "Carthage" in names
     assert "Grown Slightly Bald: Carthage" in names
+
+
+def test_the_sample_opened_first_is_the_one_the_data_marks(
+    make_window: Any, registry: Registry, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``first_sample`` in an army's standard army (Quincunx's Roman legion's in the data),
+    not a ruleset named in code: moved to GSB's Carthage, that sample opens first."""
+
+    def marked(rs: Ruleset, army_id: str, flag: bool) -> Ruleset:
+        army = rs.armies[army_id]
+        assert army.standard is not None
+        standard = army.standard.model_copy(update={"first_sample": flag})
+        return replace(
+            rs, armies={**rs.armies, army_id: army.model_copy(update={"standard": standard})}
+        )
+
+    quincunx, gsb = registry.get("quincunx"), registry.get("grown-slightly-bald")
+    monkeypatch.setitem(registry.rulesets, "quincunx", marked(quincunx, "roman", False))
+    monkeypatch.setitem(registry.rulesets, "grown-slightly-bald", marked(gsb, "carthage", True))
+    window: MainWindow = make_window(seeded=seed_samples(store, registry=registry))
+    assert roster_of(window).name == "Grown Slightly Bald: Carthage"
 
 
 def test_save_close_and_reopen(

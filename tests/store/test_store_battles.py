@@ -295,18 +295,11 @@ def test_upgrade_from_0002_keeps_battles_and_backs_up_first(
 # --------------------------------------------------------------------------- loading cost
 
 
-def test_loading_decodes_a_step_state_only_when_it_is_read(
-    store: Store, registry: Registry, toy_mechanics: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """No step state is decoded at load; the cursor's is rebuilt (from the initial state and
-    the stored changes) when read, and kept in a small cache."""
+def _count_decodes(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every state built from its stored data (:func:`state_from_dict` in the timeline)
+    from now on, in order."""
     import app.core.battle.timeline as timeline
 
-    session = toy_session(registry)
-    for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12), NextPhase()):
-        session.do(cmd)
-    session.undo()
-    bid = create_battle(store, session=session, rosters=rosters(registry))
     decoded: list[object] = []
     real = timeline.state_from_dict
 
@@ -315,6 +308,20 @@ def test_loading_decodes_a_step_state_only_when_it_is_read(
         return real(d)  # type: ignore[arg-type]
 
     monkeypatch.setattr(timeline, "state_from_dict", counting)
+    return decoded
+
+
+def test_loading_decodes_a_step_state_only_when_it_is_read(
+    store: Store, registry: Registry, toy_mechanics: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No step state is decoded at load; the cursor's is rebuilt (from the initial state and
+    the stored changes) when read, and kept in a small cache."""
+    session = toy_session(registry)
+    for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12), NextPhase()):
+        session.do(cmd)
+    session.undo()
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    decoded = _count_decodes(monkeypatch)
     again = load_battle(store, battle_id=bid, registry=registry)
     assert decoded == []
     assert again.log_text() == session.log_text()  # the log needs no state
@@ -324,6 +331,41 @@ def test_loading_decodes_a_step_state_only_when_it_is_read(
     assert len(decoded) == 1
     assert again.state == session.steps[2].state and len(decoded) == 2
     assert again.steps == session.steps
+
+
+def test_the_first_state_is_read_only_when_it_is_asked_for(
+    store: Store, registry: Registry, toy_mechanics: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A battle opens at its cursor: its first state (before any step) is neither parsed nor
+    built at load, only when a replay from the start or an undo to it reads it; a damaged
+    one is then refused in one line."""
+    import json as json_module
+
+    from app.store.engine import StoreDamaged
+
+    session = toy_session(registry)
+    for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12)):
+        session.do(cmd)
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    decoded = _count_decodes(monkeypatch)
+    again = load_battle(store, battle_id=bid, registry=registry)
+    assert again.state == session.state and len(decoded) == 1  # the cursor's, not the first
+    assert again.initial == session.initial and len(decoded) == 2
+    assert again.initial is again.initial  # built once
+    again.undo()
+    again.undo()
+    assert again.state == session.initial
+    sql(
+        store,
+        "UPDATE battle SET initial_state = :s WHERE id = :i",
+        s=json_module.dumps({"units": "damaged"}),
+        i=bid,
+    )
+    damaged = load_battle(store, battle_id=bid, registry=registry)  # loads: nothing read
+    with pytest.raises(StoreDamaged, match=f"battle {bid} cannot be read"):
+        _ = damaged.initial
+    with pytest.raises(StoreDamaged, match=f"battle {bid} cannot be read"):
+        _ = damaged.state  # built on from the first state: no snapshot before step 20
 
 
 def test_a_stored_step_is_small_and_any_state_is_rebuilt_exactly(

@@ -8,7 +8,6 @@ import pytest
 from app.core.battle import EndBattle
 from app.core.campaign.model import CampaignError
 from app.core.campaign.steps import RecordResult
-from app.core.campaign.template import hannibal_in_italy
 from app.rules.registry import Registry
 from app.usecases.access import StaleWrite, Store
 from app.usecases.battle import updating_battle
@@ -19,6 +18,7 @@ from app.usecases.campaign import (
     load_campaign,
     record_fought,
 )
+from tests.core.campaign.helpers import hannibal_in_italy
 
 
 def _campaign(store: Store, registry: Registry) -> int:

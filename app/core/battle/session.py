@@ -209,7 +209,7 @@ class BattleSession:
         self,
         ruleset: Ruleset,
         mechanics: Mechanics,
-        initial: BattleState,
+        initial: BattleState | Callable[[], BattleState],
         *,
         seed: int,
         steps: list[Step] | None = None,
@@ -224,10 +224,17 @@ class BattleSession:
         which is recorded with the current data, or for one stored before Castra kept it).
         ``version``: the stored battle's version when it was loaded (a write from a stale
         copy is refused by the store). ``timeline``: a stored battle's recorded states
-        (snapshots every few steps, the changes between; replay starts at a snapshot)."""
+        (snapshots every few steps, the changes between; replay starts at a snapshot).
+        ``initial``: the state before the first step, or a function that builds it (a stored
+        battle's, built only when it is read)."""
         self.ruleset = ruleset
         self.mechanics = mechanics
-        self.initial = initial
+        self._initial: BattleState | None = None
+        self._initial_load: Callable[[], BattleState] | None = None
+        if isinstance(initial, BattleState):
+            self._initial = initial
+        else:
+            self._initial_load = initial
         self.seed = seed
         self.steps: list[Step] = steps or []
         self.cursor = len(self.steps) if cursor is None else cursor
@@ -240,6 +247,15 @@ class BattleSession:
         #: (None when it did); the recorded state was kept.
         self.last_divergence: str | None = None
         self.listeners: list[Callable[[BattleSession], None]] = []
+
+    @property
+    def initial(self) -> BattleState:
+        """The state before the first step."""
+        if self._initial is None:
+            assert self._initial_load is not None
+            self._initial = self._initial_load()
+            self._initial_load = None
+        return self._initial
 
     # ------------------------------------------------------------------ data
 

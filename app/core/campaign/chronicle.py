@@ -217,7 +217,7 @@ class LeaderRow:
     history: str | None
 
 
-def leader_sheet(campaign: Campaign) -> list[LeaderRow]:
+def leader_sheet(rs: Ruleset, campaign: Campaign) -> list[LeaderRow]:
     rows = []
     for side in campaign.sides:
         for ld in side.army.leaders:
@@ -236,7 +236,7 @@ def leader_sheet(campaign: Campaign) -> list[LeaderRow]:
                     leader_state(ld),
                     ld.wounds,
                     fought,
-                    historical_fate(campaign, side.id, ld.id),
+                    historical_fate(rs, campaign, side.id, ld.id),
                 )
             )
     return rows

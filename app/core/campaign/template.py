@@ -1,17 +1,16 @@
-"""The historical template: Hannibal in Italy, 218-216 BC (the Trebia, Lake Trasimene,
-Cannae), with each leader's historical fate to show beside the campaign's own.
+"""Campaigns from a ruleset's templates: a historical campaign a ruleset ships as data
+(``[templates.<id>]`` of its ``armies.toml``: :class:`~app.rules.schema.CampaignTemplate`),
+made from its standard armies, with each leader's historical fate to show beside the
+campaign's own.
 
-Only Quincunx's source names leaders and gives both armies whole (its model legion under
-Scipio and Hannibal's army, each in battlegroups with commanders, Commanders: "Hannibal and
-Scipio ... provide a +2"); the template takes its standard armies and gives the other
-battlegroup commanders the names of the men who led those wings in these battles (the names
-its ready armies carry too). The other rulesets' ready armies are other armies (GSB's sample
-armies with one general each, Castra's Cannae, Zama and consular armies for Leg VI, D3 and
-MWAN #90), so for them the template is refused, with the reason.
+A template names the standard armies' leaders it renames; a ruleset whose ready armies lack
+them is refused it, with the reason the template's data gives (``built_on``). Which ruleset
+ships which template is read from the registry (:func:`shipped`), never named here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from app.core.campaign.model import (
@@ -25,119 +24,100 @@ from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import AddBattle
 from app.core.roster import new_roster
 from app.rules.ruleset import Ruleset
-
-HANNIBAL = "hannibal-italy"
-#: the ruleset the template is built for (its id and short name): only Quincunx's source
-#: gives both armies whole with named commanders (above). The window and the command line
-#: take it from here, as the default ruleset of a campaign from a template.
-RULESET = "quincunx"
-RULESET_NAME = "Quincunx"
+from app.rules.schema import CampaignTemplate
 
 
 @dataclass(frozen=True)
-class HistoricalLeader:
-    side: str
+class Shipped:
+    """A template as a ruleset ships it."""
+
     id: str
-    name: str
-    fate: str
+    template: CampaignTemplate
+    ruleset: Ruleset
 
 
-#: The leaders of the template (roster ids of Quincunx's standard armies) and what became of
-#: them in 218-216 BC.
-LEADERS: tuple[HistoricalLeader, ...] = (
-    HistoricalLeader(
-        "rome", "scipio", "P. Cornelius Scipio", "wounded at the Ticinus (218 BC); survived"
-    ),
-    HistoricalLeader(
-        "rome", "right_legion_commander", "Ti. Sempronius Longus", "beaten at the Trebia; survived"
-    ),
-    HistoricalLeader(
-        "rome", "left_legion_commander", "C. Flaminius", "killed at Lake Trasimene (217 BC)"
-    ),
-    HistoricalLeader(
-        "rome", "right_cavalry_commander", "L. Aemilius Paullus", "killed at Cannae (216 BC)"
-    ),
-    HistoricalLeader(
-        "rome", "left_cavalry_commander", "C. Terentius Varro", "escaped from Cannae; survived"
-    ),
-    HistoricalLeader("carthage", "hannibal", "Hannibal", "victor of all three; survived"),
-    HistoricalLeader("carthage", "right_cavalry_commander", "Maharbal", "survived"),
-    HistoricalLeader("carthage", "left_cavalry_commander", "Hasdrubal", "survived"),
-    HistoricalLeader("carthage", "right_infantry_commander", "Mago", "survived"),
-    HistoricalLeader("carthage", "left_infantry_commander", "Hanno", "survived"),
-)
-
-#: the template's battles: name, date, place and the historical field each is fought on
-#: (``app.core.scenario``: its terrain and battle order, and the losses the chronicle shows
-#: beside the campaign's)
-BATTLES: tuple[tuple[str, str, str, str], ...] = (
-    ("The Trebia", "December 218 BC", "River Trebia, near Placentia", "trebia"),
-    ("Lake Trasimene", "June 217 BC", "north shore of Lake Trasimene", "trasimene"),
-    ("Cannae", "2 August 216 BC", "Cannae, on the Aufidus", "cannae"),
-)
+def shipped(rulesets: Iterable[Ruleset]) -> list[Shipped]:
+    """Every template the rulesets ship: built-in rulesets first, each in ruleset-id order,
+    its templates in the order its file gives them."""
+    ordered = sorted(rulesets, key=lambda rs: (not rs.builtin, rs.id, str(rs.folder)))
+    return [Shipped(tid, t, rs) for rs in ordered for tid, t in rs.templates.items()]
 
 
-def historical_fate(campaign: Campaign, side: str, leader: str) -> str | None:
-    """What happened to this leader in history, for a campaign made from a historical
-    template (this one, or one built on the historical battles:
-    :mod:`app.core.scenario.campaigns`)."""
-    if campaign.template is None:
-        return None
-    if campaign.template != HANNIBAL:
-        from app.core.scenario.campaigns import default_finder, template_fate
-
-        return template_fate(campaign, side, leader, default_finder())
-    for h in LEADERS:
-        if h.side == side and h.id == leader:
-            return h.fate
-    return None
+def find_shipped(rulesets: Iterable[Ruleset], template_id: str) -> Shipped | None:
+    """The first ruleset (as :func:`shipped` orders them) that ships ``template_id``."""
+    return next((s for s in shipped(rulesets) if s.id == template_id), None)
 
 
-def _supported(rs: Ruleset) -> bool:
-    """Whether the ruleset's standard armies hold the template's named leaders."""
-    for side_id, army_id in (("rome", "roman"), ("carthage", "carthaginian")):
-        army = rs.armies.get(army_id)
+def supported(rs: Ruleset, template: CampaignTemplate) -> bool:
+    """Whether the ruleset's standard armies hold the template's sides' named leaders."""
+    for side in template.sides:
+        army = rs.armies.get(side.army)
         if army is None or army.standard is None:
             return False
         ids = {ld.id for ld in army.standard.leaders}
-        if not {h.id for h in LEADERS if h.side == side_id} <= ids:
+        if not {ld.id for ld in side.leaders} <= ids:
             return False
     return True
 
 
-def hannibal_in_italy(
-    rs: Ruleset, *, name: str = "Hannibal in Italy", recovery: Recovery = "ruleset"
+def from_template(
+    rs: Ruleset,
+    template_id: str,
+    template: CampaignTemplate,
+    *,
+    name: str | None = None,
+    recovery: Recovery = "ruleset",
 ) -> CampaignSession:
-    """The template as a campaign of three battles, each side's whole army."""
-    if not _supported(rs):
+    """The template as a campaign in ruleset ``rs``: each side the whole standard army of its
+    army list, its leaders renamed, and the template's battles (date, place, field). Raises
+    :class:`CampaignError` when the ruleset's ready armies are not the template's."""
+    if not supported(rs, template):
         raise CampaignError(
-            f"the Hannibal in Italy template is built on Quincunx's model armies, their "
-            f"battlegroups and named leaders; {rs.meta.short_name}'s ready armies are others "
+            f"the {template.name} template is built on {template.built_on}; "
+            f"{rs.meta.short_name}'s ready armies are others "
             "(make a campaign from your own rosters instead)"
         )
-    names = {(h.side, h.id): h.name for h in LEADERS}
     sides = []
-    for side_id, army_id, label in (
-        ("rome", "roman", "Rome"),
-        ("carthage", "carthaginian", "Carthage"),
-    ):
-        roster = new_roster(rs, army_id, name=f"{label}, 218 BC", standard=True)
-        leaders = tuple(
-            replace(ld, name=names.get((side_id, ld.id), ld.name)) for ld in roster.leaders
-        )
-        sides.append(CampaignSide(side_id, label, replace(roster, leaders=leaders)))
+    for side in template.sides:
+        names = {ld.id: ld.name for ld in side.leaders}
+        roster = new_roster(rs, side.army, name=side.roster, standard=True)
+        leaders = tuple(replace(ld, name=names.get(ld.id, ld.name)) for ld in roster.leaders)
+        sides.append(CampaignSide(side.id, side.name, replace(roster, leaders=leaders)))
     campaign = Campaign(
-        name=name, ruleset=rs.id, sides=tuple(sides), recovery=recovery, template=HANNIBAL
+        name=template.name if name is None else name,
+        ruleset=rs.id,
+        sides=tuple(sides),
+        recovery=recovery,
+        template=template_id,
     )
     session = CampaignSession(rs, campaign)
-    for battle, date, place, field in BATTLES:
+    for battle in template.battles:
         session.do(
             AddBattle(
-                battle,
-                (Participant("rome"), Participant("carthage")),
-                date=date,
-                place=place,
-                scenario=field,
+                battle.name,
+                (Participant(battle.sides[0]), Participant(battle.sides[1])),
+                date=battle.date,
+                place=battle.place,
+                scenario=battle.scenario,
             )
         )
     return session
+
+
+def historical_fate(rs: Ruleset, campaign: Campaign, side: str, leader: str) -> str | None:
+    """What happened to this leader in history, for a campaign made from a historical
+    template: one its ruleset ``rs`` ships, or one built on the historical battles
+    (:mod:`app.core.scenario.campaigns`)."""
+    if campaign.template is None:
+        return None
+    template = rs.templates.get(campaign.template)
+    if template is None:
+        from app.core.scenario.campaigns import default_finder, template_fate
+
+        return template_fate(campaign, side, leader, default_finder())
+    for s in template.sides:
+        if s.id == side:
+            for ld in s.leaders:
+                if ld.id == leader:
+                    return ld.fate
+    return None

@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QMouseEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QMouseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -109,6 +109,45 @@ class _ActButton(QPushButton):
         self.setToolTip(self.full_text if shown != self.full_text else "")
 
 
+class UnitCombo(QComboBox):
+    """The Unit or Target list: the battle's units. Qt sizes such a list to its entries when
+    it is first shown, measuring the text of every entry (a 1,000-unit battle's two lists,
+    both of every unit as the window opens, measured 2,000 texts); a list whose entries are
+    the same as its twin's at that moment takes the size the twin measured. Otherwise as
+    Qt's: the size is kept until the list is first shown, then measured once more and kept
+    (until the font or style changes)."""
+
+    def __init__(self, sizes: dict[tuple[object, ...], QSize]) -> None:
+        super().__init__()
+        #: the sizes measured, by the entries they were measured for (shared by the twins)
+        self._sizes = sizes
+        #: what the list holds (set by whoever fills it)
+        self.entries: tuple[object, ...] = ()
+        self._size: QSize | None = None
+        self._shown = False
+
+    def sizeHint(self) -> QSize:
+        if self._size is None:
+            size = self._sizes.get(self.entries)
+            if size is None:
+                size = self._sizes[self.entries] = super().sizeHint()
+            self._size = size
+        return QSize(self._size)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if not self._shown:
+            self._shown = True
+            self._size = None  # as Qt: measured again once first shown
+            self._sizes.clear()
+        super().showEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._size = None
+            self._sizes.clear()
+        super().changeEvent(event)
+
+
 class ActingPanel(QWidget):
     #: the actor chosen here (the map selects it too)
     actorChosen = Signal(str)
@@ -131,9 +170,10 @@ class ActingPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         form = QFormLayout()
-        self.actor = QComboBox()
+        sizes: dict[tuple[object, ...], QSize] = {}
+        self.actor = UnitCombo(sizes)
         self.actor.setObjectName("actorCombo")
-        self.target = QComboBox()
+        self.target = UnitCombo(sizes)
         self.target.setObjectName("targetCombo")
         self.side = QComboBox()
         self.side.setObjectName("sideCombo")
@@ -230,7 +270,7 @@ class ActingPanel(QWidget):
         self._filling = False
         self._pair_changed()
 
-    def _fill_units(self, combo: QComboBox, keep: object, without: object = None) -> None:
+    def _fill_units(self, combo: UnitCombo, keep: object, without: object = None) -> None:
         """Every unit of the battle shown (``without``: the unit acting, never its own
         target), keeping the choice when it is still offered. Filled again only when what it
         lists changed (a unit out of the battle, another actor): a step of a 1,000-unit
@@ -246,6 +286,7 @@ class ActingPanel(QWidget):
             for unit_id, text in listed:
                 combo.addItem(text, unit_id)
             self._listed[id(combo)] = listed
+            combo.entries = listed
         combo.setCurrentIndex(max(combo.findData(keep), 0))
 
     def set_pair(self, actor: str | None, target: str | None = None) -> None:

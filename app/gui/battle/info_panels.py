@@ -187,6 +187,9 @@ class LeadersPanel(QWidget):
         fate_row.addWidget(self.wounds_spin)
         fate_row.addWidget(self.fate_button)
         layout.addLayout(fate_row)
+        #: whether the dock is seen (:meth:`set_seen`; a panel on its own: when shown)
+        self.seen = False
+        self._units_stale = True
 
     def refresh(self) -> None:
         state = self.controller.state
@@ -200,13 +203,29 @@ class LeadersPanel(QWidget):
                 item.setToolTip(text)
                 item.setData(Qt.ItemDataRole.UserRole, ld.id)
                 self.table.setItem(i, j, item)
-        self.unit_combo.clear()
-        self.unit_combo.addItem("(detach)", None)
-        for u in state.units:
-            if not u.status.eliminated:
-                self.unit_combo.addItem(f"{u.id} {u.name}", u.id)
+        # the units to attach to are listed when the dock is seen: tabbed behind the Unit
+        # dock (as it opens), a 1,000-unit battle filled a list of 1,000 no one saw
+        self._units_stale = True
+        if self.seen:
+            self._fill_units()
         self.attach_button.setEnabled(not self.controller.read_only)
         self.fate_button.setEnabled(not self.controller.read_only)
+
+    def set_seen(self, seen: bool) -> None:
+        """Whether the dock is seen (its ``visibilityChanged``: a dock tabbed behind another
+        stays visible to Qt, moved out of sight): the list of units is filled once it is."""
+        self.seen = seen
+        if seen and self._units_stale:
+            self._fill_units()
+
+    def _fill_units(self) -> None:
+        """The units a leader may be attached to (every unit still in the battle shown)."""
+        self._units_stale = False
+        self.unit_combo.clear()
+        self.unit_combo.addItem("(detach)", None)
+        for u in self.controller.state.units:
+            if not u.status.eliminated:
+                self.unit_combo.addItem(f"{u.id} {u.name}", u.id)
 
     def selected_leader(self) -> str | None:
         row = self.table.currentRow()
@@ -246,8 +265,25 @@ class SidesPanel(QWidget):
         self.view = QTextBrowser()
         self.view.setObjectName("sidesView")
         layout.addWidget(self.view)
+        #: whether the dock is seen (:meth:`set_seen`): tabbed behind the Unit dock as the
+        #: window opens, its page is written and laid out once it is
+        self.seen = False
+        self._stale = True
+
+    def set_seen(self, seen: bool) -> None:
+        """Whether the dock is seen (its ``visibilityChanged``); seen, it shows the battle
+        as it is now."""
+        self.seen = seen
+        if seen and self._stale:
+            self._fill()
 
     def refresh(self) -> None:
+        self._stale = True
+        if self.seen:
+            self._fill()
+
+    def _fill(self) -> None:
+        self._stale = False
         c = self.controller
         state = c.state
         result = battle_summary(state, c.session.mechanics)

@@ -68,6 +68,14 @@ class LogPanel(QWidget):
         del self._listed[first:]
         names = session.state  # any state names the units and leaders (names never change)
         closed = QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator  # looked up once: slow
+        grey = QBrush(QColor("#999"))
+        normal = QBrush()
+        # the steps already listed are greyed or not as the cursor now says
+        for i in range(first):
+            item = self.tree.topLevelItem(i)
+            if item is not None:
+                item.setForeground(0, grey if i >= session.cursor else normal)
+        heads = []
         for n in range(first, len(steps)):
             step = steps[n]
             title = step.command.title(names)
@@ -77,14 +85,12 @@ class LogPanel(QWidget):
             # the step's lines and dice are made when it is opened (a log of 1,000 steps made
             # 3,000 items on opening the battle)
             head.setChildIndicatorPolicy(closed)
-            self.tree.addTopLevelItem(head)
+            if n >= session.cursor:  # undone: the redo branch
+                head.setForeground(0, grey)
+            heads.append(head)
             self._listed.append(step)
-        grey = QBrush(QColor("#999"))
-        normal = QBrush()
-        for i in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(i)
-            if item is not None:
-                item.setForeground(0, grey if i >= session.cursor else normal)
+        # added at once: the list told its view of each of 1,000 steps one by one
+        self.tree.addTopLevelItems(heads)
         current = self.tree.topLevelItem(session.cursor - 1) if session.cursor else None
         if current is not None:
             self.tree.scrollToItem(current)

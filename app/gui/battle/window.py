@@ -149,6 +149,10 @@ class BattleWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.log_dock, self.advice_dock)
         (self.advice_dock if self.castra.plays else self.log_dock).raise_()
+        # the Leaders panel lists the units to attach to, and the Sides panel writes its
+        # page, only once its dock is seen
+        self.leaders_dock.visibilityChanged.connect(self.leaders_panel.set_seen)
+        self.sides_dock.visibilityChanged.connect(self.sides_panel.set_seen)
         self.tabifyDockWidget(self.unit_dock, self.leaders_dock)
         self.tabifyDockWidget(self.leaders_dock, self.sides_dock)
         self.unit_dock.raise_()
@@ -159,7 +163,6 @@ class BattleWindow(QMainWindow):
         self._connect()
         self._result_shown = controller.state.result is not None
         self.refresh()
-        self.acting.refresh()
         self._restore_layout()
         self.lock_bar.setVisible(controller.locked is not None)  # whatever the saved layout
 

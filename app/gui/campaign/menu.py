@@ -97,17 +97,19 @@ def new_from_template(window: WindowBase) -> CampaignView | None:
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.model import CampaignError
-    from app.core.campaign.template import RULESET, RULESET_NAME, hannibal_in_italy
+    from app.core.campaign.template import from_template, shipped
     from app.usecases.campaign import create_campaign
 
     store = window.builder.store
-    if store is None or RULESET not in window.registry:
+    # the first template a ruleset ships (Hannibal in Italy, which Quincunx's data holds)
+    found = next(iter(shipped(window.registry)), None) if store is not None else None
+    if store is None or found is None:
         QMessageBox.information(
-            window, "Campaigns", f"The template needs the store and {RULESET_NAME}."
+            window, "Campaigns", "The template needs the store and the ruleset that ships it."
         )
         return None
     try:
-        session = hannibal_in_italy(window.registry.get(RULESET))
+        session = from_template(found.ruleset, found.id, found.template)
     except CampaignError as exc:
         QMessageBox.warning(window, "Campaigns", str(exc))
         return None

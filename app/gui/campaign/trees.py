@@ -13,6 +13,7 @@ from app.core.campaign.chronicle import Entry
 from app.core.campaign.diff import leader_state
 from app.core.campaign.model import Campaign
 from app.core.campaign.template import historical_fate
+from app.rules.ruleset import Ruleset
 
 KEY = Qt.ItemDataRole.UserRole
 SPAN = Qt.ItemDataRole.UserRole + 1
@@ -87,13 +88,13 @@ def timeline_items(entries: list[Entry]) -> list[QTreeWidgetItem]:
     return out
 
 
-def army_items(campaign: Campaign, size_word: str) -> list[QTreeWidgetItem]:
+def army_items(rs: Ruleset, campaign: Campaign, size_word: str) -> list[QTreeWidgetItem]:
     out = []
     for side in campaign.sides:
         top = _item(f"side:{side.id}", side.name, f"{side.army.unit_count()} units")
         leaders = _item(f"leaders:{side.id}", "Leaders", f"{len(side.army.leaders)}")
         for ld in side.army.leaders:
-            history = historical_fate(campaign, side.id, ld.id)
+            history = historical_fate(rs, campaign, side.id, ld.id)
             name = f"{ld.name} (general)" if ld.rank == "general" else ld.name
             it = _item(f"leader:{side.id}:{ld.id}", name, leader_state(ld), history or "")
             if not ld.status.can_field:

@@ -361,7 +361,7 @@ class CampaignView(QMainWindow):
             return
         rs, c = s.ruleset, s.campaign
         self.timeline.rebuild(timeline_items(timeline(rs, c)), expand_new=expand_new)
-        self.armies.rebuild(army_items(c, size_word(rs)), expand_new=expand_new)
+        self.armies.rebuild(army_items(rs, c, size_word(rs)), expand_new=expand_new)
         self.plot.show_strength(strength(rs, s))
         undo, redo = s.undo_label(), s.redo_label()
         a = self.actions_

@@ -1,8 +1,9 @@
-"""A Leg VI campaign of two small armies, and battles fought through the battle core."""
+"""A Leg VI campaign of two small armies, battles fought through the battle core, and the
+Hannibal in Italy template as a campaign."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from app.core.battle import Adjust, AdjustLeader, EndBattle
@@ -10,9 +11,24 @@ from app.core.campaign.fight import hand_back, start_battle
 from app.core.campaign.model import Campaign, CampaignSide, Participant
 from app.core.campaign.session import CampaignSession
 from app.core.campaign.steps import AddBattle, ApplyResult
+from app.core.campaign.template import find_shipped, from_template
 from app.core.roster import Leader, Roster, new_roster, unit_from_entry
 from app.rules.mechanics import mechanics_for
 from app.rules.registry import Registry
+from app.rules.ruleset import Ruleset
+
+HANNIBAL = "hannibal-italy"
+
+
+def hannibal_in_italy(rs: Ruleset, rulesets: Iterable[Ruleset] = ()) -> CampaignSession:
+    """The Hannibal in Italy template as a campaign in ``rs``: the copy ``rs`` ships, else
+    the one a ruleset of ``rulesets`` ships (refused when ``rs``'s armies are not its)."""
+    template = rs.templates.get(HANNIBAL)
+    if template is None:
+        found = find_shipped(rulesets, HANNIBAL)
+        assert found is not None
+        template = found.template
+    return from_template(rs, HANNIBAL, template)
 
 
 def leg_vi_campaign(registry: Registry, recovery: str = "ruleset") -> CampaignSession:

@@ -11,9 +11,8 @@ import pytest
 
 from app.core.campaign.serialize import campaign_from_dict, campaign_to_dict
 from app.core.campaign.stored import Builder, StoredDataError, campaign_from_stored
-from app.core.campaign.template import hannibal_in_italy
 from app.rules.registry import Registry
-from tests.core.campaign.helpers import fight, leg_vi_campaign
+from tests.core.campaign.helpers import fight, hannibal_in_italy, leg_vi_campaign
 
 
 def test_a_written_campaign_is_built_back_equal(registry: Registry) -> None:

@@ -141,7 +141,8 @@ def test_the_sides_dock_speaks_the_players_words(
     window = deploying_window(qtbot, registry, settings, "d3-ancients")
     state = window.controller.state
     rs = window.controller.session.ruleset
-    window.sides_panel.refresh()
+    window.sides_dock.raise_()  # tabbed behind the Unit dock: its page is written when seen
+    qtbot.waitUntil(lambda: window.sides_panel.seen)
     text = window.sides_panel.view.toPlainText()
     for side in state.sides:
         assert f"{side.name} ({rs.armies[side.army].name})" in text

@@ -4,6 +4,7 @@ with Esc, deploys, turns, measures, toggles overlays, draws terrain and exports 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,53 @@ def test_a_new_state_updates_items_in_place(battle_map: BattleMap, session: Batt
     a3 = session.state.unit("A3")
     assert items["A3"].pos() == battle_map.map_scene.frame.to_scene(a3.x, a3.y)
     assert items["A3"].cacheMode() == UnitItem.CacheMode.DeviceCoordinateCache
+
+
+def test_a_unit_turned_off_a_right_angle_is_drawn_without_a_cache(
+    battle_map: BattleMap, session: BattleSession
+) -> None:
+    """Qt keeps no device cache for an item turned off a right angle (it draws the cache
+    afresh on every paint): such a unit is drawn straight; turned square again, cached."""
+    item = battle_map.map_scene.units["A3"]
+    a3 = session.state.unit("A3")
+    modes = UnitItem.CacheMode
+    for facing, mode in (
+        (a3.facing + 5, modes.NoCache),
+        (90.0, modes.DeviceCoordinateCache),
+        (217.5, modes.NoCache),
+        (180.0, modes.DeviceCoordinateCache),
+    ):
+        turned = session.state.replace_unit(replace(a3, facing=facing))
+        battle_map.show_state(turned, session.mechanics)
+        assert item.rotation() == facing % 360
+        assert item.cacheMode() == mode
+
+
+def test_a_units_tooltip_is_shown_on_hover_as_it_is_now(
+    battle_map: BattleMap, session: BattleSession, qt_warnings_fail: list[str]
+) -> None:
+    """The pointer resting on a unit shows its tooltip (written when asked for, not for
+    every unit of every state), and after a command it tells the unit as it is then."""
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    def hover(uid: str) -> str:
+        a = session.state.unit(uid)
+        pos = at(battle_map, a.x, a.y).toPoint()
+        event = QHelpEvent(QEvent.Type.ToolTip, pos, battle_map.viewport().mapToGlobal(pos))
+        QApplication.sendEvent(battle_map.viewport(), event)
+        return QToolTip.text()
+
+    item = battle_map.map_scene.units["A3"]
+    assert item._tip_stale  # nothing written before it is asked for
+    shown = hover("A3")
+    assert shown == item.tooltip() and "<b>" + session.state.unit("A3").name in shown
+    assert "moved" not in shown
+    run(battle_map, session, MoveUnit(unit="A3", legs=(Leg.straight(2),)))
+    assert "moved 2.0 this turn" in hover("A3") == item.toolTip() == item.tooltip()
+    QToolTip.hideText()
+    # the offscreen platform cannot raise the tooltip's window: its message, not ours
+    qt_warnings_fail[:] = [m for m in qt_warnings_fail if "does not support raise()" not in m]
 
 
 def test_state_at_a_glance(battle_map: BattleMap, session: BattleSession) -> None:

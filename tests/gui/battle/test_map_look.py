@@ -211,3 +211,46 @@ def test_a_unit_moved_onto_a_label_moves_that_label(ready_window: BattleWindow) 
     assert scene.layout is not None
     after = scene.layout.tags.get(host.unit_id)
     assert after != tag  # the host's label went elsewhere (another tag, or inside)
+
+
+def test_units_alike_share_one_plate_as_each_would_have_alone(
+    qtbot: QtBot, registry: Registry
+) -> None:
+    """A big battle's units alike (the same base, words and symbol) are given one plate,
+    laid out once: the very plate each would have been given alone."""
+    from app.core.battle.sample import sample_session
+    from app.gui.battle.map import BattleMap
+    from app.gui.battle.map.plates import _inside_plate
+    from app.rules.mechanics import mechanics_for
+
+    rs = registry.get("quincunx")
+    mech = mechanics_for(rs)
+    state = sample_session(rs, mech).state
+    proto = state.units[:6]  # ten of each
+    placed = tuple(
+        replace(
+            proto[i % 6],
+            id=f"X{i}",
+            side=0 if i % 2 == 0 else 1,
+            x=4 + (i % 10) * 7.0,
+            y=8 + i // 10,
+        )
+        for i in range(60)
+    )
+    view = BattleMap()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    view.show_state(replace(state, units=placed, leaders=()), mech)
+    view.fit_table()
+    view.zoom(4.0)
+    view._sync_zoom()
+    scene = view.map_scene
+    inside = [it for it in scene.units.values() if it.plate.where == "inside"]
+    assert len(inside) > 20
+    for it in inside:
+        assert it.plate == _inside_plate(it, scene.ppu, scene.text_scale, False)
+    # the twins share their plate (one object), and their lines of text
+    assert len({id(it.plate) for it in inside}) < len(inside) / 2
+    lines = {id(it._static[text]) for it in inside for text, _ in it.plate.lines}
+    assert len(lines) == len({text for it in inside for text, _ in it.plate.lines})

@@ -676,3 +676,96 @@ def test_terrain_drawn_from_the_map_menu_and_undone(
     assert len(window.controller.session.state.terrain) == before
     window.set_tool("select")
     assert not any(a.isChecked() for a in window.terrain_tools.values())
+
+
+def test_the_leaders_dock_lists_the_units_to_attach_to_when_it_is_seen(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Tabbed behind the Unit dock, the Leaders dock's list of units to attach a leader to
+    is filled once the dock is seen, with every unit still in the battle as it then is."""
+    from app.core.battle import Adjust
+
+    window = open_window(qtbot, gsb_session(registry), settings)
+    panel, combo = window.leaders_panel, window.leaders_panel.unit_combo
+    assert not panel.seen  # the Unit dock is in front
+    assert combo.count() == 0
+    gone = window.controller.state.units[1]
+    window.controller.execute(Adjust(unit=gone.id, field="strength", value="0"))
+    assert combo.count() == 0  # still unseen: nothing listed yet
+
+    def listed() -> list[tuple[str, object]]:
+        return [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]
+
+    window.leaders_dock.raise_()
+    qtbot.waitUntil(lambda: panel.seen)
+    state = window.controller.state
+    assert state.unit(gone.id).status.eliminated
+    expected = [("(detach)", None)] + [
+        (f"{u.id} {u.name}", u.id) for u in state.units if not u.status.eliminated
+    ]
+    assert listed() == expected and (f"{gone.id} {gone.name}", gone.id) not in expected
+    # seen, it follows every step at once, as before
+    window.controller.undo()
+    assert (f"{gone.id} {gone.name}", gone.id) in listed()
+    assert len(listed()) == len(window.controller.state.units) + 1
+
+
+def test_the_log_greys_the_steps_undone(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Steps undone (the redo branch) are listed greyed after the present, whether they were
+    undone in the window or before it opened; redone, or replaced by a new step, they are
+    not."""
+    from PySide6.QtGui import QColor
+
+    session = gsb_session(registry)
+    for _ in range(3):
+        session.do(NextPhase())
+    session.undo()  # undone before the window opens
+    window = open_window(qtbot, session, settings)
+    tree = window.log_panel.tree
+    c = window.controller
+
+    def greyed() -> list[int]:
+        grey = QColor("#999")
+        out = []
+        for i in range(tree.topLevelItemCount()):
+            item = tree.topLevelItem(i)
+            assert item is not None
+            if (
+                item.foreground(0).color() == grey
+                and item.foreground(0).style() != Qt.BrushStyle.NoBrush
+            ):
+                out.append(i + 1)
+        return out
+
+    steps = len(session.steps)
+    assert tree.topLevelItemCount() == steps and greyed() == [steps]
+    c.undo()
+    assert greyed() == [steps - 1, steps]
+    c.redo()
+    assert greyed() == [steps]
+    c.execute(NextPhase())  # a new step replaces the redo branch
+    assert tree.topLevelItemCount() == steps and greyed() == []
+
+
+def test_the_sides_dock_writes_its_page_when_it_is_seen(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """Tabbed behind the Unit dock, the Sides dock writes its page once it is seen, for the
+    battle as it then is, and while seen it follows every step."""
+    from app.core.battle import Adjust
+
+    window = open_window(qtbot, gsb_session(registry), settings)
+    panel = window.sides_panel
+    assert not panel.seen and panel.view.toPlainText() == ""
+    gone = window.controller.state.units[1]
+    window.controller.execute(Adjust(unit=gone.id, field="strength", value="0"))
+    assert panel.view.toPlainText() == ""  # unseen: nothing written
+    window.sides_dock.raise_()
+    qtbot.waitUntil(lambda: panel.seen)
+    units = len([u for u in window.controller.state.units if u.side == gone.side])
+    assert panel.view.toPlainText().count(f"units left\n{units - 1} of {units}") == 1
+    window.controller.undo()
+    text = panel.view.toPlainText()
+    assert f"{units - 1} of {units}" not in text and text.count("units left\n3 of 3") == 2

@@ -10,13 +10,13 @@ widths are measured once per string (:func:`advance`) in a reference font and sc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QFont, QFontMetricsF, QStaticText
 
 if TYPE_CHECKING:
     from app.gui.battle.map.unit_item import UnitItem
@@ -99,6 +99,13 @@ class Plate:
     px: float = 1.0
     #: the label shown (one of the unit's :attr:`~app.core.battle.look.UnitLabel.variants`)
     label: str = ""
+    #: the symbol's size in device pixels (its pixmap's), where there is one
+    symbol_size: tuple[int, int] = field(init=False, compare=False, default=(0, 0))
+
+    def __post_init__(self) -> None:
+        if self.symbol is not None:
+            size = (round(self.symbol.width() / self.px), round(self.symbol.height() / self.px))
+            object.__setattr__(self, "symbol_size", size)
 
     @property
     def text(self) -> str:
@@ -136,6 +143,18 @@ def _memo(item: UnitItem, ppu: float, scale: float) -> _Memo:
     return memo
 
 
+#: plates laid out once for every unit alike (:func:`_twin_key`), within one layout
+Twins = dict[tuple[object, ...], "Plate | None"]
+
+
+def _twin_key(item: UnitItem, *words: object) -> tuple[object, ...]:
+    """What a unit's plate depends on besides its zoom: its base, whether its words are
+    turned, whether it has a symbol, and ``words`` (its labels, its state, where the tag
+    goes). Units alike in all of these (the ten "Ha1" bases of a big battle's legions) are
+    given the same plate, laid out once."""
+    return item.shape_key + words
+
+
 def to_local(item: UnitItem, r: QRectF) -> QRectF:
     """A plate's rectangle in the item's local coordinates (turned back half round for a
     unit whose words are turned)."""
@@ -154,15 +173,24 @@ class _Grid:
         self.cell = max(cell, 1e-6)
         self.cells: dict[tuple[int, int], list[tuple[QRectF, str, bool]]] = {}
 
-    def _keys(self, r: QRectF) -> Iterable[tuple[int, int]]:
+    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
         c = self.cell
-        for i in range(int(r.left() // c), int(r.right() // c) + 1):
-            for j in range(int(r.top() // c), int(r.bottom() // c) + 1):
-                yield i, j
+        top, bottom = int(r.top() // c), int(r.bottom() // c) + 1
+        return [
+            (i, j)
+            for i in range(int(r.left() // c), int(r.right() // c) + 1)
+            for j in range(top, bottom)
+        ]
 
     def add(self, r: QRectF, owner: str, tag: bool = False) -> None:
+        entry = (r, owner, tag)
+        cells = self.cells
         for k in self._keys(r):
-            self.cells.setdefault(k, []).append((r, owner, tag))
+            cell = cells.get(k)
+            if cell is None:
+                cells[k] = [entry]
+            else:
+                cell.append(entry)
 
     def remove(self, r: QRectF, owner: str) -> None:
         for k in self._keys(r):
@@ -171,8 +199,9 @@ class _Grid:
                 self.cells[k] = [e for e in cell if not (e[1] == owner and e[0] == r)]
 
     def hits(self, r: QRectF, owner: str) -> bool:
+        cells = self.cells
         for k in self._keys(r):
-            for other, who, _ in self.cells.get(k, ()):
+            for other, who, _ in cells.get(k, ()):
                 if who != owner and other.intersects(r):
                     return True
         return False
@@ -271,12 +300,23 @@ def _halves(text: str) -> tuple[str, str]:
     return text[:cut], text[cut + 1 :]
 
 
-def _inside(item: UnitItem, ppu: float, scale: float, *, ids: bool = False) -> Plate | None:
+def _inside(
+    item: UnitItem, ppu: float, scale: float, *, ids: bool = False, twins: Twins | None = None
+) -> Plate | None:
     """The plate inside the base with the longest label that fits there with the unit's
-    state (its id only where ``ids``), as large as it fits; or None."""
+    state (its id only where ``ids``), as large as it fits; or None. ``twins``: the plates
+    already laid out for units alike (:func:`_twin_key`), shared with them."""
     memo = _memo(item, ppu, scale)
     if ids not in memo.inside:
-        memo.inside[ids] = _inside_plate(item, ppu, scale, ids)
+        if twins is None:
+            memo.inside[ids] = _inside_plate(item, ppu, scale, ids)
+        else:
+            variants = item.label.variants if ids else item.label.variants[:-1]
+            states = (item.state_words(long=True), item.state_words(long=False))
+            key = _twin_key(item, "inside", variants, states)
+            if key not in twins:
+                twins[key] = _inside_plate(item, ppu, scale, ids)
+            memo.inside[ids] = twins[key]
     return memo.inside[ids]
 
 
@@ -356,12 +396,18 @@ def _tag(
     scale: float,
     where: Where,
     align: int = 0,
+    twins: Twins | None = None,
 ) -> Plate:
-    """:func:`_make_tag`, made once an item and zoom."""
+    """:func:`_make_tag`, made once an item and zoom (and once for units alike, given
+    their ``twins``)."""
     memo = _memo(item, ppu, scale)
     plate = memo.tags.get((text, where, align))
     if plate is None:
-        plate = _make_tag(item, text, state, ppu, scale, where, align)
+        key = _twin_key(item, "tag", text, state, where, align)
+        shared = twins.get(key) if twins is not None else None
+        plate = shared or _make_tag(item, text, state, ppu, scale, where, align)
+        if twins is not None:
+            twins[key] = plate
         memo.tags[(text, where, align)] = plate
     return plate
 
@@ -434,6 +480,10 @@ class Layout:
     def __init__(self, ppu: float, scale: float = 1.0) -> None:
         self.ppu, self.scale = ppu, scale
         self.grid = _Grid(CELL_PX / ppu)
+        #: plates laid out for units alike, shared (:func:`_twin_key`)
+        self.twins: Twins = {}
+        #: the lines of text prepared for drawing, shared by the units that show them
+        self.texts: dict[str, QStaticText] = {}
         #: what each unit put in the grid: its base and leader, and its tag
         self.rects: dict[str, list[QRectF]] = {}
         self.tags: dict[str, QRectF] = {}
@@ -468,8 +518,9 @@ class Layout:
         return self._place(again, keep=False)
 
     def _add_base(self, item: UnitItem) -> None:
-        uid = item.unit_id
-        if item.unit.status.eliminated:
+        unit = item.unit
+        uid = unit.id
+        if unit.status.eliminated:
             self.rects[uid] = []
             return
         rects = [item.mapRectToScene(item.body)]
@@ -498,15 +549,15 @@ class Layout:
         waiting: list[UnitItem] = []
         tiny = TINY_PX * scale / ppu
         for item in items:
-            uid, body = item.unit_id, item.body
-            if max(body.width(), body.height()) < tiny:
+            uid = item.unit.id
+            if item.span < tiny:
                 plates[uid] = NO_PLATE
                 continue
-            inside = _inside(item, ppu, scale)
+            inside = _inside(item, ppu, scale, twins=self.twins)
             if inside is not None:
                 plates[uid] = inside
             elif item.unit.status.eliminated:
-                plates[uid] = _inside(item, ppu, scale, ids=True) or NO_PLATE
+                plates[uid] = _inside(item, ppu, scale, ids=True, twins=self.twins) or NO_PLATE
             else:
                 waiting.append(item)
         if keep:
@@ -534,17 +585,18 @@ class Layout:
             else:
                 plates[item.unit_id] = grown
         for item in homeless:
-            plate = _inside(item, ppu, scale, ids=True) or _tag(
-                item, item.label.id, item.state_words(long=False), ppu, scale, "rear"
+            plate = _inside(item, ppu, scale, ids=True, twins=self.twins) or _tag(
+                item, item.label.id, item.state_words(long=False), ppu, scale, "rear", 0, self.twins
             )
             if plate.tag:
                 self._add_tag(item, plate)
             plates[item.unit_id] = plate
         changed = 0
+        texts = self.texts
         for item in items:
-            plate = plates[item.unit_id]
+            plate = plates[item.unit.id]
             _memo(item, ppu, scale).placed = plate if plate.tag else None
-            if item.set_plate(plate):
+            if item.set_plate(plate, texts):
                 changed += 1
         return changed
 
@@ -573,7 +625,7 @@ class Layout:
         cap = max(item.body.width() * ppu * 1.6, 34.0 * scale) + 2 * PAD * scale
         for text in labels:
             for where, align in places:
-                plate = _tag(item, text, state, ppu, scale, where, align)
+                plate = _tag(item, text, state, ppu, scale, where, align, self.twins)
                 if plate.box.width() * ppu > cap and text != item.label.id:
                     break
                 if not self.grid.hits(_scene(item, plate.box), item.unit_id):

@@ -6,9 +6,14 @@ the units change, never while painting."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSceneHelpEvent,
+)
 
 from app.core.battle.look import BattleLook
 from app.core.battle.state import BattleState, BattleUnit
@@ -226,6 +231,15 @@ class MapScene(QGraphicsScene):
                 item.scene().removeItem(item)
             changed += 1
         return changed
+
+    def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:
+        """A unit's tooltip is written when Qt is about to show it (:meth:`UnitItem.
+        refresh_tooltip`), for the units under the pointer; Qt then shows it as ever."""
+        for item in self.items(event.scenePos(), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            unit = _unit_of(item)
+            if unit is not None:
+                unit.refresh_tooltip()
+        super().helpEvent(event)
 
     def show_zones(self, zones: tuple[tuple[tuple[float, float], ...], ...] | None) -> None:
         """Outline the sides' deployment zones (None: hide them)."""

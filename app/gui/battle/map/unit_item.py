@@ -11,6 +11,7 @@ Like every item it mirrors core values, is updated in place and caches its drawi
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -29,7 +30,7 @@ from app.core.battle.look import UnitLabel
 from app.core.battle.state import BattleUnit
 from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
-from app.gui.battle.map.items import CACHE, Z_UNIT
+from app.gui.battle.map.items import Z_UNIT, cache_mode
 from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
 from app.gui.battle.map.symbols import WORDS, symbol_pixmap
 from app.rules.schema import Symbol
@@ -48,6 +49,8 @@ MARKERS: dict[str, tuple[str, str]] = {
     "looting": ("looting", "Loot"),
     "charging": ("charging", "Chg"),
 }
+#: the markers a base shows
+SHOWN = frozenset(MARKERS)
 #: Radius of the rotation handle, and how far ahead of the front edge its centre is (in
 #: radii), in scene units.
 HANDLE_R = style.SCENE_PER_INCH * 0.3
@@ -56,6 +59,41 @@ HANDLE_AHEAD = 2.2
 UNREADABLE_PX = 3.5
 #: The target's corner marks: how far outside the base, and how long, in device pixels.
 TARGET_OUT, TARGET_LEN = 3.0, 8.0
+#: The front edge's white band and notch, and the text, as painted.
+FRONT = QBrush(QColor("#ffffff"))
+TEXT_PEN = QPen(style.TEXT)
+TEXT_RGBA = style.TEXT.rgba()
+ORIGIN = QPointF(0, 0)
+#: no rectangle yet (never changed in place: every rectangle an item keeps is replaced whole)
+NO_RECT = QRectF()
+
+
+@lru_cache(maxsize=256)
+def _base(w: float, d: float) -> tuple[QRectF, QRectF, QPolygonF]:
+    """A base ``w`` by ``d`` (scene units): its rectangle (centred on the origin, front edge
+    up), its front edge's white band and the notch at the edge's middle -- made once for
+    every base of that size (each Qt object a unit keeps costs it to make)."""
+    body = QRectF(-w / 2, -d / 2, w, d)
+    band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
+    notch = min(w, d, style.SCENE_PER_INCH) * 0.3
+    top = body.top()
+    front = QRectF(body.left(), top, w, band)
+    poly = QPolygonF(
+        [QPointF(-notch / 2, top), QPointF(notch / 2, top), QPointF(0, top - notch * 0.8)]
+    )
+    return body, front, poly
+
+
+@lru_cache(maxsize=64)
+def _brush(rgba: int) -> QBrush:
+    """A solid brush of the colour ``rgba``, made once."""
+    return QBrush(QColor.fromRgba(rgba))
+
+
+@lru_cache(maxsize=512)
+def _source(width: int, height: int) -> QRectF:
+    """The whole of a ``width`` by ``height`` pixmap, as a rectangle to draw from."""
+    return QRectF(0, 0, width, height)
 
 
 @dataclass(frozen=True)
@@ -93,25 +131,40 @@ class UnitItem(QGraphicsItem):
         #: the selected unit the Unit dock shows: its rotation handle is drawn
         self.primary = False
         self.targeted = False
-        self._body = QRectF()
+        self._body = NO_RECT
         self._plate = NO_PLATE
         self._static: dict[str, QStaticText] = {}
         #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
         self._symbol: QPixmap | None = None
         self._fraction = 1.0
         self._flip = False
-        self._bounds = QRectF()
+        self._bounds = NO_RECT
         self._words = ("", "")
+        #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
+        self._pen = TEXT_PEN
+        self._fill = FRONT
+        self._front = NO_RECT
+        self._notch_poly = _base(1.0, 1.0)[2]
+        self._symbol_src = NO_RECT
+        self._cache = UnitItem.CacheMode.NoCache
+        self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
+        #: what the label's layout reads of the base (:func:`plates._twin_key`) and its
+        #: longer side, kept as plain values (reading a Qt object from Python costs)
+        self.shape_key: tuple[object, ...] = ()
+        self.span = 0.0
+        #: the tooltip is written when it is asked for (:meth:`refresh_tooltip`): the
+        #: scene asks before Qt shows it; 1,000 units wrote 1,000 on opening a battle
+        self._tip_stale = True
         #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
         self.plate_memo: object = None
         #: counts the changes to what the plate shows (size, facing, label, symbol,
         #: state): plates made for another count are made again
         self.look_version = 0
         self.setZValue(Z_UNIT)
-        self.setCacheMode(CACHE)
-        self.setAcceptHoverEvents(False)
         self._frame = frame
-        self._apply(unit, frame, place=True)
+        self._size = (0.0, 0.0)
+        self._opacity = 1.0
+        self._apply(unit, frame, place=True, fresh=True)
 
     # ------------------------------------------------------------------ what it shows
 
@@ -167,7 +220,7 @@ class UnitItem(QGraphicsItem):
             # only moved: the drawing (and its cache) stays, the item goes where the unit is
             self.unit = unit
             self.setPos(frame.to_scene(unit.x, unit.y))
-            self.setToolTip(self.tooltip())
+            self._tip_stale = True
             return True
         self._apply(unit, frame, place=place)
         return True
@@ -177,9 +230,12 @@ class UnitItem(QGraphicsItem):
             return False
         self.look = look
         self.look_version += 1
-        self.setToolTip(self.tooltip())
+        self._tip_stale = True
         self._plate = NO_PLATE  # laid out again for the new labels and symbol
         self._symbol = None
+        self._lines = ()
+        self._shape_key()
+        self._prepare()
         self.update()
         return True
 
@@ -190,6 +246,7 @@ class UnitItem(QGraphicsItem):
                 self.prepareGeometryChange()  # the rotation handle's room
             self.selected, self.primary = on, primary
             self._bounds = self._bounding()
+            self._prepare()
             self.update()
 
     def set_targeted(self, on: bool) -> None:
@@ -199,45 +256,89 @@ class UnitItem(QGraphicsItem):
             self._bounds = self._bounding()
             self.update()
 
-    def set_plate(self, plate: Plate) -> bool:
-        """Show ``plate`` (laid out by the scene for the zoom); whether it changed."""
+    def set_plate(self, plate: Plate, texts: dict[str, QStaticText] | None = None) -> bool:
+        """Show ``plate`` (laid out by the scene for the zoom); whether it changed.
+        ``texts``: lines already prepared for drawing, shared with the other units."""
         if plate == self._plate:
             return False
         if plate.tag or self._plate.tag:
             self.prepareGeometryChange()
         self._plate = plate
-        self._static = {t: self._static.get(t) or _static(t) for t, _ in plate.lines}
+        shared = {} if texts is None else texts
+        static: dict[str, QStaticText] = {}
+        for t, _ in plate.lines:
+            line = self._static.get(t) or shared.get(t)
+            if line is None:
+                line = shared[t] = _static(t)
+            static[t] = line
+        self._static = static
+        self._lines = tuple((at, static[t]) for t, at in plate.lines)
         self._symbol = None
-        if plate.symbol is not None and self.symbol is not None:
-            w, h = plate.symbol.width() / plate.px, plate.symbol.height() / plate.px
-            self._symbol = symbol_pixmap(self.symbol, round(w), round(h), style.TEXT.rgba())
+        symbol = self.look.symbol
+        if plate.symbol is not None and symbol is not None:
+            w, h = plate.symbol_size
+            self._symbol = symbol_pixmap(symbol, w, h, TEXT_RGBA)
+            self._symbol_src = _source(self._symbol.width(), self._symbol.height())
         self._bounds = self._bounding()
         self.update()
         return True
 
-    def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool) -> None:
+    def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool, fresh: bool = False) -> None:
+        """Show ``unit`` (``place``: where it stands and faces too); ``fresh``: the item is
+        being made, in no scene yet (nothing to tell Qt before it is added)."""
         size_changed = (unit.width, unit.depth) != (
             self.unit.width,
             self.unit.depth,
         ) or not self._body.isValid()
-        if size_changed or frame != self._frame:
+        if (size_changed or frame != self._frame) and not fresh:
             self.prepareGeometryChange()
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
-        self._body = QRectF(-w / 2, -d / 2, w, d)
+        self._body, self._front, self._notch_poly = _base(w, d)
+        self._size = (w, d)
+        self.span = max(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
             self.setRotation(unit.facing % 360)
+            cache = cache_mode(unit.facing % 360)
+            if cache != self._cache:
+                self._cache = cache
+                self.setCacheMode(cache)
         self._flip = 90 < unit.facing % 360 < 270
+        self._shape_key()
         st = unit.status
-        self._fraction = float(st.fraction_left) if st.start_strength else 1.0
-        self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+        full = st.strength == st.start_strength
+        self._fraction = float(st.fraction_left) if st.start_strength and not full else 1.0
+        if full and not (st.eliminated or st.hits or st.rings or st.dps or st.markers & SHOWN):
+            self._words = ("", "")  # a fresh unit's base says nothing of its state
+        else:
+            self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
         self._bounds = self._bounding()
-        self.setToolTip(self.tooltip())
-        self.setOpacity(0.35 if st.eliminated else 1.0)
-        self.update()
+        self._prepare()
+        self._tip_stale = True
+        opacity = 0.35 if st.eliminated else 1.0
+        if opacity != self._opacity:
+            self._opacity = opacity
+            self.setOpacity(opacity)
+        if not fresh:
+            self.update()
+
+    def _shape_key(self) -> None:
+        w, d = self._size
+        self.shape_key = (-w / 2, -d / 2, w, d, self._flip, self.symbol is not None)
+
+    def _prepare(self) -> None:
+        """The outline's pen and the fill, for the look, the selection and the state."""
+        self._pen = style.cosmetic_pen(
+            style.SELECTED if self.selected else self.look.dark,
+            3.0 if self.selected else 1.0,
+            Qt.PenStyle.DashLine
+            if "disordered" in self.unit.status.markers
+            else Qt.PenStyle.SolidLine,
+        )
+        self._fill = _brush(self.look.fill.rgba())
 
     # ------------------------------------------------------------------ words
 
@@ -280,8 +381,18 @@ class UnitItem(QGraphicsItem):
         if st.start_strength > 1 and st.strength < st.start_strength:
             parts.append(f"{st.strength}/{st.start_strength}")
         parts += self._counts(long=long)
-        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & set(MARKERS))]
+        parts += [MARKERS[m][0 if long else 1] for m in sorted(st.markers & SHOWN)]
         return (" · " if long else " ").join(parts)
+
+    def refresh_tooltip(self) -> None:
+        """Write the tooltip for the unit as it is now, where it changed since."""
+        if self._tip_stale:
+            self._tip_stale = False
+            self.setToolTip(self.tooltip())
+
+    def toolTip(self) -> str:
+        self.refresh_tooltip()
+        return super().toolTip()
 
     def tooltip(self) -> str:
         u, st = self.unit, self.unit.status
@@ -340,15 +451,8 @@ class UnitItem(QGraphicsItem):
     ) -> None:
         st = self.unit.status
         body = self._body
-        look = self.look
-        painter.setPen(
-            style.cosmetic_pen(
-                style.SELECTED if self.selected else look.dark,
-                3.0 if self.selected else 1.0,
-                Qt.PenStyle.DashLine if "disordered" in st.markers else Qt.PenStyle.SolidLine,
-            )
-        )
-        painter.setBrush(look.fill)
+        painter.setPen(self._pen)
+        painter.setBrush(self._fill)
         painter.drawRect(body)
         # strength left: a dark band along the rear, as long as what is lost
         if self._fraction < 1.0:
@@ -362,28 +466,21 @@ class UnitItem(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(0, 0, 0, 110))
             painter.drawRect(band)
-        if st.markers & {"routed", "routing"}:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
-            painter.drawRect(body)
-        if "shaken" in st.markers:
-            painter.setPen(style.cosmetic(QColor("#ff9800"), 2.0))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(body.adjusted(1, 1, -1, -1))
+        markers = st.markers
+        if markers:
+            if "routed" in markers or "routing" in markers:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
+                painter.drawRect(body)
+            if "shaken" in markers:
+                painter.setPen(style.cosmetic(QColor("#ff9800"), 2.0))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(body.adjusted(1, 1, -1, -1))
         # the front edge: a white band and a notch at its middle
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#ffffff"))
-        painter.drawRect(QRectF(body.left(), body.top(), body.width(), self.front_band()))
-        notch = self._notch()
-        painter.drawPolygon(
-            QPolygonF(
-                [
-                    QPointF(-notch / 2, body.top()),
-                    QPointF(notch / 2, body.top()),
-                    QPointF(0, body.top() - notch * 0.8),
-                ]
-            )
-        )
+        painter.setBrush(FRONT)
+        painter.drawRect(self._front)
+        painter.drawPolygon(self._notch_poly)
         if self.targeted:
             self._paint_target(painter)
         if self.primary:
@@ -405,18 +502,18 @@ class UnitItem(QGraphicsItem):
             r = plate.box.height() * 0.25
             painter.drawRoundedRect(plate.box, r, r)
         if self._symbol is not None and plate.symbol is not None:
-            painter.drawPixmap(plate.symbol, self._symbol, QRectF(self._symbol.rect()))
+            painter.drawPixmap(plate.symbol, self._symbol, self._symbol_src)
         k = plate.font / REF_PX
         wt = painter.worldTransform()
         if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:
             return  # zoomed far out in a gesture, before the labels are laid out again
         painter.setFont(ref_font())
-        painter.setPen(style.TEXT)
-        for text, at in plate.lines:
+        painter.setPen(TEXT_PEN)
+        for at, static in self._lines:
             painter.save()
             painter.translate(at)
             painter.scale(k, k)
-            painter.drawStaticText(QPointF(0, 0), self._static[text])
+            painter.drawStaticText(ORIGIN, static)
             painter.restore()
 
     def _paint_target(self, painter: QPainter) -> None:
