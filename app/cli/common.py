@@ -146,6 +146,16 @@ def store() -> Any:
     return opened
 
 
+def find_stored(st: Any, key: str, *, include_deleted: bool = False) -> int:
+    """The id of the stored roster ``key`` names (an id or a name)."""
+    from app.usecases.roster import find_roster
+
+    try:
+        return int(find_roster(st, key=key, include_deleted=include_deleted))
+    except LookupError as exc:
+        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
+
+
 def close_stores() -> None:
     """Close the stores the command opened: SQLite then folds the ``-wal`` back into the
     file and removes it, where no other process has the store open (a process that exits

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import CliError, LateParser, registry, store
+from app.cli.common import CliError, LateParser, find_stored, registry, store
 from app.core.capabilities import declared_fields, has_chance_cards, leader_fields, uses_commands
 from app.core.edits import (
     AddCommand,
@@ -300,7 +300,6 @@ def _edit(roster_key: str, make: Any) -> int:
     """Build ROSTER's edit with ``make(ruleset, roster)`` (an edit or None for no change),
     apply and write it in one transaction holding the write lock (a writer elsewhere waits,
     and nothing it wrote is lost); print what was done and the validation of the result."""
-    from app.cli.rosters import find_stored
     from app.core.validation import validate
     from app.usecases.roster import update_roster
 
@@ -388,7 +387,6 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
-    from app.cli.rosters import find_stored
     from app.core.roster import roster_name_problem
     from app.usecases.roster import rename_roster, unique_name
 
@@ -405,7 +403,6 @@ def cmd_rename(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    from app.cli.rosters import find_stored
     from app.usecases.roster import delete_roster
 
     st = store()
@@ -416,7 +413,6 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from app.cli.rosters import find_stored
     from app.usecases.roster import restore_roster
 
     st = store()

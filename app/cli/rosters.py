@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli import roster_edit
-from app.cli.common import CliError, fmt, number, print_json, registry, store, table
+from app.cli.common import (
+    CliError,
+    find_stored,
+    fmt,
+    number,
+    print_json,
+    registry,
+    store,
+    table,
+)
 from app.core.ready import ready_notes
 from app.core.roster import (
     MAX_COUNT,
@@ -104,16 +113,6 @@ def _ruleset(ruleset_id: str) -> Ruleset:
         return registry().get(ruleset_id)
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
-
-
-def find_stored(st: Any, key: str, *, include_deleted: bool = False) -> int:
-    """The id of the stored roster ``key`` names (an id or a name)."""
-    from app.usecases.roster import find_roster
-
-    try:
-        return int(find_roster(st, key=key, include_deleted=include_deleted))
-    except LookupError as exc:
-        raise CliError(str(exc.args[0]) if exc.args else str(exc)) from None
 
 
 def load_stored(st: Any, key: str) -> tuple[int, Roster]:

@@ -9,7 +9,7 @@ target and its page count). This package imports no Qt: the GUI calls these func
 
 from app.export.cardsheet import CARD_SIZE, CardGrid, card_grid
 from app.export.common import PAGE_SIZES, Written
-from app.export.refsheet import render_refsheet, write_refsheet
+from app.export.refsheet_document import render_refsheet, write_refsheet
 from app.export.roster_sheet import write_roster_sheet
 from app.export.unit_cards import card_count, card_painters, write_unit_cards
 

@@ -1,7 +1,8 @@
 """What each ruleset prints on a unit card: its troop line, move and shooting, the fighting
 numbers as boxes to tick, and the special rules. One function per engine (``face`` in
-:mod:`app.export.rulesets`; an engine without one prints :mod:`app.export.generic_parts`'s);
-every number comes from the ruleset data.
+:mod:`app.export.rulesets`, built on this module's parts; an engine without one prints
+:mod:`app.export.generic_parts`'s, chosen by :mod:`app.export.unit_cards`); every number
+comes from the ruleset data.
 
 - Quincunx: the melee die for each ring count 0-7 with ring tick boxes, and a casualty box
   per figure marking where the attrition table's 50%, 33% and 25% thresholds fall.
@@ -20,8 +21,6 @@ from app.core.roster import Roster, Unit
 from app.core.totals import Strength, strength_of, unit_strength
 from app.export.card_draw import Block
 from app.export.common import fmt_num
-from app.export.rulesets import module_for
-from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 from app.rules.schema import TroopBase
 
@@ -53,26 +52,6 @@ def weapons(troop: TroopBase, unit: str = '"') -> str:
 
 
 FaceFn = Callable[[Ruleset, Roster, Unit, TroopBase, float], Face]
-
-
-def _face_of(engine: Engine) -> FaceFn:
-    """The engine's own card face, or the generic one made from its data."""
-    face: FaceFn | None = getattr(module_for(engine), "face", None)
-    if face is None:
-        from app.export import generic_parts  # it builds on this module
-
-        face = generic_parts.face
-    return face
-
-
-def unit_face(rs: Ruleset, roster: Roster, unit: Unit, width: float) -> Face:
-    """The ruleset's card face for ``unit``; an entry the data no longer has gets a plain
-    face with its size only (kept, never dropped)."""
-    entry = rs.army(roster.army).entries.get(unit.entry) if roster.army in rs.armies else None
-    troop = rs.troops.get(entry.troop) if entry is not None else None
-    if entry is None or troop is None:
-        return Face(f"{unit.entry} (not in the current army list)", [("Size", str(unit.size))])
-    return _face_of(rs.engine)(rs, roster, unit, troop, width)
 
 
 def strength(rs: Ruleset, roster: Roster, unit: Unit) -> Strength:

@@ -16,11 +16,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from app.core.capabilities import declared_fields, extra_actions
 from app.core.roster import Leader, Roster, Unit
+from app.export import generic_parts
 from app.export.card_draw import Block, band, lines_block
-from app.export.card_faces import Face, size_line, unit_face
+from app.export.card_faces import Face, FaceFn, size_line
 from app.export.cardsheet import CARD_SIZE, Painter, Progress, write_cards
 from app.export.common import GUIDE, INK, MUTED, Target, Written, author_of, fit_text
 from app.export.fonts import COND, COND_BOLD, SANS_BOLD, register_fonts
+from app.export.rulesets import module_for
+from app.rules.engine import Engine
 from app.rules.ruleset import Ruleset
 from app.rules.schema import Category
 
@@ -272,6 +275,24 @@ def leader_painter(rs: Ruleset, roster: Roster, leader: Leader) -> Painter:
         _footer(canv, w, footer)
 
     return paint
+
+
+def _face_of(engine: Engine) -> FaceFn:
+    """The engine's own card face, or the generic one made from its data."""
+    face: FaceFn | None = getattr(module_for(engine), "face", None)
+    if face is None:
+        face = generic_parts.face
+    return face
+
+
+def unit_face(rs: Ruleset, roster: Roster, unit: Unit, width: float) -> Face:
+    """The ruleset's card face for ``unit``; an entry the data no longer has gets a plain
+    face with its size only (kept, never dropped)."""
+    entry = rs.army(roster.army).entries.get(unit.entry) if roster.army in rs.armies else None
+    troop = rs.troops.get(entry.troop) if entry is not None else None
+    if entry is None or troop is None:
+        return Face(f"{unit.entry} (not in the current army list)", [("Size", str(unit.size))])
+    return _face_of(rs.engine)(rs, roster, unit, troop, width)
 
 
 def card_painters(rs: Ruleset, roster: Roster, *, leaders: bool = True) -> list[Painter]:

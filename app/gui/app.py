@@ -37,7 +37,7 @@ from PySide6.QtWidgets import QApplication
 from app import bundled
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
-from app.gui.printing import Document, declared
+from app.gui.printables import Document, declared
 from app.paths import cache_dir, data_dir, load_registry, user_rulesets_dir
 from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine

@@ -25,7 +25,7 @@ from app.gui import dialogs
 if TYPE_CHECKING:
     from PySide6.QtCore import QSocketNotifier
 
-    from app.gui.main_window import MainWindow
+    from app.gui.window_base import WindowBase
     from app.usecases.access import Store
     from app.usecases.club import ChangeListener
     from app.usecases.roster import RosterSummary
@@ -38,7 +38,7 @@ URL_KEY = "club/url"
 class ClubLink(QObject):
     """The window's connection to a club server: the two File actions and the watcher."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowBase) -> None:
         super().__init__(window)
         self.window = window
         self.connect_action = QAction("Connect to &club server…", window)

@@ -31,9 +31,11 @@ from app.gui.editor import PLACEHOLDER, RosterEditor
 from app.gui.entries import ArmyListPanel
 from app.gui.icons import bundled_icon
 from app.gui.library import LibraryPanel
-from app.gui.printing import Document, Printable, Printer, declared
+from app.gui.printables import Document, Printable, declared
+from app.gui.printing import Printer
 from app.gui.settings import WindowSettings
 from app.gui.validation_panel import ValidationPanel
+from app.gui.window_base import WindowBase
 from app.rules.registry import Registry
 
 if TYPE_CHECKING:  # the event classes are built when the first such event comes
@@ -65,7 +67,7 @@ def _dropped_roster_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:
     ]
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowBase):
     def __init__(
         self,
         registry: Registry,

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.roster import Roster
-from app.gui.printing import Document, Printable, PrintJob, declared, suggested_name, title
+from app.gui.printables import Document, Printable, PrintJob, declared, suggested_name, title
 from app.rules.documents import DocumentOption, DocumentSpec, OptionValue, declared_by
 from app.rules.registry import Registry
 from app.rules.ruleset import Ruleset

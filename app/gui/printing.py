@@ -11,11 +11,9 @@ something is first printed (a good 8 ms of the start otherwise).
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,9 +21,9 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from app.core.roster import CONFIRM_CARDS, Roster
-from app.rules.documents import DocumentSpec, OptionValue, declared_documents
+from app.gui.printables import Document, Printable, PrintJob, suggested_name, title
+from app.rules.documents import DocumentSpec
 from app.rules.registry import Registry
-from app.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -34,56 +32,6 @@ if TYPE_CHECKING:
 
     from app.gui.print_dialog import PrintDialog
     from app.gui.print_job import PrintThread
-
-
-class Document(Enum):
-    CARDS = "Unit cards"
-    ROSTER = "Roster sheet"
-    REFSHEET = "Quick-reference sheet"
-
-
-#: a document to print: a common one, or one an engine declares
-Printable = Document | DocumentSpec
-
-
-def title(document: Printable) -> str:
-    """The document's name in the dialog's list and in messages."""
-    return document.value if isinstance(document, Document) else document.title
-
-
-def declared(registry: Registry) -> list[DocumentSpec]:
-    """The documents the engines of the loaded rulesets declare, each once."""
-    return declared_documents(rs.engine for rs in registry)
-
-
-@dataclass(frozen=True)
-class PrintJob:
-    """What to print: the document, for which ruleset (and roster), where, on what paper;
-    for a declared document, the side and its options' values."""
-
-    document: Printable
-    ruleset: str
-    path: Path
-    page_size: str = "a4"
-    side: str | None = None
-    options: dict[str, OptionValue] = field(default_factory=dict)
-    open_after: bool = True
-    #: to a printer through the system's print dialog (``path`` is then a temporary file)
-    to_printer: bool = False
-
-
-def _file_name(text: str) -> str:
-    return re.sub(r"[^\w\- ]+", "_", text).strip().replace(" ", "-").lower() or "castra"
-
-
-def suggested_name(document: Printable, ruleset: Ruleset, roster: Roster | None) -> str:
-    if document is Document.REFSHEET or roster is None:
-        base = f"{ruleset.id}-refsheet"
-    elif isinstance(document, DocumentSpec):
-        base = f"{roster.side}-{document.id}"
-    else:
-        base = f"{roster.name}-{'cards' if document is Document.CARDS else 'roster'}"
-    return f"{_file_name(base)}.pdf"
 
 
 def write(

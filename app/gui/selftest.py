@@ -127,7 +127,7 @@ def _open_battle(window: MainWindow) -> BattleWindow:
 
 def _print_cards(window: MainWindow, pdf: Path) -> None:
     from app.export import card_count
-    from app.gui.printing import Document, PrintJob
+    from app.gui.printables import Document, PrintJob
 
     session = window.builder.session
     assert session is not None

@@ -25,12 +25,6 @@ VERSION = 1
 MAX_CACHE_BYTES = 8_000_000
 
 
-def fingerprint_of(folder: Path) -> str:
-    from app.rules.fingerprint import folder_fingerprint  # it imports the loader
-
-    return folder_fingerprint(folder)
-
-
 def read_cache(cache_dir: Path, fingerprint: str, files: tuple[str, ...]) -> dict[str, Any] | None:
     """The cache of the folder state ``fingerprint``: ``files`` (the parsed TOML) and, when
     the rebuild was proven equal, ``validated`` (the validated models' dumps); or None (a

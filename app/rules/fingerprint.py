@@ -2,7 +2,7 @@
 recorded with has changed since (a house-rules edit, or a Castra update).
 
 The fingerprint is the SHA-256 of the five TOML files' bytes, read in the loader's fixed
-order (:data:`app.rules.loader.FILES`), each framed by its name and length so that moving
+order (:data:`app.rules.folder.FILES`), each framed by its name and length so that moving
 bytes from one file to the next changes it too. ``data_version`` alone is not enough: a
 house-rules edit rarely bumps it.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from app.rules.folder import FILES, MAX_FILE_BYTES
 from app.rules.inputs import InputError, read_regular_file
-from app.rules.loader import FILES, MAX_FILE_BYTES
 from app.rules.ruleset import Ruleset
 
 

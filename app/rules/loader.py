@@ -11,17 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from app.rules.cache import fingerprint_of, read_cache, write_cache
+from app.rules.cache import read_cache, write_cache
 from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.engine import EngineLookup
 from app.rules.errors import Problem, RulesetError, key_path
+from app.rules.fingerprint import folder_fingerprint
+from app.rules.folder import FILES, MAX_FILE_BYTES
 from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
 from app.rules.record import Record
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmiesFile, ErrataFile, RulesetFile, Strict, TroopBase
-
-FILES = ("ruleset.toml", "troops.toml", "tables.toml", "armies.toml", "errata.toml")
-MAX_FILE_BYTES = 1_000_000
 
 M = TypeVar("M", bound=Record)
 
@@ -177,7 +176,7 @@ def load_ruleset(
     folder = Path(folder)
     name = folder.name
     problems: list[Problem] = []
-    fingerprint = fingerprint_of(folder) if cache_dir is not None else None
+    fingerprint = folder_fingerprint(folder) if cache_dir is not None else None
     cached = read_cache(cache_dir, fingerprint, FILES) if cache_dir and fingerprint else None
     if cached is not None and cached.get("validated"):
         try:

@@ -14,8 +14,8 @@ import pytest
 import app.export.rulesets
 from app.core.ready import ready_armies, ready_roster
 from app.core.roster import Leader, new_roster, unit_from_entry
-from app.export import card_faces, generic_parts, refsheet
-from app.export.refsheet import render_refsheet
+from app.export import generic_parts, refsheet_document, unit_cards
+from app.export.refsheet_document import render_refsheet
 from app.export.rulesets import module_for
 from app.export.unit_cards import write_unit_cards
 from app.rules.registry import Registry
@@ -98,8 +98,8 @@ def test_the_generic_parts_print_every_rulesets_data(
     """Made to fit any engine's tables: each built-in ruleset's, printed through them as if
     its engine had no printed parts, gives a sheet naming every table and troop type and
     cards for its ready army."""
-    monkeypatch.setattr(refsheet, "_engine_story", lambda engine: generic_parts.story)
-    monkeypatch.setattr(card_faces, "_face_of", lambda engine: generic_parts.face)
+    monkeypatch.setattr(refsheet_document, "_engine_story", lambda engine: generic_parts.story)
+    monkeypatch.setattr(unit_cards, "_face_of", lambda engine: generic_parts.face)
     rs = registry.get(ruleset)
     data, pages, _ = render_refsheet(rs, invariant=True)
     text = all_text(data)

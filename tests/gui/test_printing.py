@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.actions import ActionKey
 from app.gui.main_window import MainWindow
 from app.gui.print_dialog import PrintDialog
-from app.gui.printing import Document
+from app.gui.printables import Document
 from app.rules.registry import Registry
 from tests.gui.helpers import open_new
 

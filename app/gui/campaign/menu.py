@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from app.core.campaign.session import CampaignSession
     from app.gui.campaign.history import HistoryCampaignDialog
     from app.gui.campaign.window import CampaignView
-    from app.gui.main_window import MainWindow
+    from app.gui.window_base import WindowBase
 
 
-def install(window: MainWindow) -> QMenu:
+def install(window: WindowBase) -> QMenu:
     a = window.action_registry
     menu = QMenu("&Campaign", window)
     menu.setObjectName("campaignMenu")
@@ -45,7 +45,7 @@ def install(window: MainWindow) -> QMenu:
     return menu
 
 
-def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignView | None:
+def open_view(window: WindowBase, campaign_id: int | None = None) -> CampaignView | None:
     """The campaign view (one per main window), showing ``campaign_id`` if given."""
     from PySide6.QtWidgets import QMessageBox
 
@@ -67,7 +67,7 @@ def open_view(window: MainWindow, campaign_id: int | None = None) -> CampaignVie
     return view
 
 
-def new_from_rosters(window: MainWindow) -> CampaignView | None:
+def new_from_rosters(window: WindowBase) -> CampaignView | None:
     """The New campaign dialog; the campaign it makes is stored and shown."""
     from PySide6.QtWidgets import QDialog, QMessageBox
 
@@ -83,7 +83,7 @@ def new_from_rosters(window: MainWindow) -> CampaignView | None:
     return start_campaign(window, dialog.session)
 
 
-def start_campaign(window: MainWindow, session: CampaignSession) -> CampaignView | None:
+def start_campaign(window: WindowBase, session: CampaignSession) -> CampaignView | None:
     """Store a new campaign and show it in the campaign view."""
     from app.usecases.campaign import create_campaign
 
@@ -93,7 +93,7 @@ def start_campaign(window: MainWindow, session: CampaignSession) -> CampaignView
     return open_view(window, create_campaign(store, session=session))
 
 
-def new_from_template(window: MainWindow) -> CampaignView | None:
+def new_from_template(window: WindowBase) -> CampaignView | None:
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.model import CampaignError
@@ -117,7 +117,7 @@ def new_from_template(window: MainWindow) -> CampaignView | None:
     return open_view(window, cid)
 
 
-def new_from_history(window: MainWindow) -> HistoryCampaignDialog | None:
+def new_from_history(window: WindowBase) -> HistoryCampaignDialog | None:
     """Campaign > New campaign from history: a template built on the historical battles
     (:mod:`app.core.scenario.campaigns`) in a ruleset; the campaign opens in the view."""
     from PySide6.QtWidgets import QMessageBox
@@ -133,7 +133,7 @@ def new_from_history(window: MainWindow) -> HistoryCampaignDialog | None:
     return dialog
 
 
-def _create_from_history(window: MainWindow, dialog: HistoryCampaignDialog) -> None:
+def _create_from_history(window: WindowBase, dialog: HistoryCampaignDialog) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.model import CampaignError
@@ -150,7 +150,7 @@ def _create_from_history(window: MainWindow, dialog: HistoryCampaignDialog) -> N
     open_view(window, create_campaign(store, session=session))
 
 
-def import_campaign(window: MainWindow, path: Path | None = None) -> CampaignView | None:
+def import_campaign(window: WindowBase, path: Path | None = None) -> CampaignView | None:
     from PySide6.QtWidgets import QMessageBox
 
     from app.core.campaign.campaignfile import CampaignFileError, read_file
