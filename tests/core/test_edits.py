@@ -39,8 +39,8 @@ from app.core.roster import (
     unit_from_entry,
     unit_problems,
 )
+from app.rules.leader_bonus import BONUS
 from app.rules.registry import Registry
-from app.rulesets.quincunx import BONUS
 
 
 def _roster() -> Roster:

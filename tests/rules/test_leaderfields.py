@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from app.core.leaderkeys import BATTLE_KEYS, ROSTER_KEYS, battle_fields, flat, unflat
+from app.rules.leader_bonus import BONUS
 from app.rules.leaderfields import FieldValues, LeaderField
 from app.rules.registry import Registry
 from app.rulesets.d3 import QUALITY
 from app.rulesets.leg_vi import EXCEPTIONAL
-from app.rulesets.quincunx import BONUS
 
 VETERAN = LeaderField("veteran", "Veteran", "yes/no", help="h", cli_help="c", default=False)
 

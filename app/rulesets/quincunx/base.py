@@ -9,8 +9,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from app.rules.geometry import Point, away_bearing, heading_vector
+from app.rules.leader_bonus import BONUS
 from app.rules.mechanics import Combatant, LeaderView, Situation, TurnView
-from app.rulesets.quincunx import BONUS
 from app.rulesets.quincunx.schema import MeleeTrack, MoveClass, Tables, Troop
 
 if TYPE_CHECKING:
