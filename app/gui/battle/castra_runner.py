@@ -27,8 +27,8 @@ class CastraRunner(QObject):
     #: one line for the status bar
     message = Signal(str)
 
-    def __init__(self, controller: BattleController) -> None:
-        super().__init__()
+    def __init__(self, controller: BattleController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.controller = controller
         self.table = Table.from_battle(controller.session.state)
         self.pace = "normal"
@@ -149,7 +149,7 @@ class CastraRunner(QObject):
             self.message.emit("Castra stopped: the battle changed")
             return
         if self.auto and self.plays and not self._held and not self.controller.read_only:
-            QTimer.singleShot(0, self._auto_start)
+            QTimer.singleShot(0, self, self._auto_start)  # not once the window is deleted
 
     def _auto_start(self) -> None:
         if self._playing or not self.auto:

@@ -143,6 +143,45 @@ def test_new_battle_from_two_sample_rosters(
     reopened.close()
 
 
+def test_a_battle_window_closed_is_deleted_with_its_battle(
+    make_window: Any, registry: Registry, store: Store, qtbot: QtBot
+) -> None:
+    """Closing a battle window deletes it: its controller, Castra's runner and the battle it
+    showed are freed (each battle opened and closed used to stay in memory for the rest of
+    the run, for the collector to go over), and nothing it had set for later runs on the
+    deleted docks; the battle opens again from the store."""
+    import gc
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication
+
+    from app.store.battles import create_battle
+
+    session = gsb_session(registry)
+    session.do(NextPhase())
+    bid = create_battle(store, session=session, rosters=gsb_rosters(registry))
+    del session
+    main_window: MainWindow = make_window()
+    window = main_window.battles.open_battle(bid)
+    assert window is not None
+    qtbot.waitExposed(window)
+    battle = weakref.ref(window.controller.session)
+    destroyed: list[bool] = []
+    window.controller.destroyed.connect(lambda: destroyed.append(True))
+    window.castra.destroyed.connect(lambda: destroyed.append(True))
+    window.acting.choose_action("activate")  # sets a timer to fit the dock's options
+    window.close()
+    assert bid not in main_window.battles.windows
+    del window
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as the event loop
+    qtbot.wait(20)  # the timers that were set: none runs on what was deleted
+    gc.collect()
+    assert destroyed == [True, True] and battle() is None
+    again = main_window.battles.open_battle(bid)
+    assert again is not None and again.controller.session.cursor == 2
+    again.close()
+
+
 def test_new_battle_on_a_ready_made_table(
     make_window: Any, registry: Registry, store: Store, qtbot: QtBot
 ) -> None:
