@@ -8,7 +8,6 @@ item's data, answered from the step): the view asks only for the lines it shows,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.battle import BattleState, Step
+from app.core.battle import Step
 from app.gui.battle.controller import BattleController
 
 STEP_ROLE = Qt.ItemDataRole.UserRole
@@ -64,10 +63,10 @@ class LogTree(QTreeWidget):
     """The log's tree: the steps listed (a :class:`StepLine` each) and the cursor they are
     greyed by."""
 
-    def __init__(self, names: Callable[[], BattleState]) -> None:
+    def __init__(self, controller: BattleController) -> None:
         super().__init__()
-        #: any state: it names the units and leaders in the titles (names never change)
-        self._names = names
+        #: its battle's state names the units and leaders in the titles (names never change)
+        self._controller = controller
         #: the steps listed, a line each, and how many are done (the cursor: the rest are
         #: undone)
         self.steps: list[Step] = []
@@ -80,7 +79,8 @@ class LogTree(QTreeWidget):
         title = self._titles.get(n)
         if title is None:
             step = self.steps[n - 1]
-            title = f"{n}. T{step.turn} {step.command.title(self._names())}"
+            names = self._controller.session.state
+            title = f"{n}. T{step.turn} {step.command.title(names)}"
             self._titles[n] = title
         return title
 
@@ -131,8 +131,7 @@ class LogPanel(QWidget):
         self.present_button = QPushButton("Return to the present")
         self.present_button.setObjectName("presentButton")
         self.present_button.clicked.connect(controller.return_to_present)
-        # any state names the units and leaders (names never change)
-        self.tree = LogTree(lambda: self.controller.session.state)
+        self.tree = LogTree(controller)
         self.tree.setObjectName("logTree")
         self.tree.setHeaderHidden(True)
         # lines wrap to the dock's width (the column follows the viewport; a line never runs

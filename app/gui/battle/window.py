@@ -121,6 +121,12 @@ class BattleWindow(QMainWindow):
         self.statusBar().setObjectName("battleStatus")
         self.map = BattleMap(self)
         self.setCentralWidget(self.map)
+        # fits the table to the map once shown and the docks have taken their room (the
+        # window's own timer: a single shot still waiting held the map once it was gone)
+        self._fit_later = QTimer(self)
+        self._fit_later.setSingleShot(True)
+        self._fit_later.setInterval(0)
+        self._fit_later.timeout.connect(self.map.fit_table)
         self.unit_panel = UnitPanel(controller)
         self.acting = ActingPanel(controller)
         self.log_panel = LogPanel(controller)
@@ -745,7 +751,7 @@ class BattleWindow(QMainWindow):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # the table fits the map once the docks have taken their room
-        QTimer.singleShot(0, self.map, self.map.fit_table)  # not once the map is deleted
+        self._fit_later.start()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.castra.pause()

@@ -146,10 +146,11 @@ def test_new_battle_from_two_sample_rosters(
 def test_a_battle_window_closed_is_deleted_with_its_battle(
     make_window: Any, registry: Registry, store: Store, qtbot: QtBot
 ) -> None:
-    """Closing a battle window deletes it: its controller, Castra's runner and the battle it
-    showed are freed (each battle opened and closed used to stay in memory for the rest of
-    the run, for the collector to go over), and nothing it had set for later runs on the
-    deleted docks; the battle opens again from the store."""
+    """Closing a battle window deletes it: its controller, Castra's runner, its map and docks
+    and the battle it showed are freed as it goes, without the collector (each battle opened
+    and closed used to stay in memory for the rest of the run, for the collector to go
+    over), and nothing it had set for later runs on the deleted docks; the battle opens
+    again from the store."""
     import gc
     import weakref
 
@@ -170,13 +171,19 @@ def test_a_battle_window_closed_is_deleted_with_its_battle(
     window.controller.destroyed.connect(lambda: destroyed.append(True))
     window.castra.destroyed.connect(lambda: destroyed.append(True))
     window.acting.choose_action("activate")  # sets a timer to fit the dock's options
+    the_map, log = weakref.ref(window.map), weakref.ref(window.log_panel)
     window.close()
     assert bid not in main_window.battles.windows
     del window
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as the event loop
-    qtbot.wait(20)  # the timers that were set: none runs on what was deleted
     gc.collect()
-    assert destroyed == [True, True] and battle() is None
+    gc.disable()  # freed as the window goes, not left in cycles for the collector
+    try:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as the loop
+        qtbot.wait(20)  # the timers that were set: none runs on what was deleted
+        assert destroyed == [True, True]
+        assert battle() is None and the_map() is None and log() is None
+    finally:
+        gc.enable()
     again = main_window.battles.open_battle(bid)
     assert again is not None and again.controller.session.cursor == 2
     again.close()
