@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from app.collector import collector_paused
 from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import SIDES_KEPT, Step
@@ -254,7 +255,9 @@ def campaign_for_update(
 
 
 def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> CampaignSession:
-    with reading(store) as con:
+    # a campaign of 50 battles is some 40,000 new objects (its last whole state and what is
+    # built from it), none in a cycle: the collector's passes over them were a third of it
+    with reading(store) as con, collector_paused():
         return _load(con, campaign_id, registry)
 
 

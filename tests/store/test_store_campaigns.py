@@ -127,6 +127,21 @@ def test_a_damaged_start_is_one_line(store: Store, registry: Registry) -> None:
         load_campaign(store, campaign_id=cid, registry=registry)
 
 
+def test_the_collector_is_back_after_a_read(store: Store, registry: Registry) -> None:
+    """A campaign is read with the cyclic collector paused: it is on again after the read,
+    whether the read worked or the campaign was refused."""
+    import gc
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    assert gc.isenabled()
+    load_campaign(store, campaign_id=cid, registry=registry)
+    assert gc.isenabled()
+    sql(store, "UPDATE campaign SET start = :s", s='{"name": 3}')
+    with pytest.raises(StoreDamaged):
+        load_campaign(store, campaign_id=cid, registry=registry)
+    assert gc.isenabled()
+
+
 def _long_campaign(registry: Registry, battles: int = 8):  # type: ignore[no-untyped-def]
     """The Leg VI campaign with ``battles`` battles recorded (losses each time) and applied:
     more steps than a snapshot is apart."""
