@@ -301,7 +301,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         "WHERE campaign_id = ? ORDER BY n",
         (campaign_id,),
     ).fetchall()
-    builder = Builder()
+    builder = Builder(damaged=lambda exc: StoreDamaged(f"{where} cannot be read ({exc})"))
     try:
         start_dict = json.loads(row[0])
         start = builder.campaign(start_dict, "start")
