@@ -1152,7 +1152,7 @@ def window_rows() -> list[Row]:
     it, build the window with its docks and map, show it and let it draw), then one command
     (Next phase, saved) and one undo, each with the window brought up to date. CPU time of
     this process, the median of the runs."""
-    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
     from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow
 
     from app.core.battle import NextPhase
@@ -1184,6 +1184,10 @@ def window_rows() -> list[Row]:
             window.close()
             window.deleteLater()
             app.processEvents()
+            # deleted as the app's event loop deletes a closed battle window: processEvents
+            # alone never runs a deferred delete, and every window opened stayed in memory
+            # for the next openings' collector to go over
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
         def open_window() -> float:
             start = time.process_time()

@@ -368,6 +368,46 @@ def test_the_first_state_is_read_only_when_it_is_asked_for(
         _ = damaged.state  # built on from the first state: no snapshot before step 20
 
 
+def test_a_stored_step_is_read_as_json_reads_it(
+    store: Store, registry: Registry, toy_mechanics: None
+) -> None:
+    """A step's command, rolls and lines are read as JSON texts are: blanks around a value
+    are read; anything after it, a text that is not JSON or not what a step holds is a damaged
+    store, refused in one line naming the battle."""
+    import json as json_module
+
+    from app.core.battle.serialize import rolls_to_list
+    from app.store.engine import StoreDamaged
+
+    session = toy_session(registry)
+    for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12)):
+        session.do(cmd)
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    step = session.steps[1]
+    lines = json_module.dumps(list(step.lines))
+    sql(store, "UPDATE battle_step SET lines = :t WHERE n = 1", t=f" {lines}\n")
+    assert load_battle(store, battle_id=bid, registry=registry).steps == session.steps
+    for column, text in (
+        ("lines", f"{lines} []"),
+        ("command", '{"kind": "next_phase"} x'),
+        ("rolls", "[1"),
+        ("rolls", ""),
+        ("lines", "5"),
+    ):
+        sql(store, f"UPDATE battle_step SET {column} = :t WHERE n = 1", t=text)
+        with pytest.raises(StoreDamaged, match=f"battle {bid} cannot be read") as refused:
+            load_battle(store, battle_id=bid, registry=registry)
+        assert "\n" not in str(refused.value)
+        sql(
+            store,
+            "UPDATE battle_step SET command = :c, rolls = :r, lines = :t WHERE n = 1",
+            c=json_module.dumps(step.command.to_dict()),
+            r=json_module.dumps(rolls_to_list(step.rolls)),
+            t=lines,
+        )
+    assert load_battle(store, battle_id=bid, registry=registry).steps == session.steps
+
+
 def test_a_stored_step_is_small_and_any_state_is_rebuilt_exactly(
     store: Store, registry: Registry, toy_mechanics: None
 ) -> None:

@@ -159,6 +159,12 @@ class ActingPanel(QWidget):
         self._derived: dict[str, Scalar] = {}
         self._option_widgets: dict[str, QWidget] = {}
         self._filling = False
+        # fits the options again once their new rows are laid out (the dock's own timer: it
+        # goes with the dock, and with it the hold it has on the dock)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_options)
         #: what each unit list holds (filled again only when that changes)
         self._listed: dict[int, tuple[tuple[str, str], ...]] = {}
         #: the odds shown last: every outcome row and the expected losses (exact), the
@@ -348,7 +354,7 @@ class ActingPanel(QWidget):
         self.options_scroll.setVisible(bool(spec.options))
         self._fit_options()
         # once the new rows are laid out, their true height
-        QTimer.singleShot(0, self._fit_options)
+        self._refit.start()
 
     def _fit_options(self) -> None:
         """The options take the height their rows need (labels wrapped to the dock's

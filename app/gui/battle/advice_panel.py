@@ -100,6 +100,12 @@ class AdvicePanel(QWidget):
         for w in (self.title, self.table, self.words):
             w.setToolTip(f"{MEASURE} Click an entry to set it up; nothing happens until you act.")
         self._pending = False
+        # fills the dock once the window has shown the change (the dock's own timer: it goes
+        # with the dock, and with it the hold it has on the dock)
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self._fill)
         runner.acted.connect(lambda _c: self._castra_refresh())
         runner.running.connect(lambda _on: self._castra_refresh())
         self._castra_refresh()
@@ -210,7 +216,7 @@ class AdvicePanel(QWidget):
         self._castra_refresh()
         if not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self._fill)
+            self._later.start()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

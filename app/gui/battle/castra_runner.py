@@ -27,8 +27,8 @@ class CastraRunner(QObject):
     #: one line for the status bar
     message = Signal(str)
 
-    def __init__(self, controller: BattleController) -> None:
-        super().__init__()
+    def __init__(self, controller: BattleController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.controller = controller
         self.table = Table.from_battle(controller.session.state)
         self.pace = "normal"
@@ -37,6 +37,12 @@ class CastraRunner(QObject):
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self._tick)
+        # starts once the window has shown the change (its own timer: it goes with the
+        # runner, and with it the hold it has on the runner)
+        self._start_later = QTimer(self)
+        self._start_later.setSingleShot(True)
+        self._start_later.setInterval(0)
+        self._start_later.timeout.connect(self._auto_start)
         self._playing = False
         self._acting = False
         self.last: Choice | None = None
@@ -149,7 +155,7 @@ class CastraRunner(QObject):
             self.message.emit("Castra stopped: the battle changed")
             return
         if self.auto and self.plays and not self._held and not self.controller.read_only:
-            QTimer.singleShot(0, self._auto_start)
+            self._start_later.start()
 
     def _auto_start(self) -> None:
         if self._playing or not self.auto:

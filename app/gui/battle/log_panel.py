@@ -1,8 +1,14 @@
 """The Log dock: every step in words with its rolls. Clicking a step shows the table as it
 was after it (rebuilt from the recorded rolls), read-only until "Return to the present".
-Steps undone (the redo branch) are listed greyed after the present."""
+Steps undone (the redo branch) are listed greyed after the present.
+
+A step's line is written when the view asks for it (its title, tooltip and colour are the
+item's data, answered from the step): the view asks only for the lines it shows, so a
+1,000-step battle opens without writing 1,000 titles and tooltips."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -20,6 +26,95 @@ from app.core.battle import Step
 from app.gui.battle.controller import BattleController
 
 STEP_ROLE = Qt.ItemDataRole.UserRole
+#: the colour of a step undone (the redo branch)
+UNDONE = QColor("#999")
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+#: a line has one column (a line of none would tell the view of no change)
+_ONE_COLUMN = [""]
+
+
+class StepLine(QTreeWidgetItem):
+    """Step ``n``'s line (``n`` its place in the log): ``n. Tturn title``, all its lines in
+    its tooltip, greyed while the step is undone. Written from the step when Qt asks (for
+    the lines shown), the title once; the lines and dice under it are made when it is
+    opened. A line keeps nothing of its own (1,000 lines are made as a battle opens)."""
+
+    def data(self, column: int, role: int) -> Any:
+        if role in _ASKED:
+            tree = self.treeWidget()
+            if isinstance(tree, LogTree):
+                n = tree.indexOfTopLevelItem(self) + 1
+                if role == _DISPLAY:
+                    return tree.title(n)
+                if role == _TOOLTIP:
+                    return " ".join(tree.steps[n - 1].lines)
+                if role == _FOREGROUND:
+                    return tree.grey if n > tree.done else None
+                return n
+        return super().data(column, role)
+
+
+_ASKED = frozenset((_DISPLAY, _TOOLTIP, _FOREGROUND, STEP_ROLE))
+
+
+class LogTree(QTreeWidget):
+    """The log's tree: the steps listed (a :class:`StepLine` each) and the cursor they are
+    greyed by."""
+
+    def __init__(self, controller: BattleController) -> None:
+        super().__init__()
+        #: its battle's state names the units and leaders in the titles (names never change)
+        self._controller = controller
+        #: the steps listed, a line each, and how many are done (the cursor: the rest are
+        #: undone)
+        self.steps: list[Step] = []
+        self.done = 0
+        self.grey = QBrush(UNDONE)
+        self._titles: dict[int, str] = {}
+
+    def title(self, n: int) -> str:
+        """Step ``n``'s line: its number, turn and command in words."""
+        title = self._titles.get(n)
+        if title is None:
+            step = self.steps[n - 1]
+            names = self._controller.session.state
+            title = f"{n}. T{step.turn} {step.command.title(names)}"
+            self._titles[n] = title
+        return title
+
+    def follow(self, steps: list[Step], cursor: int) -> None:
+        """List ``steps`` with ``cursor`` the present: the lines of the steps listed before
+        (the same objects) stay, greyed again only where the cursor passed over them; the
+        lines after them are taken away, and the new steps' lines added at once."""
+        listed = self.steps
+        first = 0
+        most = min(len(listed), len(steps))
+        while first < most and listed[first] is steps[first]:
+            first += 1
+        while self.topLevelItemCount() > first:
+            self.takeTopLevelItem(self.topLevelItemCount() - 1)
+        del listed[first:]
+        for n in [n for n in self._titles if n > first]:
+            del self._titles[n]
+        low, high = sorted((self.done, cursor))
+        self.done = cursor
+        for i in range(low, min(high, first)):
+            item = self.topLevelItem(i)
+            if isinstance(item, StepLine):
+                item.emitDataChanged()
+        closed = QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator  # looked up once: slow
+        lines = []
+        for _n in range(first, len(steps)):
+            line = StepLine(_ONE_COLUMN)  # its column's data is answered by the step
+            # the step's lines and dice are made when it is opened (a log of 1,000 steps
+            # made 3,000 items on opening the battle)
+            line.setChildIndicatorPolicy(closed)
+            lines.append(line)
+        listed.extend(steps[first:])
+        # added at once: the list told its view of each of 1,000 steps one by one
+        self.addTopLevelItems(lines)
 
 
 class LogPanel(QWidget):
@@ -36,7 +131,7 @@ class LogPanel(QWidget):
         self.present_button = QPushButton("Return to the present")
         self.present_button.setObjectName("presentButton")
         self.present_button.clicked.connect(controller.return_to_present)
-        self.tree = QTreeWidget()
+        self.tree = LogTree(controller)
         self.tree.setObjectName("logTree")
         self.tree.setHeaderHidden(True)
         # lines wrap to the dock's width (the column follows the viewport; a line never runs
@@ -51,46 +146,14 @@ class LogPanel(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.present_button)
         layout.addWidget(self.tree, 1)
-        self._listed: list[Step] = []  # the steps listed, to add only what is new
         controller.viewing.connect(self._viewing)
         self._viewing(-1)
 
     def refresh(self) -> None:
         """List the steps: a 1,000-step battle is listed once; afterwards only what changed
-        is added, so a step done does not rebuild the list."""
+        is added, taken away or greyed again, so a step done does not rebuild the list."""
         session = self.controller.session
-        steps = session.steps
-        first = 0
-        while first < min(len(self._listed), len(steps)) and self._listed[first] is steps[first]:
-            first += 1
-        while self.tree.topLevelItemCount() > first:
-            self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
-        del self._listed[first:]
-        names = session.state  # any state names the units and leaders (names never change)
-        closed = QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator  # looked up once: slow
-        grey = QBrush(QColor("#999"))
-        normal = QBrush()
-        # the steps already listed are greyed or not as the cursor now says
-        for i in range(first):
-            item = self.tree.topLevelItem(i)
-            if item is not None:
-                item.setForeground(0, grey if i >= session.cursor else normal)
-        heads = []
-        for n in range(first, len(steps)):
-            step = steps[n]
-            title = step.command.title(names)
-            head = QTreeWidgetItem([f"{n + 1}. T{step.turn} {title}"])
-            head.setData(0, STEP_ROLE, n + 1)
-            head.setToolTip(0, " ".join(step.lines))
-            # the step's lines and dice are made when it is opened (a log of 1,000 steps made
-            # 3,000 items on opening the battle)
-            head.setChildIndicatorPolicy(closed)
-            if n >= session.cursor:  # undone: the redo branch
-                head.setForeground(0, grey)
-            heads.append(head)
-            self._listed.append(step)
-        # added at once: the list told its view of each of 1,000 steps one by one
-        self.tree.addTopLevelItems(heads)
+        self.tree.follow(session.steps, session.cursor)
         current = self.tree.topLevelItem(session.cursor - 1) if session.cursor else None
         if current is not None:
             self.tree.scrollToItem(current)

@@ -308,7 +308,12 @@ class BattleManager(QObject):
         return window
 
     def _closed(self, battle_id: int) -> None:
-        self.windows.pop(battle_id, None)
+        """A battle window closed is forgotten and deleted, with its map, docks and battle (a
+        closed window was kept for the rest of the run: each battle opened and closed held
+        its own in memory, and the collector went over them on every full pass)."""
+        window = self.windows.pop(battle_id, None)
+        if window is not None:
+            window.deleteLater()
         self.refresh()
 
     def reload_changed(self) -> list[int]:

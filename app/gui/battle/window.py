@@ -104,6 +104,11 @@ class BattleWindow(QMainWindow):
         self.setObjectName("battleWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.controller = controller
+        # the controller and Castra's runner are the window's (its Qt children): deleted with
+        # it, their signals let go of the panels' slots, and the panels, the controller and
+        # the battle are freed (made without a parent, they held each other through their
+        # connections, out of the collector's sight, and outlived the window)
+        controller.setParent(self)
         self.settings = settings if settings is not None else QSettings()
         self.setWindowTitle(f"{controller.session.name} — Castra battle")
         self.setDockOptions(
@@ -116,13 +121,19 @@ class BattleWindow(QMainWindow):
         self.statusBar().setObjectName("battleStatus")
         self.map = BattleMap(self)
         self.setCentralWidget(self.map)
+        # fits the table to the map once shown and the docks have taken their room (the
+        # window's own timer: a single shot still waiting held the map once it was gone)
+        self._fit_later = QTimer(self)
+        self._fit_later.setSingleShot(True)
+        self._fit_later.setInterval(0)
+        self._fit_later.timeout.connect(self.map.fit_table)
         self.unit_panel = UnitPanel(controller)
         self.acting = ActingPanel(controller)
         self.log_panel = LogPanel(controller)
         self.turn_panel = TurnPanel(controller)
         self.leaders_panel = LeadersPanel(controller)
         self.sides_panel = SidesPanel(controller)
-        self.castra = CastraRunner(controller)
+        self.castra = CastraRunner(controller, self)  # deleted with the window (see above)
         self.advice_panel = AdvicePanel(controller, self.castra)
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         # the Turn panel scrolls in what its dock leaves it: its lines never squeeze together
@@ -740,7 +751,7 @@ class BattleWindow(QMainWindow):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # the table fits the map once the docks have taken their room
-        QTimer.singleShot(0, self.map.fit_table)
+        self._fit_later.start()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.castra.pause()

@@ -22,6 +22,7 @@ from app.core.roster import Roster
 from app.core.rosterfile import from_dict as roster_from_dict
 from app.gui.battle.actions import BattleKey
 from app.gui.battle.controller import BattleController
+from app.gui.battle.log_panel import STEP_ROLE
 from app.gui.battle.window import BattleWindow, step_title
 from app.gui.main_window import MainWindow
 from app.rules.geometry import edge_distance
@@ -140,6 +141,52 @@ def test_new_battle_from_two_sample_rosters(
     reopened = main_window.battles.open_battle(battle.id)
     assert reopened is not None and reopened.controller.session.cursor == 1
     reopened.close()
+
+
+def test_a_battle_window_closed_is_deleted_with_its_battle(
+    make_window: Any, registry: Registry, store: Store, qtbot: QtBot
+) -> None:
+    """Closing a battle window deletes it: its controller, Castra's runner, its map and docks
+    and the battle it showed are freed as it goes, without the collector (each battle opened
+    and closed used to stay in memory for the rest of the run, for the collector to go
+    over), and nothing it had set for later runs on the deleted docks; the battle opens
+    again from the store."""
+    import gc
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication
+
+    from app.store.battles import create_battle
+
+    session = gsb_session(registry)
+    session.do(NextPhase())
+    bid = create_battle(store, session=session, rosters=gsb_rosters(registry))
+    del session
+    main_window: MainWindow = make_window()
+    window = main_window.battles.open_battle(bid)
+    assert window is not None
+    qtbot.waitExposed(window)
+    battle = weakref.ref(window.controller.session)
+    destroyed: list[bool] = []
+    window.controller.destroyed.connect(lambda: destroyed.append(True))
+    window.castra.destroyed.connect(lambda: destroyed.append(True))
+    window.acting.choose_action("activate")  # sets a timer to fit the dock's options
+    the_map, log = weakref.ref(window.map), weakref.ref(window.log_panel)
+    window.close()
+    assert bid not in main_window.battles.windows
+    del window
+    gc.collect()
+    gc.disable()  # freed as the window goes, not left in cycles for the collector
+    try:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # as the loop
+        qtbot.wait(20)  # the timers that were set: none runs on what was deleted
+        assert destroyed == [True, True]
+        assert battle() is None and the_map() is None and log() is None
+    finally:
+        gc.enable()
+    again = main_window.battles.open_battle(bid)
+    assert again is not None and again.controller.session.cursor == 2
+    again.close()
 
 
 def test_new_battle_on_a_ready_made_table(
@@ -747,6 +794,91 @@ def test_the_log_greys_the_steps_undone(
     assert greyed() == [steps]
     c.execute(NextPhase())  # a new step replaces the redo branch
     assert tree.topLevelItemCount() == steps and greyed() == []
+
+
+def test_the_log_writes_the_lines_it_shows(
+    qtbot: QtBot, registry: Registry, settings: QSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step's line says its number, turn and command, all its lines in its tooltip, and is
+    written when the view shows it: a battle of 300 steps opens writing the titles of the
+    lines in sight, not 300; a line scrolled to is written as any other."""
+    session = gsb_session(registry)
+    for _ in range(299):
+        session.do(NextPhase())
+    titled: list[int] = []
+    title = NextPhase.title
+
+    def counted(command: NextPhase, state: Any) -> str:
+        titled.append(1)
+        return title(command, state)
+
+    monkeypatch.setattr(NextPhase, "title", counted)
+    window = open_window(qtbot, session, settings)
+    window.log_dock.raise_()
+    qtbot.waitExposed(window)
+    tree = window.log_panel.tree
+    assert tree.topLevelItemCount() == len(session.steps) == 300
+    assert 0 < len(titled) < 60
+    names = session.state
+    for n in (1, 150, 300):
+        item = window.log_panel.item_for_step(n)
+        step = session.steps[n - 1]
+        tree.scrollToItem(item)
+        assert item.text(0) == f"{n}. T{step.turn} {title(step.command, names)}"
+        assert item.toolTip(0) == " ".join(step.lines)
+        assert item.data(0, STEP_ROLE) == n
+        assert item.childCount() == 1 + len(step.rolls)
+        assert item.child(0).data(0, STEP_ROLE) == n
+    assert len(titled) < 120
+
+
+def test_the_log_follows_commands_undo_and_redo_line_by_line(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """A command adds its line to the log (the lines listed stay the same items, the one
+    chosen stays chosen); an undo or a redo greys or ungreys that step's line alone; the
+    arrow keys move through the lines."""
+    from PySide6.QtGui import QColor
+
+    session = gsb_session(registry)
+    for _ in range(4):
+        session.do(NextPhase())
+    window = open_window(qtbot, session, settings)
+    window.log_dock.raise_()
+    qtbot.waitExposed(window)
+    tree = window.log_panel.tree
+    c = window.controller
+    lines = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    tree.setCurrentItem(lines[2])
+    changed: list[int] = []
+    tree.model().dataChanged.connect(lambda first, last, _roles: changed.append(first.row()))
+    c.execute(NextPhase())
+    assert tree.topLevelItemCount() == 6
+    assert [tree.topLevelItem(i) for i in range(5)] == lines
+    assert tree.currentItem() is lines[2] and tree.selectedItems() == [lines[2]]
+    assert changed == []
+
+    def lines_now() -> list[Any]:
+        return [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+
+    def grey(n: int) -> bool:
+        brush = lines_now()[n - 1].foreground(0)
+        return brush.style() != Qt.BrushStyle.NoBrush and brush.color() == QColor("#999")
+
+    assert not any(grey(n) for n in range(1, 7))
+    c.undo()
+    assert changed == [5] and grey(6) and not any(grey(n) for n in range(1, 6))
+    c.undo()
+    assert changed == [5, 4] and grey(5) and grey(6) and not grey(4)
+    c.redo()
+    assert changed == [5, 4, 4] and not grey(5) and grey(6)
+    assert tree.currentItem() is lines[2]
+    tree.setFocus()
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert tree.currentItem() is lines[3]
+    qtbot.keyClick(tree, Qt.Key.Key_Right)  # opens the step: its lines under it
+    assert lines[3].isExpanded() and lines[3].childCount() == 1 + len(session.steps[3].rolls)
+    assert lines[3].child(0).text(0) == " ".join(session.steps[3].lines)
 
 
 def test_the_sides_dock_writes_its_page_when_it_is_seen(

@@ -5,6 +5,7 @@ the core planned (:mod:`app.gui.battle.map.group_tool`)."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRectF
@@ -27,7 +28,16 @@ class GroupMoves:
     these on to it."""
 
     def __init__(self, view: BattleMap) -> None:
-        self.view = view
+        # held weakly: the view holds this, and a cycle kept the view, its scene and its
+        # 1,000 items for the collector to find once the window was gone
+        self._view = weakref.ref(view)
+
+    @property
+    def view(self) -> BattleMap:
+        view = self._view()
+        if view is None:
+            raise RuntimeError("the map of these group moves is gone")
+        return view
 
     def units_in(self, rect: QRectF) -> list[str]:
         """The units (in the battle) whose bases a scene rectangle crosses."""

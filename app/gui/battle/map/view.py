@@ -10,9 +10,11 @@ rule: every cost, limit and verdict comes from the mechanics.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -60,6 +62,12 @@ RELABEL_MS = 120
 TOOLS = ("select", "ruler", "terrain:edit", *(f"terrain:{k}" for k in TERRAIN_KINDS))
 
 
+def _call(ask: weakref.WeakMethod[Any], title: str, text: str) -> bool:
+    """Ask through the view's own question while the view lives (else: no)."""
+    method = ask()
+    return method is not None and method(title, text)
+
+
 class BattleMap(QGraphicsView):
     """The central widget of the battle window (see the module's docstring).
 
@@ -93,7 +101,10 @@ class BattleMap(QGraphicsView):
         #: why the units move when dragged (the window sets "charge", "evade", ...)
         self.move_reason: MoveReason = "move"
         #: asks the umpire a yes/no question (tests replace it)
-        self.confirm: Callable[[str, str], bool] = self._ask
+        # (through a weak reference: the view holding its own bound method kept it, its scene
+        # and its 1,000 items for the collector to find once the window was gone)
+        ask = weakref.WeakMethod(self._ask)
+        self.confirm: Callable[[str, str], bool] = lambda title, text: _call(ask, title, text)
         self._view: TurnView | None = None
         self._selected: str | None = None
         #: the units selected together (the selected unit among them), or () for one
