@@ -107,6 +107,20 @@ class SideInfo:
     record: Mapping[str, Scalar] = field(default_factory=dict)
 
 
+def _combatant(unit: BattleUnit, leader: BattleLeader | None, army: str) -> Combatant:
+    """:meth:`BattleState.combatant` of a unit led by ``leader`` in an army ``army``, made
+    once for as long as the unit and its leader are the same objects: a command replaces only
+    the units it changes, and each state's view would otherwise build a 1,000-unit battle's
+    1,000 combatants again (a Next phase made three views). A combatant is immutable."""
+    made = unit.__dict__.get("_combatant")
+    if made is not None and made[0] is leader and made[1] == army:
+        return made[2]  # type: ignore[no-any-return]
+    view = None if leader is None else BattleState.leader_view(leader)
+    combatant = unit.as_combatant(view, army)
+    unit.__dict__["_combatant"] = (leader, army, combatant)
+    return combatant
+
+
 @dataclass(frozen=True)
 class BattleState:
     ruleset: str
@@ -205,11 +219,16 @@ class BattleState:
         return made
 
     def _make_view(self) -> TurnView:
+        attached: dict[str, BattleLeader] = {}  # as leader_of finds them: the first active
+        for ld in self.leaders:
+            if ld.attached_to is not None and ld.active:
+                attached.setdefault(ld.attached_to, ld)
+        armies = (self.sides[0].army, self.sides[1].army)
         return TurnView(
             turn=self.turn,
             phase=self.phase,
             initiative=self.initiative,
-            units=tuple(self.combatant(u) for u in self.units),
+            units=tuple(_combatant(u, attached.get(u.id), armies[u.side]) for u in self.units),
             sides=(self.sides[0].record, self.sides[1].record),
             armies=(self.sides[0].army, self.sides[1].army),
             side_names=(self.sides[0].name, self.sides[1].name),
