@@ -5,9 +5,10 @@ SQLAlchemy; but the first write -- the first edit of a roster, the first command
 battle, the first campaign step -- imported SQLAlchemy, sqlmodel and the table models then,
 and the user waited half a second or more for it (issue 26). The window's start calls
 :func:`prepare_writes` on its worker thread once the roster is in view, so by the user's
-first write the modules are loaded and the mappers configured, and that write costs what
-any later one does. Nothing here opens the store: the engine is still made by the first
-write, on the thread that writes.
+first write the modules are loaded and the mappers configured. Then, on the thread that
+writes and once the window is idle, :func:`warm_writes` makes the engine and rehearses a
+roster's writes in a transaction that is rolled back, so that SQLAlchemy has compiled their
+statements too: the user's first edit costs what any later one does.
 """
 
 from __future__ import annotations
