@@ -1309,6 +1309,8 @@ def _campaign(db: Path, battles: int) -> int:
 
 def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]:
     """The campaign figures of one campaign of ``n`` battles (see :func:`campaign_rows`)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     from app.gui.campaign.window import CampaignView
     from app.store import open_store
 
@@ -1336,6 +1338,15 @@ def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]
     got["add"] = median_of(RUNS, add)
     store = open_store(db)
 
+    def shut(view: CampaignView) -> None:
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+        # deleted as the app's event loop deletes a closed window: processEvents alone never
+        # runs a deferred delete, and every view opened (each with its campaign) stayed in
+        # memory for the next openings' collector to go over
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
     def open_view() -> float:
         start = time.process_time()
         view = CampaignView(reg, store)  # opens the campaign (the only one)
@@ -1343,9 +1354,7 @@ def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]
         view.show()
         app.processEvents()
         took = (time.process_time() - start) * 1000
-        view.close()
-        view.deleteLater()
-        app.processEvents()
+        shut(view)
         return took
 
     open_view()
@@ -1360,7 +1369,7 @@ def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]
         app.processEvents()
 
     got["reopen"] = median_ms(RUNS, open_again)
-    view.close()
+    shut(view)
     store.close()
     con = sqlite3.connect(db)
     cols = [r[1] for r in con.execute("PRAGMA table_info(campaign_step)")]

@@ -447,6 +447,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_json(d)
         return 0
     rs = session.ruleset
+    # read before the first line is printed: it reads the armies each battle was fought with
+    leaders = [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(rs, campaign)]
     print(f"{campaign.name} ({rs.meta.short_name}), step {n} of {len(session.done)}")
     for b in campaign.battles:
         print(f"  {b.id}  {b.name}  {b.date}  {b.place}  [{b.state}]")
@@ -459,12 +461,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 (f"{b.id} ({b.name})" for b in campaign.battles if b.id == x.battle), x.battle
             )
             print(f"    lost at {at}: {x.unit.name} ({x.reason})")
-    print(
-        table(
-            [(r.side, r.name, r.rank, r.status, r.battles) for r in leader_sheet(rs, campaign)],
-            ("side", "leader", "rank", "status", "battles"),
-        )
-    )
+    print(table(leaders, ("side", "leader", "rank", "status", "battles")))
     if any(makers):  # a club server: the log says who made each step
         print("steps:")
         for i, (done, by) in enumerate(zip(session.done, makers, strict=False), 1):

@@ -18,13 +18,13 @@ rule, so nothing is silently skipped.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from app.collector import collector_paused
 from app.rules.actions import Action
 from app.rules.contact import Contact, ContactHow, not_in_contact
 from app.rules.decisions import SideDecision, UmpireDefault, losses_result
@@ -355,13 +355,8 @@ class Mechanics(SightRules):
         # collector's passes over them while they are made were a sixth of the time of the
         # largest odds. Off while they are made (reference counting still frees them), then
         # back as it was.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return normalise(declared.exact_odds(sit))
-        finally:
-            if collecting:
-                gc.enable()
 
     # -- leaders at the start ------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from app.collector import collector_paused
 from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import SIDES_KEPT, Step
@@ -254,7 +255,10 @@ def campaign_for_update(
 
 
 def load_campaign(store: Store, *, campaign_id: int, registry: Registry) -> CampaignSession:
-    with reading(store) as con:
+    # reading a campaign of 50 battles makes some 21,000 containers (its last whole state
+    # and what is built from it), none in a cycle: one pass of the collector after the read,
+    # not several young passes walking them as they are made
+    with reading(store) as con, collector_paused():
         return _load(con, campaign_id, registry)
 
 
@@ -298,7 +302,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         "WHERE campaign_id = ? ORDER BY n",
         (campaign_id,),
     ).fetchall()
-    builder = Builder()
+    builder = Builder(damaged=lambda exc: StoreDamaged(f"{where} cannot be read ({exc})"))
     try:
         start_dict = json.loads(row[0])
         start = builder.campaign(start_dict, "start")

@@ -14,7 +14,6 @@ not this Castra's, saying who can fix it.
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
+from app.collector import collector_paused
 from app.store.engine import (
     SCHEMA_HEAD,
     Reader,
@@ -350,13 +350,8 @@ def _psycopg() -> Any:
     classes) and no garbage, and the collector's passes over them cost about a tenth of the
     import (a command line's read on a club server pays it once)."""
     if "psycopg" not in sys.modules:
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             import psycopg  # noqa: F401
-        finally:
-            if paused:
-                gc.enable()
     return sys.modules["psycopg"]
 
 

@@ -171,3 +171,28 @@ def test_a_detachment_before_another_battle_and_one_line_refusals(
     assert "  P. Cornelius Scipio: fit -> wounded (1 wound)" in out.splitlines()
     out = ok(capsys, "campaign", "undo", "Italy")
     assert "  P. Cornelius Scipio: wounded (1 wound) -> fit" in out.splitlines()
+
+
+def test_damaged_armies_of_a_battle_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A recorded battle's armies, damaged in the store, are found when a command reads
+    them (they are built when first read), in one line, and nothing is changed."""
+    import os
+    import sqlite3
+
+    ok(capsys, "campaign", "new", "Italy", "--template", "hannibal-italy")
+    ok(capsys, "campaign", "record", "Italy", "1", "--winner", "Carthage")
+    con = sqlite3.connect(os.environ["CASTRA_DB"])
+    ((text,),) = con.execute("SELECT delta FROM campaign_step WHERE kind = 'record'")
+    change = json.loads(text)
+    change["battles"]["items"]["0"]["keys"]["went_in"] = {"whole": [{"name": 3}, {}]}
+    with con:
+        con.execute(
+            "UPDATE campaign_step SET delta = ? WHERE kind = 'record'", [json.dumps(change)]
+        )
+    before = con.execute("SELECT count(*), max(version) FROM campaign").fetchone()
+    for command in (["show", "Italy"], ["chronicle", "Italy"], ["apply", "Italy", "1"]):
+        code, out, err = run(capsys, "campaign", *command)
+        assert code == 1 and out == "", command
+        assert err.count("\n") == 1 and "cannot be read" in err and "went_in[0]" in err
+    assert con.execute("SELECT count(*), max(version) FROM campaign").fetchone() == before
+    con.close()

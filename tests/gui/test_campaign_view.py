@@ -4,6 +4,8 @@ keep expansion and selection across steps and undo; the view fits 1280x720."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
@@ -191,3 +193,55 @@ def test_the_strength_chart_draws_each_side_in_its_armys_colour(
     lines = next(c for c in chart.contents if hasattr(c, "lines")).lines
     assert [lines[i].strokeColor.hexval() for i in range(2)] == ["0xa83232", "0x5b3b8c"]
     assert _side_colour(data, 1) == colors.HexColor("#5b3b8c")
+
+
+def _recorded_then_damaged(store: Store, registry: Registry, session: Any, battle: str) -> int:
+    """A campaign with ``battle`` recorded and applied, whose armies as they went in are
+    then damaged in the store."""
+    import json
+
+    from app.core.battle.result import hand_result
+    from app.core.campaign.fight import battle_rosters
+    from app.core.campaign.steps import ApplyResult, RecordResult
+    from tests.store.conftest import sql
+
+    b = session.campaign.battle(battle)
+    session.do(RecordResult(b.id, hand_result(battle_rosters(session.campaign, b.id), winner=1)))
+    session.do(ApplyResult(b.id))
+    cid = create_campaign(store, session=session)
+    rows = sql(store, "SELECT n, delta FROM campaign_step")
+    for n, text in rows:
+        change = json.loads(text)
+        item = change.get("battles", {}).get("items", {}).get("0", {}).get("keys", {})
+        if "went_in" in item:
+            item["went_in"] = {"whole": [{"name": 3}, {}]}
+            text = json.dumps(change)
+            sql(store, "UPDATE campaign_step SET delta = :s WHERE n = :n", s=text, n=n)
+    return cid
+
+
+def test_damaged_armies_of_a_battle_are_said_in_the_window(
+    qtbot: QtBot, registry: Registry, store: Store
+) -> None:
+    """A battle's armies as they went in are built when they are read. Damaged in the
+    store, they are said in one line when the window needs them: at once for a battle on a
+    historical field (its losses beside history's), at the chronicle otherwise."""
+    from tests.core.campaign.helpers import leg_vi_campaign
+
+    cid = _recorded_then_damaged(store, registry, leg_vi_campaign(registry), "Trebia")
+    view = CampaignView(registry, store)
+    qtbot.addWidget(view)
+    view.show()
+    assert view.session is not None and view.timeline.topLevelItemCount() == 3
+    assert view.chronicle(Path(tempfile.mkdtemp()) / "c.pdf") is None
+    said = view.statusBar().currentMessage()
+    assert said.startswith("No chronicle: ") and f"campaign {cid} cannot be read" in said
+
+    other = _recorded_then_damaged(
+        store, registry, hannibal_in_italy(registry.get("quincunx")), "b1"
+    )
+    view.open_campaign(other)
+    assert view.session is None and view.timeline.topLevelItemCount() == 0
+    assert f"campaign {other} cannot be read" in view.statusBar().currentMessage()
+    view.open_campaign(cid)  # and the other campaign shows again
+    assert view.session is not None and view.timeline.topLevelItemCount() == 3

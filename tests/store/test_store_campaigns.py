@@ -127,6 +127,21 @@ def test_a_damaged_start_is_one_line(store: Store, registry: Registry) -> None:
         load_campaign(store, campaign_id=cid, registry=registry)
 
 
+def test_the_collector_is_back_after_a_read(store: Store, registry: Registry) -> None:
+    """A campaign is read with the cyclic collector paused: it is on again after the read,
+    whether the read worked or the campaign was refused."""
+    import gc
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    assert gc.isenabled()
+    load_campaign(store, campaign_id=cid, registry=registry)
+    assert gc.isenabled()
+    sql(store, "UPDATE campaign SET start = :s", s='{"name": 3}')
+    with pytest.raises(StoreDamaged):
+        load_campaign(store, campaign_id=cid, registry=registry)
+    assert gc.isenabled()
+
+
 def _long_campaign(registry: Registry, battles: int = 8):  # type: ignore[no-untyped-def]
     """The Leg VI campaign with ``battles`` battles recorded (losses each time) and applied:
     more steps than a snapshot is apart."""
@@ -243,3 +258,46 @@ def test_a_step_that_changes_more_than_its_kind_may_is_not_saved(
     ):
         s.do(Mislabelled("rome", "varro", "paullus"))
     assert sql(store, "SELECT count(*) FROM campaign_step") == [(3,)]
+
+
+def test_a_battles_armies_are_built_when_first_read(store: Store, registry: Registry) -> None:
+    """A battle read back holds its armies as they went in, the same as the campaign that
+    recorded them, built only when they are read (the Campaigns window never reads them)."""
+    from app.core.later import Later
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        _record_and_apply(s, "Trebia")
+        made = s.campaign
+    trebia = load_campaign(store, campaign_id=cid, registry=registry).campaign.battle("Trebia")
+    assert type(trebia.__dict__["_later_went_in"]) is Later
+    assert trebia.went_in is not None and trebia.went_in == made.battle("Trebia").went_in
+    assert trebia == made.battle("Trebia")
+
+
+def _damage_went_in(store: Store) -> None:
+    import json
+
+    ((text,),) = sql(store, "SELECT delta FROM campaign_step WHERE kind = 'record'")
+    change = json.loads(text)
+    change["battles"]["items"]["0"]["keys"]["went_in"] = {"whole": [{"name": 3}, {}]}
+    sql(store, "UPDATE campaign_step SET delta = :s WHERE kind = 'record'", s=json.dumps(change))
+
+
+def test_damaged_armies_of_a_battle_are_one_line_when_read(
+    store: Store, registry: Registry
+) -> None:
+    """Armies damaged in the store are found when they are read, in the store's one line:
+    the rest of the campaign reads and shows."""
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        _record_and_apply(s, "Trebia")
+    _damage_went_in(store)
+    loaded = load_campaign(store, campaign_id=cid, registry=registry)
+    trebia = loaded.campaign.battle("Trebia")
+    assert trebia.result is not None and trebia.applied
+    for _ in range(2):
+        with pytest.raises(
+            StoreDamaged, match=rf"campaign {cid} cannot be read \(.*battles\[0\]\.went_in\[0\]"
+        ):
+            _ = trebia.went_in

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from app.core.battle.result import BattleResult
+from app.core.later import LaterField
 from app.core.roster import Roster, Unit
 
 #: how much of a unit's losses comes back before the next battle: none, half (rounded
@@ -58,7 +59,9 @@ class Participant:
 class CampaignBattle:
     """A battle of the campaign. ``went_in``: the two armies (or detachments) as they went
     in, recorded with the result, so the chronicle shows them exactly; ``fought``: the
-    stored battle it was fought as, if it was fought in the app."""
+    stored battle it was fought as, if it was fought in the app. A battle read back from the
+    store makes ``went_in`` when it is first read (:mod:`app.core.later`): the Campaigns
+    window and most commands never look at it."""
 
     id: str
     name: str
@@ -66,7 +69,7 @@ class CampaignBattle:
     date: str = ""
     place: str = ""
     result: BattleResult | None = None
-    went_in: tuple[Roster, Roster] | None = None
+    went_in: LaterField[tuple[Roster, Roster] | None] = LaterField(None)  # noqa: RUF009 (a descriptor)
     applied: bool = False
     fought: int | None = None
     #: the historical battle (``app.core.scenario``) whose field and battle order it is

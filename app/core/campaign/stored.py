@@ -29,6 +29,7 @@ from app.core.campaign.model import (
     LostUnit,
     Participant,
 )
+from app.core.later import Later
 from app.core.leaderkeys import OTHERS, ROSTER_KEYS, unflat
 from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit
 from app.rules.scale import Scale
@@ -164,10 +165,16 @@ def _participant(d: Mapping[str, Any]) -> Participant:
 
 class Builder:
     """Builds campaigns from stored objects, remembering what it built from each side,
-    battle and army object (by identity: the object is kept, so its id is not reused)."""
+    battle and army object (by identity: the object is kept, so its id is not reused).
 
-    def __init__(self) -> None:
+    A battle's ``went_in`` (its two armies as they went in, half of a stored campaign) is
+    built when it is first read (:class:`~app.core.later.Later`). Should it prove not to be
+    what Castra writes then, the error raised is ``damaged`` of the
+    :class:`StoredDataError` (the store makes it its own one-line error)."""
+
+    def __init__(self, damaged: Callable[[StoredDataError], Exception] | None = None) -> None:
         self._memo: dict[int, tuple[object, object]] = {}
+        self._damaged = damaged
 
     def _once(self, d: object, make: Callable[[], T]) -> T:
         got = self._memo.get(id(d))
@@ -201,11 +208,7 @@ class Builder:
                 if result is not None:
                     result = result_from_stored(result, f"{where}.result")
                 if went_in is not None:
-                    x, y = went_in
-                    went_in = (
-                        self.roster(x, f"{where}.went_in[0]"),
-                        self.roster(y, f"{where}.went_in[1]"),
-                    )
+                    went_in = self._later_went_in(went_in, where)
                 return CampaignBattle(
                     id=d["id"],
                     name=d["name"],
@@ -222,6 +225,22 @@ class Builder:
                 raise _fail(where, exc) from None
 
         return self._once(d, make)
+
+    def _later_went_in(self, stored: Any, where: str) -> Later[tuple[Roster, Roster]]:
+        x, y = stored  # two of them, checked now; what they hold when they are read
+
+        def make() -> tuple[Roster, Roster]:
+            try:
+                return (
+                    self.roster(x, f"{where}.went_in[0]"),
+                    self.roster(y, f"{where}.went_in[1]"),
+                )
+            except StoredDataError as exc:
+                if self._damaged is None:
+                    raise
+                raise self._damaged(exc) from None
+
+        return Later(make)
 
     def sides(self, d: Mapping[str, Any], where: str = "campaign") -> tuple[CampaignSide, ...]:
         """The sides of the campaign stored as ``d``, without building the rest of it."""

@@ -323,7 +323,12 @@ class CampaignView(QMainWindow):
             self.picker.blockSignals(True)
             self.picker.setCurrentIndex(index)
             self.picker.blockSignals(False)
-        self._refresh(expand_new=True)
+        try:
+            self._refresh(expand_new=True)
+        except StoreError as exc:  # a battle's armies (read when shown) damaged in the store
+            self.session = None
+            self._refresh()
+            self._say(str(exc))
 
     def reload_if_changed(self) -> bool:
         """Load the open campaign again when the store holds another version of it (another
@@ -709,6 +714,9 @@ class CampaignView(QMainWindow):
         except OSError as exc:
             QMessageBox.warning(self, "Chronicle", f"{path}: {exc.strerror or exc}")
             return None
+        except StoreError as exc:  # a battle's armies, damaged in the store, read only here
+            self._say(f"No chronicle: {exc}")
+            return None
         self._say(f"wrote {path}")
         return path
 
@@ -727,6 +735,9 @@ class CampaignView(QMainWindow):
             export_file(self.session, path)
         except OSError as exc:
             QMessageBox.warning(self, "Export", f"{path}: {exc.strerror or exc}")
+            return None
+        except StoreError as exc:  # a battle's armies, damaged in the store, read only here
+            self._say(f"Not exported: {exc}")
             return None
         self._say(f"wrote {path}")
         return path
