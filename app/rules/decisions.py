@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from app.rules.record import Field
 from app.rules.schema import Strict, Text
-from app.rules.values import Scalar, Side, TurnView, Victory
+
+if TYPE_CHECKING:  # a ruleset's schema loads this module; the battle's values load with play
+    from app.rules.values import Scalar, Side, TurnView, Victory
 
 #: When a decision is taken: ``now``, before the side's units act in this phase (the move
 #: order); ``before``, before ``unit`` moves or fights (GSB's activation, Leg VI's control
@@ -78,6 +80,8 @@ def losses_result(
     """The umpire's default result of :class:`UmpireDefault` with ``lost[s]`` units lost of
     the ``started[s]`` each side began with (``what``: the ruleset's words for a unit lost),
     or None to play on. The reason names the default so the log says it was Castra's call."""
+    from app.rules.values import Victory
+
     share = [lost[s] / started[s] if started[s] else 0.0 for s in (0, 1)]
     names = view.side_names
     head = f"the umpire's call by Castra's default ({rule.title})"

@@ -326,7 +326,21 @@ class Store:
             yield session
 
     @contextmanager
-    def _session(self, *, write: bool) -> Iterator[Session]:
+    def rehearsal(self) -> Iterator[Session]:
+        """A write transaction that is always rolled back, and is taken only if no other
+        writer holds the store at this moment (it never waits for one: a busy store raises
+        :class:`StoreError` at once). Nothing done in it reaches the store's files: it is
+        for running a write's statements so that SQLAlchemy has compiled them before the
+        user's first write (:func:`app.store.prepare.warm_writes`). A local file only."""
+        if self.read_only or self.url is not None:
+            raise StoreError("only a local store that can be written holds a rehearsal")
+        with self._session(write=True, keep=False) as session:
+            yield session
+
+    @contextmanager
+    def _session(self, *, write: bool, keep: bool = True) -> Iterator[Session]:
+        """One transaction; with ``keep`` false it is rolled back at the end (and, a write,
+        takes the write lock only if it is free now)."""
         from sqlalchemy.exc import DBAPIError, IntegrityError
         from sqlalchemy.orm.exc import StaleDataError
         from sqlmodel import Session
@@ -334,15 +348,24 @@ class Store:
         self.check_files()
         try:
             with self.engine.connect() as conn:
-                conn = conn.execution_options(castra_write=write)
-                info = {"member": self.member}
-                with Session(bind=conn, expire_on_commit=False, info=info) as session:
-                    try:
-                        yield session
-                        session.commit()
-                    except BaseException:
-                        session.rollback()
-                        raise
+                if not keep:  # never wait for another writer; the engine's timeout after
+                    _busy_timeout(conn, 0)
+                try:
+                    conn = conn.execution_options(castra_write=write)
+                    info = {"member": self.member}
+                    with Session(bind=conn, expire_on_commit=False, info=info) as session:
+                        try:
+                            yield session
+                            if keep:
+                                session.commit()
+                            else:
+                                session.rollback()
+                        except BaseException:
+                            session.rollback()
+                            raise
+                finally:
+                    if not keep:
+                        _busy_timeout(conn, BUSY_TIMEOUT_MS)
                 if self._guard is not None:
                     self._guard.observe(files=True, note=True)
         except IntegrityError:
@@ -363,7 +386,7 @@ class Store:
             raise
         except sqlite3.Error as exc:
             raise StoreError(describe_failure(self.path, exc)) from None
-        if write:
+        if write and keep:
             self._check_written()
 
     def check_files(self) -> None:
@@ -488,6 +511,13 @@ def _make_engine(path: Path, *, foreign_keys: bool, read_only: bool = False) -> 
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _busy_timeout(conn: Connection, ms: int) -> None:
+    """Set how long SQLite waits for another writer on ``conn``'s database connection."""
+    dbapi = conn.connection.dbapi_connection
+    assert isinstance(dbapi, sqlite3.Connection)
+    dbapi.execute(f"PRAGMA busy_timeout={int(ms)}")
 
 
 def make_engine(path: Path) -> Engine:

@@ -12,7 +12,6 @@ unknown leader status, a date that is not a date) raises
 
 from __future__ import annotations
 
-import difflib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -289,6 +288,8 @@ def find_roster(store: Store, *, key: str, include_deleted: bool = False) -> int
     if matches:
         choices = ", ".join(f"{rid} ({name!r})" for rid, name in sorted(matches))
         raise LookupError(f"{len(matches)} rosters are named {key!r}: {choices}; use the id")
+    import difflib  # only to name the rosters meant (not loaded by the window's start)
+
     names = sorted({name for _, name in live})
     near = [n for n in names if folded and folded in n.casefold()]
     near += [n for n in difflib.get_close_matches(key, names, n=5, cutoff=0.6) if n not in near]

@@ -118,6 +118,20 @@ def update_roster(
         return changed
 
 
+def write_in(
+    session: Session,
+    roster: Roster,
+    roster_id: int | None,
+    expected_version: int | None = None,
+    base: Roster | None = None,
+    *,
+    what: str | None = None,
+) -> Saved:
+    """:func:`write_roster` inside a transaction the caller holds (``session``)."""
+    _check_ids(roster)
+    return _write(session, roster, roster_id, expected_version, base, what=what)
+
+
 def _check_ids(roster: Roster) -> None:
     for what, ids in (
         ("unit", [u.id for u in roster.units]),

@@ -42,6 +42,7 @@ from app.cli import main
 main([])
 found = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core"))
 print("PYDANTIC", found)
+print("PLAY", sorted(m for m in sys.modules if m in ("app.rules.values", "app.rules.mechanics")))
 """
 
 
@@ -69,6 +70,8 @@ def test_a_warm_start_shows_the_reopened_roster_without_pydantic(tmp_path: Path)
         assert "roster open" in run.stdout, run.stdout
     assert "PYDANTIC []" not in runs[0].stdout, runs[0].stdout  # the first start validated
     assert "PYDANTIC []" in runs[1].stdout, runs[1].stdout
+    # nor what the mechanics see of a battle (some fifteen dataclasses, made as they load)
+    assert "PLAY []" in runs[1].stdout, runs[1].stdout
 
 
 #: Qt classes the window's start does not need: PySide6 builds a class and its enums when it

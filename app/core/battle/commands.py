@@ -31,7 +31,7 @@ from app.core.battle.base import (
 )
 from app.core.battle.group import GroupMove
 from app.core.battle.moves import MOVE_COMMANDS, MoveUnit
-from app.core.battle.state import BattleState
+from app.core.battle.state import BattleState, BattleUnit
 from app.core.battle.terrain import TERRAIN_COMMANDS
 from app.rules.inputs import control_problem
 from app.rules.mechanics import (
@@ -91,6 +91,17 @@ class StartBattle(BattleCommand):
         return Executed(state, tuple(lines))
 
 
+def _unmoved(unit: BattleUnit) -> BattleUnit:
+    """``unit`` as a new round or turn finds it: no ``moved`` marker, no distance moved. A
+    unit that has neither is kept as it is (the same object: what is made of it once, its
+    canonical JSON and its view, holds), not rebuilt equal."""
+    if "moved" not in unit.status.markers and not unit.moved:
+        return unit
+    return replace(
+        unit, status=replace(unit.status, markers=unit.status.markers - {"moved"}), moved=0.0
+    )
+
+
 @dataclass(frozen=True)
 class NextPhase(BattleCommand):
     """End the current phase and begin the next (a new turn after the last phase). A new
@@ -120,17 +131,7 @@ class NextPhase(BattleCommand):
                     state = replace(state, round=state.round + 1, phase=0)
                 else:
                     state = replace(state, turn=state.turn + 1, round=1, phase=0)
-                state = replace(
-                    state,
-                    units=tuple(
-                        replace(
-                            u,
-                            status=replace(u.status, markers=u.status.markers - {"moved"}),
-                            moved=0.0,
-                        )
-                        for u in state.units
-                    ),
-                )
+                state = replace(state, units=tuple(_unmoved(u) for u in state.units))
             lines.append(f"{when(state, ctx)}: {phase_name(ctx, state.phase)}.")
             state, more = apply_hook(state, ctx.mechanics.begin_phase(state.view(), ctx.dice), ctx)
             lines += more

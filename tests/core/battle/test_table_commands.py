@@ -184,3 +184,33 @@ def test_distance_moved_lasts_until_the_next_round(registry: Registry) -> None:
         s.do(NextPhase())
     assert all(u.moved == 0 for u in s.state.units)
     assert "moved" not in state_to_dict(s.state)["units"][0]
+
+
+def test_a_new_round_clears_moves_and_keeps_the_units_that_had_none(registry: Registry) -> None:
+    """A new round rebuilds only the units that moved or carry the ``moved`` marker; the
+    others stay the same objects (what was made of them once holds). The state is the one
+    clearing every unit gives."""
+    from dataclasses import replace
+
+    rs = registry.get("d3-ancients")
+    mech = ToyMechanics(rs)
+    state = new_battle(rs, mech, (roster(registry, "roman"), roster(registry, "carthaginian")))
+    units = list(state.units)
+    units[0] = replace(units[0], moved=3.5)
+    units[1] = replace(units[1], status=replace(units[1].status, markers=frozenset({"moved"})))
+    units[2] = replace(units[2], moved=-0.0)  # no distance: kept as it is
+    s = BattleSession(rs, mech, replace(state, units=tuple(units)), seed=1)
+    s.do(StartBattle())
+    while s.state.turn == 1 and s.state.round == 1:
+        before = s.state
+        s.do(NextPhase())
+    after = s.state
+    cleared = tuple(
+        replace(u, status=replace(u.status, markers=u.status.markers - {"moved"}), moved=0.0)
+        for u in before.units
+    )
+    assert after.units == cleared
+    assert state_to_dict(after) == state_to_dict(replace(after, units=cleared))
+    kept = [a is b for a, b in zip(before.units, after.units, strict=True)]
+    assert kept[:2] == [False, False] and all(kept[2:])
+    assert not after.units[1].status.has("moved") and after.units[0].moved == 0.0
