@@ -1147,12 +1147,26 @@ def map_rows() -> list[Row]:
 # --------------------------------------------------------------------------- battle window
 
 
+def shut(window: Any) -> None:
+    """Close a window the bench opened and delete it, as the app's event loop deletes a
+    closed window: ``processEvents`` alone never runs a deferred delete, and every window
+    opened (with its battle or campaign) stayed in memory for the next openings' collector
+    to go over."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    window.close()
+    window.deleteLater()
+    QApplication.processEvents()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def window_rows() -> list[Row]:
     """The battle window on a stored battle of 1,000 steps and 1,000 units: opening it (load
     it, build the window with its docks and map, show it and let it draw), then one command
     (Next phase, saved) and one undo, each with the window brought up to date. CPU time of
     this process, the median of the runs."""
-    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+    from PySide6.QtCore import QSettings, Qt
     from PySide6.QtWidgets import QApplication, QDockWidget, QGraphicsView, QMainWindow
 
     from app.core.battle import NextPhase
@@ -1179,15 +1193,6 @@ def window_rows() -> list[Row]:
             window.show()
             app.processEvents()
             return window
-
-        def shut(window: QMainWindow) -> None:
-            window.close()
-            window.deleteLater()
-            app.processEvents()
-            # deleted as the app's event loop deletes a closed battle window: processEvents
-            # alone never runs a deferred delete, and every window opened stayed in memory
-            # for the next openings' collector to go over
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
         def open_window() -> float:
             start = time.process_time()
@@ -1313,8 +1318,6 @@ def _campaign(db: Path, battles: int) -> int:
 
 def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]:
     """The campaign figures of one campaign of ``n`` battles (see :func:`campaign_rows`)."""
-    from PySide6.QtCore import QCoreApplication, QEvent
-
     from app.gui.campaign.window import CampaignView
     from app.store import open_store
 
@@ -1341,15 +1344,6 @@ def _campaign_figures(tmp: Path, n: int, reg: Any, app: Any) -> dict[str, float]
 
     got["add"] = median_of(RUNS, add)
     store = open_store(db)
-
-    def shut(view: CampaignView) -> None:
-        view.close()
-        view.deleteLater()
-        app.processEvents()
-        # deleted as the app's event loop deletes a closed window: processEvents alone never
-        # runs a deferred delete, and every view opened (each with its campaign) stayed in
-        # memory for the next openings' collector to go over
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def open_view() -> float:
         start = time.process_time()
