@@ -107,3 +107,17 @@ def test_a_read_after_the_server_dropped_the_connection(club: Club) -> None:
     assert str(got.value).startswith(f"the club server {ann.where} failed: ")
     assert "\n" not in str(got.value)
     assert len(list_rosters(ann)) == 1  # a new connection
+
+
+def test_an_address_naming_psycopg_3_opens_the_same_store(club: Club) -> None:
+    save_roster(club.open("ann"), roster=_roster("Ann's legion"))
+    url = club.url("ann").replace("postgresql://", "postgresql+psycopg://", 1)
+    code, loaded, out, err = _castra("--store", url, "roster", "list")
+    assert (code, loaded, err) == (0, [], "") and "Ann's legion" in out
+    assert [r.name for r in list_rosters(club.open("ann"))] == ["Ann's legion"]
+    with open_store(url) as store:
+        save_roster(store, roster=_roster("Written through it"))
+    assert sorted(r.name for r in list_rosters(club.open("ann"))) == [
+        "Ann's legion",
+        "Written through it",
+    ]

@@ -15,7 +15,7 @@ from sqlalchemy.dialects.postgresql.psycopg2 import PGDialect_psycopg2
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from app.store.engine import StoreError
+from app.store.engine import StoreError, is_server_url
 from app.store.server import ServerURL, has_password, parse_url, read_url, shown
 
 ADDRESSES = [
@@ -237,3 +237,15 @@ def test_a_password_beside_a_bad_port_is_still_seen() -> None:
     assert has_password("postgresql://ann@h:abc/db?password=x")
     assert not has_password("postgresql://ann@h:abc/db")
     assert shown("postgresql://ann:pw@h:abc/db") == "the URL given"
+
+
+@pytest.mark.parametrize(
+    "scheme", ["postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"]
+)
+def test_every_spelling_of_a_server_goes_through_psycopg2(scheme: str) -> None:
+    """An address written for psycopg 3 (``postgresql+psycopg://``, which Castra took
+    before) still names a club server, and is read onto the one driver Castra has."""
+    text = f" {scheme}://ann@h:5433/db "
+    assert is_server_url(text)
+    assert parse_url(text).drivername == "postgresql+psycopg2"
+    assert not is_server_url("postgresql+asyncpg://ann@h/db")
