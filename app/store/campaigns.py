@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -397,7 +398,10 @@ def _snapshot_reader(campaign_id: int, blob: bytes, builder: Builder) -> Any:
             if got is not None:
                 _decoded.move_to_end(key)
         if got is None:
-            got = _Decoded(unpack_snapshot(blob))
+            try:
+                got = _Decoded(unpack_snapshot(blob))
+            except zlib.error as exc:  # not compressed as Castra writes: damaged
+                raise ValueError(f"a whole state stored is not readable ({exc})") from None
             with _decoded_lock:
                 _decoded[key] = got
                 while len(_decoded) > READ_KEPT:
