@@ -22,10 +22,13 @@ LOST = QBrush(QColor("#8B1E1E"))
 
 
 def _walk(tree: QTreeWidget) -> list[QTreeWidgetItem]:
+    return _below([tree.topLevelItem(i) for i in range(tree.topLevelItemCount())])
+
+
+def _below(roots: list[QTreeWidgetItem | None]) -> list[QTreeWidgetItem]:
+    """``roots`` and every item under them."""
     out: list[QTreeWidgetItem] = []
-    stack: list[QTreeWidgetItem | None] = [
-        tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
-    ]
+    stack = list(roots)
     while stack:
         item = stack.pop()
         if item is None:
@@ -39,23 +42,34 @@ class KeptTree(QTreeWidget):
     """A tree rebuilt whole that keeps which keys were expanded and which was selected."""
 
     def rebuild(self, fill: list[QTreeWidgetItem], *, expand_new: bool = False) -> None:
-        expanded = {it.data(0, KEY) for it in _walk(self) if it.isExpanded()}
-        known = {it.data(0, KEY) for it in _walk(self)}
+        expanded: set[object] = set()
+        known: set[object] = set()
+        for it in _walk(self):
+            key = it.data(0, KEY)
+            known.add(key)
+            if it.isExpanded():
+                expanded.add(key)
         current = self.currentItem()
         selected = current.data(0, KEY) if current is not None else None
         scroll = self.verticalScrollBar().value()
         self.setUpdatesEnabled(False)
         self.clear()
         self.addTopLevelItems(fill)
-        for it in _walk(self):
-            if it.data(0, SPAN):
-                it.setFirstColumnSpanned(True)  # only once the item is in the tree
-        for it in _walk(self):
+        # the new items, walked once (before the tree lays them out: expanding an item
+        # first, then spanning, lays the tree out once, not once an item)
+        items = _below(list(fill))
+        chosen = None
+        for it in items:
             key = it.data(0, KEY)
             if key in expanded or (expand_new and key not in known and it.childCount()):
                 it.setExpanded(True)
             if key is not None and key == selected:
-                self.setCurrentItem(it)
+                chosen = it
+        for it in items:
+            if it.data(0, SPAN):
+                it.setFirstColumnSpanned(True)  # only once the item is in the tree
+        if chosen is not None:
+            self.setCurrentItem(chosen)
         self.setUpdatesEnabled(True)
         self.verticalScrollBar().setValue(scroll)
 
