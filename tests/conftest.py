@@ -15,7 +15,7 @@ import pytest
 from app.rules.registry import BUILTIN_DIR, Registry
 from app.rulesets import find_engine
 from app.store import Store
-from tests.pgcluster import Cluster, running_cluster
+from tests.pgcluster import Cluster, running_cluster, sql_client
 
 
 @pytest.fixture(scope="session")
@@ -102,9 +102,7 @@ class Club:
 
     def raw(self, member: str) -> Any:
         """A plain SQL client logged in as ``member`` (autocommit), as a member might use."""
-        import psycopg
-
-        return psycopg.connect(self.url(member), autocommit=True)
+        return sql_client(self.url(member))
 
 
 def add_members(url: str) -> None:

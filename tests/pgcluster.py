@@ -19,8 +19,37 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import psycopg2
+import psycopg2.extensions
 
 ADMIN = "castra_admin"
+
+
+class SQLClient(psycopg2.extensions.connection):
+    """A plain SQL client on a psycopg2 connection, as a member or the admin might use one
+    (autocommit): :meth:`execute` runs a statement and gives its cursor, and the connection
+    is closed when its ``with`` block ends."""
+
+    def execute(self, sql: str, params: Any = None) -> psycopg2.extensions.cursor:
+        cursor = self.cursor()
+        cursor.execute(sql, params)
+        return cursor
+
+    def __enter__(self) -> SQLClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sql_client(url: str) -> SQLClient:
+    """A :class:`SQLClient` logged in at ``url`` (autocommit)."""
+    con = psycopg2.connect(url, connection_factory=SQLClient)
+    con.autocommit = True
+    assert isinstance(con, SQLClient)
+    return con
 
 
 def find_bin() -> Path | None:
@@ -106,11 +135,9 @@ class Cluster:
     def admin_sql(self, *statements: str) -> None:
         """Statements run as the admin on the ``postgres`` database, outside a transaction
         (CREATE DATABASE cannot run in one)."""
-        import psycopg
-
-        with psycopg.connect(self.url(), autocommit=True) as con:
+        with sql_client(self.url()) as con:
             for statement in statements:
-                con.execute(statement)  # type: ignore[arg-type]
+                con.execute(statement)
 
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database (a copy of ``template``, which no one may be connected to); its

@@ -18,7 +18,7 @@ disk, damaged content) become :class:`StoreError` with one line saying what happ
 A ``postgresql://`` URL (``CASTRA_DB`` or ``--store``) opens a club server instead: the same
 tables and migrations, each member connecting as their own role, with the database's
 row-level security deciding what they may change (:mod:`app.store.server`). Opening one and
-reading from it go through psycopg alone (:class:`PgReader`); SQLAlchemy is imported for the
+reading from it go through psycopg2 alone (:class:`PgReader`); SQLAlchemy is imported for the
 first write, as on a file. Nothing above ``app.store`` knows which engine it has.
 """
 
@@ -115,7 +115,12 @@ def describe_failure(path: Path, exc: BaseException) -> str:
 
 
 #: The URL schemes that open a club server rather than a local file.
-SERVER_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+SERVER_SCHEMES = (
+    "postgresql://",
+    "postgres://",
+    "postgresql+psycopg2://",
+    "postgresql+psycopg://",
+)
 
 
 def is_server_url(text: str) -> bool:
@@ -195,18 +200,21 @@ class ServerReader:
 
 
 class PgReader:
-    """The read queries of :mod:`app.store.read` on a psycopg connection to a club server,
-    without SQLAlchemy (psycopg takes ``%s`` placeholders where SQLite takes ``?``)."""
+    """The read queries of :mod:`app.store.read` on a psycopg2 connection to a club server,
+    without SQLAlchemy (psycopg2 takes ``%s`` placeholders where SQLite takes ``?``). Each
+    query gets a cursor of its own, as ``sqlite3.Connection.execute`` gives."""
 
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
     def execute(self, sql: str, parameters: Any = (), /) -> Rows:
-        rows: Rows = self._conn.execute(sql.replace("?", "%s"), tuple(parameters))
+        cursor = self._conn.cursor()
+        cursor.execute(sql.replace("?", "%s"), tuple(parameters))
+        rows: Rows = cursor
         return rows
 
 
-#: Idle psycopg connections a club server's store keeps for its reads (as many as the
+#: Idle psycopg2 connections a club server's store keeps for its reads (as many as the
 #: engine's pool keeps).
 _IDLE_READERS = 4
 
@@ -235,7 +243,7 @@ class Store:
     _guard: FileGuard | None = field(default=None, repr=False)
     #: a club server's address as given (``url`` is as shown): what connections are made to
     _dsn: str | None = field(default=None, repr=False)
-    #: a club server's idle psycopg connections for reads (:meth:`take`, :meth:`give_back`)
+    #: a club server's idle psycopg2 connections for reads (:meth:`take`, :meth:`give_back`)
     _idle: list[Any] = field(default_factory=list, repr=False)
     _idle_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -275,8 +283,8 @@ class Store:
         return self._engine
 
     def take(self) -> Any:
-        """A club server's psycopg connection for one read transaction: an idle one, or a
-        new one (``psycopg.Error`` when the server cannot be reached). Hand it back with
+        """A club server's psycopg2 connection for one read transaction: an idle one, or a
+        new one (``psycopg2.Error`` when the server cannot be reached). Hand it back with
         :meth:`give_back`, or close it."""
         with self._idle_lock:
             if self._idle:

@@ -2,7 +2,7 @@
 ORM functions of :mod:`app.store.repo` return (``tests/store/test_store_read.py`` proves it
 on every field), so the window can show the library and reopen the last roster, and
 ``castra roster list`` can answer, without importing SQLAlchemy (a third of a second). On a
-club server the same queries go through psycopg alone (:func:`reading`).
+club server the same queries go through psycopg2 alone (:func:`reading`).
 
 Each call is one read transaction on a short-lived connection with the store's busy
 timeout; nothing here writes. Content that cannot be decoded (bad JSON in ``lines``, an
@@ -67,7 +67,7 @@ class RosterSummary:
 def reading(store: Store) -> Iterator[Reader]:
     """A read-only connection for one read transaction; database failures become
     :class:`StoreError`. On a club server, one repeatable-read transaction (every query sees
-    the same moment) on a kept psycopg connection."""
+    the same moment) on a kept psycopg2 connection."""
     if store.on_server:
         with _server_reading(store) as reader:
             yield reader
@@ -93,30 +93,30 @@ def reading(store: Store) -> Iterator[Reader]:
 
 @contextmanager
 def _server_reading(store: Store) -> Iterator[Reader]:
-    """A club server's read: one repeatable-read transaction on a kept psycopg connection,
-    through psycopg alone (no SQLAlchemy, no sqlmodel, no pydantic: a command that only
+    """A club server's read: one repeatable-read transaction on a kept psycopg2 connection,
+    through psycopg2 alone (no SQLAlchemy, no sqlmodel, no pydantic: a command that only
     reads loads none of them). The database's row-level security sees the member's own
     login, as for every other query."""
-    import psycopg
-
     from app.store.engine import PgReader
-    from app.store.server import describe_server_failure
+    from app.store.server import describe_server_failure, driver
+
+    psycopg2 = driver()
 
     try:
         conn = store.take()
-    except psycopg.Error as exc:
+    except psycopg2.Error as exc:
         raise StoreError(describe_server_failure(store.where, exc)) from None
     try:
         yield PgReader(conn)
         conn.commit()
-    except psycopg.Error as exc:
+    except psycopg2.Error as exc:
         conn.close()
         store.forget_readers()
         raise StoreError(describe_server_failure(store.where, exc)) from None
     except BaseException:
         try:
             conn.rollback()
-        except psycopg.Error:  # the connection is lost: what the read raised is the news
+        except psycopg2.Error:  # the connection is lost: what the read raised is the news
             conn.close()
             store.forget_readers()
         else:

@@ -33,10 +33,12 @@ from app.store.engine import (
 )
 
 if TYPE_CHECKING:
-    import psycopg
+    import psycopg2.extensions
     from sqlalchemy import Engine
     from sqlalchemy.engine import Connection
 
+#: SQLAlchemy's name of the driver every connection to a club server goes through.
+DRIVERNAME = "postgresql+psycopg2"
 #: Seconds to wait for a server to answer before saying it cannot be reached.
 CONNECT_TIMEOUT_S = 5
 #: The group role every member's role belongs to (created by migration 0007).
@@ -49,7 +51,7 @@ Role = Literal["player", "umpire"]
 class ServerURL:
     """A ``postgresql://`` store address read into its parts, as SQLAlchemy's ``make_url``
     reads it (``tests/server/test_url.py`` holds the two to the same answers), without
-    importing SQLAlchemy: the command line reads a club server through psycopg alone."""
+    importing SQLAlchemy: the command line reads a club server through psycopg2 alone."""
 
     drivername: str
     username: str | None = None
@@ -62,7 +64,7 @@ class ServerURL:
 
     @property
     def backend(self) -> str:
-        """``postgresql`` of ``postgresql+psycopg``."""
+        """``postgresql`` of ``postgresql+psycopg2``."""
         return self.drivername.split("+")[0]
 
     def render(self, *, hide_password: bool = True) -> str:
@@ -90,7 +92,7 @@ class ServerURL:
         return s
 
     def connect_args(self) -> dict[str, Any]:
-        """psycopg's ``connect`` arguments for this address, as SQLAlchemy's psycopg dialect
+        """psycopg2's ``connect`` arguments for this address, as SQLAlchemy's psycopg2 dialect
         makes them (``create_connect_args``): host, dbname, user, password and port where
         given, then the query's options; several hosts (``?host=h1,h2&port=p1,p2`` or
         ``?host=h1:p1&host=h2:p2``) joined by commas."""
@@ -245,7 +247,7 @@ def _is_number(text: str) -> bool:
 
 
 def parse_url(url: str) -> ServerURL:
-    """A ``postgresql://`` store URL read, on the psycopg 3 driver; :class:`StoreError` for
+    """A ``postgresql://`` store URL read, on the psycopg2 driver; :class:`StoreError` for
     one that cannot be read, that names no database, or that carries a password in its
     query."""
     try:
@@ -273,7 +275,7 @@ def parse_url(url: str) -> ServerURL:
         parsed.connect_args()
     except _BadHosts as exc:
         raise StoreError(f"the URL {shown(url)} cannot be used: {exc}") from None
-    return replace(parsed, drivername="postgresql+psycopg")
+    return replace(parsed, drivername=DRIVERNAME)
 
 
 def _query_password(parsed: ServerURL) -> str | None:
@@ -344,27 +346,27 @@ CONNECT_ARGS = {
 }
 
 
-def _psycopg() -> Any:
-    """The psycopg module, imported with the cyclic garbage collector paused: its import
-    makes thousands of long-lived objects (some 180 modules, its adapters and its error
-    classes) and no garbage, and the collector's passes over them cost about a tenth of the
-    import (a command line's read on a club server pays it once)."""
-    if "psycopg" not in sys.modules:
+def driver() -> Any:
+    """The psycopg2 module, imported with the cyclic garbage collector paused: its import
+    makes long-lived objects (its type casters and some 250 error classes) and no garbage,
+    so the collector's passes over them are wasted (about 2% of the import's instructions;
+    a command line's read on a club server pays the import once)."""
+    if "psycopg2" not in sys.modules:
         with collector_paused():
-            import psycopg  # noqa: F401
-    return sys.modules["psycopg"]
+            import psycopg2  # noqa: F401
+    return sys.modules["psycopg2"]
 
 
-def connect(url: str) -> psycopg.Connection[Any]:
-    """A psycopg connection to the server (no SQLAlchemy: the reads of
+def connect(url: str) -> psycopg2.extensions.connection:
+    """A psycopg2 connection to the server (no SQLAlchemy: the reads of
     :mod:`app.store.read`), opened with the arguments an engine's connection has
     (:data:`CONNECT_ARGS` over the URL's own), each transaction repeatable-read. Raises
-    :class:`StoreError` for a URL that cannot be used, ``psycopg.Error`` when the server
+    :class:`StoreError` for a URL that cannot be used, ``psycopg2.Error`` when the server
     cannot be reached or refuses."""
     args = {**parse_url(url).connect_args(), **CONNECT_ARGS}
-    psycopg = _psycopg()
-    conn = psycopg.connect(**args)
-    conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    psycopg2 = driver()
+    conn = psycopg2.connect(**args)
+    conn.isolation_level = psycopg2.extensions.ISOLATION_LEVEL_REPEATABLE_READ
     return conn  # type: ignore[no-any-return]
 
 
@@ -391,7 +393,7 @@ def describe_server_failure(url: str, exc: BaseException) -> str:
 def is_refusal(exc: BaseException) -> bool:
     """Whether a database error is the server refusing this member (SQLSTATE 42501:
     insufficient privilege, a row-level security policy)."""
-    return getattr(getattr(exc, "orig", None), "sqlstate", None) == "42501"
+    return getattr(getattr(exc, "orig", None), "pgcode", None) == "42501"
 
 
 @contextmanager
@@ -442,8 +444,8 @@ def open_server(url: str) -> Store:
     Refused with a one-line :class:`StoreError` when the server cannot be reached or refuses
     the login, when the database was not set up (``castra server init``) or holds another
     schema revision than this Castra's. Nothing is written. The check is made through
-    psycopg alone (no SQLAlchemy), and its connection kept for the store's reads."""
-    import psycopg
+    psycopg2 alone (no SQLAlchemy), and its connection kept for the store's reads."""
+    psycopg2 = driver()
 
     from app.store.engine import PgReader
 
@@ -457,7 +459,7 @@ def open_server(url: str) -> Store:
         except BaseException:
             conn.close()
             raise
-    except psycopg.Error as exc:
+    except psycopg2.Error as exc:
         raise StoreError(describe_server_failure(url, exc)) from None
     if revisions != [SCHEMA_HEAD]:
         conn.close()
@@ -597,10 +599,11 @@ def add_member(
         if password is not None:
             # Hashed here by libpq (SCRAM-SHA-256): the password itself never reaches the
             # server, its logs or any file.
-            pgconn = conn.connection.dbapi_connection.pgconn  # type: ignore[union-attr]
-            hashed = pgconn.encrypt_password(
-                password.encode(), name.encode(), b"scram-sha-256"
-            ).decode()
+            from psycopg2.extensions import connection, encrypt_password
+
+            pgconn = conn.connection.dbapi_connection
+            assert isinstance(pgconn, connection)  # the engine's driver is psycopg2
+            hashed = encrypt_password(password, name, pgconn, "scram-sha-256")
             conn.exec_driver_sql(f"ALTER ROLE {quote(name)} PASSWORD '{hashed}'")
         conn.exec_driver_sql(f"GRANT {MEMBER_ROLE} TO {quote(name)}")
         _lock_down(conn)
@@ -631,19 +634,18 @@ class ChangeListener:
     :meth:`drain`, instead of asking for a change mark every few seconds."""
 
     def __init__(self, store: Store) -> None:
-        import psycopg
-
+        psycopg2 = driver()
         engine = store.engine
         args, params = engine.dialect.create_connect_args(engine.url)
         params = {**params, "connect_timeout": CONNECT_TIMEOUT_S}
         params["application_name"] = "castra-listen"
         self._where = store.where
-        self._told: list[str] = []
         try:
-            self._conn = psycopg.connect(*args, **params, autocommit=True)
-            self._conn.add_notify_handler(lambda n: self._told.append(n.payload))
-            self._conn.execute(f"LISTEN {CHANGES_CHANNEL}")
-        except psycopg.Error as exc:
+            self._conn = psycopg2.connect(*args, **params)
+            self._conn.autocommit = True
+            with self._conn.cursor() as cur:
+                cur.execute(f"LISTEN {CHANGES_CHANNEL}")
+        except psycopg2.Error as exc:
             raise StoreError(describe_server_failure(self._where, exc)) from None
 
     def fileno(self) -> int:
@@ -652,15 +654,16 @@ class ChangeListener:
     def drain(self) -> list[str]:
         """The tables changed since the last call (each once, in order; empty when the
         server said nothing). :class:`StoreError` when the connection was lost."""
-        import psycopg
-
+        psycopg2 = driver()
         try:
-            # reads what the server sent (its notifications go to the handler) and checks
+            # reads what the server sent (its notifications go to ``notifies``) and checks
             # that it is still there: a connection lost makes the socket readable too
-            self._conn.execute("SELECT 1")
-        except psycopg.Error as exc:
+            with self._conn.cursor() as cur:
+                cur.execute("SELECT 1")
+        except psycopg2.Error as exc:
             raise StoreError(describe_server_failure(self._where, exc)) from None
-        told, self._told[:] = list(self._told), []
+        told = [n.payload for n in self._conn.notifies]
+        self._conn.notifies.clear()
         return list(dict.fromkeys(told))
 
     def close(self) -> None:

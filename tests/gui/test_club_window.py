@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -21,6 +20,7 @@ from app.store import load_roster, save_roster
 from app.store.campaigns import assign_side, campaign_sides, create_campaign
 from tests.conftest import Club
 from tests.core.campaign.helpers import leg_vi_campaign
+from tests.pgcluster import sql_client
 
 
 def test_an_address_with_a_password_anywhere_is_refused_and_not_kept(
@@ -219,7 +219,7 @@ def test_the_window_reconnects_after_an_outage_and_saves_the_edits_made_meanwhil
     def outage(on: bool) -> None:
         admin = club.admin_url.rsplit("/", 1)[0] + "/postgres"
         allow = "false" if on else "true"
-        with psycopg.connect(admin, autocommit=True) as c:
+        with sql_client(admin) as c:
             c.execute(f"ALTER DATABASE {club.database} WITH ALLOW_CONNECTIONS {allow}")
             if on:
                 c.execute(

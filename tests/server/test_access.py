@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import psycopg
+import psycopg2.errors
 import pytest
 
 from app.core.roster import Roster, Unit
@@ -63,22 +63,22 @@ def test_raw_sql_cannot_change_another_players_roster(club: Club) -> None:
         )
         assert con.execute("DELETE FROM roster_unit WHERE roster_id = %s", (theirs,)).rowcount == 0
         assert con.execute("DELETE FROM roster WHERE id = %s", (theirs,)).rowcount == 0
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):
             con.execute(
                 "INSERT INTO roster_unit (roster_id, position, uid, entry, name, size, count, "
                 "notes) VALUES (%s, 9, 'x', 'hastati', 'X', 12, 1, '')",
                 (theirs,),
             )
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # giving it away
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # giving it away
             con.execute(
                 "INSERT INTO roster (name, ruleset, army, side, notes, created_at, updated_at, "
                 "version, owner, updated_by) VALUES ('x', 'q', 'r', 'R', '', now(), now(), 0, "
                 "'bob', 'ann')"
             )
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # nor the member list
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # nor the member list
             con.execute("UPDATE club_member SET role = 'umpire' WHERE name = 'ann'")
     # nor the store's own facts
-    with club.raw("ann") as con, pytest.raises(psycopg.errors.InsufficientPrivilege):
+    with club.raw("ann") as con, pytest.raises(psycopg2.errors.InsufficientPrivilege):
         con.execute("INSERT INTO app_meta (key, value) VALUES ('samples_seeded', 'junk')")
     assert load_roster(bob, roster_id=theirs) == before
 
@@ -93,13 +93,13 @@ def test_only_the_umpire_records_and_applies_results(club: Club, registry: Regis
         assign_side(ann, campaign_id=cid, side="carthage", member="ann")
     before = load_campaign(uma, campaign_id=cid, registry=registry)
     with club.raw("ann") as con:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):
             con.execute(
                 "INSERT INTO campaign_step (campaign_id, n, kind, label, step, digest, delta, "
                 "made_by) VALUES (%s, 3, 'apply', 'Apply', '{}', '', '{}', 'ann')",
                 (cid,),
             )
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # nor as the umpire
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # nor as the umpire
             con.execute(
                 "INSERT INTO campaign_step (campaign_id, n, kind, label, step, digest, delta, "
                 "made_by) VALUES (%s, 3, 'record', 'Record', '{}', '', '{}', 'uma')",
@@ -132,9 +132,9 @@ def test_a_player_moves_only_the_side_they_play(club: Club, registry: Registry) 
         s.undo()  # her own step: fine
         s.undo()  # the umpire's: refused, and so is the whole change
     with club.raw("ann") as con:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # back past the umpire
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # back past the umpire
             con.execute("UPDATE campaign SET cursor = 0, updated_by = 'ann' WHERE id = %s", (cid,))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # its start
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # its start
             con.execute("UPDATE campaign SET start = '{}' WHERE id = %s", (cid,))
     with campaign_for_update(ann, campaign_id=cid, registry=registry) as s:
         s.undo()  # her own step alone
@@ -210,7 +210,7 @@ def test_a_players_step_cannot_carry_changes_to_another_side(
             )
 
     def refused(after: dict[str, object], change: object = None, whole: bool = False) -> None:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the side they play"):
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege, match="only the side they play"):
             insert(after, change, whole)
 
     robbed = copy.deepcopy(before)

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import psycopg
+import psycopg2.errors
 import pytest
 
 from app.core.roster import Roster, Unit
@@ -25,9 +25,9 @@ from app.store import load_roster, save_roster
 from app.store.campaigns import assign_side, create_campaign, load_campaign
 from tests.conftest import Club, add_members
 from tests.core.campaign.helpers import leg_vi_campaign
-from tests.pgcluster import Cluster
+from tests.pgcluster import Cluster, SQLClient, sql_client
 
-Refused = (psycopg.errors.InsufficientPrivilege,)
+Refused = (psycopg2.errors.InsufficientPrivilege,)
 
 
 def _roster(name: str) -> Roster:
@@ -37,7 +37,7 @@ def _roster(name: str) -> Roster:
 def _open_temp(club: Club, member: str) -> None:
     """The admin grants ``member`` TEMP on the database (as a restore without privileges
     would leave it): the functions themselves must then ignore temporary tables."""
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute(f'GRANT TEMPORARY ON DATABASE "{club.database}" TO "{member}"')
 
 
@@ -84,7 +84,7 @@ def test_init_itself_takes_temp_and_create_from_everyone(
     assert main([*args, "--existing"]) == 0
     capsys.readouterr()
     database = pg_empty.rsplit("/", 1)[1]
-    with psycopg.connect(pg_cluster.url(database, user="ann"), autocommit=True) as con:
+    with sql_client(pg_cluster.url(database, user="ann")) as con:
         with pytest.raises(Refused):
             con.execute("CREATE TEMP TABLE club_member (name text, role text)")
         with pytest.raises(Refused):
@@ -100,10 +100,10 @@ def bobs(club: Club) -> int:
     return save_roster(club.open("bob"), roster=_roster("Bob's legion"))
 
 
-Attack = Callable[[psycopg.Connection[Any]], None]
+Attack = Callable[[SQLClient], None]
 
 
-def _run(con: psycopg.Connection[Any], *statements: str, args: tuple[Any, ...] = ()) -> None:
+def _run(con: SQLClient, *statements: str, args: tuple[Any, ...] = ()) -> None:
     """Each statement; a refusal of one is the attack failing there (a refusal is fine)."""
     for statement in statements:
         try:
@@ -241,7 +241,7 @@ def old_default_club(
     from app.cli import main
 
     assert pg_cluster is not None
-    with psycopg.connect(pg_empty, autocommit=True) as con:
+    with sql_client(pg_empty) as con:
         con.execute("GRANT CREATE ON SCHEMA public TO PUBLIC")
     assert main(["server", "init", pg_empty]) == 0
     add_members(pg_empty)
@@ -345,7 +345,7 @@ def test_init_closes_the_hole_on_a_server_made_before(
     engine.dispose()
     database = pg_empty.rsplit("/", 1)[1]
     for name, role in (("ann", "player"), ("bob", "player")):
-        with psycopg.connect(pg_empty, autocommit=True) as con:  # as 0008's add-member did
+        with sql_client(pg_empty) as con:  # as 0008's add-member did
             con.execute(
                 f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{name}') "
                 f'THEN CREATE ROLE "{name}" LOGIN; END IF; END $$'
@@ -391,7 +391,7 @@ def test_init_again_takes_back_what_a_restore_gave(
 ) -> None:
     from app.cli import main
 
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute(f'GRANT TEMPORARY ON DATABASE "{club.database}" TO PUBLIC')
         con.execute("GRANT CREATE ON SCHEMA public TO PUBLIC")
     assert main(["server", "init", club.admin_url]) == 0
@@ -409,7 +409,7 @@ def test_add_member_refuses_an_existing_role_unless_asked(
 ) -> None:
     from app.cli import main
 
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute("DROP ROLE IF EXISTS carl")
         con.execute("CREATE ROLE carl LOGIN PASSWORD 'carls own'")
     args = ["server", "add-member", "carl", "--role", "player", "--url", club.admin_url]
@@ -420,7 +420,7 @@ def test_add_member_refuses_an_existing_role_unless_asked(
         assert con.execute("SELECT * FROM club_member WHERE name = 'carl'").fetchall() == []
     assert main([*args, "--existing"]) == 0
     assert "took over the existing login role" in capsys.readouterr().out
-    with psycopg.connect(club.admin_url, autocommit=True) as con:  # its password kept
+    with sql_client(club.admin_url) as con:  # its password kept
         [(kept,)] = con.execute("SELECT rolpassword FROM pg_authid WHERE rolname = 'carl'")
     assert kept is not None
     # a member already: a new role, no --existing needed
@@ -436,7 +436,7 @@ def test_add_member_never_takes_a_superuser_or_the_admin(
     superuser."""
     from app.cli import main
 
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute("DROP ROLE IF EXISTS boss")
         con.execute("CREATE ROLE boss SUPERUSER LOGIN")
     args = ["server", "add-member", who, "--role", "umpire", "--url", club.admin_url]

@@ -1,4 +1,4 @@
-"""Reads from a club server through psycopg alone (issue 26): the command line's reads load
+"""Reads from a club server through psycopg2 alone (issue 26): the command line's reads load
 no SQLAlchemy, sqlmodel or pydantic, log in as the member (the database's row-level
 security sees the member's own login), refuse another schema in one line, and come back
 after the server dropped the connection."""
@@ -10,13 +10,13 @@ import os
 import subprocess
 import sys
 
-import psycopg
 import pytest
 
 from app.core.roster import Roster, Unit
 from app.store import list_rosters, open_store, save_roster
 from app.store.engine import SCHEMA_HEAD, StoreError
 from app.store.read import member_role, roster_lock
+from tests.pgcluster import sql_client
 from tests.server.conftest import Club
 
 #: runs ``castra`` with the given arguments and says which of these it loaded
@@ -25,7 +25,7 @@ _RUN = (
     "from app.cli import main\n"
     "code = main(sys.argv[1:])\n"
     "sys.stdout.flush()\n"
-    "heavy = ('sqlalchemy', 'sqlmodel', 'pydantic', 'alembic', 'psycopg_pool')\n"
+    "heavy = ('sqlalchemy', 'sqlmodel', 'pydantic', 'alembic', 'psycopg')\n"
     "print(json.dumps([code, sorted(m for m in heavy if m in sys.modules)]), file=sys.stderr)\n"
 )
 
@@ -80,7 +80,7 @@ def test_reads_are_the_members_own_login(club: Club) -> None:
 
 
 def test_another_schema_is_refused_in_one_line_without_sqlalchemy(club: Club) -> None:
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute("UPDATE alembic_version SET version_num = '0009'")
     code, loaded, out, err = _castra("--store", club.url("ann"), "roster", "list")
     assert (code, loaded, out) == (1, [], "")
@@ -97,7 +97,7 @@ def test_a_read_after_the_server_dropped_the_connection(club: Club) -> None:
     ann = club.open("ann")
     save_roster(ann, roster=_roster("Ann's legion"))
     assert len(list_rosters(ann)) == 1  # its connection is kept for the next read
-    with psycopg.connect(club.admin_url, autocommit=True) as con:
+    with sql_client(club.admin_url) as con:
         con.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE usename = 'ann' AND application_name = 'castra'"
@@ -107,3 +107,17 @@ def test_a_read_after_the_server_dropped_the_connection(club: Club) -> None:
     assert str(got.value).startswith(f"the club server {ann.where} failed: ")
     assert "\n" not in str(got.value)
     assert len(list_rosters(ann)) == 1  # a new connection
+
+
+def test_an_address_naming_psycopg_3_opens_the_same_store(club: Club) -> None:
+    save_roster(club.open("ann"), roster=_roster("Ann's legion"))
+    url = club.url("ann").replace("postgresql://", "postgresql+psycopg://", 1)
+    code, loaded, out, err = _castra("--store", url, "roster", "list")
+    assert (code, loaded, err) == (0, [], "") and "Ann's legion" in out
+    assert [r.name for r in list_rosters(club.open("ann"))] == ["Ann's legion"]
+    with open_store(url) as store:
+        save_roster(store, roster=_roster("Written through it"))
+    assert sorted(r.name for r in list_rosters(club.open("ann"))) == [
+        "Ann's legion",
+        "Written through it",
+    ]

@@ -9,7 +9,6 @@ import select
 import time
 from dataclasses import replace
 
-import psycopg
 import pytest
 
 from app.core.roster import Roster, Unit
@@ -19,6 +18,7 @@ from app.store.campaigns import assign_side, create_campaign
 from app.store.server import ChangeListener
 from tests.conftest import Club
 from tests.core.campaign.helpers import leg_vi_campaign
+from tests.pgcluster import sql_client
 
 
 def _roster(name: str) -> Roster:
@@ -71,7 +71,7 @@ def test_a_lost_listener_is_one_line(club: Club) -> None:
     ann = club.open("ann")
     listener = ChangeListener(ann)
     try:
-        with psycopg.connect(club.admin_url, autocommit=True) as con:
+        with sql_client(club.admin_url) as con:
             con.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE application_name = 'castra-listen'"

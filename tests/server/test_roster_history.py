@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-import psycopg
+import psycopg2.errors
 import pytest
 
 from app.cli import main
@@ -55,13 +55,13 @@ def test_members_cannot_forge_or_rewrite_history(club: Club) -> None:
         "VALUES (%s, 9, now(), %s, 'forged')"
     )
     with club.raw("ann") as con:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # in another's name
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # in another's name
             con.execute(insert, (mine, "uma"))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # on another's roster
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # on another's roster
             con.execute(insert, (theirs, "ann"))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # insert-only
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):  # insert-only
             con.execute("UPDATE roster_change SET what = 'x' WHERE roster_id = %s", (mine,))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with pytest.raises(psycopg2.errors.InsufficientPrivilege):
             con.execute("DELETE FROM roster_change WHERE roster_id = %s", (mine,))
         con.execute(insert, (mine, "ann"))  # her own line on her own roster: allowed
     assert [c.what for c in roster_history(bob, roster_id=theirs)] == ["created"]

@@ -1,5 +1,5 @@
 """The club server's address read without SQLAlchemy (:class:`app.store.server.ServerURL`):
-every part, the address written back, what psycopg is given, the password hidden or
+every part, the address written back, what psycopg2 is given, the password hidden or
 refused, each the same as SQLAlchemy's own ``make_url`` and PostgreSQL dialect say, over a
 list of addresses and over random ones. SQLAlchemy's answers are computed here, in the test,
 as the oracle; the app no longer imports it to read an address."""
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+from sqlalchemy.dialects.postgresql.psycopg2 import PGDialect_psycopg2
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from app.store.engine import StoreError
+from app.store.engine import StoreError, is_server_url
 from app.store.server import ServerURL, has_password, parse_url, read_url, shown
 
 ADDRESSES = [
@@ -97,7 +97,7 @@ def _parts(url: Any, hidden: str, whole: str) -> tuple[Any, ...]:
 
 
 def _sqlalchemy(text: str) -> tuple[str, Any]:
-    """What SQLAlchemy reads ``text`` as: its parts, rendered both ways, and psycopg's
+    """What SQLAlchemy reads ``text`` as: its parts, rendered both ways, and psycopg2's
     arguments; or the kind of failure."""
     try:
         url = make_url(text)
@@ -108,7 +108,7 @@ def _sqlalchemy(text: str) -> tuple[str, Any]:
     parts = _parts(url, url.render_as_string(True), url.render_as_string(False))
     try:
         # its positional argument is a conninfo string: "" (no address at all) says nothing
-        args: Any = PGDialect_psycopg().create_connect_args(url)[1]
+        args: Any = PGDialect_psycopg2().create_connect_args(url)[1]
     except (ArgumentError, ValueError):
         args = "refused"
     return "read", (parts, args)
@@ -200,12 +200,12 @@ def test_parse_url_refuses_as_before() -> None:
         assert words in str(got.value) and "\n" not in str(got.value)
     url = parse_url(" postgres://ann@h:5433/db?sslmode=require ")
     assert url == ServerURL(
-        "postgresql+psycopg", "ann", None, "h", 5433, "db", {"sslmode": "require"}
+        "postgresql+psycopg2", "ann", None, "h", 5433, "db", {"sslmode": "require"}
     )
     made = make_url("postgres://ann@h:5433/db?sslmode=require")
     assert URL.create(
         url.drivername, host=url.host, port=url.port, database=url.database, query=url.query
-    ).set(username=url.username) == made.set(drivername="postgresql+psycopg")
+    ).set(username=url.username) == made.set(drivername="postgresql+psycopg2")
 
 
 @pytest.mark.parametrize(
@@ -237,3 +237,15 @@ def test_a_password_beside_a_bad_port_is_still_seen() -> None:
     assert has_password("postgresql://ann@h:abc/db?password=x")
     assert not has_password("postgresql://ann@h:abc/db")
     assert shown("postgresql://ann:pw@h:abc/db") == "the URL given"
+
+
+@pytest.mark.parametrize(
+    "scheme", ["postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"]
+)
+def test_every_spelling_of_a_server_goes_through_psycopg2(scheme: str) -> None:
+    """An address written for psycopg 3 (``postgresql+psycopg://``, which Castra took
+    before) still names a club server, and is read onto the one driver Castra has."""
+    text = f" {scheme}://ann@h:5433/db "
+    assert is_server_url(text)
+    assert parse_url(text).drivername == "postgresql+psycopg2"
+    assert not is_server_url("postgresql+asyncpg://ann@h/db")
