@@ -413,6 +413,13 @@ def _snapshot_reader(campaign_id: int, blob: bytes, builder: Builder) -> Any:
     return read
 
 
+def forget_decoded() -> None:
+    """Drop the whole states kept decoded (:data:`READ_KEPT`): the next read of every
+    campaign decodes and builds its state again, as the first read in a process does."""
+    with _decoded_lock:
+        _decoded.clear()
+
+
 def _remember_built(campaign_id: int, blob: bytes | None, builder: Builder) -> None:
     """Keep, with the decoded whole state stored as ``blob``, what ``builder`` built from
     it (the sides, battles and armies the read state shares with it)."""

@@ -356,3 +356,7 @@ def test_a_campaign_read_again_is_not_decoded_again(
     assert list(stored._decoded) == [(other, decoded[-1])] and decoded[-1] == decoded[0]
     load_campaign(store, campaign_id=other, registry=registry)
     assert len(decoded) == 4  # the one kept, not decoded again
+    stored.forget_decoded()
+    assert not stored._decoded
+    load_campaign(store, campaign_id=other, registry=registry)
+    assert len(decoded) == 5  # forgotten: decoded again, as a first read in a process is
