@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -311,12 +314,14 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         snapshots: dict[int, Any] = {}
         digests: list[str] = []
         steps: list[tuple[str, str, str]] = []
+        blobs: dict[int, bytes] = {}
         for i, (n, kind, label, step, dg, change, snapshot) in enumerate(rows):
             if n != i:
                 raise ValueError(f"step {i + 1} is missing")
             deltas.append(_lazy(json.loads, str(change)))
             if snapshot is not None:
-                snapshots[n + 1] = _lazy(unpack_snapshot, bytes(snapshot))
+                blobs[n + 1] = bytes(snapshot)
+                snapshots[n + 1] = _snapshot_reader(campaign_id, blobs[n + 1], builder)
             digests.append(str(dg))
             steps.append((str(kind), str(label), str(step)))
         cursor = int(row[1])
@@ -324,6 +329,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
             raise ValueError(f"cursor {cursor} is not from 0 to {len(steps)}")
         timeline = _timeline(start_dict, deltas, snapshots, digests, builder=builder)
         timeline.state(cursor)  # every command reads it: a damaged one is said here
+        _remember_built(campaign_id, blobs.get(timeline.nearest_snapshot(cursor)), builder)
     except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
         raise StoreDamaged(f"{where} cannot be read ({exc})") from None
     done = [
@@ -357,6 +363,72 @@ def _sides_reader(
             raise StoreDamaged(f"{where} cannot be read at step {n} ({exc})") from None
 
     return read
+
+
+#: how many whole states decoded (with what was built from them) are kept for the next read
+READ_KEPT = 2
+
+
+class _Decoded:
+    """A stored whole state as decoded, and what was built from it."""
+
+    __slots__ = ("built", "data")
+
+    def __init__(self, data: StateDict) -> None:
+        self.data = data
+        self.built: Builder | None = None
+
+
+#: the whole states read last, by campaign and their stored bytes: a campaign read again
+#: (picked again, reloaded after another member's step, its window opened again) whose
+#: store holds the same bytes is not decoded nor built again (at 50 battles its last whole
+#: state is 1 MB of JSON, and some 40% of a read)
+_decoded: OrderedDict[tuple[int, bytes], _Decoded] = OrderedDict()
+_decoded_lock = threading.Lock()
+
+
+def _snapshot_reader(campaign_id: int, blob: bytes, builder: Builder) -> Any:
+    """The whole state stored as ``blob``, decoded when first read, or as decoded by an
+    earlier read of the same bytes (``builder`` then knows what was built from it)."""
+
+    def read() -> StateDict:
+        key = (campaign_id, blob)
+        with _decoded_lock:
+            got = _decoded.get(key)
+            if got is not None:
+                _decoded.move_to_end(key)
+        if got is None:
+            try:
+                got = _Decoded(unpack_snapshot(blob))
+            except zlib.error as exc:  # not compressed as Castra writes: damaged
+                raise ValueError(f"a whole state stored is not readable ({exc})") from None
+            with _decoded_lock:
+                _decoded[key] = got
+                while len(_decoded) > READ_KEPT:
+                    _decoded.popitem(last=False)
+        elif got.built is not None:
+            builder.learn(got.built)
+        return got.data
+
+    return read
+
+
+def forget_decoded() -> None:
+    """Drop the whole states kept decoded (:data:`READ_KEPT`): the next read of every
+    campaign decodes and builds its state again, as the first read in a process does."""
+    with _decoded_lock:
+        _decoded.clear()
+
+
+def _remember_built(campaign_id: int, blob: bytes | None, builder: Builder) -> None:
+    """Keep, with the decoded whole state stored as ``blob``, what ``builder`` built from
+    it (the sides, battles and armies the read state shares with it)."""
+    if blob is None:
+        return
+    with _decoded_lock:
+        got = _decoded.get((campaign_id, blob))
+    if got is not None:
+        got.built = builder.built_from(got.data)
 
 
 def _lazy(read: Any, data: Any) -> Any:

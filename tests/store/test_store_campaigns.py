@@ -301,3 +301,62 @@ def test_damaged_armies_of_a_battle_are_one_line_when_read(
             StoreDamaged, match=rf"campaign {cid} cannot be read \(.*battles\[0\]\.went_in\[0\]"
         ):
             _ = trebia.went_in
+
+
+def test_a_campaign_read_again_is_not_decoded_again(
+    store: Store, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A campaign read again while the store holds the same whole state (picked again in
+    the window, reloaded after another member's step) reuses that state as decoded and the
+    battles built from it; a state whose stored bytes changed is decoded (and refused when
+    damaged), and only the last READ_KEPT whole states are kept."""
+    from collections import OrderedDict
+
+    import app.store.campaigns as stored
+    from app.core.campaign.model import Participant
+    from app.core.campaign.steps import AddBattle
+    from app.core.timeline import pack_snapshot, unpack_snapshot
+
+    decoded: list[bytes] = []
+
+    def counted(blob: bytes) -> object:
+        decoded.append(blob)
+        return unpack_snapshot(blob)
+
+    monkeypatch.setattr(stored, "_decoded", OrderedDict())
+    monkeypatch.setattr(stored, "unpack_snapshot", counted)
+    session = _long_campaign(registry, battles=10)
+    cid = create_campaign(store, session=session)
+    assert sql(store, "SELECT count(*) FROM campaign_step WHERE snapshot IS NOT NULL") == [(1,)]
+    first = load_campaign(store, campaign_id=cid, registry=registry)
+    again = load_campaign(store, campaign_id=cid, registry=registry)
+    assert len(decoded) == 1
+    assert first.campaign == again.campaign == session.campaign
+    assert again.campaign.battles[0] is first.campaign.battles[0]  # built once
+    assert again.at(0) == session.at(0) and again.done == session.done
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        s.do(AddBattle("Zama", (Participant("rome"), Participant("carthage"))))
+        made = s.campaign
+    after = load_campaign(store, campaign_id=cid, registry=registry)
+    assert len(decoded) == 1  # the new step is a change on the same whole state
+    assert after.campaign == made and after.campaign.battles[-1].name == "Zama"
+
+    sql(store, "UPDATE campaign_step SET snapshot = :s WHERE snapshot IS NOT NULL", s=b"x")
+    with pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be read"):
+        load_campaign(store, campaign_id=cid, registry=registry)
+    damaged = pack_snapshot({"name": 3})
+    sql(store, "UPDATE campaign_step SET snapshot = :s WHERE snapshot IS NOT NULL", s=damaged)
+    with pytest.raises(StoreDamaged, match=f"campaign {cid} cannot be read"):
+        load_campaign(store, campaign_id=cid, registry=registry)
+    assert decoded[-1] == damaged
+
+    monkeypatch.setattr(stored, "READ_KEPT", 1)
+    other = create_campaign(store, session=session)
+    load_campaign(store, campaign_id=other, registry=registry)
+    assert list(stored._decoded) == [(other, decoded[-1])] and decoded[-1] == decoded[0]
+    load_campaign(store, campaign_id=other, registry=registry)
+    assert len(decoded) == 4  # the one kept, not decoded again
+    stored.forget_decoded()
+    assert not stored._decoded
+    load_campaign(store, campaign_id=other, registry=registry)
+    assert len(decoded) == 5  # forgotten: decoded again, as a first read in a process is

@@ -176,6 +176,29 @@ class Builder:
         self._memo: dict[int, tuple[object, object]] = {}
         self._damaged = damaged
 
+    def learn(self, other: Builder) -> None:
+        """Know what ``other`` built (from the same objects, the same values)."""
+        self._memo.update(other._memo)
+
+    def built_from(self, state: Mapping[str, Any]) -> Builder:
+        """A builder that knows only what this one built from the sides, battles and armies
+        of the stored campaign ``state`` (to build another state sharing them without
+        building them again, and without holding what was built from other states)."""
+        parts: list[object] = []
+        for side in state.get("sides") or ():
+            parts += (side, side.get("army") if isinstance(side, dict) else None)
+        for battle in state.get("battles") or ():
+            parts.append(battle)
+            went_in = battle.get("went_in") if isinstance(battle, dict) else None
+            parts += went_in if isinstance(went_in, list) else ()
+        out = Builder(self._damaged)
+        memo = self._memo
+        for d in parts:
+            got = memo.get(id(d))
+            if got is not None and got[0] is d:
+                out._memo[id(d)] = got
+        return out
+
     def _once(self, d: object, make: Callable[[], T]) -> T:
         got = self._memo.get(id(d))
         if got is not None and got[0] is d:

@@ -50,7 +50,7 @@ from app.gui.actions import SPECS, ActionKey, make_action, set_tip
 from app.gui.campaign.add_battle import AddBattleDialog
 from app.gui.campaign.plot import StrengthPlot
 from app.gui.campaign.record import RecordDialog
-from app.gui.campaign.trees import KeptTree, army_items, timeline_items
+from app.gui.campaign.trees import KeptTree, army_rows, timeline_rows
 from app.gui.guide import show_guide
 from app.rules.registry import Registry
 from app.usecases.access import StaleWrite, Store, StoreError
@@ -365,8 +365,8 @@ class CampaignView(QMainWindow):
             self.statusBar().showMessage(NO_CAMPAIGN)
             return
         rs, c = s.ruleset, s.campaign
-        self.timeline.rebuild(timeline_items(timeline(rs, c)), expand_new=expand_new)
-        self.armies.rebuild(army_items(rs, c, size_word(rs)), expand_new=expand_new)
+        self.timeline.rebuild(timeline_rows(timeline(rs, c)), expand_new=expand_new)
+        self.armies.rebuild(army_rows(rs, c, size_word(rs)), expand_new=expand_new)
         self.plot.show_strength(strength(rs, s))
         undo, redo = s.undo_label(), s.redo_label()
         a = self.actions_

@@ -1,0 +1,82 @@
+"""The Campaigns window's trees (:class:`~app.gui.campaign.trees.KeptTree`): rebuilt from
+rows after every step, they keep expansion and selection by key, and the items of a
+top-level row that shows what it showed."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTreeWidgetItem
+from pytestqt.qtbot import QtBot
+
+from app.gui.campaign.trees import KEY, KeptTree, Row
+
+
+def _battle(n: int, *lines: str, name: str = "") -> Row:
+    children = tuple(
+        Row(f"b{n}:{k}", (w,), ((0, "#6a6a6a"),) if k else (), True) for k, w in enumerate(lines)
+    )
+    return Row(f"b{n}", (name or f"Battle {n}", "applied"), children=children)
+
+
+def _tops(tree: KeptTree) -> list[QTreeWidgetItem]:
+    return [it for i in range(tree.topLevelItemCount()) if (it := tree.topLevelItem(i)) is not None]
+
+
+def test_a_tree_keeps_the_items_of_rows_that_did_not_change(qtbot: QtBot) -> None:
+    tree = KeptTree()
+    tree.setColumnCount(2)
+    qtbot.addWidget(tree)
+    tree.show()
+    rows = [
+        _battle(1, "Rome won.", "A note."),
+        _battle(2, "Carthage won."),
+        _battle(3, "Rome won."),
+    ]
+    tree.rebuild(rows, expand_new=True)
+    one, two, three = _tops(tree)
+    assert all(it.isExpanded() for it in (one, two, three))
+    note = tree.item_of("b1:1")
+    assert note is not None and note.text(0) == "A note." and note.isFirstColumnSpanned()
+    assert note.foreground(0).color().name() == "#6a6a6a" and note.toolTip(0) == "A note."
+    two.setExpanded(False)
+    picked = tree.item_of("b3:0")
+    assert picked is not None
+    tree.setCurrentItem(picked)
+
+    tree.rebuild([_battle(1, "Rome won.", "A note."), _battle(2, "Carthage won."), rows[2]])
+    assert _tops(tree) == [one, two, three] and all(
+        a is b for a, b in zip(_tops(tree), (one, two, three), strict=True)
+    )  # nothing changed: the very same items
+    assert not two.isExpanded()
+
+    # the first battle changed: its items are new, the others kept as the user left them
+    rows = [_battle(1, "Rome won.", "A note.", "More.", name="The Trebia"), *rows[1:]]
+    tree.rebuild(rows, expand_new=True)
+    first = tree.topLevelItem(0)
+    assert first is not one and first is not None and first.text(0) == "The Trebia"
+    assert first.isExpanded() and first.childCount() == 3
+    more = tree.item_of("b1:2")
+    assert more is not None and more.isFirstColumnSpanned()
+    assert tree.topLevelItem(1) is two and tree.topLevelItem(2) is three
+    assert not two.isExpanded()
+    current = tree.currentItem()
+    assert current is not None and current.data(0, KEY) == "b3:0"
+
+    # the selected item's battle changed: the item of the same key is selected
+    tree.rebuild([*rows[:2], _battle(3, "Rome won narrowly.")])
+    current = tree.currentItem()
+    assert current is not None and current.data(0, KEY) == "b3:0"
+    assert current.text(0) == "Rome won narrowly." and tree.topLevelItem(2) is not three
+    assert tree.topLevelItem(2).isExpanded()  # type: ignore[union-attr]
+
+    # the selected item gone: nothing selected, as a whole rebuild leaves it
+    tree.rebuild([*rows[:2], _battle(3)])
+    assert tree.currentItem() is None
+
+    # another battle: a whole rebuild, expansion kept by key
+    tree.rebuild([*rows[:2], _battle(3), _battle(4, "Carthage won.")], expand_new=True)
+    assert tree.topLevelItemCount() == 4
+    assert not tree.topLevelItem(1).isExpanded()  # type: ignore[union-attr]
+    assert tree.topLevelItem(3).isExpanded()  # type: ignore[union-attr]
+    tree.clear()
+    tree.rebuild(rows)
+    assert tree.topLevelItemCount() == 3 and tree.topLevelItem(1) is not two
