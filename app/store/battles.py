@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from app.collector import collector_paused
 from app.core.battle.commands import command_from_dict
 from app.core.battle.serialize import rolls_from_list, state_to_dict
 from app.core.battle.session import BattleSession, DataStamp, Step, step_to_dict
@@ -219,7 +220,7 @@ def load_battle(store: Store, *, battle_id: int, registry: Registry) -> BattleSe
     """The battle as it was left: every stored step (the redo branch too) and the cursor.
     No state is decoded until it is read; the session knows the data it was recorded with
     (None for a battle made before that was kept)."""
-    with reading(store) as con:
+    with reading(store) as con, collector_paused():
         return _load(con, battle_id, registry)
 
 

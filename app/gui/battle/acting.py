@@ -42,14 +42,37 @@ NONE = "(none)"
 OPTIONS_HEIGHT = 150
 
 
-class _BoxLabel(QLabel):
+class _WrapLabel(QLabel):
+    """An option's name, wrapped to the dock's width. Its height for a width is measured
+    once per width and text: Qt lays the words out again on every call, and the layouts of
+    the Actions dock asked the fourteen option names of a melee for theirs some four hundred
+    times as the window opened (each a text layout)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.setWordWrap(True)
+        self._heights: dict[tuple[int, str], int] = {}
+
+    def heightForWidth(self, width: int) -> int:
+        key = (width, self.text())
+        height = self._heights.get(key)
+        if height is None:
+            height = self._heights[key] = super().heightForWidth(width)
+        return height
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()
+        super().changeEvent(event)
+
+
+class _BoxLabel(_WrapLabel):
     """A check box's words, wrapped, that toggle the box when clicked (a QCheckBox's own
     text never wraps, and its long option names were cut off in a narrow dock)."""
 
     def __init__(self, box: QCheckBox, label: QLabel) -> None:
         super().__init__(label.text())
         self.box = box
-        self.setWordWrap(True)
         self.setToolTip(label.toolTip())
         self.setObjectName(label.objectName())
 
@@ -345,8 +368,7 @@ class ActingPanel(QWidget):
             w.setObjectName(f"option_{o.key}")
             w.setToolTip(o.help or o.label)
             self._option_widgets[o.key] = w
-            label = QLabel(o.label)
-            label.setWordWrap(True)
+            label = _WrapLabel(o.label)
             label.setToolTip(o.help or o.label)
             label.setObjectName(f"optionLabel_{o.key}")
             self.options_rows.addWidget(_option_row(w, label))

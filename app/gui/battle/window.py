@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.collector import collector_paused
 from app.core.battle import CommandError, NextPhase, StartBattle, Step
 from app.core.battle.advisor import Advice
 from app.core.battle.moves import Charge, MoveUnit, plan_charge
@@ -101,6 +102,10 @@ class BattleWindow(QMainWindow):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        with collector_paused():
+            self._build(controller, settings)
+
+    def _build(self, controller: BattleController, settings: QSettings | None) -> None:
         self.setObjectName("battleWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.controller = controller

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGraphicsSceneHelpEvent,
 )
 
+from app.collector import collector_paused
 from app.core.battle.look import BattleLook
 from app.core.battle.state import BattleState, BattleUnit
 from app.gui.battle.map import style
@@ -128,7 +129,8 @@ class MapScene(QGraphicsScene):
         if self.ppu <= 0:
             return 0
         self.layout = Layout(self.ppu, self.text_scale)
-        return self.layout.full(list(self.units.values()))
+        with collector_paused():
+            return self.layout.full(list(self.units.values()))
 
     def _relabel(self, *, fresh: bool) -> int:
         """Labels after a new state: afresh for new labels (``fresh``); else the tags still
