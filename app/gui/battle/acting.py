@@ -57,6 +57,8 @@ class _WrapLabel(QLabel):
         key = (width, self.text())
         height = self._heights.get(key)
         if height is None:
+            if len(self._heights) >= 64:  # a dock dragged through many widths
+                self._heights.clear()
             height = self._heights[key] = super().heightForWidth(width)
         return height
 

@@ -69,3 +69,12 @@ def test_a_new_font_is_measured_again(qtbot: QtBot) -> None:
     after = label.heightForWidth(150)
     assert after == _plain(WORDS, big).heightForWidth(150)
     assert after > before
+
+
+def test_a_dock_dragged_through_many_widths_keeps_few_heights(qtbot: QtBot) -> None:
+    label, plain = _WrapLabel(WORDS), _plain(WORDS)
+    qtbot.addWidget(label)
+    qtbot.addWidget(plain)
+    for width in range(40, 440, 2):
+        assert label.heightForWidth(width) == plain.heightForWidth(width)
+    assert 0 < len(label._heights) <= 64
