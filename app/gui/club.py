@@ -131,6 +131,9 @@ class ClubLink(QObject):
         if not builder.close_roster(forget=False):
             return False
         old = builder.store
+        from app.gui.campaign.menu import forget_view
+
+        forget_view(self.window, unless=store)  # its campaigns are the old store's
         self.window.attach(self.window.registry, store, None)
         if old is not None and old is not store:
             old.close()

@@ -55,8 +55,9 @@ def open_view(window: WindowBase, campaign_id: int | None = None) -> CampaignVie
     if store is None:
         QMessageBox.information(window, "Campaigns", "Campaigns need the store, which is not open.")
         return None
+    forget_view(window, unless=store)
     view: CampaignView | None = getattr(window, "campaign_view", None)
-    if view is None or view.store is not store:
+    if view is None:
         view = CampaignView(window.registry, store)
         view.open_battle = window.battles.open_battle
         window.campaign_view = view  # type: ignore[attr-defined]
@@ -65,6 +66,18 @@ def open_view(window: WindowBase, campaign_id: int | None = None) -> CampaignVie
     view.show()
     view.activateWindow()
     return view
+
+
+def forget_view(window: WindowBase, *, unless: object = None) -> None:
+    """Close and delete the window's campaign view unless it shows the store ``unless``
+    (the main window moved to another store: the old one is closed, and a view left on it
+    would stay on screen, and in memory, beside the next one)."""
+    view = getattr(window, "campaign_view", None)
+    if view is None or (unless is not None and view.store is unless):
+        return
+    window.campaign_view = None  # type: ignore[attr-defined]
+    view.close()
+    view.deleteLater()
 
 
 def new_from_rosters(window: WindowBase) -> CampaignView | None:
