@@ -92,9 +92,8 @@ def write_roster(
     ``expected_version`` is given and the stored roster is at another version. ``base``:
     the roster as stored at ``expected_version``; only what differs from it is written.
     ``what``: the change as the roster's history names it (an edit's label)."""
-    _check_ids(roster)
     with store.session() as session:
-        return _write(session, roster, roster_id, expected_version, base, what=what)
+        return write_in(session, roster, roster_id, expected_version, base, what=what)
 
 
 def update_roster(
@@ -112,9 +111,8 @@ def update_roster(
         _get(session, roster_id)  # locks the roster on a server (SQLite: the write lock)
         current, version = roster_from_rows(reader_of(session), roster_id)
         changed = change(current)
-        _check_ids(changed)
         label = what() if callable(what) else what  # known once ``change`` has run
-        _write(session, changed, roster_id, version, current, what=label)
+        write_in(session, changed, roster_id, version, current, what=label)
         return changed
 
 
@@ -127,7 +125,8 @@ def write_in(
     *,
     what: str | None = None,
 ) -> Saved:
-    """:func:`write_roster` inside a transaction the caller holds (``session``)."""
+    """:func:`write_roster` inside a transaction the caller holds (``session``): the
+    roster's ids checked (ValueError for one used twice, nothing written), then written."""
     _check_ids(roster)
     return _write(session, roster, roster_id, expected_version, base, what=what)
 
