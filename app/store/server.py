@@ -264,6 +264,11 @@ def parse_url(url: str) -> ServerURL:
         raise StoreError(f"{url!r} is not a PostgreSQL URL")
     if not parsed.database:
         raise StoreError(f"the URL {shown(url)} names no database (…/DATABASE at its end)")
+    if _has_nul(parsed):
+        raise StoreError(
+            f"the URL {shown(url)} holds a NUL character (%00), which no connection setting "
+            "may hold"
+        )
     carried = _query_password(parsed)
     if carried:
         raise StoreError(
@@ -276,6 +281,15 @@ def parse_url(url: str) -> ServerURL:
     except _BadHosts as exc:
         raise StoreError(f"the URL {shown(url)} cannot be used: {exc}") from None
     return replace(parsed, drivername=DRIVERNAME)
+
+
+def _has_nul(parsed: ServerURL) -> bool:
+    """Whether a part of the address, decoded, holds a NUL (libpq's settings are C strings:
+    psycopg2 refuses one with a ValueError, psycopg 3 cut the setting short at it)."""
+    parts = [parsed.username, parsed.password, parsed.host, parsed.database]
+    for key, value in parsed.query.items():
+        parts += [key, *_values(value)]
+    return any(part is not None and "\x00" in part for part in parts)
 
 
 def _query_password(parsed: ServerURL) -> str | None:

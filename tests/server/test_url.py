@@ -249,3 +249,24 @@ def test_every_spelling_of_a_server_goes_through_psycopg2(scheme: str) -> None:
     assert is_server_url(text)
     assert parse_url(text).drivername == "postgresql+psycopg2"
     assert not is_server_url("postgresql+asyncpg://ann@h/db")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgresql://ann@h/d%00b",
+        "postgresql://a%00nn@h/db",
+        "postgresql://ann:p%00w@h/db",
+        "postgresql://ann@h/db?application_name=%00",
+        "postgresql://ann@h/db?options%00=x",
+    ],
+)
+def test_a_nul_in_an_address_is_one_line(text: str) -> None:
+    """libpq's settings are C strings: psycopg2 raised a ValueError (a traceback at the
+    command line) for a NUL in one, psycopg 3 cut the setting short there."""
+    with pytest.raises(StoreError) as got:
+        parse_url(text)
+    assert str(got.value).endswith(
+        "holds a NUL character (%00), which no connection setting may hold"
+    )
+    assert "\n" not in str(got.value) and "p%00w" not in str(got.value)
