@@ -19,15 +19,18 @@ from app.store import Store
 from app.store.battles import create_battle
 
 
-def _battle(store: Store, registry: Registry) -> int:
-    """A stored Quincunx battle of 25 steps (a snapshot after step 20)."""
+def _battle(window: MainWindow, registry: Registry) -> tuple[Store, int]:
+    """The window's store, and a Quincunx battle of 25 steps stored in it (a snapshot after
+    step 20)."""
+    store = window.builder.store
+    assert store is not None
     rs = registry.get("quincunx")
     session = sample_session(rs, mechanics_for(rs), seed=1)
     for _ in range(25):
         session.do(NextPhase())
     armies = list(rs.armies)
     rosters = (sample_roster(rs, armies[0]), sample_roster(rs, armies[1]))
-    return create_battle(store, session=session, rosters=rosters)
+    return store, create_battle(store, session=session, rosters=rosters)
 
 
 def _sql(store: Store, statement: str, **params: object) -> None:
@@ -38,9 +41,7 @@ def _sql(store: Store, statement: str, **params: object) -> None:
 def test_a_battle_whose_state_is_damaged_is_refused_in_one_line(
     qtbot: QtBot, window: MainWindow, registry: Registry
 ) -> None:
-    store = window.builder.store
-    assert store is not None
-    bid = _battle(store, registry)
+    store, bid = _battle(window, registry)
     _sql(store, "UPDATE battle_step SET snapshot = x'00' WHERE snapshot IS NOT NULL")
     said: list[str] = []
     window.battles.message.connect(said.append)
@@ -53,9 +54,7 @@ def test_a_battle_whose_state_is_damaged_is_refused_in_one_line(
 def test_a_past_step_that_cannot_be_rebuilt_is_refused_in_one_line(
     qtbot: QtBot, window: MainWindow, registry: Registry
 ) -> None:
-    store = window.builder.store
-    assert store is not None
-    bid = _battle(store, registry)
+    store, bid = _battle(window, registry)
     _sql(
         store,
         "UPDATE battle SET initial_state = :s WHERE id = :i",
