@@ -178,9 +178,13 @@ def load_json(text: bytes | str) -> Any:
     json does, json reads it, so what is accepted, its values and the error raised are
     json's: text orjson refuses (NaN or Infinity, a lone surrogate, a byte-order mark, text
     that is not JSON), and text with nineteen digits in a row (an integer past 64 bits is a
-    float to orjson; Castra writes none, its numbers are bounded)."""
-    from orjson import JSONDecodeError, loads  # imported when a stored state is first read
-
+    float to orjson; Castra writes none, its numbers are bounded). Without orjson
+    installed (a checkout whose environment predates it), json reads everything: slower,
+    the same values; a state is never called damaged for want of the faster reader."""
+    try:
+        from orjson import JSONDecodeError, loads  # imported when a state is first read
+    except ImportError:
+        return json.loads(text)
     try:
         data = text.encode() if isinstance(text, str) else text
     except UnicodeEncodeError:  # a lone surrogate

@@ -193,3 +193,18 @@ def test_every_number_is_read_back_exactly(number: float) -> None:
     text = json.dumps({"n": [number]})
     got = load_json(text)["n"][0]
     assert type(got) is type(number) and got == number
+
+
+def test_without_orjson_json_reads_every_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """orjson only speeds reading: an environment without it reads the same values, and
+    a state is not called damaged for want of it (a snapshot said "No module named
+    'orjson'" as the store's damaged-data line)."""
+    import sys
+
+    from app.core.timeline import load_json, pack_snapshot, unpack_snapshot
+
+    state = {"units": [{"id": "A1", "x": 1.5}], "turn": 3, "name": "Cannæ"}
+    monkeypatch.setitem(sys.modules, "orjson", None)  # importing it raises ImportError
+    assert unpack_snapshot(pack_snapshot(state)) == state
+    for text in _JSON_TEXTS:
+        assert _read(load_json, text) == _read(json.loads, text)
