@@ -35,7 +35,15 @@ from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import SIDES_KEPT, Step
 from app.core.campaign.stored import SNAPSHOT_EVERY as SNAPSHOT_EVERY
 from app.core.campaign.stored import Builder, StoredDataError, snapshot_due
-from app.core.timeline import StateDict, Timeline, diff, digest, pack_snapshot, unpack_snapshot
+from app.core.timeline import (
+    StateDict,
+    Timeline,
+    diff,
+    digest,
+    load_json,
+    pack_snapshot,
+    unpack_snapshot,
+)
 from app.store.engine import (
     AccessRefused,
     Reader,
@@ -307,7 +315,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
     ).fetchall()
     builder = Builder(damaged=lambda exc: StoreDamaged(f"{where} cannot be read ({exc})"))
     try:
-        start_dict = json.loads(row[0])
+        start_dict = load_json(row[0])
         start = builder.campaign(start_dict, "start")
         rs = registry.get(start.ruleset)
         deltas: list[Any] = []
@@ -318,7 +326,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         for i, (n, kind, label, step, dg, change, snapshot) in enumerate(rows):
             if n != i:
                 raise ValueError(f"step {i + 1} is missing")
-            deltas.append(_lazy(json.loads, str(change)))
+            deltas.append(_lazy(load_json, str(change)))
             if snapshot is not None:
                 blobs[n + 1] = bytes(snapshot)
                 snapshots[n + 1] = _snapshot_reader(campaign_id, blobs[n + 1], builder)

@@ -129,3 +129,82 @@ def test_one_part_of_a_state_reads_only_the_changes_that_may_touch_it() -> None:
         assert timeline.part(n, "sides", lambda k: k % 3 != 0) == states_[n]["sides"]
     assert decoded and all(k % 3 == 0 for k in decoded)
     assert timeline.state_dict(29) == states_[29]  # the whole state still reads
+
+
+# what json itself reads (NaN, big integers, lone surrogates) and what it refuses
+_JSON_TEXTS = [
+    "NaN",
+    "[Infinity, -Infinity, 1e400, 1e-400]",
+    str(2**70),
+    str(-(2**64)),
+    str(-(2**63) - 1),
+    str(2**64 - 1),
+    '{"size": 18446744073709551616, "notes": "x"}',
+    '"\\ud800"',
+    '"\ud800"',
+    '{"a": 1, "a": 2}',
+    "\ufeff{}",
+    b"\xef\xbb\xbf{}",
+    b"\xff",
+    b'"\xc3\x28"',
+    "[1,]",
+    "",
+    '{"a": 1} x',
+    '"\x01"',
+    "{not json",
+    "-0.0",
+    '"\\u0000 \u00e9"',
+    b'"\xc3\xa9"',
+]
+
+
+def _read(load: Any, text: bytes | str) -> tuple[str, str]:
+    try:
+        return "read", repr(load(text))
+    except ValueError as exc:
+        return type(exc).__name__, str(exc)
+
+
+@pytest.mark.parametrize("text", _JSON_TEXTS)
+def test_stored_json_is_read_as_json_reads_it(text: bytes | str) -> None:
+    """A stored state is decoded by orjson, but what is read is json's: the same values
+    (an integer past 64 bits stays the integer, not orjson's float; NaN and a lone surrogate
+    are read), and the same error for text json refuses (the store's one line quotes it)."""
+    from app.core.timeline import load_json
+
+    assert _read(load_json, text) == _read(json.loads, text)
+
+
+@given(values)
+@settings(max_examples=300, deadline=None)
+def test_what_castra_writes_is_read_back_as_json_reads_it(value: Any) -> None:
+    from app.core.timeline import load_json
+
+    for text in (json.dumps(value, ensure_ascii=False), json.dumps(value)):
+        assert repr(load_json(text)) == repr(json.loads(text))
+        assert repr(load_json(text.encode())) == repr(json.loads(text))
+
+
+@given(st.floats(allow_nan=False) | st.integers(-(2**80), 2**80))
+@settings(max_examples=500, deadline=None)
+def test_every_number_is_read_back_exactly(number: float) -> None:
+    from app.core.timeline import load_json
+
+    text = json.dumps({"n": [number]})
+    got = load_json(text)["n"][0]
+    assert type(got) is type(number) and got == number
+
+
+def test_without_orjson_json_reads_every_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """orjson only speeds reading: an environment without it reads the same values, and
+    a state is not called damaged for want of it (a snapshot said "No module named
+    'orjson'" as the store's damaged-data line)."""
+    import sys
+
+    from app.core.timeline import load_json, pack_snapshot, unpack_snapshot
+
+    state = {"units": [{"id": "A1", "x": 1.5}], "turn": 3, "name": "Cannæ"}
+    monkeypatch.setitem(sys.modules, "orjson", None)  # importing it raises ImportError
+    assert unpack_snapshot(pack_snapshot(state)) == state
+    for text in _JSON_TEXTS:
+        assert _read(load_json, text) == _read(json.loads, text)

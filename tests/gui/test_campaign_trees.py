@@ -4,7 +4,9 @@ top-level row that shows what it showed."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTreeWidgetItem
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from app.gui.campaign.trees import KEY, KeptTree, Row
@@ -36,7 +38,7 @@ def test_a_tree_keeps_the_items_of_rows_that_did_not_change(qtbot: QtBot) -> Non
     assert all(it.isExpanded() for it in (one, two, three))
     note = tree.item_of("b1:1")
     assert note is not None and note.text(0) == "A note." and note.isFirstColumnSpanned()
-    assert note.foreground(0).color().name() == "#6a6a6a" and note.toolTip(0) == "A note."
+    assert note.foreground(0).color().name() == "#6a6a6a"
     two.setExpanded(False)
     picked = tree.item_of("b3:0")
     assert picked is not None
@@ -80,3 +82,37 @@ def test_a_tree_keeps_the_items_of_rows_that_did_not_change(qtbot: QtBot) -> Non
     tree.clear()
     tree.rebuild(rows)
     assert tree.topLevelItemCount() == 3 and tree.topLevelItem(1) is not two
+
+
+def test_a_cell_shows_its_text_as_its_tooltip_when_asked(
+    qtbot: QtBot, qt_warnings_fail: list[str]
+) -> None:
+    """The pointer on a cell shows its whole text (a line cut short by its column), on an
+    item made with no tooltip of its own; an empty cell shows none, and a tooltip an item
+    was given is shown as it is."""
+    tree = KeptTree()
+    tree.setColumnCount(2)
+    tree.resize(400, 300)
+    qtbot.addWidget(tree)
+    tree.show()
+    tree.rebuild([_battle(1, "Rome won, and the consul was wounded."), _battle(2)], expand_new=True)
+
+    def hover(item: QTreeWidgetItem, column: int) -> str:
+        pos = tree.visualItemRect(item).center()
+        pos.setX(tree.header().sectionViewportPosition(column) + 5)
+        event = QHelpEvent(QEvent.Type.ToolTip, pos, tree.viewport().mapToGlobal(pos))
+        QApplication.sendEvent(tree.viewport(), event)
+        return QToolTip.text() if event.isAccepted() else ""  # not accepted: none shown
+
+    line = tree.item_of("b1:0")
+    top = tree.item_of("b1")
+    assert line is not None and top is not None and line.toolTip(0) == ""  # none set
+    assert hover(line, 0) == "Rome won, and the consul was wounded."
+    assert hover(top, 0) == "Battle 1" and hover(top, 1) == "applied"
+    top.setText(1, "")
+    assert hover(top, 1) == ""
+    top.setToolTip(0, "Its own tip")
+    assert hover(top, 0) == "Its own tip"
+    QToolTip.hideText()
+    # the offscreen platform cannot raise the tooltip's window: its message, not ours
+    qt_warnings_fail[:] = [m for m in qt_warnings_fail if "does not support raise()" not in m]

@@ -9,8 +9,10 @@ the command, as ``--set`` does on the command line."""
 
 from __future__ import annotations
 
+import heapq
 import html
 from fractions import Fraction
+from typing import Any
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent, QResizeEvent, QShowEvent
@@ -38,6 +40,8 @@ from app.gui.battle.odds_chart import OddsChart
 from app.rules.mechanics import ActionSpec, NotImplementedRule, Odds, OptionSpec, Scalar, Side
 
 NONE = "(none)"
+#: A unit list is measured by this many of its longest entries (:class:`UnitCombo`).
+MEASURED = 64
 #: most height the options take before they scroll, in pixels
 OPTIONS_HEIGHT = 150
 
@@ -135,35 +139,101 @@ class _ActButton(QPushButton):
 
 
 class UnitCombo(QComboBox):
-    """The Unit or Target list: the battle's units. Qt sizes such a list to its entries when
-    it is first shown, measuring the text of every entry (a 1,000-unit battle's two lists,
-    both of every unit as the window opens, measured 2,000 texts); a list whose entries are
-    the same as its twin's at that moment takes the size the twin measured. Otherwise as
-    Qt's: the size is kept until the list is first shown, then measured once more and kept
-    (until the font or style changes)."""
+    """The Unit or Target list: the battle's units. Qt sizes such a list to its entries,
+    measuring the text of every entry, before it is shown and again once it is first shown
+    (a 1,000-unit battle's two lists, of every unit as the window opens, measured 4,000
+    texts, 3.5% of the open). Here:
+
+    - a size is measured once for the same entries in the same font and style: a list whose
+      entries are its twin's takes the size the twin measured, and a list first shown in the
+      font and style it was measured in keeps that size (what Qt would measure again);
+    - a list of more than :data:`MEASURED` entries is as wide as Qt makes a list of its
+      :data:`MEASURED` longest (by characters): a shorter name is wider only where its
+      letters are much wider, and the list then shows it elided (the list is as wide as the
+      dock anyway; its width decides only how narrow the dock may be).
+
+    Otherwise as Qt's: the size is kept until the list is first shown, then looked up again
+    and kept (until the font or style changes)."""
 
     def __init__(self, sizes: dict[tuple[object, ...], QSize]) -> None:
         super().__init__()
-        #: the sizes measured, by the entries they were measured for (shared by the twins)
+        #: the sizes measured, by the entries, font and style they were measured for (shared
+        #: by the twins)
         self._sizes = sizes
-        #: what the list holds (set by whoever fills it)
-        self.entries: tuple[object, ...] = ()
+        #: what the list holds: each unit's id and text (set by :meth:`fill`)
+        self.entries: tuple[tuple[str, str], ...] = ()
+        #: the texts of its rows, as filled
+        self._texts: list[str] = []
+        #: each entry's unit id, by row (None: the first row, no unit)
+        self._ids: list[str | None] = []
+        self._rows: dict[str, int] = {}
         self._size: QSize | None = None
         self._shown = False
+        #: a hidden list holding only the longest entries, measured in this one's place
+        self._measurer: QComboBox | None = None
+
+    def fill(self, listed: tuple[tuple[str, str], ...]) -> None:
+        """Offer :data:`NONE` then each ``(unit id, text)`` of ``listed``. The texts go in
+        at once (one insertion, where an item a unit made Qt insert a row and tell its view
+        1,000 times: about 2 ms a list on opening a 1,000-unit battle); the ids stay here,
+        and :meth:`currentData`, :meth:`itemData` and :meth:`findData` read them."""
+        self.clear()
+        self._ids = [None, *(unit_id for unit_id, _ in listed)]
+        self._rows = {unit_id: row for row, unit_id in enumerate(self._ids) if unit_id is not None}
+        self.entries = listed
+        self._texts = [NONE, *(text for _, text in listed)]
+        self.addItems(self._texts)
+
+    def itemData(self, index: int, role: int = Qt.ItemDataRole.UserRole) -> Any:
+        if role != Qt.ItemDataRole.UserRole:
+            return super().itemData(index, role)
+        return self._ids[index] if 0 <= index < len(self._ids) else None
+
+    def currentData(self, role: int = Qt.ItemDataRole.UserRole) -> Any:
+        return self.itemData(self.currentIndex(), role)
+
+    def findData(
+        self,
+        data: object,
+        role: int = Qt.ItemDataRole.UserRole,
+        flags: Qt.MatchFlag = Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchCaseSensitive,
+    ) -> int:
+        if role != Qt.ItemDataRole.UserRole:
+            return super().findData(data, role, flags)
+        if data is None:
+            return 0 if self._ids else -1
+        return self._rows.get(data, -1) if isinstance(data, str) else -1
 
     def sizeHint(self) -> QSize:
         if self._size is None:
-            size = self._sizes.get(self.entries)
+            key = (self.entries, self.font().key(), self.style().name())
+            size = self._sizes.get(key)
             if size is None:
-                size = self._sizes[self.entries] = super().sizeHint()
+                size = self._sizes[key] = self._measure()
             self._size = size
         return QSize(self._size)
+
+    def _measure(self) -> QSize:
+        """Qt's size for this list, or, for a long one, for its longest entries alone."""
+        count = self.count()
+        if count <= MEASURED:
+            return super().sizeHint()
+        texts = self._texts
+        if len(texts) != count:  # filled other than by fill(): Qt measures every entry
+            return super().sizeHint()
+        measurer = self._measurer
+        if measurer is None:
+            measurer = self._measurer = QComboBox()
+        measurer.setStyle(self.style())
+        measurer.setFont(self.font())
+        measurer.clear()
+        measurer.addItems(heapq.nlargest(MEASURED, texts, key=len))
+        return measurer.sizeHint()
 
     def showEvent(self, event: QShowEvent) -> None:
         if not self._shown:
             self._shown = True
-            self._size = None  # as Qt: measured again once first shown
-            self._sizes.clear()
+            self._size = None  # as Qt: looked up again once first shown
         super().showEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
@@ -312,12 +382,8 @@ class ActingPanel(QWidget):
             if u.id != without
         )
         if self._listed.get(id(combo)) != listed:
-            combo.clear()
-            combo.addItem(NONE, None)
-            for unit_id, text in listed:
-                combo.addItem(text, unit_id)
+            combo.fill(listed)
             self._listed[id(combo)] = listed
-            combo.entries = listed
         combo.setCurrentIndex(max(combo.findData(keep), 0))
 
     def set_pair(self, actor: str | None, target: str | None = None) -> None:

@@ -198,9 +198,11 @@ class BattleController(QObject):
         session = self.session
         if n == session.cursor:
             return self.return_to_present()
+        from app.usecases.access import StoreError
+
         try:
             self._past_state = session.replay(n, trust_recorded=session.data_changed)
-        except (IndexError, ReplayError) as exc:
+        except (IndexError, ReplayError, StoreError) as exc:  # a damaged stored state too
             self.message.emit(str(exc))
             return False
         self.past = n

@@ -270,6 +270,9 @@ class BattleManager(QObject):
 
         try:
             session = load_battle(self.store, battle_id=battle_id, registry=self.registry)
+            # the state it opens at, read here: loading reads no state, and a damaged one
+            # read by the window as it is built was a traceback, the window half made
+            _ = session.state
             rosters = battle_rosters(self.store, battle_id=battle_id, registry=self.registry)
             locked = battle_lock(self.store)
         except (StoreError, KeyError, ValueError) as exc:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtCore import QEvent, QRect, Qt
+from PySide6.QtGui import QBrush, QColor, QHelpEvent
+from PySide6.QtWidgets import QToolTip, QTreeWidget, QTreeWidgetItem, QWidget
 
 from app.core.campaign.chronicle import Entry
 from app.core.campaign.diff import leader_state
@@ -48,9 +48,6 @@ def _brush(colour: str) -> QBrush:
 def _make(row: Row) -> QTreeWidgetItem:
     item = QTreeWidgetItem(list(row.texts))
     item.setData(0, KEY, row.key)
-    for col, text in enumerate(row.texts):
-        if text:
-            item.setToolTip(col, text)
     for col, colour in row.colours:
         item.setForeground(col, _brush(colour))
     if row.span:
@@ -86,7 +83,12 @@ def _below(roots: list[QTreeWidgetItem | None]) -> list[QTreeWidgetItem]:
 
 class KeptTree(QTreeWidget):
     """A tree rebuilt from rows that keeps which keys were expanded and which was selected,
-    and the items of a top-level row that shows what it showed."""
+    and the items of a top-level row that shows what it showed.
+
+    The pointer resting on a cell shows the cell's text as its tooltip (a long line cut
+    short by the column is read whole there), written when Qt asks for it rather than set
+    on every item (a timeline of 50 battles has some 500 cells, and setting their tooltips
+    was a tenth of opening the window)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +98,20 @@ class KeptTree(QTreeWidget):
     def clear(self) -> None:
         self._rows = []
         super().clear()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.indexAt(event.pos())
+            if index.isValid() and index.data(Qt.ItemDataRole.ToolTipRole) is None:
+                # as the item delegate shows a tooltip, the cell's text standing for it
+                text = index.data(Qt.ItemDataRole.DisplayRole)
+                shown = str(text) if text else ""
+                r = self.visualRect(index)
+                rect = QRect(self.viewport().mapToGlobal(r.topLeft()), r.size())
+                QToolTip.showText(event.globalPos(), shown, self, rect)
+                event.setAccepted(bool(shown))
+                return True
+        return super().viewportEvent(event)
 
     def rebuild(self, rows: list[Row], *, expand_new: bool = False) -> None:
         shown = self._rows

@@ -68,6 +68,8 @@ def test_a_built_part_is_the_dataclass_its_init_makes() -> None:
     made = _maker(UnitOutcome)(d)
     assert made == UnitOutcome(**d) and hash(made) == hash(UnitOutcome(**d))
     assert made.lost is False and made.reason is None and made.losses == 2
+    whole = {**d, "lost": True, "reason": "routed off"}  # every field, as Castra writes them
+    assert _maker(UnitOutcome)(whole) == UnitOutcome(**whole)
     unit: dict[str, Any] = {
         "id": "u",
         "entry": "hastati",
