@@ -44,6 +44,8 @@ found = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydant
 print("PYDANTIC", found)
 print("PLAY", sorted(m for m in sys.modules if m in ("app.rules.values", "app.rules.mechanics")))
 from app import classcode
+import PySide6.QtWidgets as widgets
+print("QSTYLE", "QStyle" in vars(widgets))
 print("DATACLASS CODE compiled", classcode.counts["compiled"], "reused", classcode.counts["reused"])
 """
 
@@ -79,6 +81,9 @@ def test_a_warm_start_shows_the_reopened_roster_without_pydantic(tmp_path: Path)
     reused = int(runs[1].stdout.split(" reused ")[1].split()[0])
     assert compiled[0] > 200 and compiled[1] == 0, runs[1].stdout
     assert reused > 200, runs[1].stdout
+    # a valid roster reopened shows no severity icon: nothing touched QStyle, which PySide6
+    # builds with all its enums (some 6 ms) when it is first touched
+    assert "QSTYLE False" in runs[1].stdout, runs[1].stdout
 
 
 #: Qt classes the window's start does not need: PySide6 builds a class and its enums when it
