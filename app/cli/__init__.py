@@ -109,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # it): start-up makes few cycles, and the collector's passes over the thousands of
         # objects the imports and the roster list make cost some 15-30 ms of the start.
         gc.disable()
+        from app import classcode
+        from app.paths import data_dir
+
+        classcode.start(data_dir() / "cache")  # the dataclasses' methods, compiled before
         _load_before_qt()
         from app.gui.app import run  # Qt is loaded only when the window is wanted
 

@@ -34,7 +34,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from app import bundled
+from app import bundled, classcode
 from app.gui import dialogs
 from app.gui.main_window import MainWindow
 from app.gui.printables import Document, declared
@@ -167,6 +167,7 @@ def _finish_start(
         window.attach(window.registry, None, f"Castra could not start normally: {exc}")
         dialogs.error(window, "Castra could not start normally", str(exc))
     finally:
+        classcode.finish()  # the start's dataclasses are made: exec is Python's again
         _collect_from_now()
     if os.environ.get("CASTRA_QUIT_AFTER_SHOW"):
         app.processEvents()

@@ -8,14 +8,18 @@ import contextlib
 import os
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QApplication, QStyle
+from PySide6.QtWidgets import QApplication
 
 from app import bundled
 from app.core.validation import Severity
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStyle
 
 _cache: dict[object, QIcon] = {}
 
@@ -89,7 +93,8 @@ def standard_icon(pixmap: QStyle.StandardPixmap) -> QIcon:
 
 
 def severity_icon(severity: Severity) -> QIcon:
-    # QStyle's pixmap enum is built on first use (some milliseconds), not at start-up
+    from PySide6.QtWidgets import QStyle  # PySide6 builds it, all its enums, on first touch
+
     pixmap = {
         Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
         Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,

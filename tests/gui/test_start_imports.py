@@ -43,13 +43,18 @@ main([])
 found = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core"))
 print("PYDANTIC", found)
 print("PLAY", sorted(m for m in sys.modules if m in ("app.rules.values", "app.rules.mechanics")))
+from app import classcode
+import PySide6.QtWidgets as widgets
+print("QSTYLE", "QStyle" in vars(widgets))
+print("DATACLASS CODE compiled", classcode.counts["compiled"], "reused", classcode.counts["reused"])
 """
 
 
 def test_a_warm_start_shows_the_reopened_roster_without_pydantic(tmp_path: Path) -> None:
     """The ruleset's objects are plain records (``app.rules.record``): a start whose
     ruleset comes from the validated cache never imports pydantic, which validating the
-    TOML of the first start did."""
+    TOML of the first start did. Nor does it compile the methods of its dataclasses: the
+    first start kept their code (``app.classcode``)."""
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -72,6 +77,13 @@ def test_a_warm_start_shows_the_reopened_roster_without_pydantic(tmp_path: Path)
     assert "PYDANTIC []" in runs[1].stdout, runs[1].stdout
     # nor what the mechanics see of a battle (some fifteen dataclasses, made as they load)
     assert "PLAY []" in runs[1].stdout, runs[1].stdout
+    compiled = [int(run.stdout.split("DATACLASS CODE compiled ")[1].split()[0]) for run in runs]
+    reused = int(runs[1].stdout.split(" reused ")[1].split()[0])
+    assert compiled[0] > 200 and compiled[1] == 0, runs[1].stdout
+    assert reused > 200, runs[1].stdout
+    # a valid roster reopened shows no severity icon: nothing touched QStyle, which PySide6
+    # builds with all its enums (some 6 ms) when it is first touched
+    assert "QSTYLE False" in runs[1].stdout, runs[1].stdout
 
 
 #: Qt classes the window's start does not need: PySide6 builds a class and its enums when it
