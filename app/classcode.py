@@ -13,16 +13,17 @@ class is made exactly as it would be without the file. :func:`finish`, once the 
 open, puts ``exec`` back and writes what this start used if it compiled anything new: the
 file holds one start's code and never grows with use.
 
-The file is a cache: one that is missing, damaged, not a regular file, too large, or
-written by another Python (its bytecode magic number, in the name and inside) is ignored and
-replaced; one that cannot be written is left alone. Nothing else of ``dataclasses`` is
-touched, and a Python whose ``dataclasses`` already has a name ``exec`` of its own is left
-as it is."""
+The file is a cache: one that is missing, damaged (its digest is checked before any of its
+code is read), not a regular file, too large, or written by another Python (its bytecode
+magic number, in the name and inside) is ignored and replaced; one that cannot be written
+is left alone. Nothing else of ``dataclasses`` is touched, and a Python whose
+``dataclasses`` already has a name ``exec`` of its own is left as it is."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import marshal
 import os
 import stat
@@ -52,6 +53,30 @@ def _header() -> tuple[bytes, int]:
     return (MAGIC_NUMBER, sys.flags.optimize)
 
 
+#: what a file Castra wrote begins with, before the digest of the rest
+_MARK = b"castra-classcode 1\n"
+
+
+def _digest(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=32).digest()
+
+
+def _pack(table: dict[str, CodeType]) -> bytes:
+    """The file's bytes: :data:`_MARK`, the digest of the marshalled code, the code. Code
+    that marshal reads back from a file damaged since (a byte changed on the disk) could
+    crash the interpreter as it runs: such a file is refused by its digest, never read."""
+    payload = marshal.dumps((_header(), table))
+    return _MARK + _digest(payload) + payload
+
+
+def _unpack(data: bytes) -> Any:
+    """What :func:`_pack` wrote, or ValueError for anything else."""
+    start = len(_MARK) + 32
+    if not data.startswith(_MARK) or _digest(data[start:]) != data[len(_MARK) : start]:
+        raise ValueError("not a file Castra wrote, or damaged")
+    return marshal.loads(data[start:])
+
+
 def _read(path: Path) -> dict[str, CodeType]:
     """The code in ``path``, or nothing when it is not a file this Python wrote."""
     try:
@@ -64,7 +89,7 @@ def _read(path: Path) -> dict[str, CodeType]:
             return {}
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(MAX_BYTES + 1)
-        header, table = marshal.loads(data)
+        header, table = _unpack(data)
         if tuple(header) != _header() or not isinstance(table, dict):
             return {}
     except (OSError, ValueError, EOFError, TypeError):
@@ -125,7 +150,7 @@ def _write(path: Path, table: dict[str, CodeType]) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps((_header(), table)))
+        tmp.write_bytes(_pack(table))
         os.replace(tmp, path)
     except (OSError, ValueError):
         with contextlib.suppress(OSError):

@@ -80,13 +80,17 @@ def test_the_file_keeps_only_what_a_start_used(tmp_path: Path) -> None:
     assert counts == {"compiled": 3, "reused": 0}  # __init__, __repr__, __eq__
     path = classcode.cache_file(tmp_path)
     assert path is not None
-    _, table = marshal.loads(path.read_bytes())
-    assert len(table) == 3
+    assert len(classcode._read(path)) == 3
     before = path.stat().st_mtime_ns
     os.utime(path, ns=(before - 10**9, before - 10**9))
     _, counts = made_with(tmp_path, other)
     assert counts == {"compiled": 0, "reused": 3}
     assert path.stat().st_mtime_ns == before - 10**9  # nothing new: not written again
+
+
+def _ours(payload: bytes) -> bytes:
+    """``payload`` as Castra writes a file (its mark and digest first)."""
+    return classcode._MARK + classcode._digest(payload) + payload
 
 
 @pytest.mark.parametrize(
@@ -95,6 +99,7 @@ def test_the_file_keeps_only_what_a_start_used(tmp_path: Path) -> None:
         b"",
         b"not marshal at all",
         marshal.dumps(((b"\x00\x00\r\n", 0), {})),  # another Python's bytecode
+        _ours(marshal.dumps(((b"\x00\x00\r\n", 0), {}))),  # the same, as Castra writes
         marshal.dumps(((MAGIC_NUMBER, 0), {"def f(): pass": "not code"})),
         marshal.dumps([1, 2, 3]),
     ],
@@ -108,6 +113,22 @@ def test_a_file_that_is_not_ours_is_ignored_and_replaced(tmp_path: Path, content
     assert repr(cls(1)) == "make.<locals>.Point(x=1, y=2, tags=())"
     _, counts = made_with(tmp_path, make)
     assert counts == {"compiled": 0, "reused": 6}
+
+
+def test_a_file_damaged_since_it_was_written_is_never_read(tmp_path: Path) -> None:
+    """A byte changed on the disk: the file's digest no longer matches, so none of its code
+    is read or run (marshalled code damaged in its bytecode could crash the start)."""
+    made_with(tmp_path, make)
+    path = classcode.cache_file(tmp_path)
+    assert path is not None
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert classcode._read(path) == {}
+    cls, counts = made_with(tmp_path, make)
+    assert counts == {"compiled": 6, "reused": 0}
+    assert repr(cls(1)) == "make.<locals>.Point(x=1, y=2, tags=())"
+    assert len(classcode._read(path)) == 6  # replaced by a whole one
 
 
 def test_a_fifo_in_its_place_does_not_hang_the_start(tmp_path: Path) -> None:
