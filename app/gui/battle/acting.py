@@ -222,7 +222,10 @@ class UnitCombo(QComboBox):
             return super().sizeHint()
         measurer = self._measurer
         if measurer is None:
-            measurer = self._measurer = QComboBox()
+            # a hidden child: it goes with the list (a window of its own, never shown, it
+            # stayed among the application's top-level widgets until Python dropped it)
+            measurer = self._measurer = QComboBox(self)
+            measurer.hide()
         measurer.setStyle(self.style())
         measurer.setFont(self.font())
         measurer.clear()

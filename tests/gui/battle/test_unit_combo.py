@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui.battle.acting import MEASURED, NONE, UnitCombo
@@ -118,6 +118,9 @@ def test_a_long_list_is_sized_by_its_longest_entries(qtbot: QtBot) -> None:
         patch.setattr(QComboBox, "sizeHint", counting)
         hint = combo.sizeHint()
     assert asked == [MEASURED]  # its measurer, holding the longest entries only
+    measurer = combo._measurer
+    assert measurer is not None and measurer.parent() is combo and measurer.isHidden()
+    assert measurer not in QApplication.topLevelWidgets()
     assert hint == real(plain)
     short = UnitCombo({})
     qtbot.addWidget(short)
