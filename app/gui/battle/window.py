@@ -45,6 +45,7 @@ from app.gui.battle.layout_dialog import LayoutNameDialog, layouts_dir
 from app.gui.battle.log_panel import LogPanel
 from app.gui.battle.map import BattleMap
 from app.gui.battle.unit_panel import UnitPanel
+from app.gui.dock_style import dock_style
 from app.gui.status import ElidingStatusBar
 from app.rules.layouts import LayoutError, layout_of
 from app.rules.measure import mm_per_unit
@@ -188,6 +189,7 @@ class BattleWindow(QMainWindow):
         self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, key: BattleKey
     ) -> QDockWidget:
         dock = QDockWidget(title, self)
+        dock.setStyle(dock_style())  # its title bar's icons made once (see the module)
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
