@@ -63,7 +63,8 @@ TARGET_OUT, TARGET_LEN = 3.0, 8.0
 FRONT = QBrush(QColor("#ffffff"))
 TEXT_PEN = QPen(style.TEXT)
 TEXT_RGBA = style.TEXT.rgba()
-ORIGIN = QPointF(0, 0)
+#: no outline (a pen made once: Qt's enum passed from Python costs a lookup each time)
+NO_PEN = QPen(Qt.PenStyle.NoPen)
 #: no rectangle yet (never changed in place: every rectangle an item keeps is replaced whole)
 NO_RECT = QRectF()
 
@@ -147,7 +148,10 @@ class UnitItem(QGraphicsItem):
         self._notch_poly = _base(1.0, 1.0)[2]
         self._symbol_src = NO_RECT
         self._cache = UnitItem.CacheMode.NoCache
+        #: the lines of text, each at its place in units of the text scaled to the plate's
+        #: size (:meth:`set_plate`), and that scale
         self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
+        self._text_scale = 1.0
         #: what the label's layout reads of the base (:func:`plates._twin_key`) and its
         #: longer side, kept as plain values (reading a Qt object from Python costs)
         self.shape_key: tuple[object, ...] = ()
@@ -272,7 +276,11 @@ class UnitItem(QGraphicsItem):
                 line = shared[t] = _static(t)
             static[t] = line
         self._static = static
-        self._lines = tuple((at, static[t]) for t, at in plate.lines)
+        # drawn scaled to the plate's text size: each line's place in the scaled units, so
+        # one scaling draws every line (no save, move, scale and restore a line)
+        k = plate.font / REF_PX
+        self._text_scale = k
+        self._lines = tuple((QPointF(at.x() / k, at.y() / k), static[t]) for t, at in plate.lines)
         self._symbol = None
         symbol = self.look.symbol
         if plate.symbol is not None and symbol is not None:
@@ -463,13 +471,13 @@ class UnitItem(QGraphicsItem):
                 lost,
                 body.height() * 0.22,
             )
-            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setPen(NO_PEN)
             painter.setBrush(QColor(0, 0, 0, 110))
             painter.drawRect(band)
         markers = st.markers
         if markers:
             if "routed" in markers or "routing" in markers:
-                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setPen(NO_PEN)
                 painter.setBrush(QBrush(QColor(255, 255, 255, 150), Qt.BrushStyle.BDiagPattern))
                 painter.drawRect(body)
             if "shaken" in markers:
@@ -477,7 +485,7 @@ class UnitItem(QGraphicsItem):
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRect(body.adjusted(1, 1, -1, -1))
         # the front edge: a white band and a notch at its middle
-        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setPen(NO_PEN)
         painter.setBrush(FRONT)
         painter.drawRect(self._front)
         painter.drawPolygon(self._notch_poly)
@@ -503,18 +511,16 @@ class UnitItem(QGraphicsItem):
             painter.drawRoundedRect(plate.box, r, r)
         if self._symbol is not None and plate.symbol is not None:
             painter.drawPixmap(plate.symbol, self._symbol, self._symbol_src)
-        k = plate.font / REF_PX
         wt = painter.worldTransform()
         if plate.font * (wt.m11() ** 2 + wt.m12() ** 2) ** 0.5 < UNREADABLE_PX:
             return  # zoomed far out in a gesture, before the labels are laid out again
         painter.setFont(ref_font())
         painter.setPen(TEXT_PEN)
+        # the last drawing of the item: the painter is left scaled (the view sets every
+        # item's own transform before it draws it)
+        painter.scale(self._text_scale, self._text_scale)
         for at, static in self._lines:
-            painter.save()
-            painter.translate(at)
-            painter.scale(k, k)
-            painter.drawStaticText(ORIGIN, static)
-            painter.restore()
+            painter.drawStaticText(at, static)
 
     def _paint_target(self, painter: QPainter) -> None:
         """Red corner marks outside the base, with a thin red outline: the target."""
