@@ -15,6 +15,7 @@ from text such as ``"forward 6; wheel 45 left; forward 3"``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -322,9 +323,16 @@ class Traced:
     tracks: tuple[tuple[Point, ...], ...]
     parts: tuple[Traced, ...] = ()
 
-    @property
+    @functools.cached_property
     def bbox(self) -> BBox:
+        """The box round everything the leg sweeps (worked out once: a traced leg is
+        shared by every check that traces it, :func:`trace`)."""
         return bbox_of([p for poly in self.swept for p in poly])
+
+    @functools.cached_property
+    def swept_boxes(self) -> tuple[BBox, ...]:
+        """The box round each of the ``swept`` shapes, in order (worked out once)."""
+        return tuple(bbox_of(poly) for poly in self.swept)
 
     @property
     def turned(self) -> float:
@@ -432,12 +440,42 @@ def _signed_turn(frm: float, to: float) -> float:
     return d - 360 if d > 180 else d
 
 
+#: how many traced legs :func:`trace` keeps (a leg traced from a pose is a value: the
+#: paths a move's search tries share their first legs, and a command's check traces again
+#: the path its search found)
+TRACED_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=TRACED_KEPT)
+def _kept_trace(f: Footprint, leg: Leg, index: int) -> Traced:
+    return _trace_one(f, leg, index)
+
+
+def forget_traced() -> None:
+    """Drop the traced legs kept (a benchmark measuring the same turn again starts afresh)."""
+    _kept_trace.cache_clear()
+
+
+def _keeps(f: Footprint, leg: Leg) -> bool:
+    """Whether a leg traced from ``f`` may be kept and given again for an equal pose and leg:
+    every number of the pose a float, and none of them or of the leg's a negative zero (equal
+    to a zero, it would trace to a pose whose numbers differ in their sign)."""
+    for v in (f.x, f.y, f.facing, f.width, f.depth):
+        if type(v) is not float or (v == 0.0 and math.copysign(1.0, v) < 0):
+            return False
+    for w in (leg.distance, leg.angle, leg.x, leg.y, leg.facing):
+        if w is not None and w == 0.0 and math.copysign(1.0, w) < 0:
+            return False
+    return True
+
+
 def trace(start: Footprint, legs: Sequence[Leg]) -> tuple[Traced, ...]:
-    """Each leg of a path traced from ``start`` (see :class:`Traced`)."""
+    """Each leg of a path traced from ``start`` (see :class:`Traced`): each leg from its pose
+    traced once of the last :data:`TRACED_KEPT` (the same pose and leg trace the same)."""
     out = []
     pose = start
     for i, leg in enumerate(legs):
-        traced = _trace_one(pose, leg, i)
+        traced = _kept_trace(pose, leg, i) if _keeps(pose, leg) else _trace_one(pose, leg, i)
         out.append(traced)
         pose = traced.end
     return tuple(out)

@@ -16,6 +16,7 @@ from app.rules.paths import (
     Path,
     PathError,
     end_pose,
+    forget_traced,
     legs_from_list,
     legs_to_list,
     parse_leg,
@@ -110,6 +111,38 @@ start = st.builds(
     st.floats(0.5, 20, allow_nan=False),
     st.floats(0.5, 6, allow_nan=False),
 )
+
+
+def _exact(traced: tuple[object, ...]) -> str:
+    """The traced legs as text that tells 0.0 from -0.0 and 1 from 1.0."""
+    return repr(traced)
+
+
+@settings(max_examples=60, deadline=None)
+@given(f=start, path=st.lists(legs, min_size=1, max_size=4))
+def test_a_path_traced_again_is_the_same_as_traced_afresh(f: Footprint, path: list[Leg]) -> None:
+    forget_traced()
+    first = trace(f, path)
+    again = trace(f, path)  # the kept legs
+    forget_traced()
+    assert _exact(again) == _exact(first) == _exact(trace(f, path))
+
+
+def test_a_pose_or_leg_equal_but_not_alike_is_traced_afresh() -> None:
+    """A kept leg is given again only for a pose and leg alike to the last bit: a pose of
+    whole numbers or a negative zero (equal to the floats, to zero) traces to numbers of
+    their own kind and sign."""
+    forget_traced()
+    floats = Footprint(30.0, 10.0, 0.0, 12.0, 2.0)
+    ints = Footprint(30, 10, 0, 12, 2)
+    assert _exact(trace(floats, [Leg.straight(0.0)])) != _exact(trace(ints, [Leg.straight(0.0)]))
+    assert trace(ints, [Leg.straight(0.0)])[0].end.facing.__class__ is int
+    negative = Footprint(30.0, 10.0, -0.0, 12.0, 2.0)
+    assert str(trace(floats, [Leg.straight(3.0)])[0].end.facing) == "0.0"
+    assert str(trace(negative, [Leg.straight(3.0)])[0].end.facing) == "-0.0"
+    # the pose traced with a leg of 0.0 above is kept; the leg of -0.0 is its own
+    assert str(trace(floats, [Leg.straight(-0.0)])[0].leg.distance) == "-0.0"
+    forget_traced()
 
 
 @settings(max_examples=150, deadline=None)
