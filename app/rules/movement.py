@@ -541,14 +541,22 @@ class MovementRules:
         end_corners = end.corners()
         out: list[Breach] = []
         passed: list[str] = []
-        for other in view.units:
-            if other.unit_id == unit.unit_id or other.status.eliminated:
+        standing = _standing(view)
+        # whether each other unit overlaps this one where it stands, asked of a view once
+        # (the unit as the view has it: every path tried from there asks the same)
+        overlaps: dict[tuple[str, str], bool] | None = None
+        if _as_viewed(view, unit):
+            overlaps = view.__dict__.setdefault("_start_overlaps", {})
+        for other, box, corners in standing:
+            if other.unit_id == unit.unit_id or not bboxes_meet(box, whole):
                 continue
-            box = _unit_bbox(other)
-            if not bboxes_meet(box, whole):
-                continue
-            corners = other.footprint.corners()
-            if convex_overlap(start, corners):
+            key = (unit.unit_id, other.unit_id)
+            under = None if overlaps is None else overlaps.get(key)
+            if under is None:
+                under = convex_overlap(start, corners)
+                if overlaps is not None:
+                    overlaps[key] = under
+            if under:
                 continue  # already overlapping where it stands (set by hand): not passed through
             name = f"{other.name} ({other.unit_id})"
             if convex_overlap(end_corners, corners):
@@ -568,14 +576,36 @@ class MovementRules:
         return out, tuple(passed)
 
 
+def _as_viewed(view: TurnView, unit: Combatant) -> bool:
+    """Whether ``unit`` is the view's own (not a pose the view does not have)."""
+    try:
+        return view.unit(unit.unit_id) is unit
+    except KeyError:
+        return False
+
+
+def _standing(view: TurnView) -> tuple[tuple[Combatant, BBox, tuple[Point, ...]], ...]:
+    """The units in the battle (not eliminated), each with the box round its base turned
+    any way and its corners: made once a view (a view never changes; every move checked
+    on it passes them all)."""
+    made: tuple[tuple[Combatant, BBox, tuple[Point, ...]], ...] | None = view.__dict__.get(
+        "_standing"
+    )
+    if made is None:
+        made = view.__dict__["_standing"] = tuple(
+            (u, _unit_bbox(u), u.footprint.corners()) for u in view.units if not u.status.eliminated
+        )
+    return made
+
+
 def _first_leg_through(
     traced: Sequence[Traced], boxes: Sequence[BBox], box: BBox, corners: Sequence[Point]
 ) -> int | None:
     for t, leg_box in zip(traced, boxes, strict=True):
         if not bboxes_meet(leg_box, box):
             continue
-        for poly in t.swept:
-            if bboxes_meet(bbox_of(poly), box) and convex_overlap(poly, corners):
+        for poly, poly_box in zip(t.swept, t.swept_boxes, strict=True):
+            if bboxes_meet(poly_box, box) and convex_overlap(poly, corners):
                 return t.index
     return None
 

@@ -126,6 +126,26 @@ def test_ending_on_a_unit_and_passing_through_units(mech: Plain) -> None:
     assert check(mech, view(A1, gone), "forward 5").ok
 
 
+def test_a_unit_standing_on_another_moves_off_it_and_each_check_of_a_view_reads_its_own(
+    mech: Plain,
+) -> None:
+    """A unit set down overlapping another (by hand) is not passing through it when it moves
+    off; a view's checks keep which units each mover overlaps where it stands, so ask them
+    in turn of one view, of two movers, and again."""
+    mech.allowance = 20.0
+    on = unit("A2", 0, 37, 10)  # overlaps A1 where both stand
+    ahead = unit("B1", 1, 36, 20, 180)
+    v = view(A1, on, ahead)
+    for _ in range(2):
+        assert check(mech, v, "back 4").ok, texts(check(mech, v, "back 4"))
+        assert check(mech, v, "back 4", who="A2").ok
+        # but the enemy ahead is still in the way, for either of them
+        assert "pass through the enemy Unit B1" in texts(check(mech, v, "forward 14"))[0]
+        assert "pass through the enemy Unit B1" in texts(check(mech, v, "forward 14", "A2"))[0]
+    # B1 overlaps neither where it stands: its way back through them is barred
+    assert "would end on top of Unit A1" in texts(check(mech, v, "forward 10", "B1"))[0]
+
+
 def test_terrain_costs_and_bars(mech: Plain) -> None:
     woods = TerrainPiece("T1", "woods", ((30, 12), (42, 12), (42, 20), (30, 20)), "Silva")
     c = check(mech, view(A1, terrain=(woods,)), "forward 4")
