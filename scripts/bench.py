@@ -970,8 +970,8 @@ def opponent_rows() -> list[Row]:
     from app.core.battle.players import Player
     from app.core.ready import ready_armies, ready_roster
     from app.paths import load_registry
+    from app.rules.kept import forget_kept
     from app.rules.mechanics import mechanics_for
-    from app.rules.paths import forget_traced
 
     rs = load_registry(only={"quincunx"}).get("quincunx")
     mech = mechanics_for(rs)
@@ -983,7 +983,7 @@ def opponent_rows() -> list[Row]:
     units = sum(1 for u in start.state.units if u.side == 0 and not u.status.eliminated)
 
     def copy() -> Any:
-        forget_traced()  # each run traces its moves afresh, as the turn played once does
+        forget_kept()  # each run works out its paths afresh, as the turn played once does
         s = BattleSession(rs, mech, start.initial, seed=start.seed, steps=list(start.steps))
         return s
 

@@ -32,6 +32,7 @@ from app.rules.geometry import (
     convex_hull,
     rotate_about,
 )
+from app.rules.kept import kept
 from app.rules.table import MAX_LENGTH, coordinate_problem
 
 LegKind = Literal["straight", "sideways", "wheel", "pivot", "turn", "to"]
@@ -446,14 +447,9 @@ def _signed_turn(frm: float, to: float) -> float:
 TRACED_KEPT = 4096
 
 
-@functools.lru_cache(maxsize=TRACED_KEPT)
+@kept(TRACED_KEPT)
 def _kept_trace(f: Footprint, leg: Leg, index: int) -> Traced:
     return _trace_one(f, leg, index)
-
-
-def forget_traced() -> None:
-    """Drop the traced legs kept (a benchmark measuring the same turn again starts afresh)."""
-    _kept_trace.cache_clear()
 
 
 def _keeps(f: Footprint, leg: Leg) -> bool:

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.geometry import Footprint, convex_overlap, heading_vector, point_in_polygon
+from app.rules.kept import forget_kept
 from app.rules.paths import (
     Leg,
     Path,
     PathError,
     end_pose,
-    forget_traced,
     legs_from_list,
     legs_to_list,
     parse_leg,
@@ -121,10 +121,10 @@ def _exact(traced: tuple[object, ...]) -> str:
 @settings(max_examples=60, deadline=None)
 @given(f=start, path=st.lists(legs, min_size=1, max_size=4))
 def test_a_path_traced_again_is_the_same_as_traced_afresh(f: Footprint, path: list[Leg]) -> None:
-    forget_traced()
+    forget_kept()
     first = trace(f, path)
     again = trace(f, path)  # the kept legs
-    forget_traced()
+    forget_kept()
     assert _exact(again) == _exact(first) == _exact(trace(f, path))
 
 
@@ -132,7 +132,7 @@ def test_a_pose_or_leg_equal_but_not_alike_is_traced_afresh() -> None:
     """A kept leg is given again only for a pose and leg alike to the last bit: a pose of
     whole numbers or a negative zero (equal to the floats, to zero) traces to numbers of
     their own kind and sign."""
-    forget_traced()
+    forget_kept()
     floats = Footprint(30.0, 10.0, 0.0, 12.0, 2.0)
     ints = Footprint(30, 10, 0, 12, 2)
     assert _exact(trace(floats, [Leg.straight(0.0)])) != _exact(trace(ints, [Leg.straight(0.0)]))
@@ -142,7 +142,7 @@ def test_a_pose_or_leg_equal_but_not_alike_is_traced_afresh() -> None:
     assert str(trace(negative, [Leg.straight(3.0)])[0].end.facing) == "-0.0"
     # the pose traced with a leg of 0.0 above is kept; the leg of -0.0 is its own
     assert str(trace(floats, [Leg.straight(-0.0)])[0].leg.distance) == "-0.0"
-    forget_traced()
+    forget_kept()
 
 
 @settings(max_examples=150, deadline=None)

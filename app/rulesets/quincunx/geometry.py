@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from app.rules.geometry import Footprint, Point, heading_vector, polygon_distance
+from app.rules.kept import kept
 from app.rules.mechanics import Combatant
 
 if TYPE_CHECKING:
@@ -48,7 +49,24 @@ def command_chain(
     """The ids of ``units`` in command of a commander at ``commander``: within
     ``range_inches`` of him, or linked to one that is by a chain of these units no more than
     ``chain_inches`` apart (footprint to footprint); units out of the battle never are."""
-    nodes = {u.unit_id: u.footprint.corners() for u in units if not u.status.eliminated}
+    placed = tuple((u.unit_id, u.footprint) for u in units if not u.status.eliminated)
+    return set(_chain(placed, commander, range_inches, chain_inches))
+
+
+#: how many chains :func:`command_chain` keeps: a battle's states differ by the few units a
+#: step moved, so most battlegroups stand as they stood, and their chains are the same
+CHAINS_KEPT = 512
+
+
+@kept(CHAINS_KEPT)
+def _chain(
+    placed: tuple[tuple[str, Footprint], ...],
+    commander: Point,
+    range_inches: float,
+    chain_inches: float,
+) -> frozenset[str]:
+    """:func:`command_chain` of units standing at these footprints (by id)."""
+    nodes = {uid: fp.corners() for uid, fp in placed}
     reached = [uid for uid, fp in nodes.items() if gap((commander,), fp) <= range_inches + EPS]
     seen = set(reached)
     while reached:
@@ -57,7 +75,7 @@ def command_chain(
             if uid not in seen and gap(here, fp) <= chain_inches + EPS:
                 seen.add(uid)
                 reached.append(uid)
-    return seen
+    return frozenset(seen)
 
 
 def in_arc(shooter: Combatant, target: Combatant, arc_degrees: float) -> bool:

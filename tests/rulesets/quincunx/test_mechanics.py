@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from app.rules.dice import ScriptedDice, SeededDice
 from app.rules.geometry import bearing
+from app.rules.kept import forget_kept
 from app.rules.mechanics import (
     Combatant,
     Effects,
@@ -37,6 +38,7 @@ from app.rulesets import find_engine, load_ruleset
 from app.rulesets.quincunx.geometry import (
     as_shift,
     clear_run,
+    command_chain,
     command_reach,
     gap,
     in_arc,
@@ -1101,6 +1103,26 @@ def test_evasion_odds() -> None:
 
 
 # --------------------------------------------------------------------------- command
+
+
+def test_a_chain_of_command_asked_again_reads_where_the_units_stand_now() -> None:
+    """The chains worked out are kept by where the units stand: the same group asked again
+    gets the same chain, and a unit moved, a link taken away or out of the battle, or the
+    commander moved is a chain worked out afresh."""
+    forget_kept()
+    c1 = at(unit("roman_hastati", 12, 0, uid="c1"), 0, 10)
+    c2 = at(unit("roman_hastati", 12, 0, uid="c2"), 0, 16)
+    end = at(unit("roman_hastati", 12, 0, uid="end"), 0, 22)
+    assert command_chain([c1, c2, end], (0, 0), 12, 6) == {"c1", "c2", "end"}
+    assert command_chain([c1, c2, end], (0, 0), 12, 6) == {"c1", "c2", "end"}
+    assert command_chain([c1, at(c2, 0, 30), end], (0, 0), 12, 6) == {"c1"}
+    assert command_chain([c1, end], (0, 0), 12, 6) == {"c1"}
+    gone = replace(c2, status=replace(c2.status, eliminated=True))
+    assert command_chain([c1, gone, end], (0, 0), 12, 6) == {"c1"}
+    assert command_chain([c1, c2, end], (0, 32), 12, 6) == {"c1", "c2", "end"}
+    assert command_chain([c1, c2, end], (0, 60), 12, 6) == set()
+    assert command_chain([c1, c2, end], (0, 0), 12, 3) == {"c1"}
+    forget_kept()
 
 
 def test_command_range_and_chain() -> None:
