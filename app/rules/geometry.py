@@ -94,20 +94,25 @@ def polygon_distance(a: Sequence[Point], b: Sequence[Point]) -> float:
         return 0.0
     if _area(a) > EPS and any(_inside(p, a) for p in b):
         return 0.0
-    best = math.inf
-    for i in range(len(a)):
-        p1, p2 = a[i - 1], a[i]
-        for j in range(len(b)):
-            q1, q2 = b[j - 1], b[j]
+    edges_a = [(a[i - 1], a[i]) for i in range(len(a))]
+    edges_b = [(b[j - 1], b[j]) for j in range(len(b))]
+    for p1, p2 in edges_a:
+        for q1, q2 in edges_b:
             if _segments_cross(p1, p2, q1, q2):
                 return 0.0
-            best = min(
-                best,
-                _point_segment(p1, q1, q2),
-                _point_segment(p2, q1, q2),
-                _point_segment(q1, p1, p2),
-                _point_segment(q2, p1, p2),
-            )
+    # the least of each corner's distance to each edge of the other shape (each once: the
+    # edges' ends are the corners, and the pairs of edges met each corner twice)
+    best = math.inf
+    for q1, q2 in edges_b:
+        for p in a:
+            d = _point_segment(p, q1, q2)
+            if d < best:
+                best = d
+    for p1, p2 in edges_a:
+        for q in b:
+            d = _point_segment(q, p1, p2)
+            if d < best:
+                best = d
     return best
 
 

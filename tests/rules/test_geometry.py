@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.geometry import (
     Footprint,
+    Point,
+    _area,
+    _inside,
+    _point_segment,
+    _segments_cross,
     aspect,
     away_bearing,
     axes,
@@ -161,3 +170,47 @@ def test_surely_apart_only_when_the_edges_are_farther_than_the_gap() -> None:
     assert said > 100  # the test says something often
     # side by side and touching: never apart
     assert not surely_apart(Footprint(0, 0, 0, 4, 2), Footprint(4, 0, 0, 4, 2), 0.0)
+
+
+def _distance_pair_by_pair(a: Sequence[Point], b: Sequence[Point]) -> float:
+    """polygon_distance as it was measured before (each pair of edges in turn, each end of
+    both against the other): the same number to the last bit."""
+    if _area(b) > 1e-6 and any(_inside(p, b) for p in a):
+        return 0.0
+    if _area(a) > 1e-6 and any(_inside(p, a) for p in b):
+        return 0.0
+    best = math.inf
+    for i in range(len(a)):
+        p1, p2 = a[i - 1], a[i]
+        for j in range(len(b)):
+            q1, q2 = b[j - 1], b[j]
+            if _segments_cross(p1, p2, q1, q2):
+                return 0.0
+            best = min(
+                best,
+                _point_segment(p1, q1, q2),
+                _point_segment(p2, q1, q2),
+                _point_segment(q1, p1, p2),
+                _point_segment(q2, p1, p2),
+            )
+    return best
+
+
+_coord = st.floats(-50, 50, allow_nan=False)
+_pose = st.builds(
+    Footprint, _coord, _coord, st.floats(0, 360), st.floats(0.1, 12), st.floats(0.1, 6)
+)
+_shape = st.one_of(
+    _pose.map(lambda f: f.corners()),
+    st.tuples(_coord, _coord).map(lambda p: (p,)),
+    st.tuples(st.tuples(_coord, _coord), st.tuples(_coord, _coord)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=_shape, b=_shape)
+def test_polygon_distance_is_the_least_of_every_corner_to_every_edge(
+    a: tuple[Point, ...], b: tuple[Point, ...]
+) -> None:
+    assert polygon_distance(a, b) == _distance_pair_by_pair(a, b)
+    assert polygon_distance(b, a) == _distance_pair_by_pair(b, a)
