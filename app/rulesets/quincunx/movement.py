@@ -147,7 +147,19 @@ class QuincunxTable(QuincunxCombat, Mechanics, QuincunxTableNeeds):
 
     def may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
         """The core's rule, then: a unit out of command cannot move (only be driven back by
-        a melee), and a unit that evaded cannot move in the next round (its chit)."""
+        a melee), and a unit that evaded cannot move in the next round (its chit). Answered
+        once a view for a unit and a reason (a view never changes: every path a move's
+        search tries asks it again)."""
+        known: dict[tuple[object, str, str], Breach | None] = view.__dict__.setdefault(
+            "_quincunx_may_move", {}
+        )
+        key = (self, unit_id, reason)
+        if key in known:
+            return known[key]
+        found = known[key] = self._may_move(view, unit_id, reason)
+        return found
+
+    def _may_move(self, view: TurnView, unit_id: str, reason: MoveReason) -> Breach | None:
         found = super().may_move(view, unit_id, reason)
         if found is not None or reason not in CHOSEN:
             return found

@@ -160,6 +160,13 @@ def test_only_the_moving_side_and_units_in_command_move() -> None:
     assert said(check(v, "A2", "forward 1"))[0].startswith("Quincunx, Movement Matrix: ")
     assert "evaded" in said(check(v, "A2", "forward 1"))[0]
     assert "it is Rome's move" in said(check(v, "B1", "forward 1"))[0]
+    # asked again of the same view (it keeps its answers), each unit and reason has its own
+    for _ in range(2):
+        assert "out of command" in said(check(v, "A1", "forward 1"))[0]
+        assert "evaded" in said(check(v, "A2", "forward 1"))[0]
+        assert M.may_move(v, "B1", "move") is not None
+        assert M.may_move(v, "B1", "rout") is None
+        assert M.may_move(v, "A1", "rout") is None  # driven back out of command all the same
     # the counter-move: Carthage moves, Rome does not
     v2 = replace(v, sides=({"moving": False}, {"moving": True}), round=2)
     assert not check(v2, "B1", "forward 1").breaches
