@@ -585,16 +585,24 @@ def _as_viewed(view: TurnView, unit: Combatant) -> bool:
 
 
 def _standing(view: TurnView) -> tuple[tuple[Combatant, BBox, tuple[Point, ...]], ...]:
-    """The units in the battle (not eliminated), each with the box round its base turned
-    any way and its corners: made once a view (a view never changes; every move checked
-    on it passes them all)."""
+    """The units in the battle (not eliminated), each with a box round its base and its
+    corners: made once a view (a view never changes; every move checked on it passes them
+    all). The box is its corners' own where the base has a width and a depth (a shape
+    swept by a move that misses it is apart from the base, which the overlap test of
+    :func:`~app.rules.geometry.convex_overlap` finds by the base's own sides), else the
+    box round it turned any way."""
     made: tuple[tuple[Combatant, BBox, tuple[Point, ...]], ...] | None = view.__dict__.get(
         "_standing"
     )
     if made is None:
-        made = view.__dict__["_standing"] = tuple(
-            (u, _unit_bbox(u), u.footprint.corners()) for u in view.units if not u.status.eliminated
-        )
+        placed = []
+        for u in view.units:
+            if u.status.eliminated:
+                continue
+            fp = u.footprint
+            corners = fp.corners()
+            placed.append((u, bbox_of(corners) if fp.has_size else _unit_bbox(u), corners))
+        made = view.__dict__["_standing"] = tuple(placed)
     return made
 
 

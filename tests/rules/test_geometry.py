@@ -20,13 +20,17 @@ from app.rules.geometry import (
     aspect,
     away_bearing,
     axes,
+    bbox_of,
+    bboxes_meet,
     bearing,
+    convex_overlap,
     edge_distance,
     heading_vector,
     polygon_distance,
     surely_apart,
     unit_distance,
 )
+from app.rules.paths import Leg, trace
 
 
 def test_edge_to_edge_distance() -> None:
@@ -214,3 +218,32 @@ def test_polygon_distance_is_the_least_of_every_corner_to_every_edge(
 ) -> None:
     assert polygon_distance(a, b) == _distance_pair_by_pair(a, b)
     assert polygon_distance(b, a) == _distance_pair_by_pair(b, a)
+
+
+_leg = st.one_of(
+    st.floats(-20, 20).map(Leg.straight),
+    st.floats(-20, 20).map(Leg.sideways),
+    st.floats(-180, 180).map(lambda a: Leg.wheel(a, "left")),
+    st.floats(-180, 180).map(lambda a: Leg.wheel(a, "right")),
+    st.floats(-180, 180).map(Leg.pivot),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mover=_pose, near=_pose, leg=_leg)
+def test_a_swept_shape_whose_box_misses_a_base_does_not_overlap_it(
+    mover: Footprint, near: Footprint, leg: Leg
+) -> None:
+    """What a move's check takes for granted when it tests a base's own box before the
+    overlap (app.rules.movement): a shape swept by a move whose box misses a base's box
+    does not overlap the base, nor does the base where the move ends."""
+    # a base within some 20" of the mover (the offsets of ``near``, scaled down)
+    other = Footprint(
+        mover.x + near.x / 2.5, mover.y + near.y / 2.5, near.facing, near.width, near.depth
+    )
+    corners = other.corners()
+    for t in trace(mover, [leg]):
+        for poly in (*t.swept, t.end.corners()):
+            if not bboxes_meet(bbox_of(poly), bbox_of(corners)):
+                assert not convex_overlap(poly, corners)
+                assert not convex_overlap(corners, poly)
