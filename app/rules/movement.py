@@ -469,7 +469,7 @@ class MovementRules:
 
         # the table's edge
         for t in traced:
-            if not all(table.holds(poly) for poly in t.swept):
+            if not table.holds_box(t.bbox):  # every point it sweeps: the box round them
                 severity = self.may_leave_table(view, unit, reason)
                 if severity is not None:
                     breaches.append(

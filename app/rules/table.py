@@ -354,6 +354,16 @@ class Table:
             for x, y in poly
         )
 
+    def holds_box(self, box: BBox, tolerance: float = 1e-6) -> bool:
+        """Whether every point within ``box`` (min x, min y, max x, max y) is on the table:
+        :meth:`holds` of the points whose box it is."""
+        return (
+            -tolerance <= box[0]
+            and box[2] <= self.width + tolerance
+            and -tolerance <= box[1]
+            and box[3] <= self.height + tolerance
+        )
+
     def pieces_at(self, p: Point) -> tuple[TerrainPiece, ...]:
         return tuple(t for t in self.terrain if t.contains(p))
 

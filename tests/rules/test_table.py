@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from app.rules.geometry import (
     Footprint,
+    bbox_of,
     convex_overlap,
     point_in_polygon,
     polygon_is_simple,
@@ -226,3 +227,17 @@ def test_helpers_on_simple_cases() -> None:
     assert not convex_overlap(a, Footprint(4, 0, 0, 4, 2).corners())  # touching side by side
     assert not convex_overlap(a, Footprint(4, 2, 0, 4, 2).corners())  # corner to corner
     assert MAX_LENGTH >= 10_000
+
+
+_near_edge = st.one_of(
+    st.floats(-1e-5, 1e-5), st.floats(-2, 74), st.floats(72 - 1e-5, 72 + 1e-5), st.just(-1e-6)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(points=st.lists(st.tuples(_near_edge, _near_edge), min_size=1, max_size=8))
+def test_a_box_is_held_when_every_point_in_it_is(points: list[tuple[float, float]]) -> None:
+    """A move's check asks whether the box round everything a leg sweeps is on the table,
+    in place of each point: the same answer, at the edge and its tolerance too."""
+    table = Table(72, 72)
+    assert table.holds_box(bbox_of(points)) == table.holds(points)
