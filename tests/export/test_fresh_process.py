@@ -53,3 +53,39 @@ def test_each_document_prints_in_a_new_process(tmp_path: Path, args: list[str]) 
     )
     assert done.returncode == 0, done.stderr
     assert out.read_bytes().startswith(b"%PDF")
+
+
+_CHRONICLE = """
+import json, sys
+from reportlab.pdfbase import pdfmetrics
+from app.export.chronicle import chronicle_pdf
+from app.paths import load_registry
+from tests.core.campaign.helpers import hannibal_in_italy
+rs = load_registry(only={"quincunx"}).get("quincunx")
+session = hannibal_in_italy(rs)
+open(sys.argv[1], "wb").write(chronicle_pdf(rs, session))
+print(json.dumps(sorted(n for n in pdfmetrics.getRegisteredFontNames() if "DejaVu" in n)))
+"""
+
+
+def test_the_chronicle_registers_only_the_fonts_it_prints_with(tmp_path: Path) -> None:
+    """Each bundled font costs about 10 ms of CPU to read: the chronicle (no bold or italic
+    mark-up) reads the styles' three, and embeds each of them."""
+    from app.export.common import STYLE_FONTS
+    from tests.export.pdf import fonts
+
+    out = tmp_path / "c.pdf"
+    done = subprocess.run(
+        [sys.executable, "-c", _CHRONICLE, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+        env={"CASTRA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == sorted(STYLE_FONTS)
+    embedded = fonts(out)
+    assert sorted(name.split("+", 1)[1] for name in embedded) == sorted(STYLE_FONTS)
+    assert all(embedded.values())
