@@ -1,8 +1,9 @@
 """The build's one addition to ``pyproject.toml``: the wheel carries Castra's data inside the
 package. The checkout keeps ``rulesets/``, ``db/`` (Alembic), ``resources/`` (fonts,
 icons) and ``docs/`` (the user guide) at the top; ``build_py`` copies them into
-``app/_data/`` of the built package, where :mod:`app.bundled` finds them once installed. An editable install (``make``) copies nothing:
-:mod:`app.bundled` reads the checkout's folders."""
+``app/_data/`` of the built package, where :mod:`app.bundled` finds them once installed.
+An editable install (``make``) copies nothing: :mod:`app.bundled` reads the checkout's
+folders."""
 
 from __future__ import annotations
 

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from platformdirs import user_data_dir
+from app.datadir import data_dir as data_dir
+from app.datadir import scenario_cache_dir as scenario_cache_dir
 
 if TYPE_CHECKING:
     from app.rules.registry import Registry
-
-
-def data_dir() -> Path:
-    """The user data folder (``$CASTRA_HOME`` overrides it, for tests and portable use)."""
-    override = os.environ.get("CASTRA_HOME")
-    return Path(override) if override else Path(user_data_dir("castra", appauthor=False))
 
 
 def user_rulesets_dir() -> Path:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, TypeAlias
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -28,7 +27,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, Table, TableStyle
 
-from app.export.fonts import COND, COND_BOLD, SANS_BOLD, register_fonts
+from app.export.fonts import ALL_FONTS, COND, COND_BOLD, SANS_BOLD, register_fonts
 from app.rules.inputs import refuse_store_target
 
 PageSizeName = Literal["a4", "letter"]
@@ -71,8 +70,11 @@ def author_of(meta_author: str | None, author_note: str | None) -> str:
 
 
 def esc(text: object) -> str:
-    """Text from the data, escaped for reportlab's paragraph mark-up."""
-    return escape(str(text))
+    """Text from the data, escaped for reportlab's paragraph mark-up: ``&``, ``<`` and ``>``
+    (``&`` first), as ``xml.sax.saxutils.escape`` does; that module would import
+    ``urllib.request`` and with it ``http.client``, ``ssl`` and ``email``, some 8 ms of
+    every printing process."""
+    return str(text).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
 def fmt_int(value: int | None) -> str:
@@ -102,10 +104,19 @@ class Styles:
     cell_center: ParagraphStyle
 
 
+#: the fonts of :func:`styles`, :func:`data_table` and :func:`running_header`: all a document
+#: prints with when its text has no ``<i>`` and no ``<b>`` outside the bold styles
+STYLE_FONTS: tuple[str, ...] = (SANS_BOLD, COND, COND_BOLD)
+
+
 @cache
-def styles(body_pt: float = 7.5, table_pt: float = MIN_TABLE_PT) -> Styles:
-    """Paragraph styles for a body size and a table size (tables never below 8 pt)."""
-    register_fonts()
+def styles(
+    body_pt: float = 7.5, table_pt: float = MIN_TABLE_PT, *, fonts: tuple[str, ...] = ALL_FONTS
+) -> Styles:
+    """Paragraph styles for a body size and a table size (tables never below 8 pt), with
+    ``fonts`` registered: every bundled font, or those a document prints with (the styles'
+    :data:`STYLE_FONTS`, and the bold and italic its ``<b>`` and ``<i>`` mark-up reaches)."""
+    register_fonts(fonts)
     table_pt = max(table_pt, MIN_TABLE_PT)
 
     def style(name: str, font: str, size: float, **kw: Any) -> ParagraphStyle:
@@ -256,11 +267,12 @@ def new_doc(
     author: str,
     invariant: bool,
     margin: float = 12 * mm,
+    fonts: tuple[str, ...] = ALL_FONTS,
 ) -> BaseDocTemplate:
     """A document with Castra's metadata; page templates are added by the caller.
     ``invariant`` switches on reportlab's invariant mode (fixed dates and ids), so the same
-    input gives byte-identical PDFs."""
-    register_fonts()
+    input gives byte-identical PDFs. ``fonts``: as :func:`styles`."""
+    register_fonts(fonts)
     dest: Any = str(target) if isinstance(target, Path) else target
     return BaseDocTemplate(
         dest,

@@ -42,28 +42,38 @@ _FILES: dict[str, str] = {
     COND_ITALIC: "DejaVuSansCondensed-Oblique.ttf",
 }
 
+#: every bundled font: what a document registers unless it names the few it prints with
+ALL_FONTS: tuple[str, ...] = tuple(_FILES)
+
 _lock = threading.Lock()
-_registered = False
+_registered: set[str] = set()
 
 
 class FontError(RuntimeError):
     """A bundled font file is missing or unreadable (a broken installation)."""
 
 
-def register_fonts() -> None:
-    """Register the bundled fonts with reportlab (idempotent, thread-safe)."""
-    global _registered
-    if _registered:
+def register_fonts(names: Iterable[str] = ALL_FONTS) -> None:
+    """Register the bundled fonts ``names`` (all by default) with reportlab, each once a
+    process (idempotent, thread-safe). Reading a font file costs about 10 ms of CPU, so a
+    document that prints with a few of them (the chronicle) names those few; a font a
+    document uses but did not register makes reportlab refuse the document, never print it
+    in another font."""
+    wanted = [n for n in names if n not in _registered]
+    if not wanted:
         return
     with _lock:
-        if _registered:
-            return
-        for name, filename in _FILES.items():
-            path = FONTS_DIR / filename
+        for name in wanted:
+            if name in _registered:
+                continue
+            path = FONTS_DIR / _FILES[name]
             try:
                 pdfmetrics.registerFont(TTFont(name, str(path)))
             except (OSError, ValueError) as exc:
                 raise FontError(f"cannot load bundled font {path}: {exc}") from None
+            _registered.add(name)
+        # after every registration: reportlab maps a TrueType font's own name as a family of
+        # one (bold and italic the same font), which would undo these
         for family, normal, bold, italic, bold_italic in (
             (SANS, SANS, SANS_BOLD, SANS_ITALIC, SANS_BOLD_ITALIC),
             (COND, COND, COND_BOLD, COND_ITALIC, COND_BOLD),
@@ -72,14 +82,13 @@ def register_fonts() -> None:
             addMapping(family, 1, 0, bold)
             addMapping(family, 0, 1, italic)
             addMapping(family, 1, 1, bold_italic)
-        _registered = True
 
 
 def unprintable(texts: Iterable[str]) -> list[str]:
     """The characters of ``texts`` that the bundled DejaVu Sans has no glyph for (Chinese,
     Japanese or Korean script, emoji, ...): they would print blank. Castra warns rather than
     bundle a fallback font for every script; spaces and line breaks are not counted."""
-    register_fonts()
+    register_fonts((SANS,))
     font = pdfmetrics.getFont(SANS)
     if not isinstance(font, TTFont):  # registered above as a TrueType font
         raise TypeError(f"{SANS} is not a TrueType font")

@@ -28,8 +28,6 @@ from app.core.battle.session import BattleSession, DataStamp, Step, step_to_dict
 from app.core.battle.state import BattleState
 from app.core.battle.timeline import Timeline, step_record, unpack_snapshot
 from app.core.roster import Roster
-from app.core.rosterfile import from_dict as roster_from_dict
-from app.core.rosterfile import to_dict as roster_to_dict
 from app.rules.mechanics import mechanics_for
 from app.store.battle_list import BattleSummary as BattleSummary
 from app.store.battle_list import list_battles as list_battles
@@ -64,6 +62,7 @@ def create_battle(store: Store, *, session: BattleSession, rosters: tuple[Roster
     """Save a new battle and the steps it already has, in one transaction; returns its id.
     The battle records the ruleset data it is played with (``session.recorded``, else the
     data as it is now)."""
+    from app.core.rosterfile import to_dict as roster_to_dict  # pydantic: when a battle is made
     from app.store.models import BattleRow
 
     now = _now()
@@ -361,6 +360,8 @@ def _lazy_snapshot(blob: bytes) -> Any:
 
 
 def battle_rosters(store: Store, *, battle_id: int, registry: Registry) -> tuple[Roster, Roster]:
+    from app.core.rosterfile import from_dict as roster_from_dict  # pydantic: when read
+
     with reading(store) as con:
         row = con.execute("SELECT rosters FROM battle WHERE id = ?", (battle_id,)).fetchone()
     if row is None:

@@ -34,7 +34,7 @@ from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import SIDES_KEPT, Step
 from app.core.campaign.stored import SNAPSHOT_EVERY as SNAPSHOT_EVERY
-from app.core.campaign.stored import Builder, StoredDataError, snapshot_due
+from app.core.campaign.stored import Builder, StoredDataError, apply_step_from_stored, snapshot_due
 from app.core.timeline import (
     StateDict,
     Timeline,
@@ -447,10 +447,17 @@ def _step_loader(text: str, registry: Registry, where: str) -> Any:
     """A stored step, decoded (and checked) when it is first read."""
 
     def load() -> Step:
-        from app.core.campaign.serialize import CampaignDataError, step_from_dict
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise StoreDamaged(f"{where} cannot be read ({exc})") from None
+        quick = apply_step_from_stored(obj)  # the chronicle reads every apply step
+        if quick is not None:
+            return quick
+        from app.core.campaign.serialize import CampaignDataError, step_from_dict  # pydantic
 
         try:
-            return step_from_dict(json.loads(text), registry, where)
+            return step_from_dict(obj, registry, where)
         except (CampaignDataError, ValueError) as exc:
             raise StoreDamaged(f"{where} cannot be read ({exc})") from None
 

@@ -29,9 +29,11 @@ from app.core.campaign.model import (
     LostUnit,
     Participant,
 )
+from app.core.campaign.steps import ApplyResult
 from app.core.later import Later
 from app.core.leaderkeys import OTHERS, ROSTER_KEYS, unflat
-from app.core.roster import Command, Leader, LeaderStatus, Roster, Unit
+from app.core.roster import MAX_ID, Command, Leader, LeaderStatus, Roster, Unit
+from app.rules.inputs import control_problem
 from app.rules.scale import Scale
 
 T = TypeVar("T")
@@ -159,6 +161,23 @@ def result_from_stored(d: Mapping[str, Any], where: str = "result") -> BattleRes
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise _fail(where, exc) from None
+
+
+def apply_step_from_stored(d: object) -> ApplyResult | None:
+    """The stored step ``d`` when it is an apply step (``{"kind": "apply", "battle": id}``),
+    checked as :func:`~app.core.campaign.serialize.step_from_dict` checks one (no other key,
+    the id a string of 1 to ``MAX_ID`` characters with no control character) without its
+    pydantic models: the strength chart reads every apply step of a campaign, and nothing
+    else of a chronicle needs pydantic. None for any other object (that function decodes it,
+    and says what is wrong with it)."""
+    if type(d) is not dict or d.keys() != {"kind", "battle"} or d["kind"] != "apply":
+        return None
+    battle = d["battle"]
+    if type(battle) is not str or not 1 <= len(battle) <= MAX_ID:
+        return None
+    if control_problem("the text", battle) is not None:
+        return None
+    return ApplyResult(battle)
 
 
 def _participant(d: Mapping[str, Any]) -> Participant:

@@ -12,14 +12,26 @@ entries, sizes and grades the armies take and the scale is one the ruleset has.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.core.scenario.schema import BattleSide, ScenarioFile, SideArmy
+from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.errors import Problem, key_path
-from app.rules.inputs import InputError, data_problems, decode_utf8, loads_toml, read_regular_file
+from app.rules.inputs import (
+    InputError,
+    data_problems,
+    decode_utf8,
+    loads_json,
+    loads_toml,
+    read_regular_file,
+)
 from app.rules.ruleset import Ruleset
 from app.rules.table import LINEAR_KINDS, TerrainError, TerrainPiece
 
@@ -77,9 +89,16 @@ class Scenario:
             raise KeyError(f"{self.name} is not set for the ruleset {ruleset!r}") from None
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _bytes(path: Path) -> bytes:
     try:
-        data = loads_toml(decode_utf8(read_regular_file(path, MAX_FILE, what="scenario file")))
+        return read_regular_file(path, MAX_FILE, what="scenario file")
+    except InputError as exc:
+        raise ScenarioError(path.name, [Problem(path.name, "", str(exc))]) from None
+
+
+def _parse(path: Path, raw: bytes) -> dict[str, Any]:
+    try:
+        data = loads_toml(decode_utf8(raw))
     except InputError as exc:
         raise ScenarioError(path.name, [Problem(path.name, "", str(exc))]) from None
     found = data_problems(data)
@@ -280,16 +299,83 @@ def check_against(path: Path, sc: ScenarioFile, rs: Ruleset) -> list[Problem]:
     return out
 
 
-def read_scenario(path: Path, rulesets: Iterable[Ruleset] = ()) -> Scenario:
+def read_scenario(
+    path: Path, rulesets: Iterable[Ruleset] = (), cache_dir: Path | None = None
+) -> Scenario:
     """One scenario file, validated, its references checked, and its armies checked against
-    each of ``rulesets`` it is set for (:class:`ScenarioError` listing every problem)."""
-    sc = _validate(path, _read(path))
+    each of ``rulesets`` it is set for (:class:`ScenarioError` listing every problem). With
+    ``cache_dir`` the validated file is taken from (and kept in) :func:`cached_file` while
+    its bytes are unchanged; its references and armies are checked all the same."""
+    raw = _bytes(path)
+    key = hashlib.sha256(raw).hexdigest() if cache_dir is not None else None
+    sc = cached_file(cache_dir, key) if cache_dir is not None and key is not None else None
+    if sc is None:
+        sc = _validate(path, _parse(path, raw))
+        if cache_dir is not None and key is not None:
+            keep_file(cache_dir, key, sc)
     problems = _check(path, sc)
     for rs in rulesets:
         problems += check_against(path, sc, rs)
     if problems:
         raise ScenarioError(path.name, problems)
     return Scenario(sc, path)
+
+
+# --------------------------------------------------------------------------- the cache
+# A scenario file validated once is kept as the JSON dump of its validated record, named by
+# the SHA-256 of the file's bytes (an edited file is a new name, a miss), as ruleset folders
+# are (:mod:`app.rules.cache`): a later read rebuilds the record with the typed checks of
+# :mod:`app.rules.construct` instead of parsing the TOML (tomllib is pure Python: about
+# 6 ms a file) and validating it with pydantic (the first validation of a process builds
+# the scenario's pydantic models, about 40 ms of CPU). Plain JSON: nothing in it is executed.
+
+CACHE_FORMAT = "castra-scenario-cache"
+#: bump when :class:`ScenarioFile` changes shape: older files are then misses
+CACHE_VERSION = 1
+MAX_CACHE_BYTES = 4 * MAX_FILE
+
+
+def cached_file(cache_dir: Path, key: str) -> ScenarioFile | None:
+    """The validated scenario file whose bytes have the SHA-256 ``key``, rebuilt from
+    ``cache_dir``; None when it is not there or is not what :func:`keep_file` writes (it is
+    then validated again and written anew)."""
+    try:
+        doc = loads_json(decode_utf8(read_regular_file(cache_dir / f"{key}.json", MAX_CACHE_BYTES)))
+    except InputError:
+        return None
+    if (
+        not isinstance(doc, dict)
+        or doc.get("format") != CACHE_FORMAT
+        or doc.get("version") != CACHE_VERSION
+        or data_problems(doc, max_depth=48)
+    ):
+        return None
+    try:
+        built: ScenarioFile = construct(ScenarioFile, doc["validated"])
+    except (CacheMismatch, KeyError, TypeError, ValueError):
+        return None
+    return built
+
+
+def keep_file(cache_dir: Path, key: str, sc: ScenarioFile) -> None:
+    """Keep the validated file ``sc`` as ``key`` (atomically), when its dump rebuilds it
+    exactly; a failure to write is not an error (the next read validates the file again)."""
+    validated = dump(sc)
+    try:
+        if construct(ScenarioFile, json.loads(json.dumps(validated))) != sc:
+            return
+    except (CacheMismatch, TypeError, ValueError):
+        return
+    path = cache_dir / f"{key}.json"
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        doc = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "validated": validated}
+        tmp.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+    except (OSError, TypeError, ValueError):
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 @dataclass
@@ -389,10 +475,12 @@ def find_scenario(
     builtin: Path | None,
     user: Path | None = None,
     rulesets: Iterable[Ruleset] = (),
+    cache_dir: Path | None = None,
 ) -> Scenario | None:
     """The battle ``scenario_id`` without reading the whole library: the built-in file of
     that name, else the user's file of that name, else the whole user folder (a club's
-    file may be named otherwise); None when none holds it or it does not load."""
+    file may be named otherwise); None when none holds it or it does not load. A file of
+    that name is read through the cache in ``cache_dir`` when given (:func:`read_scenario`)."""
     for folder, is_builtin in ((builtin, True), (user, False)):
         if folder is None:
             continue
@@ -403,7 +491,7 @@ def find_scenario(
             present = False
         if present:
             try:
-                sc = read_scenario(path, rulesets)
+                sc = read_scenario(path, rulesets, cache_dir)
             except Exception:  # a bad file (named by the library): as if it were not there
                 continue
             if sc.id == scenario_id:
