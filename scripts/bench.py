@@ -10,7 +10,7 @@ its bar. Every figure is CPU time (of the process measured, or of the whole chil
 not the clock: these machines are shared, and a busy machine makes a process wait, not work
 more. ``--quick`` skips the 1,000-step battle (which takes about a minute to build);
 ``--map``, ``--window``, ``--campaign``, ``--club``, ``--edit``, ``--odds``, ``--start`` and
-``--opponent`` run only those figures.
+``--opponent`` run only those figures (several flags, several sections).
 
 Each section is its own function returning rows, so sections can be added or changed apart.
 """
@@ -1491,33 +1491,21 @@ def main(argv: Sequence[str] = ()) -> int:
         odds_rows,
         opponent_rows,
     ]
-    if "--map" in argv:
-        sections = [map_rows]
-    if "--window" in argv:
-        sections = [window_rows]
-    if "--campaign" in argv:
-        sections = [campaign_rows]
-    if "--club" in argv:
-        sections = [club_rows]
-    if "--edit" in argv:
-        sections = [edit_rows]
-    if "--odds" in argv:
-        sections = [odds_rows]
-    if "--start" in argv:
-        sections = [startup_rows]
-    if "--opponent" in argv:
-        sections = [opponent_rows]
-    only = {
-        "--map",
-        "--window",
-        "--campaign",
-        "--club",
-        "--edit",
-        "--odds",
-        "--start",
-        "--opponent",
+    # one section a flag; several flags run theirs, in the order above
+    flags = {
+        "--map": map_rows,
+        "--window": window_rows,
+        "--campaign": campaign_rows,
+        "--club": club_rows,
+        "--edit": edit_rows,
+        "--odds": odds_rows,
+        "--start": startup_rows,
+        "--opponent": opponent_rows,
     }
-    if not quick and not only & set(argv):
+    chosen = {flags[a] for a in argv if a in flags}
+    if chosen:
+        sections = [s for s in sections if s in chosen]
+    if not quick and not chosen:
         sections.insert(2, battle_rows)
     rows: list[Row] = []
     for section in sections:
