@@ -12,23 +12,21 @@ entries, sizes and grades the armies take and the scale is one the ruleset has.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.core.scenario.schema import BattleSide, ScenarioFile, SideArmy
+from app.rules.cache import read_doc, write_doc
 from app.rules.construct import CacheMismatch, construct, dump
 from app.rules.errors import Problem, key_path
 from app.rules.inputs import (
     InputError,
     data_problems,
     decode_utf8,
-    loads_json,
     loads_toml,
     read_regular_file,
 )
@@ -339,16 +337,8 @@ def cached_file(cache_dir: Path, key: str) -> ScenarioFile | None:
     """The validated scenario file whose bytes have the SHA-256 ``key``, rebuilt from
     ``cache_dir``; None when it is not there or is not what :func:`keep_file` writes (it is
     then validated again and written anew)."""
-    try:
-        doc = loads_json(decode_utf8(read_regular_file(cache_dir / f"{key}.json", MAX_CACHE_BYTES)))
-    except InputError:
-        return None
-    if (
-        not isinstance(doc, dict)
-        or doc.get("format") != CACHE_FORMAT
-        or doc.get("version") != CACHE_VERSION
-        or data_problems(doc, max_depth=48)
-    ):
+    doc = read_doc(cache_dir / f"{key}.json", CACHE_FORMAT, CACHE_VERSION, MAX_CACHE_BYTES)
+    if doc is None:
         return None
     try:
         built: ScenarioFile = construct(ScenarioFile, doc["validated"])
@@ -366,16 +356,8 @@ def keep_file(cache_dir: Path, key: str, sc: ScenarioFile) -> None:
             return
     except (CacheMismatch, TypeError, ValueError):
         return
-    path = cache_dir / f"{key}.json"
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        doc = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "validated": validated}
-        tmp.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-    except (OSError, TypeError, ValueError):
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    doc = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "validated": validated}
+    write_doc(cache_dir / f"{key}.json", doc)
 
 
 @dataclass
