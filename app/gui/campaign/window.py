@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.collector import collector_paused
 from app.core.campaign.chronicle import entry as chronicle_entry
 from app.core.campaign.chronicle import strength, timeline
 from app.core.campaign.diff import diff, size_word
@@ -147,6 +148,14 @@ NO_CAMPAIGN = (
 class CampaignView(QMainWindow):
     def __init__(self, registry: Registry, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # the window with its campaign read and shown makes some 24,000 objects the
+        # collector tracks at 50 battles (11,000 kept), few of them in a cycle: one pass of
+        # the collector after, not young passes walking them as they are made and moving
+        # them on to older generations, whose full passes then came inside later openings
+        with collector_paused():
+            self._build(registry, store)
+
+    def _build(self, registry: Registry, store: Store) -> None:
         self.setObjectName("campaignView")
         self.setWindowTitle("Campaigns - Castra")
         self.registry = registry
@@ -313,6 +322,11 @@ class CampaignView(QMainWindow):
             self.open_campaign(int(cid))
 
     def open_campaign(self, campaign_id: int) -> None:
+        # as the window's build (the campaign read, its trees and chart made)
+        with collector_paused():
+            self._open_campaign(campaign_id)
+
+    def _open_campaign(self, campaign_id: int) -> None:
         from app.usecases.campaign import load_campaign
 
         try:
