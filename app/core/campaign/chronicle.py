@@ -48,8 +48,8 @@ def result_words(rs: Ruleset, campaign: Campaign, battle: CampaignBattle) -> tup
     ]
     word = size_word(rs)
     for k, side in enumerate(r.sides):
-        lost = sum(u.losses for u in side.units)
-        gone = [u.name for u in side.units if u.lost]
+        lost = side.losses
+        gone = side.gone
         text = f"{names[k]} lost {lost} {word}"
         if gone:
             text += f"; {len(gone)} unit{'s' if len(gone) != 1 else ''} gone ({', '.join(gone)})"

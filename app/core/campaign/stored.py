@@ -19,9 +19,17 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, fields
+from itertools import compress
+from operator import itemgetter
 from typing import Any, TypeVar, cast
 
-from app.core.battle.result import BattleResult, LeaderOutcome, SideOutcome, UnitOutcome
+from app.core.battle.result import (
+    BattleResult,
+    LeaderOutcome,
+    SideOutcome,
+    UnitOutcome,
+    UnitsLater,
+)
 from app.core.campaign.model import (
     RECOVERIES,
     Campaign,
@@ -142,12 +150,42 @@ def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:
         raise _fail(where, exc) from None
 
 
-def result_from_stored(d: Mapping[str, Any], where: str = "result") -> BattleResult:
+_START, _END, _NAME, _LOST = (itemgetter(k) for k in ("start", "end", "name", "lost"))
+
+
+def _later_units(
+    units: Any, where: str, damaged: Callable[[StoredDataError], Exception] | None
+) -> UnitsLater:
+    """A side's stored units, made when they are first read (a result of 50 battles has
+    some 3,600), with what the chronicle says of them (the losses in all, the units lost)
+    read now. A unit that proves not to be what Castra writes is ``damaged`` of the
+    :class:`StoredDataError` then (the store makes it its own one-line error)."""
+    losses = sum(map(_START, units)) - sum(map(_END, units))
+    gone = tuple(compress(map(_NAME, units), map(_LOST, units)))
+
+    def make() -> tuple[UnitOutcome, ...]:
+        try:
+            return tuple(map(_unit_outcome, units))
+        except (KeyError, TypeError, ValueError) as exc:
+            if damaged is None:
+                raise _fail(where, exc) from None
+            raise damaged(_fail(where, exc)) from None
+
+    return UnitsLater(make, losses, gone)
+
+
+def result_from_stored(
+    d: Mapping[str, Any],
+    where: str = "result",
+    damaged: Callable[[StoredDataError], Exception] | None = None,
+) -> BattleResult:
+    """A result from the object Castra wrote, its units made when first read
+    (:func:`_later_units`)."""
     try:
         a, b = (
             SideOutcome(
                 s["roster"],
-                tuple(map(_unit_outcome, s["units"])),
+                _later_units(s["units"], where, damaged),
                 tuple(map(_leader_outcome, s["leaders"])),
             )
             for s in d["sides"]
@@ -256,7 +294,7 @@ class Builder:
                 a, b = (_participant(p) for p in d["participants"])
                 result, went_in = d["result"], d["went_in"]
                 if result is not None:
-                    result = result_from_stored(result, f"{where}.result")
+                    result = result_from_stored(result, f"{where}.result", self._damaged)
                 if went_in is not None:
                     went_in = self._later_went_in(went_in, where)
                 return CampaignBattle(
