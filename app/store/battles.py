@@ -334,7 +334,9 @@ class _StoredTimeline(Timeline):
         try:
             return json.loads(text)
         except ValueError as exc:
-            raise StoreDamaged(f"a battle step's change is not valid JSON ({exc})") from None
+            raise StoreDamaged(
+                f"{self.where} cannot be read (a step's change is not valid JSON: {exc})"
+            ) from None
 
     def state(self, n: int) -> BattleState:
         try:
