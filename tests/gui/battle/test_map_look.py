@@ -254,3 +254,32 @@ def test_units_alike_share_one_plate_as_each_would_have_alone(
     assert len({id(it.plate) for it in inside}) < len(inside) / 2
     lines = {id(it._static[text]) for it in inside for text, _ in it.plate.lines}
     assert len(lines) == len({text for it in inside for text, _ in it.plate.lines})
+
+
+def test_a_units_front_is_one_white_band_with_its_notch(ready_window: BattleWindow) -> None:
+    """The front of every base is drawn white from the notch's tip down through the band
+    along its front edge, in one piece (no seam where the notch meets the band)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    item = units(ready_window)[0]
+    body = item.body
+    scale = 400 / body.width()
+    image = QImage(600, 600, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(300, 300)
+    painter.scale(scale, scale)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    tip = 300 + (body.top() - item.notch_height()) * scale
+    foot = 300 + (body.top() + item.front_band()) * scale
+    assert foot - tip > 10
+    white = QColor("#ffffff")
+    for x in (300, 300 - int(body.width() * scale * 0.4)):  # the notch's middle, the band's end
+        top = tip if x == 300 else 300 + body.top() * scale
+        # (the tip's own pixels are partly covered: it is a point)
+        assert all(image.pixelColor(x, y) == white for y in range(int(top) + 4, int(foot) - 1))
+    assert image.pixelColor(300, int(tip) - 3).alpha() == 0  # nothing above the notch's tip
