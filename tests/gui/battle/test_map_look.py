@@ -283,3 +283,17 @@ def test_a_units_front_is_one_white_band_with_its_notch(ready_window: BattleWind
         # (the tip's own pixels are partly covered: it is a point)
         assert all(image.pixelColor(x, y) == white for y in range(int(top) + 4, int(foot) - 1))
     assert image.pixelColor(300, int(tip) - 3).alpha() == 0  # nothing above the notch's tip
+
+
+def test_a_units_look_is_made_as_the_constructor_makes_it(ready_window: BattleWindow) -> None:
+    from dataclasses import fields
+
+    from app.gui.battle.map.unit_item import UnitLook
+
+    scene = ready_window.map.map_scene
+    for unit in ready_window.controller.state.units[:10]:
+        look = scene.unit_look(unit)
+        plain = UnitLook(*(getattr(look, f.name) for f in fields(UnitLook)))
+        assert type(look) is UnitLook and look == plain
+        assert set(vars(look)) == {f.name for f in fields(UnitLook)}
+        assert look.label.full == unit.name or look.label.id == unit.id
