@@ -297,3 +297,33 @@ def test_a_units_look_is_made_as_the_constructor_makes_it(ready_window: BattleWi
         assert type(look) is UnitLook and look == plain
         assert set(vars(look)) == {f.name for f in fields(UnitLook)}
         assert look.label.full == unit.name or look.label.id == unit.id
+
+
+def test_a_unit_given_a_new_label_is_drawn_again(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    """A unit whose label changes is drawn again where it now reaches: a tag behind it (its
+    bounds grow: Qt is told before, which has it drawn again) or a new label inside it."""
+    from PySide6.QtCore import QRectF
+
+    from app.gui.battle.map import plates
+
+    ready_window.show()
+    qtbot.waitExposed(ready_window)
+    scene = ready_window.map.map_scene
+    item = units(ready_window)[0]
+    seen: list[QRectF] = []
+    scene.changed.connect(lambda rects: seen.extend(rects))
+
+    def drawn_again() -> bool:
+        where = item.sceneBoundingRect()
+        return any(r.intersects(where) for r in seen)
+
+    tag = plates._make_tag(item, item.label.id, "", scene.ppu, 1.0, "rear")
+    inside = replace(tag, where="inside")
+    for plate in (inside, tag, inside, replace(inside, font=inside.font * 0.9)):
+        qtbot.wait(20)
+        seen.clear()
+        assert item.set_plate(plate)
+        qtbot.waitUntil(drawn_again)
+        if plate.tag:  # its bounds grew to take the tag in: drawn there too
+            box = item.mapRectToScene(plates.to_local(item, plate.box))
+            assert any(r.contains(box) for r in seen)
