@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# Castra's data folder for the whole test session, so that nothing a test makes (a store,
+# its backups, the ruleset, scenario and icon caches) lands in the user's own: a folder of
+# its own, removed at the end (one already named by $CASTRA_HOME is kept). The user's
+# $CASTRA_DB (their store, or a club server) is never used: a test that needs a store names
+# one.
+os.environ.pop("CASTRA_DB", None)
+if not os.environ.get("CASTRA_HOME"):
+    os.environ["CASTRA_HOME"] = tempfile.mkdtemp(prefix="castra-tests-")
+    atexit.register(shutil.rmtree, os.environ["CASTRA_HOME"], ignore_errors=True)
 
 import pytest
 

@@ -246,7 +246,7 @@ def _load(con: Reader, battle_id: int, registry: Registry) -> BattleSession:
         for i, (n, command, rolls, lines, turn, phase, digest, change, snapshot) in enumerate(rows):
             if n != i:
                 raise ValueError(f"step {i + 1} is missing")
-            deltas.append(_lazy_json(change))
+            deltas.append(change)  # its JSON text, read when first asked for
             if snapshot is not None:
                 snapshots[n + 1] = _lazy_snapshot(bytes(snapshot))
             steps_data.append(
@@ -305,16 +305,6 @@ def _json(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
-def _lazy_json(text: str) -> Any:
-    def load() -> Any:
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise StoreDamaged(f"a battle step's change is not valid JSON ({exc})") from None
-
-    return load
-
-
 def _lazy_initial(text: str, where: str) -> Callable[[], dict[str, Any]]:
     def load() -> dict[str, Any]:
         try:
@@ -339,6 +329,14 @@ class _StoredTimeline(Timeline):
     def __init__(self, where: str, *args: Any) -> None:
         super().__init__(*args)
         self.where = where
+
+    def decode_delta(self, text: str | bytes) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise StoreDamaged(
+                f"{self.where} cannot be read (a step's change is not valid JSON: {exc})"
+            ) from None
 
     def state(self, n: int) -> BattleState:
         try:

@@ -91,6 +91,33 @@ def test_a_timeline_builds_only_the_states_it_is_asked_for() -> None:
     assert timeline.state_dict(11) == states_[11]
 
 
+def test_changes_given_as_json_text_are_read_only_when_needed() -> None:
+    """A stored history hands its changes over as the JSON texts it read: each is decoded
+    the first time a state needs it (a damaged one only then refuses), and the states are
+    those the decoded changes give. A step's loader gives the state after that step."""
+    states_ = [{"n": 0, "log": []}]
+    for k in range(1, 8):
+        states_.append({"n": k, "log": [*states_[-1]["log"], k]})
+    texts: list[str] = [json.dumps(diff(a, b)) for a, b in itertools.pairwise(states_)]
+    texts[5] = "{not json"  # the change made by step 6
+    decoded: list[str] = []
+
+    class Counting(Timeline[int]):
+        def decode_delta(self, text: str | bytes) -> Any:
+            decoded.append(str(text))
+            return super().decode_delta(text)
+
+    timeline = Counting(states_[0], texts, {}, build=lambda n, d: int(d["n"]))
+    assert decoded == []
+    assert timeline.state_dict(3) == states_[3] and len(decoded) == 3
+    load = timeline.loader(5)
+    assert load() == 5 and timeline.state(5) == 5 and len(decoded) == 5
+    assert timeline.state_dict(2) == states_[2] and len(decoded) == 5  # each read once
+    with pytest.raises(ValueError):
+        timeline.state(6)
+    assert timeline.state_dict(4) == states_[4]  # the steps before it still read
+
+
 def test_a_text_enum_is_its_text() -> None:
     """A scale or a status read back is plain text, written it is a str enum: the same JSON,
     so no change (a campaign's first step after a load stored every army's scale again)."""

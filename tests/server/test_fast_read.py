@@ -40,6 +40,16 @@ def _castra(*args: str) -> tuple[int, list[str], str, str]:
     return code, loaded, done.stdout, "\n".join(said)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def installed() -> None:
+    """The command line as on a machine where Castra has run before: the rulesets' cache in
+    the data folder is filled (the first run after an install reads and checks the rulesets'
+    files once, with pydantic, and keeps what it read)."""
+    from app.paths import load_registry
+
+    load_registry()
+
+
 def _roster(name: str) -> Roster:
     return Roster(name, "quincunx", "roman", "Rome", None, units=(Unit("u1", "hastati", "H", 12),))
 

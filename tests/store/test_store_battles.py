@@ -487,3 +487,23 @@ def test_upgrade_to_0005_converts_stored_states_exactly(
     assert again.cursor == session.cursor and again.steps == session.steps
     assert again.replay(len(session.steps)) == session.steps[-1].state
     store.close()
+
+
+def test_a_damaged_step_change_is_refused_when_it_is_read(
+    store: Store, registry: Registry, toy_mechanics: None
+) -> None:
+    """A step's change is read from its JSON text only when a state needs it: the battle
+    opens, the states before the damaged step read, and the states after it refuse in one
+    line naming the battle."""
+    from app.store.engine import StoreDamaged
+
+    session = toy_session(registry)
+    for cmd in (StartBattle(), MoveUnit(unit="A1", x=20, y=12), MoveUnit(unit="A1", x=22, y=12)):
+        session.do(cmd)
+    bid = create_battle(store, session=session, rosters=rosters(registry))
+    sql(store, "UPDATE battle_step SET delta = :t WHERE n = 2", t="{not json")
+    damaged = load_battle(store, battle_id=bid, registry=registry)  # nothing read yet
+    assert damaged.steps[1].state == session.steps[1].state
+    with pytest.raises(StoreDamaged, match=f"battle {bid} cannot be read") as refused:
+        _ = damaged.steps[2].state
+    assert "\n" not in str(refused.value) and "not valid JSON" in str(refused.value)

@@ -84,6 +84,7 @@ def test_castra_db_env_is_respected(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_default_path_is_user_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CASTRA_DB", raising=False)
+    monkeypatch.delenv("CASTRA_HOME", raising=False)
     expected = Path(platformdirs.user_data_dir("castra", appauthor=False)) / "castra.sqlite3"
     assert default_path() == expected
 

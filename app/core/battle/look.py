@@ -18,6 +18,7 @@ from functools import cached_property, lru_cache
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.ruleset import Ruleset
 from app.rules.schema import ArmyEntry, Symbol, troop_symbol
+from app.rules.values import frozen_made
 
 #: The sides' colours where their armies name none: side A red, side B blue (what every
 #: battle showed before armies had colours).
@@ -210,7 +211,16 @@ def unit_labels(state: BattleState, ruleset: Ruleset) -> dict[str, UnitLabel]:
         short = _settle(shorts, names)
         code = _settle(codes, names)
         for u in units:
-            out[u.id] = UnitLabel(u.id, names[u.id], short[u.id] or names[u.id], code[u.id] or u.id)
+            # one a unit: every field at once (frozen_made)
+            out[u.id] = frozen_made(
+                UnitLabel,
+                {
+                    "id": u.id,
+                    "full": names[u.id],
+                    "short": short[u.id] or names[u.id],
+                    "code": code[u.id] or u.id,
+                },
+            )
     return out
 
 

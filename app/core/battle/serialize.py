@@ -12,6 +12,7 @@ from app.core.battle.state import BattleLeader, BattleState, BattleUnit, SideInf
 from app.core.leaderkeys import BATTLE_KEYS, battle_unflat, flat
 from app.rules.mechanics import Side, Status, Victory
 from app.rules.table import TerrainPiece
+from app.rules.values import frozen_made
 
 
 def _side(value: Any) -> Side | None:
@@ -38,17 +39,21 @@ def status_to_dict(s: Status) -> dict[str, Any]:
 
 
 def status_from_dict(d: Mapping[str, Any]) -> Status:
-    return Status(
-        strength=int(d["strength"]),
-        start_strength=int(d["start_strength"]),
-        hits=int(d["hits"]),
-        rings=int(d["rings"]),
-        dps=int(d["dps"]),
-        grade=d["grade"],
-        formation=d["formation"],
-        markers=frozenset(d["markers"]),
-        eliminated=bool(d["eliminated"]),
-        extra=dict(d["extra"]),
+    # made by the thousand as a state is read: every field at once (frozen_made)
+    return frozen_made(
+        Status,
+        {
+            "strength": int(d["strength"]),
+            "start_strength": int(d["start_strength"]),
+            "hits": int(d["hits"]),
+            "rings": int(d["rings"]),
+            "dps": int(d["dps"]),
+            "grade": d["grade"],
+            "formation": d["formation"],
+            "markers": frozenset(d["markers"]),
+            "eliminated": bool(d["eliminated"]),
+            "extra": dict(d["extra"]),
+        },
     )
 
 
@@ -132,21 +137,24 @@ def state_to_dict(st: BattleState) -> dict[str, Any]:
 def state_from_dict(d: Mapping[str, Any]) -> BattleState:
     sides = [SideInfo(s["name"], s["army"], s["roster"], dict(s["record"])) for s in d["sides"]]
     units = tuple(
-        BattleUnit(
-            id=u["id"],
-            side=_side(u["side"]) or 0,
-            name=u["name"],
-            entry=u["entry"],
-            troop=u["troop"],
-            status=status_from_dict(u["status"]),
-            x=float(u["x"]),
-            y=float(u["y"]),
-            facing=float(u["facing"]),
-            width=float(u["width"]),
-            depth=float(u["depth"]),
-            command=u["command"],
-            roster_unit=u["roster_unit"],
-            moved=float(u.get("moved", 0.0)),
+        frozen_made(
+            BattleUnit,
+            {
+                "id": u["id"],
+                "side": _side(u["side"]) or 0,
+                "name": u["name"],
+                "entry": u["entry"],
+                "troop": u["troop"],
+                "status": status_from_dict(u["status"]),
+                "x": float(u["x"]),
+                "y": float(u["y"]),
+                "facing": float(u["facing"]),
+                "width": float(u["width"]),
+                "depth": float(u["depth"]),
+                "command": u["command"],
+                "roster_unit": u["roster_unit"],
+                "moved": float(u.get("moved", 0.0)),
+            },
         )
         for u in d["units"]
     )

@@ -15,6 +15,7 @@ from app.rules.geometry import Footprint
 from app.rules.leaderfields import NO_FIELDS, FieldValue, FieldValues
 from app.rules.mechanics import Combatant, LeaderView, Scalar, Side, Status, TurnView, Victory
 from app.rules.table import Table, TerrainKind, TerrainPiece
+from app.rules.values import frozen_made
 
 __all__ = [
     "BattleLeader",
@@ -53,21 +54,25 @@ class BattleUnit:
 
     def as_combatant(self, leader: LeaderView | None = None, army: str | None = None) -> Combatant:
         """The unit as the mechanics see it (with its leader and its army, where known)."""
-        return Combatant(
-            unit_id=self.id,
-            name=self.name,
-            troop=self.troop,
-            side=self.side,
-            status=self.status,
-            leader=leader,
-            army=army,
-            x=self.x,
-            y=self.y,
-            facing=self.facing,
-            width=self.width,
-            depth=self.depth,
-            moved=self.moved,
-            command=self.command,
+        # every unit's, each time a state is shown: every field at once (frozen_made)
+        return frozen_made(
+            Combatant,
+            {
+                "unit_id": self.id,
+                "name": self.name,
+                "troop": self.troop,
+                "side": self.side,
+                "status": self.status,
+                "leader": leader,
+                "army": army,
+                "x": self.x,
+                "y": self.y,
+                "facing": self.facing,
+                "width": self.width,
+                "depth": self.depth,
+                "moved": self.moved,
+                "command": self.command,
+            },
         )
 
 

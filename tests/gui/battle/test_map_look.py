@@ -254,3 +254,76 @@ def test_units_alike_share_one_plate_as_each_would_have_alone(
     assert len({id(it.plate) for it in inside}) < len(inside) / 2
     lines = {id(it._static[text]) for it in inside for text, _ in it.plate.lines}
     assert len(lines) == len({text for it in inside for text, _ in it.plate.lines})
+
+
+def test_a_units_front_is_one_white_band_with_its_notch(ready_window: BattleWindow) -> None:
+    """The front of every base is drawn white from the notch's tip down through the band
+    along its front edge, in one piece (no seam where the notch meets the band)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    item = units(ready_window)[0]
+    body = item.body
+    scale = 400 / body.width()
+    image = QImage(600, 600, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(300, 300)
+    painter.scale(scale, scale)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    tip = 300 + (body.top() - item.notch_height()) * scale
+    foot = 300 + (body.top() + item.front_band()) * scale
+    assert foot - tip > 10
+    white = QColor("#ffffff")
+    for x in (300, 300 - int(body.width() * scale * 0.4)):  # the notch's middle, the band's end
+        top = tip if x == 300 else 300 + body.top() * scale
+        # (the tip's own pixels are partly covered: it is a point)
+        assert all(image.pixelColor(x, y) == white for y in range(int(top) + 4, int(foot) - 1))
+    assert image.pixelColor(300, int(tip) - 3).alpha() == 0  # nothing above the notch's tip
+
+
+def test_a_units_look_is_made_as_the_constructor_makes_it(ready_window: BattleWindow) -> None:
+    from dataclasses import fields
+
+    from app.gui.battle.map.unit_item import UnitLook
+
+    scene = ready_window.map.map_scene
+    for unit in ready_window.controller.state.units[:10]:
+        look = scene.unit_look(unit)
+        plain = UnitLook(*(getattr(look, f.name) for f in fields(UnitLook)))
+        assert type(look) is UnitLook and look == plain
+        assert set(vars(look)) == {f.name for f in fields(UnitLook)}
+        assert look.label.full == unit.name or look.label.id == unit.id
+
+
+def test_a_unit_given_a_new_label_is_drawn_again(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    """A unit whose label changes is drawn again where it now reaches: a tag behind it (its
+    bounds grow: Qt is told before, which has it drawn again) or a new label inside it."""
+    from PySide6.QtCore import QRectF
+
+    from app.gui.battle.map import plates
+
+    ready_window.show()
+    qtbot.waitExposed(ready_window)
+    scene = ready_window.map.map_scene
+    item = units(ready_window)[0]
+    seen: list[QRectF] = []
+    scene.changed.connect(lambda rects: seen.extend(rects))
+
+    def drawn_again() -> bool:
+        where = item.sceneBoundingRect()
+        return any(r.intersects(where) for r in seen)
+
+    tag = plates._make_tag(item, item.label.id, "", scene.ppu, 1.0, "rear")
+    inside = replace(tag, where="inside")
+    for plate in (inside, tag, inside, replace(inside, font=inside.font * 0.9)):
+        qtbot.wait(20)
+        seen.clear()
+        assert item.set_plate(plate)
+        qtbot.waitUntil(drawn_again)
+        if plate.tag:  # its bounds grew to take the tag in: drawn there too
+            box = item.mapRectToScene(plates.to_local(item, plate.box))
+            assert any(r.contains(box) for r in seen)

@@ -29,6 +29,7 @@ from app.gui.battle.map.items import (
 )
 from app.gui.battle.map.plates import Layout
 from app.gui.battle.map.unit_item import UnitItem, UnitLook, plain_look
+from app.rules.values import frozen_made
 
 #: Margin of scene around the table, in scene units (room to pan and for labels).
 MARGIN = 60.0
@@ -108,13 +109,17 @@ class MapScene(QGraphicsScene):
         if look is None or unit.id not in look.labels:
             return plain_look(unit)
         fill, dark = self._colours[unit.side]
-        return UnitLook(
-            fill,
-            dark,
-            look.labels[unit.id],
-            look.symbols.get(unit.id),
-            look.troops.get(unit.id, ""),
-            look.sides[unit.side].name,
+        # one a unit, each time the battle's look is shown: every field at once
+        return frozen_made(
+            UnitLook,
+            {
+                "fill": fill,
+                "dark": dark,
+                "label": look.labels[unit.id],
+                "symbol": look.symbols.get(unit.id),
+                "troop": look.troops.get(unit.id, ""),
+                "side": look.sides[unit.side].name,
+            },
         )
 
     def set_zoom(self, ppu: float) -> None:

@@ -70,19 +70,28 @@ NO_RECT = QRectF()
 
 
 @lru_cache(maxsize=256)
-def _base(w: float, d: float) -> tuple[QRectF, QRectF, QPolygonF]:
+def _base(w: float, d: float) -> tuple[QRectF, QPolygonF]:
     """A base ``w`` by ``d`` (scene units): its rectangle (centred on the origin, front edge
-    up), its front edge's white band and the notch at the edge's middle -- made once for
-    every base of that size (each Qt object a unit keeps costs it to make)."""
+    up), and its front: the white band along the front edge with the notch standing out at
+    its middle, one outline (drawn in one go, with no seam where the notch meets the band)
+    -- made once for every base of that size (each Qt object a unit keeps costs it to
+    make)."""
     body = QRectF(-w / 2, -d / 2, w, d)
     band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
     notch = min(w, d, style.SCENE_PER_INCH) * 0.3
-    top = body.top()
-    front = QRectF(body.left(), top, w, band)
-    poly = QPolygonF(
-        [QPointF(-notch / 2, top), QPointF(notch / 2, top), QPointF(0, top - notch * 0.8)]
+    left, right, top = body.left(), body.right(), body.top()
+    front = QPolygonF(
+        [
+            QPointF(left, top + band),
+            QPointF(left, top),
+            QPointF(-notch / 2, top),
+            QPointF(0, top - notch * 0.8),
+            QPointF(notch / 2, top),
+            QPointF(right, top),
+            QPointF(right, top + band),
+        ]
     )
-    return body, front, poly
+    return body, front
 
 
 @lru_cache(maxsize=64)
@@ -144,8 +153,7 @@ class UnitItem(QGraphicsItem):
         #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
         self._pen = TEXT_PEN
         self._fill = FRONT
-        self._front = NO_RECT
-        self._notch_poly = _base(1.0, 1.0)[2]
+        self._front = _base(1.0, 1.0)[1]
         self._symbol_src = NO_RECT
         self._cache = UnitItem.CacheMode.NoCache
         #: the lines of text, each at its place in units of the text scaled to the plate's
@@ -303,7 +311,7 @@ class UnitItem(QGraphicsItem):
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
-        self._body, self._front, self._notch_poly = _base(w, d)
+        self._body, self._front = _base(w, d)
         self._size = (w, d)
         self.span = max(w, d)
         if place:
@@ -487,8 +495,7 @@ class UnitItem(QGraphicsItem):
         # the front edge: a white band and a notch at its middle
         painter.setPen(NO_PEN)
         painter.setBrush(FRONT)
-        painter.drawRect(self._front)
-        painter.drawPolygon(self._notch_poly)
+        painter.drawPolygon(self._front)
         if self.targeted:
             self._paint_target(painter)
         if self.primary:
