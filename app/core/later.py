@@ -15,7 +15,8 @@ T = TypeVar("T")
 
 
 class Later(Generic[T]):
-    """A field's value still to be made, by ``make``, when the field is first read."""
+    """A field's value still to be made, by ``make``, when the field is first read (a
+    subclass may carry what is known of the value already: :func:`pending` finds it)."""
 
     __slots__ = ("make",)
 
@@ -33,7 +34,7 @@ class LaterField(Generic[T]):
         self._key = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self._key = f"_later_{name}"
+        self._key = _key(name)
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> T: ...
@@ -45,10 +46,22 @@ class LaterField(Generic[T]):
         if obj is None:
             return self._default  # the dataclass's default for the field
         held: Any = obj.__dict__[self._key]
-        if type(held) is Later:
+        if isinstance(held, Later):
             held = held.make()
             obj.__dict__[self._key] = held
         return held  # type: ignore[no-any-return]
 
     def __set__(self, obj: object, value: T | Later[T]) -> None:
         obj.__dict__[self._key] = value
+
+
+def _key(name: str) -> str:
+    """Where a :class:`LaterField` named ``name`` keeps its value in an instance."""
+    return f"_later_{name}"
+
+
+def pending(obj: object, name: str) -> Later[Any] | None:
+    """The :class:`Later` that ``obj``'s field ``name`` (a :class:`LaterField`) holds while
+    its value is still to be made; None once it is made, or when it was given at once."""
+    held = obj.__dict__.get(_key(name))
+    return held if isinstance(held, Later) else None

@@ -289,7 +289,15 @@ def _timeline(
     def build(n: int, data: StateDict) -> Campaign:
         return make.campaign(data, f"step {n}" if n else "start")
 
-    return Timeline(start, deltas, snapshots, build=build, digests=digests)
+    return _CampaignTimeline(start, deltas, snapshots, build=build, digests=digests)
+
+
+class _CampaignTimeline(Timeline[Campaign]):
+    """A campaign's timeline: a stored step's change is kept as its JSON text until a
+    state needs it, then read as :func:`~app.core.timeline.load_json` reads it."""
+
+    def decode_delta(self, text: str | bytes) -> Any:
+        return load_json(text)
 
 
 def _memory_timeline(session: CampaignSession) -> Timeline[Campaign]:
@@ -326,7 +334,7 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         for i, (n, kind, label, step, dg, change, snapshot) in enumerate(rows):
             if n != i:
                 raise ValueError(f"step {i + 1} is missing")
-            deltas.append(_lazy(load_json, str(change)))
+            deltas.append(str(change))  # its JSON text, read when first asked for
             if snapshot is not None:
                 blobs[n + 1] = bytes(snapshot)
                 snapshots[n + 1] = _snapshot_reader(campaign_id, blobs[n + 1], builder)
@@ -342,8 +350,8 @@ def _load(con: Reader, campaign_id: int, registry: Registry) -> CampaignSession:
         raise StoreDamaged(f"{where} cannot be read ({exc})") from None
     done = [
         Done(
-            _step_loader(text, registry, f"{where} step {n + 1}"),
-            _campaign_loader(timeline, n + 1, where),
+            _StepRead(text, registry, where, n + 1),
+            _CampaignAt(timeline, n + 1, where),
             kind=kind,
             label=label,
         )
@@ -439,16 +447,23 @@ def _remember_built(campaign_id: int, blob: bytes | None, builder: Builder) -> N
         got.built = builder.built_from(got.data)
 
 
-def _lazy(read: Any, data: Any) -> Any:
-    return lambda: read(data)
+class _StepRead:
+    """A stored step, decoded (and checked) when it is first read: one small object a step
+    (a campaign of 50 battles has 150), where closures made several for the cyclic
+    collector to walk."""
 
+    __slots__ = ("_n", "_registry", "_text", "_where")
 
-def _step_loader(text: str, registry: Registry, where: str) -> Any:
-    """A stored step, decoded (and checked) when it is first read."""
+    def __init__(self, text: str, registry: Registry, where: str, n: int) -> None:
+        self._text = text
+        self._registry = registry
+        self._where = where
+        self._n = n
 
-    def load() -> Step:
+    def __call__(self) -> Step:
+        where = f"{self._where} step {self._n}"
         try:
-            obj = json.loads(text)
+            obj = json.loads(self._text)
         except ValueError as exc:
             raise StoreDamaged(f"{where} cannot be read ({exc})") from None
         quick = apply_step_from_stored(obj)  # the chronicle reads every apply step
@@ -457,21 +472,27 @@ def _step_loader(text: str, registry: Registry, where: str) -> Any:
         from app.core.campaign.serialize import CampaignDataError, step_from_dict  # pydantic
 
         try:
-            return step_from_dict(obj, registry, where)
+            return step_from_dict(obj, self._registry, where)
         except (CampaignDataError, ValueError) as exc:
             raise StoreDamaged(f"{where} cannot be read ({exc})") from None
 
-    return load
 
+class _CampaignAt:
+    """The campaign after stored step ``n``, rebuilt from the timeline when called (a
+    damaged one is the store's one line)."""
 
-def _campaign_loader(timeline: Timeline[Campaign], n: int, where: str) -> Any:
-    def load() -> Campaign:
+    __slots__ = ("_n", "_timeline", "_where")
+
+    def __init__(self, timeline: Timeline[Campaign], n: int, where: str) -> None:
+        self._timeline = timeline
+        self._n = n
+        self._where = where
+
+    def __call__(self) -> Campaign:
         try:
-            return timeline.state(n)
+            return self._timeline.state(self._n)
         except (StoredDataError, ValueError, TypeError, KeyError, IndexError) as exc:
-            raise StoreDamaged(f"{where} cannot be read at step {n} ({exc})") from None
-
-    return load
+            raise StoreDamaged(f"{self._where} cannot be read at step {self._n} ({exc})") from None
 
 
 def list_campaigns(store: Store) -> list[CampaignSummary]:

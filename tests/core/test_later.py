@@ -7,7 +7,7 @@ from dataclasses import FrozenInstanceError, asdict, dataclass, replace
 
 import pytest
 
-from app.core.later import Later, LaterField
+from app.core.later import Later, LaterField, pending
 
 
 @dataclass(frozen=True)
@@ -65,3 +65,21 @@ def test_an_error_in_the_making_is_raised_where_it_is_read_and_again() -> None:
     for _ in range(2):
         with pytest.raises(ValueError, match="no such thing"):
             _ = box.inside
+
+
+def test_what_is_pending_until_read_and_a_later_that_knows_more() -> None:
+    """:func:`pending` is the field's :class:`Later` until the field is read; a subclass of
+    :class:`Later` (carrying what is known of the value already) is made as one is."""
+
+    class Sized(Later[tuple[int, ...]]):
+        __slots__ = ("size",)
+
+        def __init__(self, make: Counter, size: int) -> None:
+            super().__init__(make)
+            self.size = size
+
+    box = Box("a", Sized(Counter(), 3))
+    held = pending(box, "inside")
+    assert isinstance(held, Sized) and held.size == 3
+    assert box.inside == (1, 2, 3) and pending(box, "inside") is None
+    assert pending(Box("a", (4,)), "inside") is None

@@ -57,6 +57,36 @@ def _fill(dialog: RecordDialog) -> bool:
     return True
 
 
+def test_a_deleted_view_lets_go_of_its_campaign_at_once(
+    qtbot: QtBot, registry: Registry, store: Store
+) -> None:
+    """A Campaigns window deleted (its main window moved to another store) frees its
+    campaign with it, by reference counting: the preview the window asks with held the
+    window in a cycle, and a deleted window with its campaign (some 10,000 objects at 50
+    battles) waited for a pass of the collector."""
+    import gc
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    create_campaign(store, session=hannibal_in_italy(registry.get("quincunx")))
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        view = CampaignView(registry, store)
+        view.show()
+        assert view.session is not None
+        campaign = weakref.ref(view.session)
+        view.close()
+        view.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        del view
+        assert campaign() is None
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def test_record_preview_apply_undo_and_plot(qtbot: QtBot, registry: Registry, store: Store) -> None:
     view = _view(qtbot, registry, store)
     assert view.timeline.topLevelItemCount() == 3

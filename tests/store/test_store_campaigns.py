@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -273,6 +274,105 @@ def test_a_battles_armies_are_built_when_first_read(store: Store, registry: Regi
     assert type(trebia.__dict__["_later_went_in"]) is Later
     assert trebia.went_in is not None and trebia.went_in == made.battle("Trebia").went_in
     assert trebia == made.battle("Trebia")
+
+
+def test_a_campaign_read_and_dropped_is_freed_at_once(store: Store, registry: Registry) -> None:
+    """A campaign read back and dropped is freed by reference counting, nothing of it left
+    in a cycle for the collector (a battle's armies, built when first read, held the
+    builder that held the battle: each read of a 50-battle campaign, its battles and their
+    results, some 6,500 objects, waited for a pass of the collector). A battle kept after
+    the rest is gone still builds its armies when they are read, the same."""
+    import gc
+    import weakref
+
+    from app.store.campaigns import forget_decoded
+
+    cid = create_campaign(store, session=leg_vi_campaign(registry))
+    with campaign_for_update(store, campaign_id=cid, registry=registry) as s:
+        _record_and_apply(s, "Trebia")
+        made = s.campaign.battle("Trebia")
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        forget_decoded()
+        loaded = load_campaign(store, campaign_id=cid, registry=registry)
+        battle = weakref.ref(loaded.campaign.battle("Trebia"))
+        del loaded
+        forget_decoded()
+        assert battle() is None
+
+        loaded = load_campaign(store, campaign_id=cid, registry=registry)
+        trebia = loaded.campaign.battle("Trebia")
+        del loaded
+        forget_decoded()
+        assert trebia.went_in is not None and trebia.went_in == made.went_in
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _record_losses(store: Store, registry: Registry) -> tuple[int, Any]:
+    """A campaign whose Trebia was recorded with losses on both sides and a unit lost on
+    each; its id and the Trebia as recorded."""
+    session = leg_vi_campaign(registry)
+    rosters = battle_rosters(session.campaign, "Trebia")
+    ends = {(k, r.units[0].id, 0): r.units[0].size - 1 for k, r in enumerate(rosters)}
+    lost = {(k, r.units[1].id, 0): "routed off" for k, r in enumerate(rosters)}
+    result = hand_result(rosters, winner=1, ends=ends, lost=lost)
+    session.do(RecordResult("Trebia", result))
+    return create_campaign(store, session=session), session.campaign.battle("Trebia")
+
+
+def test_a_results_units_are_made_when_first_read(store: Store, registry: Registry) -> None:
+    """A result read back holds each side's units as recorded, made only when they are read
+    (a 50-battle campaign has some 3,600); what the window shows of them (each side's
+    losses in all, the units lost) is known without making them, the same as from them."""
+    from app.core.battle.result import UnitsLater
+    from app.core.campaign.chronicle import result_words
+
+    cid, made = _record_losses(store, registry)
+    loaded = load_campaign(store, campaign_id=cid, registry=registry)
+    trebia = loaded.campaign.battle("Trebia")
+    assert trebia.result is not None and made.result is not None
+    words = result_words(loaded.ruleset, loaded.campaign, trebia)
+    for side, recorded in zip(trebia.result.sides, made.result.sides, strict=True):
+        assert type(side.__dict__["_later_units"]) is UnitsLater  # read, not made
+        assert side.losses == recorded.losses == sum(u.losses for u in recorded.units) > 0
+        assert side.gone == recorded.gone == (recorded.units[1].name,)
+    assert words == result_words(loaded.ruleset, loaded.campaign, made)  # from the units
+    assert all(type(s.__dict__["_later_units"]) is UnitsLater for s in trebia.result.sides)
+    assert trebia.result == made.result and trebia == made  # made now, the same
+    assert trebia.result.sides[0].units == made.result.sides[0].units
+
+
+def test_a_damaged_unit_of_a_result_is_one_line_when_read(store: Store, registry: Registry) -> None:
+    """A result's unit damaged in the store (a part Castra never writes) is found when the
+    units are read, in the store's one line: the campaign reads and its chronicle words
+    show; a unit missing its strength is refused when the campaign is read."""
+    import json
+
+    from app.core.campaign.chronicle import result_words
+
+    cid, _ = _record_losses(store, registry)
+    ((text,),) = sql(store, "SELECT delta FROM campaign_step WHERE kind = 'record'")
+    change = json.loads(text)
+    whole = change["battles"]["items"]["0"]["keys"]["result"]["whole"]
+    whole["sides"][0]["units"][2]["colour"] = "red"
+    sql(store, "UPDATE campaign_step SET delta = :s WHERE kind = 'record'", s=json.dumps(change))
+    loaded = load_campaign(store, campaign_id=cid, registry=registry)
+    trebia = loaded.campaign.battle("Trebia")
+    assert trebia.result is not None
+    assert any("lost" in w for w in result_words(loaded.ruleset, loaded.campaign, trebia))
+    for _ in range(2):
+        with pytest.raises(
+            StoreDamaged, match=rf"campaign {cid} cannot be read \(.*battles\[0\]\.result: "
+        ):
+            _ = trebia.result.sides[0].units
+
+    del whole["sides"][0]["units"][2]["colour"], whole["sides"][0]["units"][2]["end"]
+    sql(store, "UPDATE campaign_step SET delta = :s WHERE kind = 'record'", s=json.dumps(change))
+    with pytest.raises(StoreDamaged, match=rf"campaign {cid} cannot be read \(.*result: "):
+        load_campaign(store, campaign_id=cid, registry=registry)
 
 
 def _damage_went_in(store: Store) -> None:

@@ -14,11 +14,12 @@ kills (``[leaders] wounds_to_kill``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from app.core.battle.state import BattleState, BattleUnit
+from app.core.later import Later, LaterField, pending
 from app.core.roster import Roster
 from app.rules.mechanics import Side
 
@@ -57,11 +58,43 @@ class LeaderOutcome:
     wounds: int = 0
 
 
+class UnitsLater(Later[tuple[UnitOutcome, ...]]):
+    """A side's units still to be made (:class:`~app.core.later.Later`), with what they add
+    up to known already: what the side lost in all and the names of its units lost."""
+
+    __slots__ = ("gone", "losses")
+
+    def __init__(
+        self, make: Callable[[], tuple[UnitOutcome, ...]], losses: int, gone: tuple[str, ...]
+    ) -> None:
+        super().__init__(make)
+        self.losses = losses
+        self.gone = gone
+
+
 @dataclass(frozen=True)
 class SideOutcome:
     roster: str
-    units: tuple[UnitOutcome, ...] = ()
+    #: one a unit; a result read back from the store makes them when they are first read
+    #: (:mod:`app.core.later`): the Campaigns window shows only what they add up to
+    units: LaterField[tuple[UnitOutcome, ...]] = LaterField(())  # noqa: RUF009 (a descriptor)
     leaders: tuple[LeaderOutcome, ...] = ()
+
+    @property
+    def losses(self) -> int:
+        """What the side's units lost in all."""
+        known = pending(self, "units")
+        if isinstance(known, UnitsLater):
+            return known.losses
+        return sum(u.losses for u in self.units)
+
+    @property
+    def gone(self) -> tuple[str, ...]:
+        """The names of the side's units lost, in order."""
+        known = pending(self, "units")
+        if isinstance(known, UnitsLater):
+            return known.gone
+        return tuple(u.name for u in self.units if u.lost)
 
 
 @dataclass(frozen=True)

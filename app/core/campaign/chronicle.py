@@ -48,8 +48,8 @@ def result_words(rs: Ruleset, campaign: Campaign, battle: CampaignBattle) -> tup
     ]
     word = size_word(rs)
     for k, side in enumerate(r.sides):
-        lost = sum(u.losses for u in side.units)
-        gone = [u.name for u in side.units if u.lost]
+        lost = side.losses
+        gone = side.gone
         text = f"{names[k]} lost {lost} {word}"
         if gone:
             text += f"; {len(gone)} unit{'s' if len(gone) != 1 else ''} gone ({', '.join(gone)})"
@@ -168,6 +168,9 @@ def strength(rs: Ruleset, session: CampaignSession) -> Strength:
     sides = []
     troops = []
     known: _Known = {}
+    # an army the points share (a side that fought no battle in between, or recovered all
+    # its losses) is one roster object, summed once: by its identity, the roster kept
+    summed: dict[int, tuple[Roster, tuple[int, dict[str, int]]]] = {}
     for side in current.sides:
         values = []
         per: dict[str, list[int]] = {}
@@ -176,10 +179,16 @@ def strength(rs: Ruleset, session: CampaignSession) -> Strength:
             if army is None:
                 values.append(0)
                 continue
-            whole, troop_men = _army_strength(rs, army, known)
+            got = summed.get(id(army))
+            if got is None or got[0] is not army:
+                got = summed[id(army)] = (army, _army_strength(rs, army, known))
+            whole, troop_men = got[1]
             values.append(whole)
             for name, n in troop_men.items():
-                per.setdefault(name, [0] * len(points))[i] = n
+                line = per.get(name)
+                if line is None:
+                    line = per[name] = [0] * len(points)
+                line[i] = n
         sides.append((side.name, tuple(values)))
         troops.append((side.name, {k: tuple(v) for k, v in per.items()}))
     unit = (

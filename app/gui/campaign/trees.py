@@ -19,7 +19,6 @@ from app.core.campaign.template import historical_fate
 from app.rules.ruleset import Ruleset
 
 KEY = Qt.ItemDataRole.UserRole
-SPAN = Qt.ItemDataRole.UserRole + 1
 MUTED = QBrush(QColor("#6A6A6A"))
 LOST = QBrush(QColor("#8B1E1E"))
 
@@ -45,15 +44,18 @@ def _brush(colour: str) -> QBrush:
     return got
 
 
-def _make(row: Row) -> QTreeWidgetItem:
+def _make(row: Row, made: list[tuple[QTreeWidgetItem, Row]]) -> QTreeWidgetItem:
+    """The item of ``row`` with its children's, each item added to ``made`` with its row
+    (what the tree then expands and spans is read from the rows, not asked of the items:
+    a timeline of 50 battles has some 250 items)."""
     item = QTreeWidgetItem(list(row.texts))
-    item.setData(0, KEY, row.key)
+    if row.key is not None:
+        item.setData(0, KEY, row.key)
     for col, colour in row.colours:
         item.setForeground(col, _brush(colour))
-    if row.span:
-        item.setData(0, SPAN, True)
-    for child in row.children:
-        item.addChild(_make(child))
+    made.append((item, row))
+    if row.children:
+        item.addChildren([_make(child, made) for child in row.children])
     return item
 
 
@@ -126,7 +128,8 @@ class KeptTree(QTreeWidget):
         ):
             self._rows = list(rows)
             return
-        self._rebuild([_make(row) for row in rows], expand_new=expand_new)
+        made: list[tuple[QTreeWidgetItem, Row]] = []
+        self._rebuild([_make(row, made) for row in rows], made, expand_new=expand_new)
         self._rows = list(rows)
 
     def _replace(self, changed: list[int], rows: list[Row], *, expand_new: bool) -> bool:
@@ -145,18 +148,25 @@ class KeptTree(QTreeWidget):
             return False
         known: set[object] = {key for row in self._rows for key in _keys(row)}
         expanded = {it.data(0, KEY) for it in gone if it.isExpanded()}
-        made = [_make(rows[i]) for i in changed]
+        made: list[tuple[QTreeWidgetItem, Row]] = []
+        tops = [_make(rows[i], made) for i in changed]
         scroll = self.verticalScrollBar().value()
         self.setUpdatesEnabled(False)
-        for i, item in zip(changed, made, strict=True):
+        for i, item in zip(changed, tops, strict=True):
             self.takeTopLevelItem(i)
             self.insertTopLevelItem(i, item)
-        self._settle(_below(list(made)), expanded, known, selected, expand_new=expand_new)
+        self._settle(made, expanded, known, selected, expand_new=expand_new)
         self.setUpdatesEnabled(True)
         self.verticalScrollBar().setValue(scroll)
         return True
 
-    def _rebuild(self, fill: list[QTreeWidgetItem], *, expand_new: bool) -> None:
+    def _rebuild(
+        self,
+        fill: list[QTreeWidgetItem],
+        made: list[tuple[QTreeWidgetItem, Row]],
+        *,
+        expand_new: bool,
+    ) -> None:
         expanded: set[object] = set()
         known: set[object] = set()
         for it in _walk(self):
@@ -170,30 +180,31 @@ class KeptTree(QTreeWidget):
         self.setUpdatesEnabled(False)
         super().clear()
         self.addTopLevelItems(fill)
-        self._settle(_below(list(fill)), expanded, known, selected, expand_new=expand_new)
+        self._settle(made, expanded, known, selected, expand_new=expand_new)
         self.setUpdatesEnabled(True)
         self.verticalScrollBar().setValue(scroll)
 
     def _settle(
         self,
-        items: list[QTreeWidgetItem],
+        made: list[tuple[QTreeWidgetItem, Row]],
         expanded: set[object],
         known: set[object],
         selected: object,
         *,
         expand_new: bool,
     ) -> None:
-        """Expand, span and select the new ``items`` (in the tree) as the old ones were."""
+        """Expand, span and select the new items (in the tree, each with its row) as the
+        old ones were."""
         # expanding the items first, then spanning, lays the tree out once, not once an item
         chosen = None
-        for it in items:
-            key = it.data(0, KEY)
-            if key in expanded or (expand_new and key not in known and it.childCount()):
+        for it, row in made:
+            key = row.key
+            if key in expanded or (expand_new and key not in known and row.children):
                 it.setExpanded(True)
             if key is not None and key == selected:
                 chosen = it
-        for it in items:
-            if it.data(0, SPAN):
+        for it, row in made:
+            if row.span:
                 it.setFirstColumnSpanned(True)  # only once the item is in the tree
         if chosen is not None:
             self.setCurrentItem(chosen)
