@@ -327,3 +327,25 @@ def test_a_unit_given_a_new_label_is_drawn_again(qtbot: QtBot, ready_window: Bat
         if plate.tag:  # its bounds grew to take the tag in: drawn there too
             box = item.mapRectToScene(plates.to_local(item, plate.box))
             assert any(r.contains(box) for r in seen)
+
+
+def test_the_map_stacks_its_layers_as_drawn(ready_window: BattleWindow) -> None:
+    """The cloth under the terrain, the deployment zones and the grid over them, the units
+    over those, their leaders over the units, and the rulers and overlays over all."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    scene = ready_window.map.map_scene
+
+    def z(item: QGraphicsItem) -> float:
+        return item.zValue() if item.parentItem() is None else z(item.parentItem()) + 1e-3
+
+    units_z = {z(it) for it in units(ready_window)}
+    assert len(units_z) == 1
+    (unit_z,) = units_z
+    below = [scene.table, scene.zones, scene.grid, *scene.terrain.values()]
+    assert all(z(item) < unit_z for item in below)
+    assert z(scene.table) < min(z(t) for t in [scene.zones, scene.grid, *scene.terrain.values()])
+    assert all(z(leader) > unit_z for leader in scene.leaders.values())
+    overlays = ready_window.map.overlays.items.values()
+    top = max([unit_z, *(z(leader) for leader in scene.leaders.values())])
+    assert all(z(o) > top for o in overlays)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from app.gui.battle.map.unit_item import UnitItem
 
 CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
+NO_CACHE = QGraphicsItem.CacheMode.NoCache
 
 
 def cache_mode(rotation: float) -> QGraphicsItem.CacheMode:
@@ -38,11 +39,12 @@ def cache_mode(rotation: float) -> QGraphicsItem.CacheMode:
     has its cache drawn afresh on every paint, so there the cache only adds a pixmap to fill
     and copy each time (a battle where every unit has turned drew 1,000 such pixmaps on
     every repaint)."""
-    return CACHE if rotation % 90 == 0 else QGraphicsItem.CacheMode.NoCache
+    return CACHE if rotation % 90 == 0 else NO_CACHE
 
 
-#: Z order: cloth, terrain, grid, units, leaders, overlays, ghost.
-Z_TABLE, Z_TERRAIN, Z_GRID, Z_UNIT, Z_OVERLAY, Z_GHOST = 0, 10, 20, 30, 40, 50
+#: Z order: cloth, terrain, grid, units, leaders, overlays, ghost. The units stand at 0,
+#: Qt's own, so that the thousand units of a big battle need not be told theirs.
+Z_TABLE, Z_TERRAIN, Z_GRID, Z_UNIT, Z_OVERLAY, Z_GHOST = -30, -20, -10, 0, 10, 20
 
 
 class TableItem(QGraphicsItem):

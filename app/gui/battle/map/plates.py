@@ -593,10 +593,13 @@ class Layout:
             plates[item.unit_id] = plate
         changed = 0
         texts = self.texts
+        # the lines as drawn, made once a plate (units alike share theirs): by the plate's
+        # identity, which holds while ``plates`` holds every plate
+        lines: dict[int, tuple[tuple[QPointF, QStaticText], ...]] = {}
         for item in items:
             plate = plates[item.unit.id]
             _memo(item, ppu, scale).placed = plate if plate.tag else None
-            if item.set_plate(plate, texts):
+            if item.set_plate(plate, texts, lines):
                 changed += 1
         return changed
 

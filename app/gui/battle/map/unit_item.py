@@ -30,7 +30,7 @@ from app.core.battle.look import UnitLabel
 from app.core.battle.state import BattleUnit
 from app.gui.battle.map import style
 from app.gui.battle.map.frame import Frame
-from app.gui.battle.map.items import Z_UNIT, cache_mode
+from app.gui.battle.map.items import NO_CACHE, Z_UNIT, cache_mode
 from app.gui.battle.map.plates import NO_PLATE, REF_PX, Plate, ref_font, to_local
 from app.gui.battle.map.symbols import WORDS, symbol_pixmap
 from app.rules.schema import Symbol
@@ -67,6 +67,8 @@ TEXT_RGBA = style.TEXT.rgba()
 NO_PEN = QPen(Qt.PenStyle.NoPen)
 #: no rectangle yet (never changed in place: every rectangle an item keeps is replaced whole)
 NO_RECT = QRectF()
+#: an outline's line styles, looked up once (each unit asks for one as it is made)
+_SOLID, _DASHED = Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine
 
 
 @lru_cache(maxsize=256)
@@ -155,7 +157,7 @@ class UnitItem(QGraphicsItem):
         self._fill = FRONT
         self._front = _base(1.0, 1.0)[1]
         self._symbol_src = NO_RECT
-        self._cache = UnitItem.CacheMode.NoCache
+        self._cache = NO_CACHE
         #: the lines of text, each at its place in units of the text scaled to the plate's
         #: size (:meth:`set_plate`), and that scale
         self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
@@ -172,7 +174,8 @@ class UnitItem(QGraphicsItem):
         #: counts the changes to what the plate shows (size, facing, label, symbol,
         #: state): plates made for another count are made again
         self.look_version = 0
-        self.setZValue(Z_UNIT)
+        if Z_UNIT:  # 0, Qt's own: nothing to set (a call a unit)
+            self.setZValue(Z_UNIT)
         self._frame = frame
         self._size = (0.0, 0.0)
         self._opacity = 1.0
@@ -268,27 +271,39 @@ class UnitItem(QGraphicsItem):
             self._bounds = self._bounding()
             self.update()
 
-    def set_plate(self, plate: Plate, texts: dict[str, QStaticText] | None = None) -> bool:
+    def set_plate(
+        self,
+        plate: Plate,
+        texts: dict[str, QStaticText] | None = None,
+        lines: dict[int, tuple[tuple[QPointF, QStaticText], ...]] | None = None,
+    ) -> bool:
         """Show ``plate`` (laid out by the scene for the zoom); whether it changed.
-        ``texts``: lines already prepared for drawing, shared with the other units."""
+        ``texts``: lines already prepared for drawing, shared with the other units.
+        ``lines``: the lines as drawn, by the plate they were made for (units alike are
+        given one plate), shared with the other units while those plates are held."""
         if plate == self._plate:
             return False
         if plate.tag or self._plate.tag:
             self.prepareGeometryChange()
         self._plate = plate
-        shared = {} if texts is None else texts
-        static: dict[str, QStaticText] = {}
-        for t, _ in plate.lines:
-            line = self._static.get(t) or shared.get(t)
-            if line is None:
-                line = shared[t] = _static(t)
-            static[t] = line
-        self._static = static
-        # drawn scaled to the plate's text size: each line's place in the scaled units, so
-        # one scaling draws every line (no save, move, scale and restore a line)
         k = plate.font / REF_PX
         self._text_scale = k
-        self._lines = tuple((QPointF(at.x() / k, at.y() / k), static[t]) for t, at in plate.lines)
+        drawn = None if lines is None else lines.get(id(plate))
+        if drawn is None:
+            shared = {} if texts is None else texts
+            static: dict[str, QStaticText] = {}
+            for t, _ in plate.lines:
+                line = self._static.get(t) or shared.get(t)
+                if line is None:
+                    line = shared[t] = _static(t)
+                static[t] = line
+            # drawn scaled to the plate's text size: each line's place in the scaled units,
+            # so one scaling draws every line (no save, move, scale and restore a line)
+            drawn = tuple((QPointF(at.x() / k, at.y() / k), static[t]) for t, at in plate.lines)
+            if lines is not None:
+                lines[id(plate)] = drawn
+        self._static = {t: line for (t, _), (_, line) in zip(plate.lines, drawn, strict=True)}
+        self._lines = drawn
         self._symbol = None
         symbol = self.look.symbol
         if plate.symbol is not None and symbol is not None:
@@ -350,9 +365,7 @@ class UnitItem(QGraphicsItem):
         self._pen = style.cosmetic_pen(
             style.SELECTED if self.selected else self.look.dark,
             3.0 if self.selected else 1.0,
-            Qt.PenStyle.DashLine
-            if "disordered" in self.unit.status.markers
-            else Qt.PenStyle.SolidLine,
+            _DASHED if "disordered" in self.unit.status.markers else _SOLID,
         )
         self._fill = _brush(self.look.fill.rgba())
 
