@@ -178,6 +178,7 @@ class UnitItem(QGraphicsItem):
             self.setZValue(Z_UNIT)
         self._frame = frame
         self._size = (0.0, 0.0)
+        self._band = self._notch_height = 0.0
         self._opacity = 1.0
         self._apply(unit, frame, place=True, fresh=True)
 
@@ -212,15 +213,11 @@ class UnitItem(QGraphicsItem):
 
     def front_band(self) -> float:
         """Depth of the white band along the front edge (local units)."""
-        return min(self._body.height() * 0.12, style.SCENE_PER_INCH * 0.25)
-
-    def _notch(self) -> float:
-        b = self._body
-        return min(b.width(), b.height(), style.SCENE_PER_INCH) * 0.3
+        return self._band
 
     def notch_height(self) -> float:
         """How far the notch at the middle of the front edge stands out (local units)."""
-        return self._notch() * 0.8
+        return self._notch_height
 
     def set_unit(self, unit: BattleUnit, frame: Frame) -> bool:
         """Show ``unit``; returns whether anything changed. Position and rotation are set
@@ -328,6 +325,10 @@ class UnitItem(QGraphicsItem):
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
         self._body, self._front = _base(w, d)
         self._size = (w, d)
+        # as _base draws them, kept as plain numbers (the labels' layout asks for them some
+        # thousands of times as a big battle opens; each reading of the base costs a call)
+        self._band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
+        self._notch_height = min(w, d, style.SCENE_PER_INCH) * 0.3 * 0.8
         self.span = max(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
