@@ -72,28 +72,30 @@ _SOLID, _DASHED = Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine
 
 
 @lru_cache(maxsize=256)
-def _base(w: float, d: float) -> tuple[QRectF, QPolygonF]:
+def _base(w: float, d: float) -> tuple[QRectF, QPolygonF, float, float]:
     """A base ``w`` by ``d`` (scene units): its rectangle (centred on the origin, front edge
-    up), and its front: the white band along the front edge with the notch standing out at
-    its middle, one outline (drawn in one go, with no seam where the notch meets the band)
-    -- made once for every base of that size (each Qt object a unit keeps costs it to
-    make)."""
+    up); its front, the white band along the front edge with the notch standing out at its
+    middle, one outline (drawn in one go, with no seam where the notch meets the band); the
+    band's depth and how far the notch stands out, as numbers (the labels' layout reads
+    them thousands of times) -- made once for every base of that size (each Qt object a
+    unit keeps costs it to make)."""
     body = QRectF(-w / 2, -d / 2, w, d)
     band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
     notch = min(w, d, style.SCENE_PER_INCH) * 0.3
+    rise = notch * 0.8
     left, right, top = body.left(), body.right(), body.top()
     front = QPolygonF(
         [
             QPointF(left, top + band),
             QPointF(left, top),
             QPointF(-notch / 2, top),
-            QPointF(0, top - notch * 0.8),
+            QPointF(0, top - rise),
             QPointF(notch / 2, top),
             QPointF(right, top),
             QPointF(right, top + band),
         ]
     )
-    return body, front
+    return body, front, band, rise
 
 
 @lru_cache(maxsize=64)
@@ -323,12 +325,8 @@ class UnitItem(QGraphicsItem):
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
-        self._body, self._front = _base(w, d)
+        self._body, self._front, self._band, self._notch_height = _base(w, d)
         self._size = (w, d)
-        # as _base draws them, kept as plain numbers (the labels' layout asks for them some
-        # thousands of times as a big battle opens; each reading of the base costs a call)
-        self._band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
-        self._notch_height = min(w, d, style.SCENE_PER_INCH) * 0.3 * 0.8
         self.span = max(w, d)
         if place:
             self.setPos(frame.to_scene(unit.x, unit.y))
