@@ -170,6 +170,18 @@ _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 #: nineteen digits in a row: an integer that may be past 64 bits, which orjson reads as a
 #: float (json as the integer it is)
 _LONG = b"0" * 19
+#: nineteen bytes in a row hold at least three bytes six apart at a multiple of six: text
+#: whose every sixth byte has no three digits in a row has no nineteen in a row
+_STRIDE, _NEAR = 6, b"0" * 3
+
+
+def _may_hold_long(data: bytes) -> bool:
+    """Whether ``data`` may have nineteen digits in a row: false when it has none for
+    sure, as told from every sixth byte (a sixth of the work of looking at every byte, the
+    whole of a campaign's state, 1 MB at 50 battles); else whether it has."""
+    if _NEAR not in data[::_STRIDE].translate(_DIGITS):
+        return False
+    return _LONG in data.translate(_DIGITS)
 
 
 def load_json(text: bytes | str) -> Any:
@@ -189,7 +201,7 @@ def load_json(text: bytes | str) -> Any:
         data = text.encode() if isinstance(text, str) else text
     except UnicodeEncodeError:  # a lone surrogate
         return json.loads(text)
-    if _LONG not in data.translate(_DIGITS):
+    if not _may_hold_long(data):
         try:
             return loads(data)
         except JSONDecodeError:

@@ -235,3 +235,27 @@ def test_without_orjson_json_reads_every_state(monkeypatch: pytest.MonkeyPatch) 
     assert unpack_snapshot(pack_snapshot(state)) == state
     for text in _JSON_TEXTS:
         assert _read(load_json, text) == _read(json.loads, text)
+
+
+@given(st.text(alphabet="0123456789 ,:", max_size=120))
+@settings(max_examples=500, deadline=None)
+def test_long_numbers_are_found_from_every_sixth_byte_as_from_every_byte(text: str) -> None:
+    """The quick look for nineteen digits in a row (every sixth byte first) says what a
+    look at every byte says."""
+    from app.core.timeline import _DIGITS, _LONG, _may_hold_long
+
+    data = text.encode()
+    assert _may_hold_long(data) == (_LONG in data.translate(_DIGITS))
+
+
+@pytest.mark.parametrize("digits", [18, 19, 20, 25])
+def test_an_integer_past_64_bits_is_read_exactly_wherever_it_stands(digits: int) -> None:
+    """At every place in the text a long integer may start (relative to the quick look's
+    every sixth byte), it is read as json reads it, not as orjson's float."""
+    from app.core.timeline import load_json
+
+    number = int("9" * digits)
+    for pad in range(13):
+        text = json.dumps({"a": "x" * pad, "n": [number]})
+        got = load_json(text)["n"][0]
+        assert type(got) is int and got == number
