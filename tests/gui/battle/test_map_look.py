@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from app.core.battle import BattleSession
-from app.gui.battle.map.plates import MIN_PX, overlaps
+from app.gui.battle.map.plates import MIN_PX, overlaps, to_local
 from app.gui.battle.map.symbols import symbol_paths
 from app.gui.battle.map.unit_item import UnitItem
 from app.gui.battle.window import BattleWindow
@@ -349,3 +349,26 @@ def test_the_map_stacks_its_layers_as_drawn(ready_window: BattleWindow) -> None:
     overlays = ready_window.map.overlays.items.values()
     top = max([unit_z, *(z(leader) for leader in scene.leaders.values())])
     assert all(z(o) > top for o in overlays)
+
+
+def test_a_units_bounds_follow_its_tag(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    """Qt is told of a unit's new bounds as its label moves onto a tag and back: the scene
+    finds the unit under a point of its tag, and not there once the label is inside again."""
+    view = ready_window.map
+    scene = view.map_scene
+    view.zoom(0.6)
+    view._sync_zoom()
+    tagged = [it for it in units(ready_window) if it.plate.tag]
+    if not tagged:
+        pytest.skip("every label is inside its base at this zoom")
+    item = tagged[0]
+    box = to_local(item, item.plate.box)
+    on_tag = item.mapToScene(box.center())
+    assert item.boundingRect().contains(item.mapFromScene(on_tag))
+    assert item in scene.items(on_tag)
+    view.zoom(8.0)
+    view._sync_zoom()
+    if item.plate.tag:
+        pytest.skip("the label is still on a tag at this zoom")
+    assert not item.boundingRect().contains(item.mapFromScene(on_tag))
+    assert item not in scene.items(on_tag)
