@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPointF, QRectF, QSettings
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from app.core.battle import BattleSession
-from app.gui.battle.map.plates import MIN_PX, overlaps
+from app.gui.battle.map.plates import MIN_PX, crosses, edges, overlaps, to_local
 from app.gui.battle.map.symbols import symbol_paths
 from app.gui.battle.map.unit_item import UnitItem
 from app.gui.battle.window import BattleWindow
@@ -204,7 +204,8 @@ def test_a_unit_moved_onto_a_label_moves_that_label(ready_window: BattleWindow) 
     assert tag is not None
     # another unit of the same side, its centre put on the middle of that tag
     mover = next(u for u in state.units if u.side == host.unit.side and u.id != host.unit_id)
-    x, y = scene.frame.to_table(tag.center())
+    left, top, right, bottom = tag
+    x, y = scene.frame.to_table(QPointF((left + right) / 2, (top + bottom) / 2))
     moved = state.replace_unit(replace(mover, x=x, y=y))
     view.show_state(moved, session.mechanics, read_only=True)
     assert overlaps(units(ready_window)) == []
@@ -302,8 +303,6 @@ def test_a_units_look_is_made_as_the_constructor_makes_it(ready_window: BattleWi
 def test_a_unit_given_a_new_label_is_drawn_again(qtbot: QtBot, ready_window: BattleWindow) -> None:
     """A unit whose label changes is drawn again where it now reaches: a tag behind it (its
     bounds grow: Qt is told before, which has it drawn again) or a new label inside it."""
-    from PySide6.QtCore import QRectF
-
     from app.gui.battle.map import plates
 
     ready_window.show()
@@ -349,3 +348,48 @@ def test_the_map_stacks_its_layers_as_drawn(ready_window: BattleWindow) -> None:
     overlays = ready_window.map.overlays.items.values()
     top = max([unit_z, *(z(leader) for leader in scene.leaders.values())])
     assert all(z(o) > top for o in overlays)
+
+
+def test_the_labels_layout_tells_overlaps_as_qt_does() -> None:
+    """The layout keeps its rectangles as plain edges and tests them itself: it finds an
+    overlap exactly where ``QRectF.intersects`` does, edges that only touch, rectangles
+    inside others and rectangles with no width or height among them."""
+    import random
+
+    rng = random.Random(26)
+    values = [0.0, 0.1, 0.25, 0.3, 1.0, 1.1 + 0.2, 1.3, 2.0, -0.7, 1e-9]
+    cases = 0
+    for _ in range(4000):
+        a = QRectF(
+            rng.choice(values), rng.choice(values), rng.choice(values[:6]), rng.choice(values[:6])
+        )
+        b = QRectF(
+            rng.choice(values), rng.choice(values), rng.choice(values[:6]), rng.choice(values[:6])
+        )
+        assert crosses(edges(a), edges(b)) == a.intersects(b), (a, b)
+        cases += a.intersects(b)
+    # both answers came up many times (the check could fail either way)
+    assert 100 < cases < 3900
+
+
+def test_a_units_bounds_follow_its_tag(qtbot: QtBot, ready_window: BattleWindow) -> None:
+    """Qt is told of a unit's new bounds as its label moves onto a tag and back: the scene
+    finds the unit under a point of its tag, and not there once the label is inside again."""
+    view = ready_window.map
+    scene = view.map_scene
+    view.zoom(0.6)
+    view._sync_zoom()
+    tagged = [it for it in units(ready_window) if it.plate.tag]
+    if not tagged:
+        pytest.skip("every label is inside its base at this zoom")
+    item = tagged[0]
+    box = to_local(item, item.plate.box)
+    on_tag = item.mapToScene(box.center())
+    assert item.boundingRect().contains(item.mapFromScene(on_tag))
+    assert item in scene.items(on_tag)
+    view.zoom(8.0)
+    view._sync_zoom()
+    if item.plate.tag:
+        pytest.skip("the label is still on a tag at this zoom")
+    assert not item.boundingRect().contains(item.mapFromScene(on_tag))
+    assert item not in scene.items(on_tag)

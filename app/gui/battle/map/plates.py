@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QStaticText
@@ -161,8 +161,39 @@ def to_local(item: UnitItem, r: QRectF) -> QRectF:
     return QRectF(-r.right(), -r.bottom(), r.width(), r.height()) if item.flip else r
 
 
-def _scene(item: UnitItem, r: QRectF) -> QRectF:
-    return item.mapRectToScene(to_local(item, r))
+#: A rectangle in scene units as its edges: left, top, right, bottom (``QRectF.getCoords``,
+#: the same numbers Qt's ``left()``, ``top()``, ``right()`` and ``bottom()`` give). The
+#: layout keeps its rectangles so, read from Qt once: it asks thousands of questions of
+#: them as a big battle's labels are laid out, and each asked of a ``QRectF`` from Python is
+#: a call into Qt.
+Edges = tuple[float, float, float, float]
+
+
+def crosses(a: Edges, b: Edges) -> bool:
+    """Whether ``a`` and ``b`` overlap with some area, as ``QRectF.intersects`` decides it
+    (edges that only touch do not; a rectangle with no width or height crosses nothing)."""
+    al, at, ar, ab = a
+    bl, bt, br, bb = b
+    return (
+        al < br
+        and bl < ar
+        and at < bb
+        and bt < ab
+        and al != ar
+        and at != ab
+        and bl != br
+        and bt != bb
+    )
+
+
+def edges(r: QRectF) -> Edges:
+    """``r``'s edges, read from Qt in one call."""
+    return cast(Edges, r.getCoords())
+
+
+def _scene(item: UnitItem, r: QRectF) -> Edges:
+    """``r`` (a plate's rectangle, as read) in scene units, as its edges."""
+    return edges(item.mapRectToScene(to_local(item, r)))
 
 
 class _Grid:
@@ -171,18 +202,15 @@ class _Grid:
 
     def __init__(self, cell: float) -> None:
         self.cell = max(cell, 1e-6)
-        self.cells: dict[tuple[int, int], list[tuple[QRectF, str, bool]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[Edges, str, bool]]] = {}
 
-    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
+    def _keys(self, r: Edges) -> list[tuple[int, int]]:
         c = self.cell
-        top, bottom = int(r.top() // c), int(r.bottom() // c) + 1
-        return [
-            (i, j)
-            for i in range(int(r.left() // c), int(r.right() // c) + 1)
-            for j in range(top, bottom)
-        ]
+        left, top, right, bottom = r
+        rows = range(int(top // c), int(bottom // c) + 1)
+        return [(i, j) for i in range(int(left // c), int(right // c) + 1) for j in rows]
 
-    def add(self, r: QRectF, owner: str, tag: bool = False) -> None:
+    def add(self, r: Edges, owner: str, tag: bool = False) -> None:
         entry = (r, owner, tag)
         cells = self.cells
         for k in self._keys(r):
@@ -192,26 +220,26 @@ class _Grid:
             else:
                 cell.append(entry)
 
-    def remove(self, r: QRectF, owner: str) -> None:
+    def remove(self, r: Edges, owner: str) -> None:
         for k in self._keys(r):
             cell = self.cells.get(k)
             if cell:
                 self.cells[k] = [e for e in cell if not (e[1] == owner and e[0] == r)]
 
-    def hits(self, r: QRectF, owner: str) -> bool:
+    def hits(self, r: Edges, owner: str) -> bool:
         cells = self.cells
         for k in self._keys(r):
             for other, who, _ in cells.get(k, ()):
-                if who != owner and other.intersects(r):
+                if who != owner and crosses(other, r):
                     return True
         return False
 
-    def tags_over(self, r: QRectF) -> set[str]:
+    def tags_over(self, r: Edges) -> set[str]:
         """The units whose tags cross ``r``."""
         out = set()
         for k in self._keys(r):
             for other, who, tag in self.cells.get(k, ()):
-                if tag and other.intersects(r):
+                if tag and crosses(other, r):
                     out.add(who)
         return out
 
@@ -485,8 +513,8 @@ class Layout:
         #: the lines of text prepared for drawing, shared by the units that show them
         self.texts: dict[str, QStaticText] = {}
         #: what each unit put in the grid: its base and leader, and its tag
-        self.rects: dict[str, list[QRectF]] = {}
-        self.tags: dict[str, QRectF] = {}
+        self.rects: dict[str, list[Edges]] = {}
+        self.tags: dict[str, Edges] = {}
 
     def full(self, items: Sequence[UnitItem], *, keep: bool = False) -> int:
         """Lay every label out; returns how many changed. ``keep``: a unit whose tag, laid
@@ -523,10 +551,10 @@ class Layout:
         if unit.status.eliminated:
             self.rects[uid] = []
             return
-        rects = [item.mapRectToScene(item.body)]
+        rects = [edges(item.mapRectToScene(item.body))]
         # a leader's marker on the base: drawn over its own unit's label, never to be
         # covered by another's
-        rects += [child.sceneBoundingRect() for child in item.childItems()]
+        rects += [edges(child.sceneBoundingRect()) for child in item.childItems()]
         self.rects[uid] = rects
         for r in rects:
             self.grid.add(r, uid)
@@ -653,7 +681,7 @@ def overlaps(items: Sequence[UnitItem]) -> list[tuple[str, str]]:
             continue
         rects.append((item.unit_id, item.mapRectToScene(item.body), False))
         if item.plate.tag:
-            rects.append((item.unit_id, _scene(item, item.plate.box), True))
+            rects.append((item.unit_id, item.mapRectToScene(to_local(item, item.plate.box)), True))
     out = []
     for i, (a, ra, tag_a) in enumerate(rects):
         for b, rb, tag_b in rects[i + 1 :]:

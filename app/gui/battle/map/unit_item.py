@@ -24,7 +24,7 @@ from PySide6.QtGui import (
     QPolygonF,
     QStaticText,
 )
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from app.core.battle.look import UnitLabel
 from app.core.battle.state import BattleUnit
@@ -130,7 +130,7 @@ def plain_look(unit: BattleUnit) -> UnitLook:
     return UnitLook(fill, fill.darker(220), UnitLabel(unit.id, unit.name, unit.name, unit.id), None)
 
 
-class UnitItem(QGraphicsItem):
+class UnitItem(QGraphicsRectItem):
     """One unit (see the module's docstring). Local coordinates: centre at the origin,
     front edge up."""
 
@@ -138,6 +138,12 @@ class UnitItem(QGraphicsItem):
         self, unit: BattleUnit, frame: Frame, strength_unit: str, look: UnitLook | None = None
     ) -> None:
         super().__init__()
+        # Qt keeps the bounds (the item's rectangle, :meth:`_bounding`) and answers for them
+        # itself: the view and the scene's index ask for an item's bounds several times a
+        # paint, and each answer from Python went through PySide's lookup of an override
+        # (a few thousand instructions), 1,000 units at a time. No outline: the rectangle is
+        # the bounds, not widened by half a pen.
+        self.setPen(NO_PEN)
         self.unit = unit
         self.strength_unit = strength_unit
         self.look = look or plain_look(unit)
@@ -152,7 +158,6 @@ class UnitItem(QGraphicsItem):
         self._symbol: QPixmap | None = None
         self._fraction = 1.0
         self._flip = False
-        self._bounds = NO_RECT
         self._words = ("", "")
         #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
         self._pen = TEXT_PEN
@@ -256,18 +261,15 @@ class UnitItem(QGraphicsItem):
     def set_selected(self, on: bool, primary: bool = False) -> None:
         primary = primary and on
         if (on, primary) != (self.selected, self.primary):
-            if primary != self.primary:
-                self.prepareGeometryChange()  # the rotation handle's room
             self.selected, self.primary = on, primary
-            self._bounds = self._bounding()
+            self.setRect(self._bounding())  # the rotation handle's room
             self._prepare()
             self.update()
 
     def set_targeted(self, on: bool) -> None:
         if on != self.targeted:
-            self.prepareGeometryChange()  # the corner marks' room
             self.targeted = on
-            self._bounds = self._bounding()
+            self.setRect(self._bounding())  # the corner marks' room
             self.update()
 
     def set_plate(
@@ -282,8 +284,6 @@ class UnitItem(QGraphicsItem):
         given one plate), shared with the other units while those plates are held."""
         if plate == self._plate:
             return False
-        if plate.tag or self._plate.tag:
-            self.prepareGeometryChange()
         self._plate = plate
         k = plate.font / REF_PX
         self._text_scale = k
@@ -309,19 +309,13 @@ class UnitItem(QGraphicsItem):
             w, h = plate.symbol_size
             self._symbol = symbol_pixmap(symbol, w, h, TEXT_RGBA)
             self._symbol_src = _source(self._symbol.width(), self._symbol.height())
-        self._bounds = self._bounding()
+        self.setRect(self._bounding())  # Qt is told first where the tag or margin changed
         self.update()
         return True
 
     def _apply(self, unit: BattleUnit, frame: Frame, *, place: bool, fresh: bool = False) -> None:
         """Show ``unit`` (``place``: where it stands and faces too); ``fresh``: the item is
         being made, in no scene yet (nothing to tell Qt before it is added)."""
-        size_changed = (unit.width, unit.depth) != (
-            self.unit.width,
-            self.unit.depth,
-        ) or not self._body.isValid()
-        if (size_changed or frame != self._frame) and not fresh:
-            self.prepareGeometryChange()
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
@@ -345,7 +339,7 @@ class UnitItem(QGraphicsItem):
         else:
             self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
-        self._bounds = self._bounding()
+        self.setRect(self._bounding())
         self._prepare()
         self._tip_stale = True
         opacity = 0.35 if st.eliminated else 1.0
@@ -457,9 +451,6 @@ class UnitItem(QGraphicsItem):
             t = (TARGET_OUT + 4) * self._plate.px
             r = r.united(self._body.adjusted(-t, -t, t, t))
         return r
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
