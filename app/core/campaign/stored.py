@@ -19,8 +19,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, fields
-from itertools import compress
-from operator import itemgetter
 from typing import Any, TypeVar, cast
 
 from app.core.battle.result import (
@@ -150,9 +148,6 @@ def roster_from_stored(d: Mapping[str, Any], where: str = "roster") -> Roster:
         raise _fail(where, exc) from None
 
 
-_START, _END, _NAME, _LOST = (itemgetter(k) for k in ("start", "end", "name", "lost"))
-
-
 def _later_units(
     units: Any, where: str, damaged: Callable[[StoredDataError], Exception] | None
 ) -> UnitsLater:
@@ -160,8 +155,16 @@ def _later_units(
     some 3,600), with what the chronicle says of them (the losses in all, the units lost)
     read now. A unit that proves not to be what Castra writes is ``damaged`` of the
     :class:`StoredDataError` then (the store makes it its own one-line error)."""
-    losses = sum(map(_START, units)) - sum(map(_END, units))
-    gone = tuple(compress(map(_NAME, units), map(_LOST, units)))
+    # one pass, each unit's four keys read together: four passes over them (a function
+    # call a key) took twice the instructions, and at 50 battles the 3,300 units just
+    # decoded were out of the processor's caches on every pass
+    losses = 0
+    gone: list[str] = []
+    for u in units:
+        losses += u["start"] - u["end"]
+        name = u["name"]
+        if u["lost"]:
+            gone.append(name)
 
     def make() -> tuple[UnitOutcome, ...]:
         try:
@@ -171,7 +174,7 @@ def _later_units(
                 raise _fail(where, exc) from None
             raise damaged(_fail(where, exc)) from None
 
-    return UnitsLater(make, losses, gone)
+    return UnitsLater(make, losses, tuple(gone))
 
 
 def result_from_stored(
