@@ -8,6 +8,7 @@ import math
 
 from app.rules.geometry import unit_distance
 from app.rules.mechanics import Combatant, Effects, Mechanics, Side, TurnView
+from app.rules.values import NO_EFFECT
 from app.rulesets.mwan90.rules import (
     AS_UNIT,
     BOTH,
@@ -19,8 +20,12 @@ from app.rulesets.mwan90.rules import (
     SHIELD_WALL,
     SKIRMISH,
     WEDGE,
+    with_,
 )
 from app.rulesets.mwan90.schema import Tables, Troop, rout_threshold, tables
+
+#: the routed marker, as a losses' effects add it
+_ROUTED = frozenset({ROUTED})
 
 
 class MWAN90Base(Mechanics):
@@ -128,21 +133,24 @@ class MWAN90Base(Mechanics):
     def losses(self, unit: Combatant, form: str, hits: int) -> Effects:
         """MWAN #90, Melee 5 and Morale 2: each hit removes a figure (an elephant); a formed
         unit reduced to 3 figures (an elephant unit to 1) routs and is removed."""
+        # made as copies of no effect (:func:`with_`): the odds of big units ask this once
+        # for each number of hits, and a frozen Effects' __init__ costs three times as much
         s = unit.status.strength
         lost = min(s, hits * self.t.melee.figures_lost_per_hit)
         if lost == 0:
-            return Effects()
+            return NO_EFFECT
         if lost == s:
-            return Effects(casualties=s, eliminated=True)
+            return with_(NO_EFFECT, casualties=s, eliminated=True)
         limit = self.rout_at(unit, form)
         if limit is not None and s - lost <= limit:
             removed = self.t.morale.routed_removed
-            return Effects(
+            return with_(
+                NO_EFFECT,
                 casualties=s if removed else lost,
                 eliminated=removed,
-                markers_add=frozenset({ROUTED}),
+                markers_add=_ROUTED,
             )
-        return Effects(casualties=lost)
+        return with_(NO_EFFECT, casualties=lost)
 
     def hit_cap(self, unit: Combatant, form: str) -> int:
         """Hits past which nothing changes: the unit has routed or is gone."""
