@@ -36,9 +36,59 @@ StateDict = dict[str, Any]
 T = TypeVar("T")
 
 
-def canonical(state: Mapping[str, Any]) -> bytes:
-    """The state dict as canonical JSON bytes (sorted keys, no spaces)."""
-    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+class Packed:
+    """A part of a stored state (a value somewhere inside its dict) kept as its JSON text
+    until it is first read (:meth:`value`): a state read back from the store holds these
+    where its parts were stored apart from its head, and everything here that reads a
+    state whole (:func:`canonical`, :func:`digest`, :func:`diff`, :func:`apply_delta`)
+    reads them as the values they hold. ``summary``: what the reader of the head may know of
+    the part without reading it (stored with the head). Text that is not JSON is
+    :class:`ValueError` when read."""
+
+    __slots__ = ("_end", "_start", "_text", "_value", "summary")
+
+    def __init__(self, text: bytes, start: int, end: int, summary: Any = None) -> None:
+        self._text: bytes | None = text
+        self._start = start
+        self._end = end
+        self._value: Any = None
+        self.summary = summary
+
+    @property
+    def read(self) -> bool:
+        """Whether the part was read (decoded) already."""
+        return self._text is None
+
+    def value(self) -> Any:
+        """The part, decoded when first read (the same object every read after)."""
+        text = self._text
+        if text is not None:
+            self._value = load_json(text[self._start : self._end])
+            self._text = None  # the state's text is no longer held for it
+        return self._value
+
+
+def _unpacked(value: Any) -> Any:
+    """``value``, or the value it holds when it is a :class:`Packed` part."""
+    return value.value() if type(value) is Packed else value
+
+
+def _packed_value(obj: object) -> Any:
+    if type(obj) is Packed:
+        return obj.value()
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+def canonical(state: Any) -> bytes:
+    """The state dict as canonical JSON bytes (sorted keys, no spaces), a :class:`Packed`
+    part as the value it holds."""
+    return json.dumps(
+        state,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=_packed_value,
+    ).encode()
 
 
 def digest(state: Mapping[str, Any]) -> str:
@@ -84,6 +134,7 @@ def _change(old: Any, new: Any) -> dict[str, Any] | None:
     are equal without a look."""
     if old is new:
         return None
+    old, new = _unpacked(old), _unpacked(new)
     if isinstance(old, dict) and isinstance(new, dict):
         keys = {}
         for k, v in new.items():
@@ -132,6 +183,7 @@ def apply_delta(before: Mapping[str, Any], change: Mapping[str, Any]) -> StateDi
 def _apply(value: Any, what: Mapping[str, Any]) -> Any:
     if "whole" in what:
         return what["whole"]
+    value = _unpacked(value)  # a change inside a part stored apart: the part is read
     if "changed" in what:  # delta's list form: changed entries whole
         items = list(value)
         for index, v in what["changed"].items():

@@ -259,3 +259,37 @@ def test_an_integer_past_64_bits_is_read_exactly_wherever_it_stands(digits: int)
         text = json.dumps({"a": "x" * pad, "n": [number]})
         got = load_json(text)["n"][0]
         assert type(got) is int and got == number
+
+
+def test_a_packed_part_is_the_value_it_holds_to_everything_that_reads_a_state() -> None:
+    """A state read back with a part stored apart (:class:`Packed`) digests, diffs and
+    takes changes as the same state with the part in place; the part is read only when
+    something needs its value, and a part that is not JSON is refused when read."""
+    from app.core.timeline import Packed, canonical
+
+    part = {"units": [{"id": "a", "end": 3}, {"id": "b", "end": 0}]}
+    whole = {"name": "c", "battles": [{"id": "x", "result": part}]}
+    text = b"....." + canonical(part) + b"..."
+
+    def packed() -> Packed:
+        return Packed(text, 5, len(text) - 3)
+
+    held = packed()
+    state = {"name": "c", "battles": [{"id": "x", "result": held}]}
+    assert canonical(state) == canonical(whole) and digest(state) == digest(whole)
+    assert held.read and held.value() == part and held.value() is held.value()
+    lazy = packed()
+    same = {"name": "d", "battles": state["battles"]}
+    assert diff(state, same) == {"name": {"whole": "d"}} and not lazy.read
+    other = {"name": "c", "battles": [{"id": "x", "result": lazy}]}
+    changed = {"name": "c", "battles": [{"id": "x", "result": {"units": part["units"][:1]}}]}
+    change = diff(other, changed)
+    assert lazy.read and change == diff(whole, changed)
+    assert apply_delta({"name": "c", "battles": [{"id": "x", "result": packed()}]}, change) == (
+        changed
+    )
+    assert apply_delta(state, {"name": {"whole": "e"}})["battles"] is state["battles"]
+    with pytest.raises(ValueError):
+        Packed(b"[1,", 0, 3).value()
+    with pytest.raises(TypeError):
+        canonical({"x": object()})

@@ -17,7 +17,8 @@ builds each battle and each army once, not once a state. Nothing here imports py
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, fields
 from typing import Any, TypeVar, cast
 
@@ -40,6 +41,7 @@ from app.core.campaign.steps import ApplyResult
 from app.core.later import Later
 from app.core.leaderkeys import OTHERS, ROSTER_KEYS, unflat
 from app.core.roster import MAX_ID, Command, Leader, LeaderStatus, Roster, Unit
+from app.core.timeline import Packed, StateDict, canonical, load_json, unpack_snapshot
 from app.rules.inputs import control_problem
 from app.rules.scale import Scale
 
@@ -60,6 +62,119 @@ def snapshot_due(n: int, last: int, kind: str) -> bool:
 
 class StoredDataError(ValueError):
     """A stored campaign object that is not what Castra writes (names where)."""
+
+
+#: The first bytes of a whole campaign stored as a head and parts (:func:`pack_campaign`);
+#: a whole campaign stored before (schema 0011) is zlib's compressed JSON of it all.
+PARTED = b"CS2\n"
+
+
+def units_summary(units: Iterable[Mapping[str, Any]]) -> tuple[int, tuple[str, ...]]:
+    """What a result side's stored units add up to: the losses in all, the names of the
+    units lost (what the Campaigns window and the chronicle read of them)."""
+    # one pass, each unit's four keys read together: four passes over them (a function
+    # call a key) took twice the instructions, and at 50 battles the 3,300 units just
+    # decoded were out of the processor's caches on every pass
+    losses = 0
+    gone: list[str] = []
+    for u in units:
+        losses += u["start"] - u["end"]
+        name = u["name"]
+        if u["lost"]:
+            gone.append(name)
+    return losses, tuple(gone)
+
+
+def pack_campaign(state: Mapping[str, Any]) -> bytes:
+    """The whole campaign ``state`` (a :func:`~app.core.campaign.serialize.campaign_to_dict`
+    object) compressed as a head and parts: each battle's armies as they went in and each
+    result side's units are parts, read only when the state read back needs them
+    (:func:`unpack_campaign`; at 50 battles they are 860 KB of its 936 KB of JSON, and the
+    Campaigns window shows neither); the head keeps the rest, and what each side's units
+    add up to. One compressed stream, as before: no larger."""
+    parts: list[bytes] = []
+    size = 0
+
+    def part(value: Any, **summary: Any) -> dict[str, Any]:
+        nonlocal size
+        text = canonical(value)
+        parts.append(text)
+        size += len(text)
+        return {"part": [size - len(text), size], **summary}
+
+    battles = []
+    for b in state["battles"]:
+        b = dict(b)
+        if b.get("went_in") is not None:
+            b["went_in"] = part(b["went_in"])
+        if b.get("result") is not None:
+            result = dict(b["result"])
+            sides = []
+            for side in result["sides"]:
+                side = dict(side)
+                units = side["units"]
+                units = units.value() if type(units) is Packed else units
+                losses, gone = units_summary(units)
+                side["units"] = part(units, losses=losses, lost=list(gone))
+                sides.append(side)
+            result["sides"] = sides
+            b["result"] = result
+        battles.append(b)
+    head = canonical({**state, "battles": battles})
+    body = b"%d\n" % len(head) + head + b"".join(parts)
+    return PARTED + zlib.compress(body, 9)
+
+
+def unpack_campaign(blob: bytes) -> StateDict:
+    """The whole campaign stored as ``blob`` (:func:`pack_campaign`, or compressed whole as
+    before it), its parts :class:`~app.core.timeline.Packed`, read when first asked for.
+    :class:`ValueError` (zlib's error too) for bytes that are not one."""
+    if not blob.startswith(PARTED):
+        return unpack_snapshot(blob)
+    body = zlib.decompress(blob[len(PARTED) :])
+    end = body.find(b"\n", 0, 12)
+    if end < 1 or not body[:end].isdigit():
+        raise ValueError("a whole state stored has no head")
+    base = end + 1 + int(body[:end])
+    if base > len(body):
+        raise ValueError("a whole state stored is cut short")
+    state = load_json(body[end + 1 : base])
+    if type(state) is not dict or type(state.get("battles")) is not list:
+        raise ValueError("a whole state stored is not a campaign")
+    length = len(body) - base
+
+    def packed(ref: Any, summary: Any = None) -> Packed:
+        at = ref.get("part") if type(ref) is dict else None
+        if (
+            type(at) is not list
+            or len(at) != 2
+            or not all(type(x) is int for x in at)
+            or not 0 <= at[0] <= at[1] <= length
+        ):
+            raise ValueError("a part of a whole state stored is not where it says")
+        return Packed(body, base + at[0], base + at[1], summary)
+
+    for b in state["battles"]:
+        if type(b) is not dict:
+            continue
+        if b.get("went_in") is not None:
+            b["went_in"] = packed(b["went_in"])
+        result = b.get("result")
+        if type(result) is dict and type(result.get("sides")) is list:
+            for side in result["sides"]:
+                if type(side) is not dict:
+                    continue
+                ref = side.get("units")
+                losses = ref.pop("losses", None) if type(ref) is dict else None
+                gone = ref.pop("lost", None) if type(ref) is dict else None
+                if (
+                    type(losses) is not int
+                    or type(gone) is not list
+                    or not all(type(x) is str for x in gone)
+                ):
+                    raise ValueError("a result's units stored apart have no losses")
+                side["units"] = packed(ref, (losses, tuple(gone)))
+    return state
 
 
 def _fail(where: str, exc: Exception) -> StoredDataError:
@@ -153,28 +268,29 @@ def _later_units(
 ) -> UnitsLater:
     """A side's stored units, made when they are first read (a result of 50 battles has
     some 3,600), with what the chronicle says of them (the losses in all, the units lost)
-    read now. A unit that proves not to be what Castra writes is ``damaged`` of the
-    :class:`StoredDataError` then (the store makes it its own one-line error)."""
-    # one pass, each unit's four keys read together: four passes over them (a function
-    # call a key) took twice the instructions, and at 50 battles the 3,300 units just
-    # decoded were out of the processor's caches on every pass
-    losses = 0
-    gone: list[str] = []
-    for u in units:
-        losses += u["start"] - u["end"]
-        name = u["name"]
-        if u["lost"]:
-            gone.append(name)
+    read now, or, for units stored apart (:class:`~app.core.timeline.Packed`), as the head
+    says, the units then decoded only when read (and held to what the head said). A unit
+    that proves not to be what Castra writes is ``damaged`` of the :class:`StoredDataError`
+    then (the store makes it its own one-line error)."""
+    if type(units) is Packed:
+        losses, gone = units.summary
+    else:
+        losses, gone = units_summary(units)
 
     def make() -> tuple[UnitOutcome, ...]:
         try:
-            return tuple(map(_unit_outcome, units))
+            stored = units
+            if type(stored) is Packed:
+                stored = stored.value()
+                if units_summary(stored) != (losses, gone):
+                    raise ValueError("its units are not what its losses stored say")
+            return tuple(map(_unit_outcome, stored))
         except (KeyError, TypeError, ValueError) as exc:
             if damaged is None:
                 raise _fail(where, exc) from None
             raise damaged(_fail(where, exc)) from None
 
-    return UnitsLater(make, losses, tuple(gone))
+    return UnitsLater(make, losses, gone)
 
 
 def result_from_stored(
@@ -258,6 +374,8 @@ class Builder:
         for battle in state.get("battles") or ():
             parts.append(battle)
             went_in = battle.get("went_in") if isinstance(battle, dict) else None
+            if type(went_in) is Packed and went_in.read:
+                went_in = went_in.value()
             parts += went_in if isinstance(went_in, list) else ()
         out = Builder(self._damaged)
         memo = self._memo
@@ -318,6 +436,8 @@ class Builder:
         return self._once(d, make)
 
     def _later_went_in(self, stored: Any, where: str) -> Later[tuple[Roster, Roster]]:
+        if type(stored) is Packed:  # stored apart: decoded, and checked, when read
+            return self._later_packed_went_in(stored, where)
         x, y = stored  # two of them, checked now; what they hold when they are read
         # the builder known by a weak reference: the battle holds this function and the
         # builder holds the battle, and a cycle kept every campaign read (its battles and
@@ -334,6 +454,28 @@ class Builder:
                         roster_from_stored(x, f"{where}.went_in[0]"),
                         roster_from_stored(y, f"{where}.went_in[1]"),
                     )
+                return (
+                    b.roster(x, f"{where}.went_in[0]"),
+                    b.roster(y, f"{where}.went_in[1]"),
+                )
+            except StoredDataError as exc:
+                if damaged is None:
+                    raise
+                raise damaged(exc) from None
+
+        return Later(make)
+
+    def _later_packed_went_in(self, stored: Packed, where: str) -> Later[tuple[Roster, Roster]]:
+        damaged = self._damaged
+        builder = weakref.ref(self)  # (as _later_went_in's)
+
+        def make() -> tuple[Roster, Roster]:
+            try:
+                try:
+                    x, y = stored.value()
+                except (TypeError, ValueError) as exc:
+                    raise _fail(f"{where}.went_in", exc) from None
+                b = builder() or Builder()
                 return (
                     b.roster(x, f"{where}.went_in[0]"),
                     b.roster(y, f"{where}.went_in[1]"),

@@ -163,3 +163,94 @@ def test_an_apply_step_is_read_back_as_the_validated_read_reads_it(
         assert quick == validated
     else:
         assert quick is None
+
+
+def test_a_campaign_stored_as_a_head_and_parts_reads_its_parts_only_when_asked(
+    registry: Registry,
+) -> None:
+    """A whole campaign packed as a head and parts reads back as the same state (the same
+    canonical JSON, so the same digest) and builds the same campaign; building it and
+    reading what the Campaigns window and the chronicle read (each side's losses and units
+    lost) decodes no part; a battle's armies as they went in, or a side's units, decode
+    their own part when read. Hardly larger than the whole state compressed (a whole state stored
+    at 8 battles and more is smaller: tests/store/test_campaign_parts.py)."""
+    from app.core.campaign.stored import PARTED, pack_campaign, unpack_campaign
+    from app.core.timeline import Packed, canonical, pack_snapshot
+
+    session = leg_vi_campaign(registry)
+    fight(registry, session, "Trebia", ([("A1", 7), ("A3", 0)], [], 1))
+    fight(registry, session, "Trasimene", ([("A2", 2)], [], 0))
+    campaign = session.campaign
+    d = campaign_to_dict(campaign)
+    blob = pack_campaign(d)
+    assert blob.startswith(PARTED) and len(blob) <= len(pack_snapshot(d)) * 1.1  # (its refs)
+    back = unpack_campaign(blob)
+    assert canonical(back) == canonical(d)
+    assert unpack_campaign(pack_snapshot(d)) == d  # the form stored before still reads
+
+    back = unpack_campaign(blob)
+    parts = [b["went_in"] for b in back["battles"] if b["went_in"] is not None]
+    parts += [s["units"] for b in back["battles"] if b["result"] for s in b["result"]["sides"]]
+    assert parts and all(type(p) is Packed for p in parts)
+    built = Builder().campaign(back)
+    fought = [b for b in built.battles if b.result is not None]
+    assert [(s.losses, s.gone) for b in fought for s in b.result.sides] == [  # type: ignore[union-attr]
+        (s.losses, s.gone) for b in campaign.battles if b.result for s in b.result.sides
+    ]
+    assert not any(p.read for p in parts)
+    assert fought[0].went_in == next(b.went_in for b in campaign.battles if b.result)
+    assert sum(p.read for p in parts) == 1
+    assert built == campaign and all(p.read for p in parts)
+    assert pack_campaign(back) == blob  # packed again from a state read back: the same
+
+
+def test_a_damaged_part_is_refused_when_it_is_read(registry: Registry) -> None:
+    """A part that is not what Castra wrote is not seen until it is read, then is the
+    builder's ``damaged`` error naming where; a head that is not one is refused at once."""
+    import zlib
+
+    from app.core.campaign.stored import PARTED, pack_campaign, unpack_campaign
+
+    session = leg_vi_campaign(registry)
+    fight(registry, session, "Trebia", ([("A1", 7), ("A3", 0)], [], 1))
+    losses = session.campaign.battles[0].result.sides[0].losses  # type: ignore[union-attr]
+    blob = pack_campaign(campaign_to_dict(session.campaign))
+    body = zlib.decompress(blob[len(PARTED) :])
+
+    newline = body.index(b"\n")
+    base = newline + 1 + int(body[:newline])  # where the parts begin
+
+    def damaged(old: bytes, new: bytes) -> Any:
+        """The state stored with the first ``old`` in its parts made ``new``."""
+        parts = body[base:]
+        assert old in parts
+        return unpack_campaign(PARTED + zlib.compress(body[:base] + parts.replace(old, new, 1)))
+
+    class Damaged(Exception):
+        pass
+
+    state = damaged(b'"size":', b'"sise":')  # in the first part: the armies as they went in
+    battle = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0]
+    with pytest.raises(Damaged, match=r"battles\[0\]\.went_in\[0\]"):
+        battle.went_in  # noqa: B018
+    assert battle.result is not None and battle.result.sides[0].losses == losses > 0
+    state = damaged(b'"end":', b'"emd":')
+    units = [s["units"] for b in state["battles"] if b["result"] for s in b["result"]["sides"]]
+    assert units
+    side = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0]
+    with pytest.raises(Damaged, match=r"battles\[0\]\.result"):
+        side.result.sides[0].units  # type: ignore[union-attr]  # noqa: B018
+    # units that do not add up to the losses the head says
+    state = unpack_campaign(blob)
+    first = next(b for b in state["battles"] if b["result"])["result"]["sides"][0]["units"]
+    first.summary = (first.summary[0] + 1, first.summary[1])
+    result = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0].result
+    with pytest.raises(Damaged, match="not what its losses stored say"):
+        result.sides[0].units  # type: ignore[union-attr]  # noqa: B018
+    for bad in (PARTED + b"x", PARTED + zlib.compress(b"12\n{}"), PARTED + zlib.compress(b"x\n")):
+        with pytest.raises((ValueError, zlib.error)):
+            unpack_campaign(bad)
+    head = body[newline + 1 : base].replace(b'"part":[0,', b'"part":[-1,', 1)
+    moved = b"%d\n" % len(head) + head + body[base:]
+    with pytest.raises(ValueError, match="not where it says"):
+        unpack_campaign(PARTED + zlib.compress(moved))
