@@ -3,7 +3,9 @@
 Each step is stored small, as battles are (:mod:`app.core.timeline`, schema 0010): the step,
 its label and kind, the digest of the campaign it made, the change from the campaign before
 (a nested diff) and, every :data:`SNAPSHOT_EVERY` steps or more, the whole campaign
-compressed. A state is checked when it is made (by the step) and written; reading builds
+compressed, as a head and parts (schema 0012, :func:`~app.core.campaign.stored.pack_campaign`:
+the battles' armies as they went in and the results' units, most of it, are decoded only when
+read). A state is checked when it is made (by the step) and written; reading builds
 only the states a command reads (usually the cursor's), from the nearest snapshot, without
 validating them again (:mod:`app.core.campaign.stored`), and checks the cursor's against its
 digest. A campaign of 50 battles stored the whole campaign at every step (half a MB a step)
@@ -34,15 +36,20 @@ from app.core.campaign.model import Campaign, CampaignError, CampaignSide
 from app.core.campaign.session import CampaignSession, Done
 from app.core.campaign.steps import SIDES_KEPT, Step
 from app.core.campaign.stored import SNAPSHOT_EVERY as SNAPSHOT_EVERY
-from app.core.campaign.stored import Builder, StoredDataError, apply_step_from_stored, snapshot_due
+from app.core.campaign.stored import (
+    Builder,
+    StoredDataError,
+    apply_step_from_stored,
+    pack_campaign,
+    snapshot_due,
+    unpack_campaign,
+)
 from app.core.timeline import (
     StateDict,
     Timeline,
     diff,
     digest,
     load_json,
-    pack_snapshot,
-    unpack_snapshot,
 )
 from app.store.engine import (
     AccessRefused,
@@ -93,7 +100,7 @@ def _step_row(
         step=json.dumps(step_to_dict(done.step), ensure_ascii=False),
         digest=digest(after),
         delta=json.dumps(change, ensure_ascii=False),
-        snapshot=pack_snapshot(after) if snapshot else None,
+        snapshot=pack_campaign(after) if snapshot else None,
         side=_side_of(done),
     )
 
@@ -415,7 +422,7 @@ def _snapshot_reader(campaign_id: int, blob: bytes, builder: Builder) -> Any:
                 _decoded.move_to_end(key)
         if got is None:
             try:
-                got = _Decoded(unpack_snapshot(blob))
+                got = _Decoded(unpack_campaign(blob))
             except zlib.error as exc:  # not compressed as Castra writes: damaged
                 raise ValueError(f"a whole state stored is not readable ({exc})") from None
             with _decoded_lock:

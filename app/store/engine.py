@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 #: The newest schema revision in ``db/versions``; a test checks it against Alembic's head.
-SCHEMA_HEAD = "0011"
+SCHEMA_HEAD = "0012"
 #: The Alembic folder (``env.py``, ``versions/``): the checkout's ``db/`` or the installed copy.
 MIGRATIONS_DIR = bundled.MIGRATIONS_DIR
 BUSY_TIMEOUT_MS = 5000

@@ -9,7 +9,7 @@ import json
 import sqlalchemy as sa
 from alembic import command
 
-from app.store.engine import _alembic_config
+from app.store.engine import SCHEMA_HEAD, _alembic_config
 from app.store.server import init_server, server_engine
 
 #: (uid, bonus, exceptional, quality) as schema 0010 held them, and the object 0011 makes
@@ -46,7 +46,7 @@ def test_a_0010_club_store_keeps_every_leader_value(pg_empty: str) -> None:
     finally:
         engine.dispose()
     done = init_server(pg_empty)
-    assert any("from schema 0010 to 0011" in line for line in done), done
+    assert any(f"from schema 0010 to {SCHEMA_HEAD}" in line for line in done), done
     engine = server_engine(pg_empty)
     try:
         with engine.connect() as conn:

@@ -415,16 +415,17 @@ def test_a_campaign_read_again_is_not_decoded_again(
     import app.store.campaigns as stored
     from app.core.campaign.model import Participant
     from app.core.campaign.steps import AddBattle
-    from app.core.timeline import pack_snapshot, unpack_snapshot
+    from app.core.campaign.stored import unpack_campaign
+    from app.core.timeline import pack_snapshot
 
     decoded: list[bytes] = []
 
     def counted(blob: bytes) -> object:
         decoded.append(blob)
-        return unpack_snapshot(blob)
+        return unpack_campaign(blob)
 
     monkeypatch.setattr(stored, "_decoded", OrderedDict())
-    monkeypatch.setattr(stored, "unpack_snapshot", counted)
+    monkeypatch.setattr(stored, "unpack_campaign", counted)
     session = _long_campaign(registry, battles=10)
     cid = create_campaign(store, session=session)
     assert sql(store, "SELECT count(*) FROM campaign_step WHERE snapshot IS NOT NULL") == [(1,)]

@@ -27,7 +27,7 @@ from app.rules.registry import Registry
 from app.store import open_store
 from app.store.battles import battle_for_update, load_battle
 from app.store.campaigns import load_campaign
-from app.store.engine import StoreDamaged, _alembic_config, migration_engine
+from app.store.engine import SCHEMA_HEAD, StoreDamaged, _alembic_config, migration_engine
 from app.store.read import load_roster
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fields-0010.sqlite3.gz"
@@ -157,7 +157,7 @@ def test_migration_0011_moves_every_leader_value_into_one_column(
     0010 file; going down puts the three columns back as they were."""
     before = _columns(old_store)
     with open_store(old_store) as st:
-        assert st.revision == "0011"
+        assert st.revision == SCHEMA_HEAD
         assert st.backup is not None and st.backup.exists()
         backup = st.backup
     # the backup is the 0010 file, untouched
