@@ -436,9 +436,10 @@ class Builder:
         return self._once(d, make)
 
     def _later_went_in(self, stored: Any, where: str) -> Later[tuple[Roster, Roster]]:
-        if type(stored) is Packed:  # stored apart: decoded, and checked, when read
-            return self._later_packed_went_in(stored, where)
-        x, y = stored  # two of them, checked now; what they hold when they are read
+        packed = stored if type(stored) is Packed else None
+        if packed is None:
+            x, y = stored  # two of them, checked now; what they hold when they are read
+            stored = (x, y)
         # the builder known by a weak reference: the battle holds this function and the
         # builder holds the battle, and a cycle kept every campaign read (its battles and
         # their results, some 6,500 objects at 50 battles) until a pass of the collector;
@@ -447,38 +448,19 @@ class Builder:
         damaged = self._damaged
 
         def make() -> tuple[Roster, Roster]:
-            b = builder()
             try:
-                if b is None:
-                    return (
-                        roster_from_stored(x, f"{where}.went_in[0]"),
-                        roster_from_stored(y, f"{where}.went_in[1]"),
-                    )
+                pair = stored
+                if packed is not None:  # stored apart: decoded, and checked, when read
+                    try:
+                        x, y = packed.value()
+                    except (TypeError, ValueError) as exc:
+                        raise _fail(f"{where}.went_in", exc) from None
+                    pair = (x, y)
+                b = builder()
+                build = roster_from_stored if b is None else b.roster
                 return (
-                    b.roster(x, f"{where}.went_in[0]"),
-                    b.roster(y, f"{where}.went_in[1]"),
-                )
-            except StoredDataError as exc:
-                if damaged is None:
-                    raise
-                raise damaged(exc) from None
-
-        return Later(make)
-
-    def _later_packed_went_in(self, stored: Packed, where: str) -> Later[tuple[Roster, Roster]]:
-        damaged = self._damaged
-        builder = weakref.ref(self)  # (as _later_went_in's)
-
-        def make() -> tuple[Roster, Roster]:
-            try:
-                try:
-                    x, y = stored.value()
-                except (TypeError, ValueError) as exc:
-                    raise _fail(f"{where}.went_in", exc) from None
-                b = builder() or Builder()
-                return (
-                    b.roster(x, f"{where}.went_in[0]"),
-                    b.roster(y, f"{where}.went_in[1]"),
+                    build(pair[0], f"{where}.went_in[0]"),
+                    build(pair[1], f"{where}.went_in[1]"),
                 )
             except StoredDataError as exc:
                 if damaged is None:
