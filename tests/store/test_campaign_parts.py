@@ -211,3 +211,20 @@ def test_a_damaged_part_is_said_when_it_is_read(old_store: Path, registry: Regis
             ) as got:
                 read(session.at(20))
             assert "\n" not in str(got.value)
+
+
+def test_a_whole_state_stored_whole_still_reads(old_store: Path, registry: Registry) -> None:
+    """A whole state in the form stored before 0012 (compressed whole) reads as it did, in a
+    store at 0012 too (a file copied in, a state the migration left), with the same digests."""
+    (old,) = [bytes(s) for *_, s in _rows(old_store) if s is not None]
+    digests = [digest(s) for s in _old_states(old_store)]
+    with open_store(old_store) as st:
+        con = sqlite3.connect(old_store)
+        try:
+            con.execute("UPDATE campaign_step SET snapshot = ? WHERE n = 19", (old,))
+            con.commit()
+        finally:
+            con.close()
+        forget_decoded()
+        session = load_campaign(st, campaign_id=1, registry=registry)
+        assert [digest(campaign_to_dict(session.at(n))) for n in range(1, 25)] == digests
