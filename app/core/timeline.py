@@ -47,8 +47,12 @@ class Packed:
 
     __slots__ = ("_end", "_start", "_text", "_value", "summary")
 
-    def __init__(self, text: bytes, start: int, end: int, summary: Any = None) -> None:
-        self._text: bytes | None = text
+    def __init__(
+        self, text: bytes | Callable[[], bytes], start: int, end: int, summary: Any = None
+    ) -> None:
+        """``text[start:end]`` is the part's JSON; ``text`` may be a function giving it
+        (called when the part is first read)."""
+        self._text: bytes | Callable[[], bytes] | None = text
         self._start = start
         self._end = end
         self._value: Any = None
@@ -63,6 +67,10 @@ class Packed:
         """The part, decoded when first read (the same object every read after)."""
         text = self._text
         if text is not None:
+            if callable(text):
+                text = text()
+            if self._end > len(text):
+                raise ValueError("a part of a whole state stored is cut short")
             self._value = load_json(text[self._start : self._end])
             self._text = None  # the state's text is no longer held for it
         return self._value

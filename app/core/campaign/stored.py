@@ -16,6 +16,7 @@ builds each battle and each army once, not once a state. Nothing here imports py
 
 from __future__ import annotations
 
+import threading
 import weakref
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -125,23 +126,54 @@ def pack_campaign(state: Mapping[str, Any]) -> bytes:
     return PARTED + zlib.compress(body, 9)
 
 
+class _Rest:
+    """The parts of a whole campaign stored (:func:`unpack_campaign`), inflated when the
+    first of them is read: the bytes after its head."""
+
+    __slots__ = ("_got", "_inflate", "_lock")
+
+    def __init__(self, inflate: Any, got: bytes) -> None:
+        self._inflate = inflate
+        self._got = got
+        self._lock = threading.Lock()
+
+    def __call__(self) -> bytes:
+        with self._lock:
+            inflate, self._inflate = self._inflate, None
+            if inflate is not None:
+                try:
+                    self._got += inflate.decompress(inflate.unconsumed_tail) + inflate.flush()
+                except zlib.error as exc:
+                    raise ValueError(
+                        f"the parts of a whole state stored are damaged ({exc})"
+                    ) from None
+                if not inflate.eof:
+                    raise ValueError("the parts of a whole state stored are cut short")
+            return self._got
+
+
 def unpack_campaign(blob: bytes) -> StateDict:
     """The whole campaign stored as ``blob`` (:func:`pack_campaign`, or compressed whole as
     before it), its parts :class:`~app.core.timeline.Packed`, read when first asked for.
     :class:`ValueError` (zlib's error too) for bytes that are not one."""
     if not blob.startswith(PARTED):
         return unpack_snapshot(blob)
-    body = zlib.decompress(blob[len(PARTED) :])
-    end = body.find(b"\n", 0, 12)
-    if end < 1 or not body[:end].isdigit():
+    # only the head is inflated now (the parts, 90% of the text at 50 battles, when the
+    # first of them is read)
+    inflate = zlib.decompressobj()
+    data = inflate.decompress(blob[len(PARTED) :], 24)
+    end = data.find(b"\n")
+    if end < 1 or not data[:end].isdigit():
         raise ValueError("a whole state stored has no head")
-    base = end + 1 + int(body[:end])
-    if base > len(body):
+    base = end + 1 + int(data[:end])
+    if base > len(data):
+        data += inflate.decompress(inflate.unconsumed_tail, base - len(data))
+    if base > len(data):
         raise ValueError("a whole state stored is cut short")
-    state = load_json(body[end + 1 : base])
+    state = load_json(data[end + 1 : base])
     if type(state) is not dict or type(state.get("battles")) is not list:
         raise ValueError("a whole state stored is not a campaign")
-    length = len(body) - base
+    rest = _Rest(inflate, data[base:])
 
     def packed(ref: Any, summary: Any = None) -> Packed:
         at = ref.get("part") if type(ref) is dict else None
@@ -149,10 +181,10 @@ def unpack_campaign(blob: bytes) -> StateDict:
             type(at) is not list
             or len(at) != 2
             or not all(type(x) is int for x in at)
-            or not 0 <= at[0] <= at[1] <= length
+            or not 0 <= at[0] <= at[1]
         ):
             raise ValueError("a part of a whole state stored is not where it says")
-        return Packed(body, base + at[0], base + at[1], summary)
+        return Packed(rest, at[0], at[1], summary)
 
     for b in state["battles"]:
         if type(b) is not dict:

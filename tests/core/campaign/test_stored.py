@@ -247,6 +247,11 @@ def test_a_damaged_part_is_refused_when_it_is_read(registry: Registry) -> None:
     result = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0].result
     with pytest.raises(Damaged, match="not what its losses stored say"):
         result.sides[0].units  # type: ignore[union-attr]  # noqa: B018
+    # the parts are inflated only when the first is read: a stream cut short is said then
+    cut = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(unpack_campaign(blob[:-12]))
+    assert cut.battles[0].result is not None and cut.battles[0].result.sides[0].losses == losses
+    with pytest.raises(Damaged, match=r"battles\[0\]\.went_in: the parts .* (cut short|damaged)"):
+        cut.battles[0].went_in  # noqa: B018
     for bad in (PARTED + b"x", PARTED + zlib.compress(b"12\n{}"), PARTED + zlib.compress(b"x\n")):
         with pytest.raises((ValueError, zlib.error)):
             unpack_campaign(bad)
