@@ -7,11 +7,12 @@ session keeps each step's campaign, so undo is exact and every past state can be
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from app.core.battle.result import BattleResult
-from app.core.later import LaterField
+from app.core.later import Later, LaterField, pending
 from app.core.roster import Roster, Unit
 
 #: how much of a unit's losses comes back before the next battle: none, half (rounded
@@ -55,6 +56,29 @@ class Participant:
     leaders: tuple[str, ...] | None = None
 
 
+class RosterHead(NamedTuple):
+    """What a roster is, without its units and leaders: enough to tell which side of a
+    historical field it fights on (:func:`app.core.scenario.build.side_of`)."""
+
+    name: str
+    ruleset: str
+    army: str
+    side: str
+
+
+class WentInLater(Later[tuple[Roster, Roster]]):
+    """A battle's armies as they went in, still to be made, with each one's head known
+    already (the chronicle's lines of history read only those)."""
+
+    __slots__ = ("heads",)
+
+    def __init__(
+        self, make: Callable[[], tuple[Roster, Roster]], heads: tuple[RosterHead, RosterHead]
+    ) -> None:
+        super().__init__(make)
+        self.heads = heads
+
+
 @dataclass(frozen=True)
 class CampaignBattle:
     """A battle of the campaign. ``went_in``: the two armies (or detachments) as they went
@@ -75,6 +99,15 @@ class CampaignBattle:
     #: the historical battle (``app.core.scenario``) whose field and battle order it is
     #: fought on, and whose losses the chronicle shows beside its own; None: a bare table
     scenario: str | None = None
+
+    @property
+    def went_in_heads(self) -> tuple[RosterHead | Roster, RosterHead | Roster] | None:
+        """The armies as they went in, or only their heads while they are still to be
+        made and their heads are known (:class:`WentInLater`): the armies are not made."""
+        known = pending(self, "went_in")
+        if isinstance(known, WentInLater):
+            return known.heads
+        return self.went_in
 
     @property
     def state(self) -> str:

@@ -37,6 +37,8 @@ from app.core.campaign.model import (
     CampaignSide,
     LostUnit,
     Participant,
+    RosterHead,
+    WentInLater,
 )
 from app.core.campaign.steps import ApplyResult
 from app.core.later import Later
@@ -107,7 +109,10 @@ def pack_campaign(state: Mapping[str, Any]) -> bytes:
     for b in state["battles"]:
         b = dict(b)
         if b.get("went_in") is not None:
-            b["went_in"] = part(b["went_in"])
+            went_in = b["went_in"]
+            went_in = went_in.value() if type(went_in) is Packed else went_in
+            heads = [[r["name"], r["ruleset"], r["army"], r["side"]] for r in went_in]
+            b["went_in"] = part(went_in, heads=heads)
         if b.get("result") is not None:
             result = dict(b["result"])
             sides = []
@@ -190,7 +195,16 @@ def unpack_campaign(blob: bytes) -> StateDict:
         if type(b) is not dict:
             continue
         if b.get("went_in") is not None:
-            b["went_in"] = packed(b["went_in"])
+            ref = b["went_in"]
+            heads = ref.pop("heads", None) if type(ref) is dict else None
+            if (
+                type(heads) is not list
+                or len(heads) != 2
+                or not all(type(h) is list and len(h) == 4 for h in heads)
+                or not all(type(x) is str for h in heads for x in h)
+            ):
+                raise ValueError("a battle's armies stored apart have no heads")
+            b["went_in"] = packed(ref, (RosterHead(*heads[0]), RosterHead(*heads[1])))
         result = b.get("result")
         if type(result) is dict and type(result.get("sides")) is list:
             for side in result["sides"]:
@@ -370,6 +384,10 @@ def apply_step_from_stored(d: object) -> ApplyResult | None:
     return ApplyResult(battle)
 
 
+def _head(roster: Roster) -> RosterHead:
+    return RosterHead(roster.name, roster.ruleset, roster.army, roster.side)
+
+
 def _participant(d: Mapping[str, Any]) -> Participant:
     units, leaders = d["units"], d["leaders"]
     return Participant(
@@ -490,15 +508,20 @@ class Builder:
                     pair = (x, y)
                 b = builder()
                 build = roster_from_stored if b is None else b.roster
-                return (
+                made = (
                     build(pair[0], f"{where}.went_in[0]"),
                     build(pair[1], f"{where}.went_in[1]"),
                 )
+                if packed is not None and tuple(map(_head, made)) != packed.summary:
+                    raise _fail(f"{where}.went_in", ValueError("not what its heads stored say"))
+                return made
             except StoredDataError as exc:
                 if damaged is None:
                     raise
                 raise damaged(exc) from None
 
+        if packed is not None:
+            return WentInLater(make, packed.summary)
         return Later(make)
 
     def sides(self, d: Mapping[str, Any], where: str = "campaign") -> tuple[CampaignSide, ...]:

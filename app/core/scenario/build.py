@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.core.capabilities import leader_fields
 from app.core.leaderkeys import ROSTER_KEYS, unflat
@@ -21,6 +22,9 @@ from app.core.scenario.schema import Force, SideArmy
 from app.core.totals import strength_of
 from app.rules.ruleset import Ruleset
 from app.rules.scale import Scale
+
+if TYPE_CHECKING:
+    from app.core.campaign.model import RosterHead
 
 
 def unit_id(n: int) -> str:
@@ -200,7 +204,7 @@ def force_men(sc: Scenario, rs: Ruleset, roster: Roster) -> dict[str, tuple[int,
     return {f.id: (got[f.id], f.men) for f in sc.side(side_id).forces}
 
 
-def side_of(sc: Scenario, roster: Roster) -> str:
+def side_of(sc: Scenario, roster: Roster | RosterHead) -> str:
     """The battle's side the roster fights for: the side of the same name (Rome, Carthage),
     else the one whose army in this ruleset takes the roster's army list; ValueError when
     neither says."""

@@ -194,7 +194,8 @@ def history_lines(campaign: Campaign, battle: CampaignBattle, find: Finder) -> t
         return ()
     out = []
     for k, part in enumerate(battle.participants):
-        roster = battle.went_in[k] if battle.went_in is not None else campaign.side(part.side).army
+        went_in = battle.went_in_heads  # (a stored battle's armies are not made for this)
+        roster = went_in[k] if went_in is not None else campaign.side(part.side).army
         try:
             side = sc.side(side_of(sc, roster))
         except ValueError:

@@ -174,6 +174,7 @@ def test_a_campaign_stored_as_a_head_and_parts_reads_its_parts_only_when_asked(
     lost) decodes no part; a battle's armies as they went in, or a side's units, decode
     their own part when read. Hardly larger than the whole state compressed (a whole state stored
     at 8 battles and more is smaller: tests/store/test_campaign_parts.py)."""
+    from app.core.campaign.model import RosterHead
     from app.core.campaign.stored import PARTED, pack_campaign, unpack_campaign
     from app.core.timeline import Packed, canonical, pack_snapshot
 
@@ -183,7 +184,7 @@ def test_a_campaign_stored_as_a_head_and_parts_reads_its_parts_only_when_asked(
     campaign = session.campaign
     d = campaign_to_dict(campaign)
     blob = pack_campaign(d)
-    assert blob.startswith(PARTED) and len(blob) <= len(pack_snapshot(d)) * 1.1  # (its refs)
+    assert blob.startswith(PARTED) and len(blob) <= len(pack_snapshot(d)) * 1.15  # (refs, heads)
     back = unpack_campaign(blob)
     assert canonical(back) == canonical(d)
     assert unpack_campaign(pack_snapshot(d)) == d  # the form stored before still reads
@@ -196,6 +197,11 @@ def test_a_campaign_stored_as_a_head_and_parts_reads_its_parts_only_when_asked(
     fought = [b for b in built.battles if b.result is not None]
     assert [(s.losses, s.gone) for b in fought for s in b.result.sides] == [  # type: ignore[union-attr]
         (s.losses, s.gone) for b in campaign.battles if b.result for s in b.result.sides
+    ]
+    assert [b.went_in_heads for b in fought] == [
+        tuple(RosterHead(r.name, r.ruleset, r.army, r.side) for r in b.went_in)
+        for b in campaign.battles
+        if b.went_in
     ]
     assert not any(p.read for p in parts)
     assert fought[0].went_in == next(b.went_in for b in campaign.battles if b.result)
@@ -247,6 +253,14 @@ def test_a_damaged_part_is_refused_when_it_is_read(registry: Registry) -> None:
     result = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0].result
     with pytest.raises(Damaged, match="not what its losses stored say"):
         result.sides[0].units  # type: ignore[union-attr]  # noqa: B018
+    # armies that are not the ones their heads say
+    state = unpack_campaign(blob)
+    went_in = state["battles"][0]["went_in"]
+    went_in.summary = (went_in.summary[1], went_in.summary[0])
+    battle = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(state).battles[0]
+    assert battle.went_in_heads == went_in.summary
+    with pytest.raises(Damaged, match="not what its heads stored say"):
+        battle.went_in  # noqa: B018
     # the parts are inflated only when the first is read: a stream cut short is said then
     cut = Builder(damaged=lambda exc: Damaged(str(exc))).campaign(unpack_campaign(blob[:-12]))
     assert cut.battles[0].result is not None and cut.battles[0].result.sides[0].losses == losses
