@@ -232,10 +232,11 @@ def leader_sheet(rs: Ruleset, campaign: Campaign) -> list[LeaderRow]:
         for ld in side.army.leaders:
             fought = 0
             for b in campaign.battles:
-                if b.went_in is None:
+                heads = b.went_in_heads  # (a stored battle's armies are not made for this)
+                if heads is None:
                     continue
                 for k, part in enumerate(b.participants):
-                    if part.side == side.id and ld.id in {x.id for x in b.went_in[k].leaders}:
+                    if part.side == side.id and ld.id in heads[k].leaders:
                         fought += 1
             rows.append(
                 LeaderRow(

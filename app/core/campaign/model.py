@@ -57,13 +57,25 @@ class Participant:
 
 
 class RosterHead(NamedTuple):
-    """What a roster is, without its units and leaders: enough to tell which side of a
-    historical field it fights on (:func:`app.core.scenario.build.side_of`)."""
+    """What the chronicle reads of an army as it went in, without its units and leaders:
+    which side of a historical field it fights on (:func:`app.core.scenario.build.side_of`),
+    and its leaders' ids (who fought there)."""
 
     name: str
     ruleset: str
     army: str
     side: str
+    leaders: tuple[str, ...]
+
+    @classmethod
+    def of(cls, roster: Roster) -> RosterHead:
+        return cls(
+            roster.name,
+            roster.ruleset,
+            roster.army,
+            roster.side,
+            tuple(x.id for x in roster.leaders),
+        )
 
 
 class WentInLater(Later[tuple[Roster, Roster]]):
@@ -101,13 +113,14 @@ class CampaignBattle:
     scenario: str | None = None
 
     @property
-    def went_in_heads(self) -> tuple[RosterHead | Roster, RosterHead | Roster] | None:
-        """The armies as they went in, or only their heads while they are still to be
-        made and their heads are known (:class:`WentInLater`): the armies are not made."""
+    def went_in_heads(self) -> tuple[RosterHead, RosterHead] | None:
+        """The heads of the armies as they went in, known without making the armies while
+        they are still to be made (:class:`WentInLater`)."""
         known = pending(self, "went_in")
         if isinstance(known, WentInLater):
             return known.heads
-        return self.went_in
+        went_in = self.went_in
+        return None if went_in is None else (RosterHead.of(went_in[0]), RosterHead.of(went_in[1]))
 
     @property
     def state(self) -> str:

@@ -111,7 +111,10 @@ def pack_campaign(state: Mapping[str, Any]) -> bytes:
         if b.get("went_in") is not None:
             went_in = b["went_in"]
             went_in = went_in.value() if type(went_in) is Packed else went_in
-            heads = [[r["name"], r["ruleset"], r["army"], r["side"]] for r in went_in]
+            heads = [
+                [r["name"], r["ruleset"], r["army"], r["side"], [x["id"] for x in r["leaders"]]]
+                for r in went_in
+            ]
             b["went_in"] = part(went_in, heads=heads)
         if b.get("result") is not None:
             result = dict(b["result"])
@@ -200,11 +203,14 @@ def unpack_campaign(blob: bytes) -> StateDict:
             if (
                 type(heads) is not list
                 or len(heads) != 2
-                or not all(type(h) is list and len(h) == 4 for h in heads)
-                or not all(type(x) is str for h in heads for x in h)
+                or not all(type(h) is list and len(h) == 5 for h in heads)
+                or not all(type(x) is str for h in heads for x in h[:4])
+                or not all(type(h[4]) is list for h in heads)
+                or not all(type(x) is str for h in heads for x in h[4])
             ):
                 raise ValueError("a battle's armies stored apart have no heads")
-            b["went_in"] = packed(ref, (RosterHead(*heads[0]), RosterHead(*heads[1])))
+            x, y = (RosterHead(h[0], h[1], h[2], h[3], tuple(h[4])) for h in heads)
+            b["went_in"] = packed(ref, (x, y))
         result = b.get("result")
         if type(result) is dict and type(result.get("sides")) is list:
             for side in result["sides"]:
@@ -384,10 +390,6 @@ def apply_step_from_stored(d: object) -> ApplyResult | None:
     return ApplyResult(battle)
 
 
-def _head(roster: Roster) -> RosterHead:
-    return RosterHead(roster.name, roster.ruleset, roster.army, roster.side)
-
-
 def _participant(d: Mapping[str, Any]) -> Participant:
     units, leaders = d["units"], d["leaders"]
     return Participant(
@@ -512,7 +514,7 @@ class Builder:
                     build(pair[0], f"{where}.went_in[0]"),
                     build(pair[1], f"{where}.went_in[1]"),
                 )
-                if packed is not None and tuple(map(_head, made)) != packed.summary:
+                if packed is not None and tuple(map(RosterHead.of, made)) != packed.summary:
                     raise _fail(f"{where}.went_in", ValueError("not what its heads stored say"))
                 return made
             except StoredDataError as exc:

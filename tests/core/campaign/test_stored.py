@@ -199,10 +199,13 @@ def test_a_campaign_stored_as_a_head_and_parts_reads_its_parts_only_when_asked(
         (s.losses, s.gone) for b in campaign.battles if b.result for s in b.result.sides
     ]
     assert [b.went_in_heads for b in fought] == [
-        tuple(RosterHead(r.name, r.ruleset, r.army, r.side) for r in b.went_in)
-        for b in campaign.battles
-        if b.went_in
+        tuple(map(RosterHead.of, b.went_in)) for b in campaign.battles if b.went_in
     ]
+    from app.core.campaign.chronicle import leader_sheet
+
+    rs = registry.get(campaign.ruleset)
+    assert leader_sheet(rs, built) == leader_sheet(rs, campaign)
+    assert any(row.battles for row in leader_sheet(rs, built))
     assert not any(p.read for p in parts)
     assert fought[0].went_in == next(b.went_in for b in campaign.battles if b.result)
     assert sum(p.read for p in parts) == 1
