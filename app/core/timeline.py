@@ -76,11 +76,6 @@ class Packed:
         return self._value
 
 
-def _unpacked(value: Any) -> Any:
-    """``value``, or the value it holds when it is a :class:`Packed` part."""
-    return value.value() if type(value) is Packed else value
-
-
 def _packed_value(obj: object) -> Any:
     if type(obj) is Packed:
         return obj.value()
@@ -142,7 +137,10 @@ def _change(old: Any, new: Any) -> dict[str, Any] | None:
     are equal without a look."""
     if old is new:
         return None
-    old, new = _unpacked(old), _unpacked(new)
+    if type(old) is Packed:  # (checked here, not by a call: diff visits every value)
+        old = old.value()
+    if type(new) is Packed:
+        new = new.value()
     if isinstance(old, dict) and isinstance(new, dict):
         keys = {}
         for k, v in new.items():
@@ -191,7 +189,8 @@ def apply_delta(before: Mapping[str, Any], change: Mapping[str, Any]) -> StateDi
 def _apply(value: Any, what: Mapping[str, Any]) -> Any:
     if "whole" in what:
         return what["whole"]
-    value = _unpacked(value)  # a change inside a part stored apart: the part is read
+    if type(value) is Packed:  # a change inside a part stored apart: the part is read
+        value = value.value()
     if "changed" in what:  # delta's list form: changed entries whole
         items = list(value)
         for index, v in what["changed"].items():
