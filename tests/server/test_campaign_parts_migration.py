@@ -3,8 +3,6 @@ whole states as a head and parts (migration 0012), every state and digest kept."
 
 from __future__ import annotations
 
-import gzip
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from app.core.campaign.stored import PARTED, unpack_campaign
 from app.core.timeline import digest, unpack_snapshot
 from app.store.engine import SCHEMA_HEAD, _alembic_config
 from app.store.server import init_server, server_engine
+from tests.stored_fixtures import unzipped
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "campaign-0011.sqlite3.gz"
 CAMPAIGN = ("id", "name", "ruleset", "start", "cursor", "created_at", "updated_at", "version")
@@ -22,9 +21,7 @@ STEP = ("id", "campaign_id", "n", "kind", "label", "step", "digest", "delta", "s
 
 
 def test_a_0011_club_store_keeps_every_campaign_state(pg_empty: str, tmp_path: Path) -> None:
-    old = tmp_path / "old.sqlite3"
-    with gzip.open(FIXTURE) as src, old.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
+    old = unzipped(FIXTURE, tmp_path / "old.sqlite3")
     con = sqlite3.connect(old)
     try:
         campaign = con.execute(f"SELECT {', '.join(CAMPAIGN)} FROM campaign").fetchall()

@@ -10,8 +10,6 @@ undone (the cursor at 22)."""
 
 from __future__ import annotations
 
-import gzip
-import shutil
 import sqlite3
 import zlib
 from pathlib import Path
@@ -27,16 +25,14 @@ from app.rules.registry import Registry
 from app.store import open_store
 from app.store.campaigns import campaign_for_update, forget_decoded, load_campaign
 from app.store.engine import SCHEMA_HEAD, StoreDamaged, _alembic_config, migration_engine
+from tests.stored_fixtures import unzipped
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "campaign-0011.sqlite3.gz"
 
 
 @pytest.fixture
 def old_store(tmp_path: Path) -> Path:
-    path = tmp_path / "castra.sqlite3"
-    with gzip.open(FIXTURE) as src, path.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return path
+    return unzipped(FIXTURE, tmp_path / "castra.sqlite3")
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
@@ -177,9 +173,7 @@ def test_a_damaged_part_is_said_when_it_is_read(old_store: Path, registry: Regis
         with pytest.raises(StoreDamaged, match="campaign 1 cannot be read"):
             load_campaign(st, campaign_id=1, registry=registry)
 
-    fresh = old_store.with_name("fresh.sqlite3")
-    with gzip.open(FIXTURE) as src, fresh.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
+    fresh = unzipped(FIXTURE, old_store.with_name("fresh.sqlite3"))
     with open_store(fresh) as st:
         (blob,) = [bytes(s) for *_, s in _rows(fresh) if s is not None]
         body = zlib.decompress(blob[len(PARTED) :])

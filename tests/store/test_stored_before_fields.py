@@ -11,9 +11,7 @@ of the two D3 rosters with a battle recorded and its application undone."""
 
 from __future__ import annotations
 
-import gzip
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -29,6 +27,7 @@ from app.store.battles import battle_for_update, load_battle
 from app.store.campaigns import load_campaign
 from app.store.engine import SCHEMA_HEAD, StoreDamaged, _alembic_config, migration_engine
 from app.store.read import load_roster
+from tests.stored_fixtures import unzipped
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fields-0010.sqlite3.gz"
 
@@ -49,10 +48,7 @@ SET = {
 
 @pytest.fixture
 def old_store(tmp_path: Path) -> Path:
-    path = tmp_path / "castra.sqlite3"
-    with gzip.open(FIXTURE) as src, path.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return path
+    return unzipped(FIXTURE, tmp_path / "castra.sqlite3")
 
 
 def _columns(path: Path) -> list[tuple[int, str, object, object, object]]:
@@ -66,9 +62,7 @@ def _columns(path: Path) -> list[tuple[int, str, object, object, object]]:
 
 
 def test_the_fixture_is_what_it_says(tmp_path: Path) -> None:
-    path = tmp_path / "raw.sqlite3"
-    with gzip.open(FIXTURE) as src, path.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
+    path = unzipped(FIXTURE, tmp_path / "raw.sqlite3")
     con = sqlite3.connect(path)
     try:
         (rev,) = con.execute("SELECT version_num FROM alembic_version").fetchone()

@@ -10,9 +10,7 @@ form."""
 
 from __future__ import annotations
 
-import gzip
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from app.core.battle.timeline import digest, state_digest
 from app.rules.registry import Registry
 from app.store import open_store
 from app.store.battles import battle_for_update, load_battle
+from tests.stored_fixtures import unzipped
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "battles-0005.sqlite3.gz"
 #: the rulesets of the fixture's battles (one each, recorded when there were these five; a
@@ -44,10 +43,7 @@ FOUGHT_APART: dict[int, tuple[str, ...]] = {
 
 @pytest.fixture
 def old_store(tmp_path: Path) -> Path:
-    path = tmp_path / "castra.sqlite3"
-    with gzip.open(FIXTURE) as src, path.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return path
+    return unzipped(FIXTURE, tmp_path / "castra.sqlite3")
 
 
 def _stored_commands(path: Path, battle_id: int) -> list[dict[str, object]]:
