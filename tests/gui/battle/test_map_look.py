@@ -253,7 +253,7 @@ def test_units_alike_share_one_plate_as_each_would_have_alone(
         assert it.plate == _inside_plate(it, scene.ppu, scene.text_scale, False)
     # the twins share their plate (one object), and their lines of text
     assert len({id(it.plate) for it in inside}) < len(inside) / 2
-    lines = {id(it._static[text]) for it in inside for text, _ in it.plate.lines}
+    lines = {id(static) for it in inside for _, static in it._lines}
     assert len(lines) == len({text for it in inside for text, _ in it.plate.lines})
 
 
@@ -396,3 +396,60 @@ def test_a_units_bounds_follow_its_tag(qtbot: QtBot, ready_window: BattleWindow)
         pytest.skip("the label is still on a tag at this zoom")
     assert not item.boundingRect().contains(item.mapFromScene(on_tag))
     assert item not in scene.items(on_tag)
+
+
+def test_a_units_bounds_as_made_are_those_it_works_out(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """A unit is made with the bounds of a base with no label yet, kept once for every base
+    of its size: the very bounds it works out itself (the notch, the margin), selected or
+    not, targeted or not, and after a label is laid out and taken away again."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from app.gui.battle.map.frame import Frame
+    from app.gui.battle.map.plates import NO_PLATE
+
+    session = ready_session(registry, "quincunx")
+    frame = Frame()
+    scene = QGraphicsScene()
+    for unit in session.state.units[:20]:
+        item = UnitItem(unit, frame, "men")
+        scene.addItem(item)
+        assert item.rect() == item._bounding()
+        item.set_selected(True, primary=True)
+        item.set_targeted(True)
+        item.set_unit(replace(unit, facing=unit.facing + 30), frame)
+        assert item.rect() == item._bounding()
+        assert item.rect().top() < item.body.top() - 3  # the rotation handle's room
+        item.set_selected(False)
+        item.set_targeted(False)
+        item.set_plate(NO_PLATE)
+        item.set_unit(unit, frame)
+        assert item.rect() == item._bounding()
+
+
+def test_a_label_is_prepared_once_for_every_window(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    """A line of a label is prepared for drawing once, whichever unit, zoom or window
+    shows it: a battle opened again draws its labels without shaping their text again."""
+    session = ready_session(registry, "quincunx")
+    seen = []
+    for _ in range(2):
+        window = open_window(qtbot, session, settings)
+        window.resize(1280, 720)
+        qtbot.waitUntil(lambda w=window: w.map.map_scene.ppu > 0)  # type: ignore[misc]
+        window.map.zoom(3.0)
+        window.map._sync_zoom()
+        seen.append(
+            {
+                text: static
+                for it in units(window)
+                for (text, _), (_, static) in zip(it.plate.lines, it._lines, strict=True)
+            }
+        )
+        window.close()
+    first, again = seen
+    assert first and first.keys() == again.keys()
+    assert all(again[text] is static for text, static in first.items())
+    assert all(static.text() == text for text, static in first.items())

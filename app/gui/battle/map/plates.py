@@ -119,19 +119,28 @@ class Plate:
 NO_PLATE = Plate("none", QRectF(), 1.0, (), None)
 
 
+#: a plate not laid out yet (told apart by identity)
+_UNSET = Plate("none", QRectF(), 0.0, (), None)
+
+
 class _Memo:
     """An item's plates as laid out in its own coordinates for one zoom, text scale, state
-    and facing: they depend on nothing else, so a unit that only moved reuses them."""
+    and facing: they depend on nothing else, so a unit that only moved reuses them. Plain
+    slots, and a dict of tags only once a tag is tried: a memo is made for every unit at
+    every zoom, and most units never need a tag."""
 
-    __slots__ = ("inside", "key", "on_base", "placed", "tags")
+    __slots__ = ("inside", "inside_ids", "key", "on_base", "placed", "tags")
 
     def __init__(self, key: tuple[object, ...]) -> None:
         self.key = key
         #: the tag the last layout gave the item at this zoom
         self.placed: Plate | None = None
-        self.inside: dict[bool, Plate | None] = {}
+        #: the plate inside the base, without and with the unit's id among its labels
+        #: (:data:`_UNSET` until laid out)
+        self.inside: Plate | None = _UNSET
+        self.inside_ids: Plate | None = _UNSET
         self.on_base: tuple[QRectF | None] | None = None
-        self.tags: dict[tuple[str, Where, int], Plate] = {}
+        self.tags: dict[tuple[str, Where, int], Plate] | None = None
 
 
 def _memo(item: UnitItem, ppu: float, scale: float) -> _Memo:
@@ -335,17 +344,22 @@ def _inside(
     state (its id only where ``ids``), as large as it fits; or None. ``twins``: the plates
     already laid out for units alike (:func:`_twin_key`), shared with them."""
     memo = _memo(item, ppu, scale)
-    if ids not in memo.inside:
+    plate = memo.inside_ids if ids else memo.inside
+    if plate is _UNSET:
         if twins is None:
-            memo.inside[ids] = _inside_plate(item, ppu, scale, ids)
+            plate = _inside_plate(item, ppu, scale, ids)
         else:
-            variants = item.label.variants if ids else item.label.variants[:-1]
-            states = (item.state_words(long=True), item.state_words(long=False))
-            key = _twin_key(item, "inside", variants, states)
-            if key not in twins:
-                twins[key] = _inside_plate(item, ppu, scale, ids)
-            memo.inside[ids] = twins[key]
-    return memo.inside[ids]
+            variants = item.label.variants
+            # (the unit's state, long and short, is ``item.words``)
+            key = (*item.shape_key, "inside", variants if ids else variants[:-1], item.words)
+            plate = twins.get(key, _UNSET)
+            if plate is _UNSET:
+                plate = twins[key] = _inside_plate(item, ppu, scale, ids)
+        if ids:
+            memo.inside_ids = plate
+        else:
+            memo.inside = plate
+    return plate
 
 
 def _inside_plate(item: UnitItem, ppu: float, scale: float, ids: bool) -> Plate | None:
@@ -429,6 +443,8 @@ def _tag(
     """:func:`_make_tag`, made once an item and zoom (and once for units alike, given
     their ``twins``)."""
     memo = _memo(item, ppu, scale)
+    if memo.tags is None:
+        memo.tags = {}
     plate = memo.tags.get((text, where, align))
     if plate is None:
         key = _twin_key(item, "tag", text, state, where, align)
@@ -510,8 +526,6 @@ class Layout:
         self.grid = _Grid(CELL_PX / ppu)
         #: plates laid out for units alike, shared (:func:`_twin_key`)
         self.twins: Twins = {}
-        #: the lines of text prepared for drawing, shared by the units that show them
-        self.texts: dict[str, QStaticText] = {}
         #: what each unit put in the grid: its base and leader, and its tag
         self.rects: dict[str, list[Edges]] = {}
         self.tags: dict[str, Edges] = {}
@@ -620,14 +634,13 @@ class Layout:
                 self._add_tag(item, plate)
             plates[item.unit_id] = plate
         changed = 0
-        texts = self.texts
         # the lines as drawn, made once a plate (units alike share theirs): by the plate's
         # identity, which holds while ``plates`` holds every plate
         lines: dict[int, tuple[tuple[QPointF, QStaticText], ...]] = {}
         for item in items:
             plate = plates[item.unit.id]
             _memo(item, ppu, scale).placed = plate if plate.tag else None
-            if item.set_plate(plate, texts, lines):
+            if item.set_plate(plate, lines):
                 changed += 1
         return changed
 

@@ -72,13 +72,14 @@ _SOLID, _DASHED = Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine
 
 
 @lru_cache(maxsize=256)
-def _base(w: float, d: float) -> tuple[QRectF, QPolygonF, float, float]:
+def _base(w: float, d: float) -> tuple[QRectF, QPolygonF, float, float, QRectF]:
     """A base ``w`` by ``d`` (scene units): its rectangle (centred on the origin, front edge
     up); its front, the white band along the front edge with the notch standing out at its
     middle, one outline (drawn in one go, with no seam where the notch meets the band); the
     band's depth and how far the notch stands out, as numbers (the labels' layout reads
-    them thousands of times) -- made once for every base of that size (each Qt object a
-    unit keeps costs it to make)."""
+    them thousands of times); the bounds of a unit with no label yet, not selected nor
+    targeted (:meth:`UnitItem._bounding`, as every unit is made) -- made once for every
+    base of that size (each Qt object a unit keeps costs it to make)."""
     body = QRectF(-w / 2, -d / 2, w, d)
     band = min(d * 0.12, style.SCENE_PER_INCH * 0.25)
     notch = min(w, d, style.SCENE_PER_INCH) * 0.3
@@ -95,7 +96,8 @@ def _base(w: float, d: float) -> tuple[QRectF, QPolygonF, float, float]:
             QPointF(right, top + band),
         ]
     )
-    return body, front, band, rise
+    margin = 2.5 * NO_PLATE.px
+    return body, front, band, rise, body.adjusted(-margin, -margin - rise, margin, margin)
 
 
 @lru_cache(maxsize=64)
@@ -105,9 +107,11 @@ def _brush(rgba: int) -> QBrush:
 
 
 @lru_cache(maxsize=512)
-def _source(width: int, height: int) -> QRectF:
-    """The whole of a ``width`` by ``height`` pixmap, as a rectangle to draw from."""
-    return QRectF(0, 0, width, height)
+def _symbol_drawn(symbol: Symbol, width: int, height: int) -> tuple[QPixmap, QRectF]:
+    """``symbol``'s pixmap at ``width`` by ``height`` device pixels in the text's colour
+    (:func:`symbol_pixmap`), and the whole of it as a rectangle to draw from."""
+    pixmap = symbol_pixmap(symbol, width, height, TEXT_RGBA)
+    return pixmap, QRectF(0, 0, pixmap.width(), pixmap.height())
 
 
 @dataclass(frozen=True)
@@ -153,12 +157,12 @@ class UnitItem(QGraphicsRectItem):
         self.targeted = False
         self._body = NO_RECT
         self._plate = NO_PLATE
-        self._static: dict[str, QStaticText] = {}
         #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
         self._symbol: QPixmap | None = None
         self._fraction = 1.0
         self._flip = False
-        self._words = ("", "")
+        #: the state in words, long and short (:meth:`state_words`)
+        self.words = ("", "")
         #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
         self._pen = TEXT_PEN
         self._fill = FRONT
@@ -275,13 +279,13 @@ class UnitItem(QGraphicsRectItem):
     def set_plate(
         self,
         plate: Plate,
-        texts: dict[str, QStaticText] | None = None,
         lines: dict[int, tuple[tuple[QPointF, QStaticText], ...]] | None = None,
     ) -> bool:
         """Show ``plate`` (laid out by the scene for the zoom); whether it changed.
-        ``texts``: lines already prepared for drawing, shared with the other units.
         ``lines``: the lines as drawn, by the plate they were made for (units alike are
-        given one plate), shared with the other units while those plates are held."""
+        given one plate), shared with the other units while those plates are held. Each
+        line's text is prepared for drawing once for every unit and window
+        (:func:`_static`)."""
         if plate == self._plate:
             return False
         self._plate = plate
@@ -289,26 +293,17 @@ class UnitItem(QGraphicsRectItem):
         self._text_scale = k
         drawn = None if lines is None else lines.get(id(plate))
         if drawn is None:
-            shared = {} if texts is None else texts
-            static: dict[str, QStaticText] = {}
-            for t, _ in plate.lines:
-                line = self._static.get(t) or shared.get(t)
-                if line is None:
-                    line = shared[t] = _static(t)
-                static[t] = line
             # drawn scaled to the plate's text size: each line's place in the scaled units,
             # so one scaling draws every line (no save, move, scale and restore a line)
-            drawn = tuple((QPointF(at.x() / k, at.y() / k), static[t]) for t, at in plate.lines)
+            drawn = tuple((QPointF(at.x() / k, at.y() / k), _static(t)) for t, at in plate.lines)
             if lines is not None:
                 lines[id(plate)] = drawn
-        self._static = {t: line for (t, _), (_, line) in zip(plate.lines, drawn, strict=True)}
         self._lines = drawn
-        self._symbol = None
         symbol = self.look.symbol
         if plate.symbol is not None and symbol is not None:
-            w, h = plate.symbol_size
-            self._symbol = symbol_pixmap(symbol, w, h, TEXT_RGBA)
-            self._symbol_src = _source(self._symbol.width(), self._symbol.height())
+            self._symbol, self._symbol_src = _symbol_drawn(symbol, *plate.symbol_size)
+        else:
+            self._symbol = None
         self.setRect(self._bounding())  # Qt is told first where the tag or margin changed
         self.update()
         return True
@@ -319,7 +314,7 @@ class UnitItem(QGraphicsRectItem):
         self.unit = unit
         self._frame = frame
         w, d = frame.length(max(unit.width, 0.05)), frame.length(max(unit.depth, 0.05))
-        self._body, self._front, self._band, self._notch_height = _base(w, d)
+        self._body, self._front, self._band, self._notch_height, bare = _base(w, d)
         self._size = (w, d)
         self.span = max(w, d)
         if place:
@@ -335,11 +330,12 @@ class UnitItem(QGraphicsRectItem):
         full = st.strength == st.start_strength
         self._fraction = float(st.fraction_left) if st.start_strength and not full else 1.0
         if full and not (st.eliminated or st.hits or st.rings or st.dps or st.markers & SHOWN):
-            self._words = ("", "")  # a fresh unit's base says nothing of its state
+            self.words = ("", "")  # a fresh unit's base says nothing of its state
         else:
-            self._words = (self.words_of_state(long=True), self.words_of_state(long=False))
+            self.words = (self.words_of_state(long=True), self.words_of_state(long=False))
         self.look_version += 1
-        self.setRect(self._bounding())
+        plain = self._plate is NO_PLATE and not (self.primary or self.targeted)
+        self.setRect(bare if plain else self._bounding())
         self._prepare()
         self._tip_stale = True
         opacity = 0.35 if st.eliminated else 1.0
@@ -390,7 +386,7 @@ class UnitItem(QGraphicsRectItem):
 
     def state_words(self, *, long: bool) -> str:
         """:meth:`words_of_state`, made once a state."""
-        return self._words[0 if long else 1]
+        return self.words[0 if long else 1]
 
     def words_of_state(self, *, long: bool) -> str:
         """What the base says of the unit's state: strength where some is lost, hits,
@@ -567,7 +563,10 @@ class UnitItem(QGraphicsRectItem):
         painter.drawEllipse(c, r, r)
 
 
+@lru_cache(maxsize=4096)
 def _static(text: str) -> QStaticText:
+    """``text`` prepared for drawing in the reference font, once for every unit showing it
+    (in any window: a battle opened again draws its labels without shaping them again)."""
     static = QStaticText(text)
     static.setTextFormat(Qt.TextFormat.PlainText)
     static.prepare(font=ref_font())
