@@ -453,3 +453,25 @@ def test_a_label_is_prepared_once_for_every_window(
     assert first and first.keys() == again.keys()
     assert all(again[text] is static for text, static in first.items())
     assert all(static.text() == text for text, static in first.items())
+
+
+def test_a_unit_is_made_with_the_classs_starting_values(qtbot: QtBot, registry: Registry) -> None:
+    """A unit as made keeps no selection, target, label or tooltip state of its own (the
+    class's starting values serve every unit until one changes: fewer writes a unit as a
+    big battle opens), and a change to one unit is that unit's alone."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from app.gui.battle.map.frame import Frame
+
+    session = ready_session(registry, "quincunx")
+    scene = QGraphicsScene()
+    first, second = (UnitItem(u, Frame(), "men") for u in session.state.units[:2])
+    for item in (first, second):
+        scene.addItem(item)
+        assert not {"selected", "primary", "targeted", "_plate", "_lines"} & set(vars(item))
+        assert item.plate.where == "none" and not item.selected and item.look_version == 1
+    first.set_selected(True, primary=True)
+    first.set_targeted(True)
+    assert (first.selected, first.primary, first.targeted) == (True, True, True)
+    assert (second.selected, second.primary, second.targeted) == (False, False, False)
+    assert UnitItem.selected is False and UnitItem.targeted is False

@@ -138,6 +138,54 @@ class UnitItem(QGraphicsRectItem):
     """One unit (see the module's docstring). Local coordinates: centre at the origin,
     front edge up."""
 
+    # What every unit starts with, kept on the class (values never changed in place): a
+    # unit is given its own only when one changes. Each attribute a unit is given is a
+    # write into its Qt wrapper's dict (which grows as they come), 1,000 units at a time.
+    selected = False
+    #: the selected unit the Unit dock shows: its rotation handle is drawn
+    primary = False
+    targeted = False
+    _plate = NO_PLATE
+    #: the symbol drawn at the plate's size (shared by every unit of that symbol and size),
+    #: and the whole of its pixmap to draw from
+    _symbol: QPixmap | None = None
+    _symbol_src = NO_RECT
+    _cache = NO_CACHE
+    #: the lines of text, each at its place in units of the text scaled to the plate's
+    #: size (:meth:`set_plate`), and that scale
+    _lines: tuple[tuple[QPointF, QStaticText], ...] = ()
+    _text_scale = 1.0
+    #: the tooltip is written when it is asked for (:meth:`refresh_tooltip`): the scene
+    #: asks before Qt shows it; 1,000 units wrote 1,000 on opening a battle
+    _tip_stale = True
+    #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
+    plate_memo: object = None
+    #: counts the changes to what the plate shows (size, facing, label, symbol, state):
+    #: plates made for another count are made again (1: as made)
+    look_version = 1
+    _opacity = 1.0
+    # Given to every unit as it is made (:meth:`_apply`, :meth:`_prepare`): the unit and
+    # its frame; the base (its rectangle, its front drawn white, the band's depth and the
+    # notch's height), its size and longer side; whether its words are turned; the
+    # strength left; the state in words (long and short: :meth:`state_words`); the
+    # outline's pen and the fill; and what the label's layout reads of the base
+    # (:func:`plates._twin_key`), kept as plain values (reading a Qt object from Python
+    # costs).
+    unit: BattleUnit
+    _frame: Frame
+    _body: QRectF
+    _front: QPolygonF
+    _band: float
+    _notch_height: float
+    _size: tuple[float, float]
+    span: float
+    _flip: bool
+    _fraction: float
+    words: tuple[str, str]
+    _pen: QPen
+    _fill: QBrush
+    shape_key: tuple[object, ...]
+
     def __init__(
         self, unit: BattleUnit, frame: Frame, strength_unit: str, look: UnitLook | None = None
     ) -> None:
@@ -148,49 +196,10 @@ class UnitItem(QGraphicsRectItem):
         # (a few thousand instructions), 1,000 units at a time. No outline: the rectangle is
         # the bounds, not widened by half a pen.
         self.setPen(NO_PEN)
-        self.unit = unit
         self.strength_unit = strength_unit
         self.look = look or plain_look(unit)
-        self.selected = False
-        #: the selected unit the Unit dock shows: its rotation handle is drawn
-        self.primary = False
-        self.targeted = False
-        self._body = NO_RECT
-        self._plate = NO_PLATE
-        #: the symbol drawn at the plate's size (shared by every unit of that symbol and size)
-        self._symbol: QPixmap | None = None
-        self._fraction = 1.0
-        self._flip = False
-        #: the state in words, long and short (:meth:`state_words`)
-        self.words = ("", "")
-        #: what ``paint`` draws, made when it changes (each Qt call from Python costs)
-        self._pen = TEXT_PEN
-        self._fill = FRONT
-        self._front = _base(1.0, 1.0)[1]
-        self._symbol_src = NO_RECT
-        self._cache = NO_CACHE
-        #: the lines of text, each at its place in units of the text scaled to the plate's
-        #: size (:meth:`set_plate`), and that scale
-        self._lines: tuple[tuple[QPointF, QStaticText], ...] = ()
-        self._text_scale = 1.0
-        #: what the label's layout reads of the base (:func:`plates._twin_key`) and its
-        #: longer side, kept as plain values (reading a Qt object from Python costs)
-        self.shape_key: tuple[object, ...] = ()
-        self.span = 0.0
-        #: the tooltip is written when it is asked for (:meth:`refresh_tooltip`): the
-        #: scene asks before Qt shows it; 1,000 units wrote 1,000 on opening a battle
-        self._tip_stale = True
-        #: the plates laid out for this unit at the last zoom (:mod:`plates`' memo)
-        self.plate_memo: object = None
-        #: counts the changes to what the plate shows (size, facing, label, symbol,
-        #: state): plates made for another count are made again
-        self.look_version = 0
         if Z_UNIT:  # 0, Qt's own: nothing to set (a call a unit)
             self.setZValue(Z_UNIT)
-        self._frame = frame
-        self._size = (0.0, 0.0)
-        self._band = self._notch_height = 0.0
-        self._opacity = 1.0
         self._apply(unit, frame, place=True, fresh=True)
 
     # ------------------------------------------------------------------ what it shows
@@ -333,11 +342,12 @@ class UnitItem(QGraphicsRectItem):
             self.words = ("", "")  # a fresh unit's base says nothing of its state
         else:
             self.words = (self.words_of_state(long=True), self.words_of_state(long=False))
-        self.look_version += 1
+        if not fresh:  # (a unit as made has the first count, and no tooltip yet)
+            self.look_version += 1
+            self._tip_stale = True
         plain = self._plate is NO_PLATE and not (self.primary or self.targeted)
         self.setRect(bare if plain else self._bounding())
         self._prepare()
-        self._tip_stale = True
         opacity = 0.35 if st.eliminated else 1.0
         if opacity != self._opacity:
             self._opacity = opacity
