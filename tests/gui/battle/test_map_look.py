@@ -475,3 +475,46 @@ def test_a_unit_is_made_with_the_classs_starting_values(qtbot: QtBot, registry: 
     assert (first.selected, first.primary, first.targeted) == (True, True, True)
     assert (second.selected, second.primary, second.targeted) == (False, False, False)
     assert UnitItem.selected is False and UnitItem.targeted is False
+
+
+def test_the_layouts_grid_finds_what_crosses_as_qt_does() -> None:
+    """The grid the layout looks overlaps up in answers whether a rectangle crosses one of
+    another unit's as ``QRectF.intersects`` does, over rectangles spread across many cells,
+    edges that only touch and rectangles with no width or height among them; a unit's own
+    rectangles never count."""
+    import random
+
+    from app.gui.battle.map.plates import _Grid
+
+    rng = random.Random(26)
+    values = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5, 7.0, -1.0, 1e-9]
+    sizes = [0.0, 0.5, 1.0, 2.5, 4.0]
+    placed: list[tuple[QRectF, str]] = []
+    grid = _Grid(2.0)
+    for n in range(300):
+        r = QRectF(rng.choice(values), rng.choice(values), rng.choice(sizes), rng.choice(sizes))
+        owner = f"U{n % 40}"
+        placed.append((r, owner))
+        grid.add(edges(r), owner, tag=n % 3 == 0)
+    hits = 0
+    for n in range(2000):
+        r = QRectF(rng.choice(values), rng.choice(values), rng.choice(sizes), rng.choice(sizes))
+        owner = f"U{n % 50}"
+        expected = any(o != owner and r.intersects(other) for other, o in placed)
+        assert grid.hits(edges(r), owner) == expected, (r, owner)
+        hits += expected
+    assert 100 < hits < 1900
+
+
+def test_a_units_bounds_keep_its_margin_and_notch() -> None:
+    """The bounds a unit with no tag, not selected nor targeted, is given (kept once a base
+    size and zoom) are its base with the label's margin around it and the notch's room in
+    front, as worked out."""
+    from app.gui.battle.map.unit_item import _base, _margined
+
+    for w, d, px in ((40.0, 20.0, 1.0), (12.5, 30.0, 0.25), (3.0, 3.0, 4.0)):
+        body, _, _, rise, bare = _base(w, d)
+        m = 2.5 * px
+        assert _margined(w, d, px) == body.adjusted(-m, -m - rise, m, m)
+        assert _margined(w, d, 1.0) == bare
+        assert _margined(w, d, px).top() < body.top() - rise

@@ -207,7 +207,9 @@ def _scene(item: UnitItem, r: QRectF) -> Edges:
 
 class _Grid:
     """Rectangles in scene units (bases and tags, each with its unit's id), bucketed by
-    cell, to find overlaps fast."""
+    cell, to find overlaps fast. (:meth:`add` and :meth:`hits`, asked a thousand times
+    and more as a big battle's labels are laid out, walk the cells a rectangle covers
+    themselves, as :meth:`_keys` lists them.)"""
 
     def __init__(self, cell: float) -> None:
         self.cell = max(cell, 1e-6)
@@ -222,12 +224,16 @@ class _Grid:
     def add(self, r: Edges, owner: str, tag: bool = False) -> None:
         entry = (r, owner, tag)
         cells = self.cells
-        for k in self._keys(r):
-            cell = cells.get(k)
-            if cell is None:
-                cells[k] = [entry]
-            else:
-                cell.append(entry)
+        c = self.cell
+        left, top, right, bottom = r
+        first, last = int(top // c), int(bottom // c) + 1
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in range(first, last):
+                cell = cells.get((i, j))
+                if cell is None:
+                    cells[(i, j)] = [entry]
+                else:
+                    cell.append(entry)
 
     def remove(self, r: Edges, owner: str) -> None:
         for k in self._keys(r):
@@ -236,11 +242,27 @@ class _Grid:
                 self.cells[k] = [e for e in cell if not (e[1] == owner and e[0] == r)]
 
     def hits(self, r: Edges, owner: str) -> bool:
+        """Whether ``r`` crosses a rectangle of another unit (:func:`crosses`, written out:
+        a rectangle with no width or height crosses nothing)."""
+        left, top, right, bottom = r
+        if left == right or top == bottom:
+            return False
         cells = self.cells
-        for k in self._keys(r):
-            for other, who, _ in cells.get(k, ()):
-                if who != owner and crosses(other, r):
-                    return True
+        c = self.cell
+        first, last = int(top // c), int(bottom // c) + 1
+        for i in range(int(left // c), int(right // c) + 1):
+            for j in range(first, last):
+                for (o_left, o_top, o_right, o_bottom), who, _ in cells.get((i, j), ()):
+                    if (
+                        o_left < right
+                        and left < o_right
+                        and o_top < bottom
+                        and top < o_bottom
+                        and o_left != o_right
+                        and o_top != o_bottom
+                        and who != owner
+                    ):
+                        return True
         return False
 
     def tags_over(self, r: Edges) -> set[str]:
@@ -566,12 +588,15 @@ class Layout:
             self.rects[uid] = []
             return
         rects = [edges(item.mapRectToScene(item.body))]
-        # a leader's marker on the base: drawn over its own unit's label, never to be
-        # covered by another's
-        rects += [edges(child.sceneBoundingRect()) for child in item.childItems()]
+        children = item.childItems()
+        if children:
+            # a leader's marker on the base: drawn over its own unit's label, never to be
+            # covered by another's
+            rects += [edges(child.sceneBoundingRect()) for child in children]
         self.rects[uid] = rects
+        add = self.grid.add
         for r in rects:
-            self.grid.add(r, uid)
+            add(r, uid)
 
     def _forget(self, uid: str) -> None:
         for r in self.rects.pop(uid, ()):
@@ -639,7 +664,13 @@ class Layout:
         lines: dict[int, tuple[tuple[QPointF, QStaticText], ...]] = {}
         for item in items:
             plate = plates[item.unit.id]
-            _memo(item, ppu, scale).placed = plate if plate.tag else None
+            if plate.tag:
+                _memo(item, ppu, scale).placed = plate
+            else:
+                # no tag placed (a memo of another zoom is made afresh when next read)
+                memo = item.plate_memo
+                if isinstance(memo, _Memo) and memo.placed is not None:
+                    memo.placed = None
             if item.set_plate(plate, lines):
                 changed += 1
         return changed

@@ -100,6 +100,16 @@ def _base(w: float, d: float) -> tuple[QRectF, QPolygonF, float, float, QRectF]:
     return body, front, band, rise, body.adjusted(-margin, -margin - rise, margin, margin)
 
 
+@lru_cache(maxsize=1024)
+def _margined(w: float, d: float, px: float) -> QRectF:
+    """The bounds of a ``w`` by ``d`` base with the margin of a label laid out at ``px``
+    local units a device pixel (:meth:`UnitItem._bounding` of a unit with no tag, not
+    selected nor targeted), made once a base size and zoom (never changed in place)."""
+    body, _, _, rise, _ = _base(w, d)
+    m = 2.5 * px
+    return body.adjusted(-m, -m - rise, m, m)
+
+
 @lru_cache(maxsize=64)
 def _brush(rgba: int) -> QBrush:
     """A solid brush of the colour ``rgba``, made once."""
@@ -447,8 +457,11 @@ class UnitItem(QGraphicsRectItem):
     def _bounding(self) -> QRectF:
         """The base, with room for the notch, the tag, and, only when they are drawn, the
         rotation handle and the target's marks (a smaller cache to draw at each zoom)."""
-        m = 2.5 * self._plate.px
-        r = self._body.adjusted(-m, -m - self.notch_height(), m, m)
+        plate = self._plate
+        if not (plate.tag or self.primary or self.targeted):  # (most units)
+            return _margined(*self._size, plate.px)
+        m = 2.5 * plate.px
+        r = self._body.adjusted(-m, -m - self._notch_height, m, m)
         if self.primary:
             r.setTop(min(r.top(), self._body.top() - HANDLE_R * 3.5))
         if self._plate.tag:
