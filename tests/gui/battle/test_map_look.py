@@ -518,3 +518,40 @@ def test_a_units_bounds_keep_its_margin_and_notch() -> None:
         assert _margined(w, d, px) == body.adjusted(-m, -m - rise, m, m)
         assert _margined(w, d, 1.0) == bare
         assert _margined(w, d, px).top() < body.top() - rise
+
+
+def test_a_unit_shown_a_new_state_shows_what_a_unit_made_so_shows(
+    qtbot: QtBot, registry: Registry
+) -> None:
+    """A unit given a new state (strength lost, hits, disordered, eliminated, turned and
+    moved) shows what a unit made in that state shows: its base, its words, its outline
+    and fill, its bounds and place."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from app.gui.battle.map.frame import Frame
+
+    session = ready_session(registry, "quincunx")
+    frame = Frame()
+    scene = QGraphicsScene()
+    unit = session.state.units[0]
+    st = unit.status
+    states = [
+        replace(unit, status=replace(st, strength=max(st.start_strength - 1, 0), hits=2)),
+        replace(unit, status=replace(st, markers=frozenset({"disordered", "shaken"}))),
+        replace(unit, status=replace(st, eliminated=True), facing=200.0, x=unit.x + 3),
+        replace(unit, facing=95.0, width=unit.width * 2),
+        unit,
+    ]
+    item = UnitItem(unit, frame, "men")
+    scene.addItem(item)
+    for state in states:
+        assert item.set_unit(state, frame)
+        made = UnitItem(state, frame, "men")
+        scene.addItem(made)
+        for name in ("words", "_fraction", "shape_key", "_flip", "span", "_size", "_pen"):
+            assert getattr(item, name) == getattr(made, name), (name, state)
+        assert item.body == made.body and item.rect() == made.rect()
+        assert item.pos() == made.pos() and item.rotation() == made.rotation()
+        assert item.opacity() == made.opacity()
+        assert item._fill.color() == made._fill.color()
+    assert item.look_version == 1 + len(states)
