@@ -603,13 +603,7 @@ class ActingPanel(QWidget):
         rows = self.rows = outcome_rows(odds)
         expected = self.expected = expected_losses(odds)
         self.summary.setText(f"{spec.label}: {len(rows)} possible outcomes (exact).")
-        self.summary.setToolTip(
-            "\n".join(
-                f"{float(r.chance) * 100:6.2f}%  {r.result}: attacker {r.attacker}; "
-                f"defender {r.defender}"
-                for r in rows
-            )
-        )
+        self.summary.setToolTip(odds_tooltip(rows))
         self.chart.show_odds(rows, expected)
 
     def _throws(self, cmd: Act | None) -> bool:
@@ -645,6 +639,15 @@ class ActingPanel(QWidget):
         self.shown_card = None
         self.card.clear()
         self.card.hide()
+
+
+def odds_tooltip(rows: list[OutcomeRow]) -> str:
+    """Every outcome a line, likeliest first: its chance in percent, its result and what it
+    does to each side (the summary's tooltip)."""
+    return "\n".join(
+        f"{r.share * 100:6.2f}%  {r.result}: attacker {r.attacker}; defender {r.defender}"
+        for r in rows
+    )
 
 
 def card_html(card: ResultCard) -> str:
