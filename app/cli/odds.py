@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.cli.common import MAX_SMALL, CliError, number, print_json, registry, table
+from app.core.battle.odds_summary import expected_losses, ranked
 from app.core.capabilities import declared_fields
 from app.rules.inputs import control_problem
 from app.rules.mechanics import (
@@ -228,26 +229,27 @@ def effects_text(e: Effects) -> str:
 
 
 def odds_rows(odds: Odds) -> list[dict[str, Any]]:
-    rows = sorted(odds.items(), key=lambda kv: (-kv[1], kv[0].result))
     return [
         {
             "result": o.result,
             "attacker": effects_dict(o.attacker),
             "defender": effects_dict(o.defender),
-            "probability": float(p),
+            "probability": share,
             "fraction": f"{p.numerator}/{p.denominator}",
         }
-        for o, p in rows
+        for o, p, share in ranked(odds)
     ]
 
 
+#: the expectations the command line prints, in this order (rings are left out)
+EXPECTED_KEYS = tuple(
+    f"{side}_{key}" for side in ("attacker", "defender") for key in ("casualties", "hits", "dps")
+)
+
+
 def expectations(odds: Odds) -> dict[str, float]:
-    out: dict[str, Fraction] = {}
-    for o, p in odds.items():
-        for side, e in (("attacker", o.attacker), ("defender", o.defender)):
-            for key in ("casualties", "hits", "dps"):
-                out[f"{side}_{key}"] = out.get(f"{side}_{key}", Fraction(0)) + p * getattr(e, key)
-    return {k: round(float(v), 4) for k, v in out.items() if v}
+    exact = expected_losses(odds)
+    return {k: round(float(exact[k]), 4) for k in EXPECTED_KEYS if k in exact}
 
 
 def print_odds(odds: Odds) -> None:
@@ -256,10 +258,10 @@ def print_odds(odds: Odds) -> None:
             o.result or "-",
             effects_text(o.attacker),
             effects_text(o.defender),
-            f"{float(p) * 100:6.2f}%",
+            f"{share * 100:6.2f}%",
             f"{p.numerator}/{p.denominator}",
         )
-        for o, p in sorted(odds.items(), key=lambda kv: (-kv[1], kv[0].result))
+        for o, p, share in ranked(odds)
     ]
     print(table(rows, ("result", "attacker", "defender", "chance", "exact")))
     exp = expectations(odds)

@@ -12,6 +12,7 @@ from typing import Any
 from app.cli.common import CliError, number, print_json, store
 from app.cli.table import resolve_unit
 from app.core.battle.base import BattleCommand, CommandError
+from app.core.battle.odds_summary import by_chance
 from app.core.battle.session import BattleSession
 from app.core.battle.state import BattleState
 from app.rules.inputs import control_problem
@@ -132,10 +133,7 @@ def _advice_json(a: Any) -> dict[str, Any]:
         "score": round(a.score, 4),
         "odds": None
         if a.odds is None
-        else [
-            {"p": str(p), "result": o.result}
-            for o, p in sorted(a.odds.items(), key=lambda kv: -kv[1])
-        ],
+        else [{"p": str(p), "result": o.result} for o, p in by_chance(a.odds)],
         "words": a.words,
     }
 

@@ -37,7 +37,7 @@ from app.core.battle.given import DiceWanted, GivenDice
 from app.core.battle.moves import MoveUnit, plan_charge
 from app.core.battle.nearby import gap_within, within
 from app.core.battle.nearby import nearest as nearest_of
-from app.core.battle.odds_summary import effects_words
+from app.core.battle.odds_summary import effects_words, likeliest, shares
 from app.core.battle.state import BattleState, BattleUnit
 from app.rules.dice import SeededDice
 from app.rules.geometry import Footprint, edge_distance, heading_vector
@@ -155,8 +155,7 @@ def weigh(
     leader risk is the chance its own leader is hit (the ruleset's
     :meth:`~app.rules.mechanics.Mechanics.leader_risk` of what the action does to it)."""
     given = taken = breaks = leader = 0.0
-    for outcome, chance in odds.items():
-        p = float(chance)
+    for outcome, p in zip(odds, shares(odds), strict=True):
         given += p * effect_value(mech, outcome.defender, target)
         taken += p * effect_value(mech, outcome.attacker, actor)
         if _breaks(mech, outcome.defender, target):
@@ -541,7 +540,7 @@ def _no_move(start: Footprint, end: Footprint) -> bool:
 
 def odds_words(given: float, taken: float, breaks: float, leader: float, odds: Odds) -> str:
     """The measure's numbers and the likeliest result, in words."""
-    outcome, chance = max(odds.items(), key=lambda kv: kv[1])
+    outcome, chance = likeliest(odds)
     parts = [
         f"gives {given:.2f}, takes {taken:.2f} (shares of worth)",
         f"breaks it {breaks * 100:.0f}%",

@@ -120,6 +120,21 @@ class SideInfo:
 #: ``__dict__`` of their own.
 _LAST_MADE: list[dict[int, tuple[BattleUnit, BattleLeader | None, str, Combatant]]] = [{}]
 
+#: The last view's units and leaders as its state held them, its armies, and what was made
+#: of them: its combatants and its leaders' views. A state holding the very same two tuples
+#: and the same armies (the phase, the turn or a side's record moved on: most of a Next
+#: phase's three views) takes them whole rather than unit by unit.
+_LAST_WHOLE: list[
+    tuple[
+        tuple[BattleUnit, ...],
+        tuple[BattleLeader, ...],
+        tuple[str, str],
+        tuple[Combatant, ...],
+        tuple[LeaderView, ...],
+    ]
+    | None
+] = [None]
+
 
 @dataclass(frozen=True)
 class BattleState:
@@ -219,11 +234,41 @@ class BattleState:
         return made
 
     def _make_view(self) -> TurnView:
+        armies = (self.sides[0].army, self.sides[1].army)
+        whole = _LAST_WHOLE[0]
+        if (
+            whole is not None
+            and whole[0] is self.units
+            and whole[1] is self.leaders
+            and whole[2] == armies
+        ):
+            units, leaders = whole[3], whole[4]
+        else:
+            units, leaders = self._make_combatants(armies)
+            _LAST_WHOLE[0] = (self.units, self.leaders, armies, units, leaders)
+        return TurnView(
+            turn=self.turn,
+            phase=self.phase,
+            initiative=self.initiative,
+            units=units,
+            sides=(self.sides[0].record, self.sides[1].record),
+            armies=armies,
+            side_names=(self.sides[0].name, self.sides[1].name),
+            round=self.round,
+            leaders=leaders,
+            table=self.table,
+        )
+
+    def _make_combatants(
+        self, armies: tuple[str, str]
+    ) -> tuple[tuple[Combatant, ...], tuple[LeaderView, ...]]:
+        """Each unit's combatant, as :meth:`combatant` makes it (taken from the last view
+        made where its unit, leader and army are the same: :data:`_LAST_MADE`), and the
+        active leaders' views."""
         attached: dict[str, BattleLeader] = {}  # as leader_of finds them: the first active
         for ld in self.leaders:
             if ld.attached_to is not None and ld.active:
                 attached.setdefault(ld.attached_to, ld)
-        armies = (self.sides[0].army, self.sides[1].army)
         last = _LAST_MADE[0]
         made: dict[int, tuple[BattleUnit, BattleLeader | None, str, Combatant]] = {}
         units = []
@@ -236,15 +281,4 @@ class BattleState:
             made[id(u)] = entry
             units.append(entry[3])
         _LAST_MADE[0] = made
-        return TurnView(
-            turn=self.turn,
-            phase=self.phase,
-            initiative=self.initiative,
-            units=tuple(units),
-            sides=(self.sides[0].record, self.sides[1].record),
-            armies=(self.sides[0].army, self.sides[1].army),
-            side_names=(self.sides[0].name, self.sides[1].name),
-            round=self.round,
-            leaders=tuple(self.leader_view(ld) for ld in self.leaders if ld.active),
-            table=self.table,
-        )
+        return tuple(units), tuple(self.leader_view(ld) for ld in self.leaders if ld.active)

@@ -38,6 +38,7 @@ from app.core.battle.state import BattleState
 from app.gui.battle.controller import BattleController
 from app.gui.battle.odds_chart import OddsChart
 from app.rules.mechanics import ActionSpec, NotImplementedRule, Odds, OptionSpec, Scalar, Side
+from app.rules.values import exact_sum
 
 NONE = "(none)"
 #: A unit list is measured by this many of its longest entries (:class:`UnitCombo`).
@@ -603,13 +604,7 @@ class ActingPanel(QWidget):
         rows = self.rows = outcome_rows(odds)
         expected = self.expected = expected_losses(odds)
         self.summary.setText(f"{spec.label}: {len(rows)} possible outcomes (exact).")
-        self.summary.setToolTip(
-            "\n".join(
-                f"{float(r.chance) * 100:6.2f}%  {r.result}: attacker {r.attacker}; "
-                f"defender {r.defender}"
-                for r in rows
-            )
-        )
+        self.summary.setToolTip(odds_tooltip(rows))
         self.chart.show_odds(rows, expected)
 
     def _throws(self, cmd: Act | None) -> bool:
@@ -645,6 +640,30 @@ class ActingPanel(QWidget):
         self.shown_card = None
         self.card.clear()
         self.card.hide()
+
+
+#: outcomes listed in the odds' tooltip (a tooltip taller than the screen is cut off)
+TOOLTIP_OUTCOMES = 30
+
+
+def odds_tooltip(rows: list[OutcomeRow]) -> str:
+    """The likeliest :data:`TOOLTIP_OUTCOMES` outcomes a line each, likeliest first: its
+    chance in percent, its result and what it does to each side (the summary's tooltip);
+    where there are more, a last line says how many more and what chance they share (the
+    odds of big units have thousands: a line each made a tooltip taller than any screen).
+    ``castra odds`` lists them all."""
+    lines = [
+        f"{r.share * 100:6.2f}%  {r.result}: attacker {r.attacker}; defender {r.defender}"
+        for r in rows[:TOOLTIP_OUTCOMES]
+    ]
+    more = len(rows) - TOOLTIP_OUTCOMES
+    if more > 0:
+        rest = exact_sum(r.chance for r in rows[TOOLTIP_OUTCOMES:])
+        lines.append(
+            f"{float(rest) * 100:6.2f}%  {more:,} less likely outcomes "
+            "(castra odds lists every one)"
+        )
+    return "\n".join(lines)
 
 
 def card_html(card: ResultCard) -> str:

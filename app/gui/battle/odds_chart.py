@@ -9,7 +9,7 @@ from fractions import Fraction
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from app.core.battle.odds_summary import OutcomeRow
+from app.core.battle.odds_summary import OutcomeRow, chance_bars
 
 #: outcomes drawn (the rest are summed as "other outcomes")
 MOST_BARS = 6
@@ -78,12 +78,7 @@ class OddsChart(QWidget):
 
     def show_odds(self, rows: list[OutcomeRow], expected: dict[str, Fraction]) -> None:
         self.empty.setVisible(False)
-        shown = rows[:MOST_BARS]
-        bars = [(r.result, r.chance) for r in shown]
-        rest = sum((r.chance for r in rows[MOST_BARS:]), Fraction(0))
-        if rest:
-            bars.append((f"{len(rows) - MOST_BARS} other outcomes", rest))
-        self.bars = bars
+        self.bars = bars = chance_bars(rows, MOST_BARS)
         self._hbars(self.outcomes, [(label, float(p) * 100) for label, p in bars], "#2e5fa8", True)
         self.loss_bars = list(expected.items())
         if self._losses is not None or expected:

@@ -86,3 +86,39 @@ def test_a_battle_played_sees_what_its_states_hold(registry: Registry) -> None:
         _as_made(s.state)
     for k in range(len(s.steps) + 1):
         _as_made(s.replay(k))
+
+
+def test_a_state_with_the_same_units_and_leaders_takes_the_last_views_whole(
+    registry: Registry,
+) -> None:
+    """A state that holds the very tuples of units and leaders the last view was made of
+    (a Next phase: the phase moves on, the units stay) gets that view's combatants and
+    leaders' views as they are; its own turn, phase and records all the same; and a state
+    whose armies, units or leaders are other objects is made unit by unit again."""
+    rs = registry.get("d3-ancients")
+    mech = ToyMechanics(rs)
+    state = new_battle(rs, mech, (roster(registry, "roman"), roster(registry, "carthaginian")))
+    first = state.view()
+    later = replace(state, turn=3, phase=1, round=2, initiative=1)
+    seen = later.view()
+    assert seen is not first
+    assert seen.units is first.units and seen.leaders is first.leaders
+    assert (seen.turn, seen.phase, seen.round, seen.initiative) == (3, 1, 2, 1)
+    _as_made(later)
+    # a side's record changed: the record seen is the new one, the units are shared
+    sides = list(state.sides)
+    sides[0] = replace(sides[0], record={"stars": 2})
+    recorded = replace(state, sides=(sides[0], sides[1]))
+    assert recorded.view().sides[0] == {"stars": 2}
+    assert recorded.view().units is first.units
+    # equal tuples that are other objects: made again, unit by unit, and equal
+    copied = replace(state, units=tuple(list(state.units)), leaders=tuple(list(state.leaders)))
+    assert copied.view().units is not first.units
+    _as_made(copied)
+    # another army: every combatant is made for it, never taken whole
+    sides = list(state.sides)
+    sides[1] = replace(sides[1], army="other")
+    other = replace(state, sides=(sides[0], sides[1]))
+    assert other.view().units is not first.units
+    _as_made(other)
+    assert {u.army for u in other.view().units if u.side == 1} == {"other"}
