@@ -133,8 +133,11 @@ class Combatant:
     #: the roster's command (battlegroup) the unit belongs to, None when it has none
     command: str | None = None
 
-    @property
+    @cached_property
     def footprint(self) -> Footprint:
+        """Its footprint, made once (frozen: it cannot go stale; a move's check and the
+        Turn dock's count ask it of every unit, and a unit's combatant is shared by the
+        views of every state that holds the unit)."""
         return Footprint(self.x, self.y, self.facing, self.width, self.depth)
 
 

@@ -247,3 +247,42 @@ def test_a_swept_shape_whose_box_misses_a_base_does_not_overlap_it(
             if not bboxes_meet(bbox_of(poly), bbox_of(corners)):
                 assert not convex_overlap(poly, corners)
                 assert not convex_overlap(corners, poly)
+
+
+def test_a_combatants_footprint_is_made_once_and_follows_its_numbers() -> None:
+    """A combatant's footprint is kept once made (a move's check and the Turn dock ask it of
+    every unit, again and again), is the footprint of its own numbers, and a combatant
+    replaced with other numbers has its own; equality ignores what is kept."""
+    from dataclasses import replace
+
+    from app.rules.values import Combatant, Status
+
+    unit = Combatant(
+        "A1",
+        "Hastati",
+        "hi",
+        0,
+        Status(strength=4, start_strength=4),
+        x=3.0,
+        y=4.0,
+        facing=90.0,
+        width=2.0,
+        depth=1.0,
+    )
+    first = unit.footprint
+    assert first == Footprint(3.0, 4.0, 90.0, 2.0, 1.0) and unit.footprint is first
+    moved = replace(unit, x=5.0)
+    assert moved.footprint == Footprint(5.0, 4.0, 90.0, 2.0, 1.0)
+    twin = Combatant(
+        "A1",
+        "Hastati",
+        "hi",
+        0,
+        Status(strength=4, start_strength=4),
+        x=3.0,
+        y=4.0,
+        facing=90.0,
+        width=2.0,
+        depth=1.0,
+    )
+    assert twin == unit and twin.footprint == first

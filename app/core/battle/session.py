@@ -40,6 +40,11 @@ def nonfinite_problem(state: BattleState) -> str | None:
     the table), or None. Checked after every command: a NaN that entered a battle would make
     its redo and replay fail for good, since NaN equals nothing, itself included."""
     for u in state.units:
+        # one sum a unit first: finite only when every term is (a NaN or an infinity in any
+        # makes it not); only a unit whose sum is not (or overflows) is looked at term by
+        # term, for the message (a 1,000-unit battle is checked after every command)
+        if math.isfinite(u.x + u.y + u.facing + u.width + u.depth + u.moved):
+            continue
         for what, value in (
             ("x", u.x),
             ("y", u.y),
