@@ -273,16 +273,5 @@ def test_a_combatants_footprint_is_made_once_and_follows_its_numbers() -> None:
     assert first == Footprint(3.0, 4.0, 90.0, 2.0, 1.0) and unit.footprint is first
     moved = replace(unit, x=5.0)
     assert moved.footprint == Footprint(5.0, 4.0, 90.0, 2.0, 1.0)
-    twin = Combatant(
-        "A1",
-        "Hastati",
-        "hi",
-        0,
-        Status(strength=4, start_strength=4),
-        x=3.0,
-        y=4.0,
-        facing=90.0,
-        width=2.0,
-        depth=1.0,
-    )
+    twin = replace(unit)  # made afresh by its constructor: nothing kept
     assert twin == unit and twin.footprint == first

@@ -25,21 +25,28 @@ from tests.gui.battle.test_window import meet, open_window
 pytestmark = pytest.mark.gui
 
 
-def test_the_dock_shows_the_biggest_melee_as_the_plain_way(
-    qtbot: QtBot, registry: Registry, settings: QSettings
-) -> None:
+def _greek_melee(registry: Registry, figures: int) -> BattleSession:
+    """MWAN #90's sample battle with its A1 and B1 made Greek heavy infantry of ``figures``
+    each, in contact."""
     rs = registry.get("mwan90")
     mech = mechanics_for(rs)
     state = sample_session(rs, mech).state
-    big = mech.initial_status("greek_heavy_infantry", 72, None)
+    status = mech.initial_status("greek_heavy_infantry", figures, None)
     state = state.replace_units(
         {
-            uid: replace(state.unit(uid), troop="greek_heavy_infantry", status=big)
+            uid: replace(state.unit(uid), troop="greek_heavy_infantry", status=status)
             for uid in ("A1", "B1")
         }
     )
-    session = BattleSession(rs, mech, state, seed=1, name="big melee")
+    session = BattleSession(rs, mech, state, seed=1, name=f"melee of {figures}")
     meet(session, "A1", "B1")
+    return session
+
+
+def test_the_dock_shows_the_biggest_melee_as_the_plain_way(
+    qtbot: QtBot, registry: Registry, settings: QSettings
+) -> None:
+    session = _greek_melee(registry, 72)
     window = open_window(qtbot, session, settings)
     window.resize(1280, 720)
     acting = window.acting
@@ -70,18 +77,7 @@ def test_the_tooltip_lists_every_outcome_of_small_odds(
 ) -> None:
     """Odds with no more outcomes than the tooltip lists: a line each, and no line of
     others."""
-    rs = registry.get("mwan90")
-    mech = mechanics_for(rs)
-    state = sample_session(rs, mech).state
-    small = mech.initial_status("greek_heavy_infantry", 4, None)
-    state = state.replace_units(
-        {
-            uid: replace(state.unit(uid), troop="greek_heavy_infantry", status=small)
-            for uid in ("A1", "B1")
-        }
-    )
-    session = BattleSession(rs, mech, state, seed=1, name="small melee")
-    meet(session, "A1", "B1")
+    session = _greek_melee(registry, 4)
     window = open_window(qtbot, session, settings)
     acting = window.acting
     acting.set_pair("A1", "B1")
