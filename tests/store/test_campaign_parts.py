@@ -10,7 +10,6 @@ undone (the cursor at 22)."""
 
 from __future__ import annotations
 
-import sqlite3
 import zlib
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from app.rules.registry import Registry
 from app.store import open_store
 from app.store.campaigns import campaign_for_update, forget_decoded, load_campaign
 from app.store.engine import SCHEMA_HEAD, StoreDamaged, _alembic_config, migration_engine
-from tests.stored_fixtures import unzipped
+from tests.stored_fixtures import sql, unzipped
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "campaign-0011.sqlite3.gz"
 
@@ -36,21 +35,14 @@ def old_store(tmp_path: Path) -> Path:
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(
-            "SELECT n, digest, delta, snapshot FROM campaign_step WHERE campaign_id = 1 ORDER BY n"
-        ).fetchall()
-    finally:
-        con.close()
+    return sql(
+        path,
+        "SELECT n, digest, delta, snapshot FROM campaign_step WHERE campaign_id = 1 ORDER BY n",
+    )
 
 
 def _start(path: Path) -> Any:
-    con = sqlite3.connect(path)
-    try:
-        return load_json(con.execute("SELECT start FROM campaign WHERE id = 1").fetchone()[0])
-    finally:
-        con.close()
+    return load_json(sql(path, "SELECT start FROM campaign WHERE id = 1")[0][0])
 
 
 def _old_states(path: Path) -> list[Any]:
@@ -69,12 +61,8 @@ def _old_states(path: Path) -> list[Any]:
 
 
 def test_the_fixture_is_what_it_says(old_store: Path) -> None:
-    con = sqlite3.connect(old_store)
-    try:
-        assert con.execute("SELECT version_num FROM alembic_version").fetchone() == ("0011",)
-        assert con.execute("SELECT cursor FROM campaign WHERE id = 1").fetchone() == (22,)
-    finally:
-        con.close()
+    assert sql(old_store, "SELECT version_num FROM alembic_version") == [("0011",)]
+    assert sql(old_store, "SELECT cursor FROM campaign WHERE id = 1") == [(22,)]
     rows = _rows(old_store)
     assert len(rows) == 24 and [n for n, *_, s in rows if s is not None] == [19]
     states = _old_states(old_store)
@@ -160,13 +148,8 @@ def test_a_damaged_part_is_said_when_it_is_read(old_store: Path, registry: Regis
     """A part of a whole state that is not what Castra wrote does not stop the campaign being
     read (nothing reads it); reading it is the store's one line naming the campaign. A
     whole state stored that the migration cannot read is left as it was."""
-    con = sqlite3.connect(old_store)
-    try:
-        (blob,) = con.execute("SELECT snapshot FROM campaign_step WHERE n = 19").fetchone()
-        con.execute("UPDATE campaign_step SET snapshot = ? WHERE n = 19", (b"x" + blob,))
-        con.commit()
-    finally:
-        con.close()
+    ((blob,),) = sql(old_store, "SELECT snapshot FROM campaign_step WHERE n = 19")
+    sql(old_store, "UPDATE campaign_step SET snapshot = ? WHERE n = 19", (b"x" + blob,))
     (bad,) = [bytes(s) for *_, s in _rows(old_store) if s is not None]
     with open_store(old_store) as st:
         assert [bytes(s) for *_, s in _rows(old_store) if s is not None] == [bad]
@@ -190,12 +173,7 @@ def test_a_damaged_part_is_said_when_it_is_read(old_store: Path, registry: Regis
             (b"[", b"{", lambda c: c.battles[0].went_in),
         ):
             damaged = PARTED + zlib.compress(body[:base] + parts.replace(old, new, 1))
-            con = sqlite3.connect(fresh)
-            try:
-                con.execute("UPDATE campaign_step SET snapshot = ? WHERE n = 19", (damaged,))
-                con.commit()
-            finally:
-                con.close()
+            sql(fresh, "UPDATE campaign_step SET snapshot = ? WHERE n = 19", (damaged,))
             forget_decoded()
             session = load_campaign(st, campaign_id=1, registry=registry)
             assert session.campaign.battles[0].result is not None
@@ -213,12 +191,7 @@ def test_a_whole_state_stored_whole_still_reads(old_store: Path, registry: Regis
     (old,) = [bytes(s) for *_, s in _rows(old_store) if s is not None]
     digests = [digest(s) for s in _old_states(old_store)]
     with open_store(old_store) as st:
-        con = sqlite3.connect(old_store)
-        try:
-            con.execute("UPDATE campaign_step SET snapshot = ? WHERE n = 19", (old,))
-            con.commit()
-        finally:
-            con.close()
+        sql(old_store, "UPDATE campaign_step SET snapshot = ? WHERE n = 19", (old,))
         forget_decoded()
         session = load_campaign(st, campaign_id=1, registry=registry)
         assert [digest(campaign_to_dict(session.at(n))) for n in range(1, 25)] == digests
