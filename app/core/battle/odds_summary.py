@@ -115,11 +115,16 @@ def outcome_rows(odds: Odds) -> list[OutcomeRow]:
     ]
 
 
+def chance_after(rows: list[OutcomeRow], most: int) -> Fraction:
+    """The chance of every row after the first ``most``, exactly (:func:`exact_sum`)."""
+    return exact_sum(r.chance for r in rows[most:])
+
+
 def chance_bars(rows: list[OutcomeRow], most: int) -> list[tuple[str, Fraction]]:
     """The first ``most`` rows' results and chances, and the chance of all the others as
     one bar, ``"N other outcomes"`` (when it is not nothing)."""
     bars = [(r.result, r.chance) for r in rows[:most]]
-    rest = exact_sum(r.chance for r in rows[most:])
+    rest = chance_after(rows, most)
     if rest:
         bars.append((f"{len(rows) - most} other outcomes", rest))
     return bars

@@ -32,13 +32,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.battle import Act, CommandError, Step
-from app.core.battle.odds_summary import OutcomeRow, expected_losses, outcome_rows
+from app.core.battle.odds_summary import (
+    OutcomeRow,
+    chance_after,
+    expected_losses,
+    outcome_rows,
+)
 from app.core.battle.result_card import ResultCard, result_card
 from app.core.battle.state import BattleState
 from app.gui.battle.controller import BattleController
 from app.gui.battle.odds_chart import OddsChart
 from app.rules.mechanics import ActionSpec, NotImplementedRule, Odds, OptionSpec, Scalar, Side
-from app.rules.values import exact_sum
 
 NONE = "(none)"
 #: A unit list is measured by this many of its longest entries (:class:`UnitCombo`).
@@ -658,7 +662,7 @@ def odds_tooltip(rows: list[OutcomeRow]) -> str:
     ]
     more = len(rows) - TOOLTIP_OUTCOMES
     if more > 0:
-        rest = exact_sum(r.chance for r in rows[TOOLTIP_OUTCOMES:])
+        rest = chance_after(rows, TOOLTIP_OUTCOMES)
         lines.append(
             f"{float(rest) * 100:6.2f}%  {more:,} less likely outcomes "
             "(castra odds lists every one)"
